@@ -1,0 +1,46 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { uploadWorkflowId, type UploadRequest } from '../../core/domain/upload';
+import {
+  UPLOAD_WORKFLOW_TYPE, type UploadRunner, type UploadTiming, type UploadWorkflowInput,
+} from '../../core/ports/upload-runner';
+
+/** Runs each upload as one Temporal workflow whose id is derived from the request id. */
+export function createTemporalUploadRunner(client: Client, opts: { taskQueue: string; timing: UploadTiming }): UploadRunner {
+  return {
+    async start(upload: UploadRequest): Promise<void> {
+      const input: UploadWorkflowInput = {
+        accountId: upload.accountId,
+        requestId: upload.requestId,
+        platforms: upload.targets.map((t) => t.platform),
+        timing: opts.timing,
+      };
+      try {
+        await client.workflow.start(UPLOAD_WORKFLOW_TYPE, {
+          workflowId: uploadWorkflowId(upload.accountId, upload.requestId),
+          taskQueue: opts.taskQueue,
+          args: [input],
+          // A finished upload is never run again under the same id: that would publish twice.
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        });
+      } catch (err) {
+        // Same business key, same workflow: a repeated start is the idempotent case, not an error.
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      }
+    },
+
+    async waitForCompletion(upload: UploadRequest, timeoutMs: number): Promise<boolean> {
+      const handle = client.workflow.getHandle(uploadWorkflowId(upload.accountId, upload.requestId));
+      // The abort ends the long poll when we stop waiting, so no request is left hanging on the server.
+      const abort = new AbortController();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
+      const result = client.withAbortSignal(abort.signal, () => handle.result()).then(() => true, () => false);
+      try {
+        return await Promise.race([result, timeout]);
+      } finally {
+        clearTimeout(timer);
+        abort.abort();
+      }
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { Caller } from '../../core/usecases/authenticate';
+import type { PlatformRegistry } from '../../core/ports/platform';
+import type { AuthFailureGuard, RequestRateLimiter } from '../../core/ports/rate-limit';
+import type { Storage } from '../../core/ports/storage';
+import type { Clock, IdGenerator, KeyHasher, SecretBox } from '../../core/ports/system';
+import type { UploadRunner } from '../../core/ports/upload-runner';
+
+export interface ApiDeps {
+  storage: Storage;
+  platforms: PlatformRegistry;
+  runner: UploadRunner;
+  secrets: SecretBox;
+  ids: IdGenerator;
+  clock: Clock;
+  hasher: KeyHasher;
+  guard: AuthFailureGuard;
+  limiter: RequestRateLimiter;
+  log: (message: string, fields: Record<string, unknown>) => void;
+  /** Readiness of the backing services, for /healthz. */
+  health: () => Promise<Record<string, boolean>>;
+}
+
+export interface ApiOptions {
+  namespace: string;
+  syncTimeoutMs: number;
+  trustProxy: boolean;
+}
+
+export interface AppState {
+  caller: Caller;
+}

@@ -1,0 +1,52 @@
+import { createServer } from 'node:http';
+import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
+import { createAuthFailureGuard, createRequestRateLimiter } from '../../adapters/redis/rate-limit';
+import { createAesSecretBox, randomIds, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
+import { loadConfig, requireSecretKey } from '../shared/config';
+import { buildPlatforms, connectMongo, connectRedis, connectTemporal, log } from '../shared/compose';
+import { onShutdown } from '../shared/shutdown';
+import { createApi } from './server';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const secrets = createAesSecretBox(requireSecretKey(config));
+  const mongo = await connectMongo(config);
+  const redis = connectRedis(config);
+  const temporal = await connectTemporal(config);
+
+  const app = createApi({
+    storage: mongo.storage,
+    platforms: buildPlatforms(config),
+    runner: createTemporalUploadRunner(temporal.client, { taskQueue: config.temporal.taskQueue, timing: config.uploadTiming }),
+    secrets,
+    ids: randomIds,
+    clock: systemClock,
+    hasher: sha256KeyHasher,
+    guard: createAuthFailureGuard(redis, { maxFailures: config.rateLimit.authMaxFailures, blockSeconds: config.rateLimit.authBlockSeconds }),
+    limiter: createRequestRateLimiter(redis, { points: config.rateLimit.points, windowSeconds: config.rateLimit.windowSeconds }),
+    log,
+    health: async () => ({
+      mongodb: await mongo.db.command({ ping: 1 }).then(() => true, () => false),
+      redis: redis.status === 'ready',
+      temporal: await temporal.connection.healthService.check({}).then(() => true, () => false),
+    }),
+  }, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy });
+
+  const server = createServer(app.callback());
+  // Synchronous uploads may hold a request for up to a minute.
+  server.requestTimeout = config.api.syncTimeoutMs + 30_000;
+  await new Promise<void>((resolve) => server.listen(config.api.port, config.api.host, resolve));
+  log('herald api listening', { url: `http://${config.api.host}:${config.api.port}/api`, namespace: config.namespace });
+
+  onShutdown(config.api.shutdownGraceMs, async () => {
+    // Stop accepting; in-flight requests finish (their uploads run on in Temporal either way).
+    server.closeIdleConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await Promise.allSettled([mongo.client.close(), redis.quit(), temporal.connection.close()]);
+  }, () => server.closeAllConnections());
+}
+
+main().catch((err) => {
+  log('herald api failed to start', { error: (err as Error).message });
+  process.exit(1);
+});

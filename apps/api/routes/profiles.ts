@@ -1,0 +1,43 @@
+import type Router from '@koa/router';
+import { z } from 'zod';
+import { createProfile, deleteProfile, getProfile, listProfiles } from '../../../core/usecases/profiles';
+import { connectWithCredentials } from '../../../core/usecases/connect-with-credentials';
+import { isPlatform } from '../../../core/domain/platforms';
+import { invalidInput } from '../../../core/domain/errors';
+import { bodyFields, parse } from '../input';
+import type { ApiDeps, AppState } from '../deps';
+
+const UsernameBody = z.object({ username: z.unknown() });
+
+export function profileRoutes(router: Router<AppState>, deps: ApiDeps, ns: string): void {
+  router.post(`/api/${ns}/users`, async (ctx) => {
+    const profile = await createProfile(deps, ctx.state.caller.account, parse(UsernameBody, bodyFields(ctx)));
+    ctx.status = 201;
+    ctx.body = { success: true, profile };
+  });
+
+  router.get(`/api/${ns}/users`, async (ctx) => {
+    ctx.body = { success: true, ...(await listProfiles(deps, ctx.state.caller.account)) };
+  });
+
+  router.delete(`/api/${ns}/users`, async (ctx) => {
+    const input = parse(UsernameBody, bodyFields(ctx));
+    await deleteProfile(deps, ctx.state.caller.account, input);
+    ctx.body = { success: true, message: `Profile "${String(input.username)}" deleted.` };
+  });
+
+  // Manual credential connections: discord and telegram today; reddit answers 503.
+  router.post(`/api/${ns}/users/:platform/credentials`, async (ctx) => {
+    const platform = ctx.params.platform;
+    if (!isPlatform(platform)) throw invalidInput(`Unknown platform "${platform}".`, undefined, 'platform_not_supported');
+    const connection = await connectWithCredentials(deps, ctx.state.caller.account, platform, bodyFields(ctx));
+    ctx.body = {
+      success: true,
+      message: `${platform} account "${connection.displayName}" connected to profile "${connection.profileUsername}".`,
+    };
+  });
+
+  router.get(`/api/${ns}/users/:username`, async (ctx) => {
+    ctx.body = { success: true, profile: await getProfile(deps, ctx.state.caller.account, ctx.params.username) };
+  });
+}

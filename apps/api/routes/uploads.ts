@@ -1,0 +1,145 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { invalidInput } from '../../../core/domain/errors';
+import { isPlatform, PLATFORM_ALIASES, PLATFORMS, type Platform } from '../../../core/domain/platforms';
+import { toUploadView } from '../../../core/domain/upload-view';
+import { submitTextUpload } from '../../../core/usecases/submit-text-upload';
+import { getUploadStatus, listUploadHistory } from '../../../core/usecases/read-uploads';
+import { bodyFields, formBoolean, list, parse, single } from '../input';
+import type { ApiDeps, AppState } from '../deps';
+
+const text = (name: string, max?: number) => {
+  const base = z.string({ error: `${name} must be text` });
+  return z.preprocess(single, (max ? base.max(max, `${name} is at most ${max} characters`) : base).optional());
+};
+
+/** The common fields of POST /upload_text (the per-platform fields join with their adapters). */
+export const TextUploadBody = z.object({
+  user: z.preprocess(single, z.string({ error: 'user is required: the profile username' }).min(1, 'user is required: the profile username')),
+  platform: z.array(z.string()).min(1, 'platform[] is required: at least one target platform'),
+  title: text('title'),
+  description: text('description'),
+  request_id: text('request_id', 255),
+  external_id: text('external_id', 255),
+  async_upload: formBoolean,
+  scheduled_date: text('scheduled_date'),
+  add_to_queue: formBoolean,
+});
+
+const KNOWN_FIELDS = new Set([
+  ...Object.keys(TextUploadBody.shape), 'platform[]', 'timezone', 'max_posts_per_slot',
+  ...PLATFORMS.map((p) => `${p}_title`),
+]);
+
+function header(ctx: Context, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = ctx.get(name);
+    if (value) return value;
+  }
+  return undefined;
+}
+
+function normalizePlatforms(raw: string[]): Platform[] {
+  const unknown: string[] = [];
+  const platforms = new Set<Platform>();
+  for (const value of raw.map((v) => v.toLowerCase())) {
+    const platform = PLATFORM_ALIASES[value] ?? value;
+    if (isPlatform(platform)) platforms.add(platform);
+    else unknown.push(value);
+  }
+  if (unknown.length) {
+    throw invalidInput(`Unknown platform ${unknown.map((u) => `"${u}"`).join(', ')} in platform[].`, { violations: unknown.map((u) => ({ field: 'platform[]', message: `unknown platform "${u}"` })) }, 'platform_not_supported');
+  }
+  return [...platforms];
+}
+
+export function uploadRoutes(router: Router<AppState>, deps: ApiDeps, ns: string, syncTimeoutMs: number): void {
+  router.post('/api/upload_text', async (ctx) => {
+    const fields = bodyFields(ctx);
+    const body = parse(TextUploadBody, { ...fields, platform: list(fields['platform[]'] ?? fields.platform) ?? [] });
+    if (body.scheduled_date !== undefined || body.add_to_queue) {
+      throw invalidInput('scheduled_date and add_to_queue are not available in this Herald version yet: publish now (omit them).', undefined, 'unsupported_field');
+    }
+    const platforms = normalizePlatforms(body.platform);
+    const platformTitles: Partial<Record<Platform, string>> = {};
+    for (const platform of platforms) {
+      const value = single(fields[`${platform}_title`]);
+      if (typeof value === 'string') platformTitles[platform] = value;
+    }
+    const warnings = Object.keys(fields).filter((f) => !KNOWN_FIELDS.has(f)).map((f) => `Field "${f}" is not used by upload_text and was ignored.`);
+
+    const requestId = body.request_id ?? header(ctx, 'Idempotency-Key', 'X-Idempotency-Key', 'X-Request-Id');
+    const externalId = body.external_id ?? header(ctx, 'X-External-Id');
+    if (externalId !== undefined && externalId.length > 255) throw invalidInput('external_id is at most 255 characters.');
+    if (requestId !== undefined && requestId.length > 255) throw invalidInput('request_id is at most 255 characters.');
+
+    const { upload, finished } = await submitTextUpload(deps, ctx.state.caller.account, {
+      profileUsername: body.user,
+      platforms,
+      title: body.title ?? '',
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      platformTitles,
+      ...(requestId ? { requestId } : {}),
+      ...(externalId ? { externalId } : {}),
+      async: body.async_upload ?? false,
+      warnings,
+      syncTimeoutMs,
+    });
+    const view = toUploadView(upload);
+    if (finished) {
+      ctx.body = { success: true, ...view };
+      return;
+    }
+    ctx.status = 202;
+    ctx.body = {
+      success: true,
+      ...view,
+      message: `Accepted. Poll GET /api/${ns}/status?request_id=${encodeURIComponent(upload.requestId)} for the results.`,
+    };
+  });
+
+  router.get(`/api/${ns}/status`, async (ctx) => {
+    const requestId = single(ctx.query.request_id);
+    const jobId = single(ctx.query.job_id);
+    ctx.body = {
+      success: true,
+      ...(await getUploadStatus(deps.storage, ctx.state.caller.account, {
+        ...(typeof requestId === 'string' && requestId ? { requestId } : {}),
+        ...(typeof jobId === 'string' && jobId ? { jobId } : {}),
+      })),
+    };
+  });
+
+  const HistoryQuery = z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    platform: z.string().refine(isPlatform, 'unknown platform').optional(),
+    status: z.enum(['pending', 'in_progress', 'completed']).optional(),
+    profile_username: z.string().optional(),
+    start: z.coerce.date({ error: 'start must be an ISO-8601 date' }).optional(),
+    end: z.coerce.date({ error: 'end must be an ISO-8601 date' }).optional(),
+    request_id: z.string().optional(),
+    job_id: z.string().optional(),
+    external_id: z.string().optional(),
+  });
+
+  router.get(`/api/${ns}/history`, async (ctx) => {
+    const q = parse(HistoryQuery, Object.fromEntries(Object.entries(ctx.query).map(([k, v]) => [k, single(v)])));
+    ctx.body = {
+      success: true,
+      ...(await listUploadHistory(deps.storage, ctx.state.caller.account, {
+        page: q.page,
+        limit: q.limit,
+        ...(q.platform ? { platform: q.platform as Platform } : {}),
+        ...(q.status ? { status: q.status } : {}),
+        ...(q.profile_username ? { profileUsername: q.profile_username } : {}),
+        ...(q.start ? { start: q.start } : {}),
+        ...(q.end ? { end: q.end } : {}),
+        ...(q.request_id ? { requestId: q.request_id } : {}),
+        ...(q.job_id ? { jobId: q.job_id } : {}),
+        ...(q.external_id ? { externalId: q.external_id } : {}),
+      })),
+    };
+  });
+}

@@ -1,0 +1,67 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import { HeraldError } from '../../core/domain/errors';
+import { PLANS } from '../../core/domain/plans';
+import { authenticate } from '../../core/usecases/authenticate';
+import type { ApiDeps, ApiOptions, AppState } from './deps';
+import { errorMiddleware } from './http-errors';
+import { profileRoutes } from './routes/profiles';
+import { uploadRoutes } from './routes/uploads';
+
+export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: options.trustProxy });
+  const ns = options.namespace;
+  app.use(errorMiddleware(deps.log));
+
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/healthz') return next();
+    const checks = await deps.health();
+    const ok = Object.values(checks).every(Boolean);
+    ctx.status = ok ? 200 : 503;
+    ctx.body = { success: ok, checks };
+  });
+
+  // Authentication, then the per-key rate limit whose figures go on every authenticated response.
+  app.use(async (ctx, next) => {
+    ctx.state.caller = await authenticate(deps, { authorization: ctx.get('Authorization'), address: ctx.ip });
+    const decision = await deps.limiter.consume(ctx.state.caller.key.id);
+    ctx.set('X-RateLimit-Limit', String(decision.limit));
+    ctx.set('X-RateLimit-Remaining', String(decision.remaining));
+    ctx.set('X-RateLimit-Reset', String(Math.ceil(decision.resetAt.getTime() / 1000)));
+    if (!decision.allowed) {
+      const seconds = Math.max(1, Math.ceil((decision.resetAt.getTime() - Date.now()) / 1000));
+      throw new HeraldError('too_many_requests', `Rate limit of ${decision.limit} requests exceeded; try again in ${seconds} seconds.`,
+        'rate_limited', { retry_after_seconds: seconds });
+    }
+    await next();
+  });
+
+  app.use(koaBody({ multipart: true, urlencoded: true, json: true, jsonLimit: '1mb', formLimit: '1mb', parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE] }));
+
+  const router = new Router<AppState>();
+  router.get(`/api/${ns}/me`, (ctx) => {
+    const { account } = ctx.state.caller;
+    const plan = PLANS[account.plan];
+    ctx.body = {
+      success: true,
+      email: account.email,
+      plan: account.plan,
+      account_id: account.id,
+      limits: {
+        profiles: plan.profiles,
+        uploads_per_month: plan.uploadsPerMonth,
+        tiktok_posting: plan.tiktokPosting,
+        media_minutes_per_month: plan.mediaMinutesPerMonth,
+        ai_analyses_per_month: plan.aiAnalysesPerMonth,
+        team_seats: plan.teamSeats,
+        white_label: plan.whiteLabel,
+      },
+    };
+  });
+  profileRoutes(router, deps, ns);
+  uploadRoutes(router, deps, ns, options.syncTimeoutMs);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

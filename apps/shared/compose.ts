@@ -1,0 +1,51 @@
+import { MongoClient, type Db } from 'mongodb';
+import Redis from 'ioredis';
+import { Client, Connection } from '@temporalio/client';
+import type { PlatformRegistry } from '../../core/ports/platform';
+import type { Storage } from '../../core/ports/storage';
+import { createMongoStorage } from '../../adapters/mongo/storage';
+import { createPlatformRegistry } from '../../adapters/platforms/registry';
+import { createDiscordPlatform } from '../../adapters/platforms/discord';
+import { createTelegramPlatform } from '../../adapters/platforms/telegram';
+import type { HeraldConfig } from './config';
+
+/** Logs one JSON line per event; secrets never reach it (callers pass ids, not tokens). */
+export function log(message: string, fields: Record<string, unknown> = {}): void {
+  process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), message, ...fields })}\n`);
+}
+
+export async function connectMongo(config: HeraldConfig): Promise<{ client: MongoClient; db: Db; storage: Storage }> {
+  const client = new MongoClient(config.mongoUri, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new Error(`cannot reach the MongoDB-wire database at ${config.mongoUri}: ${(err as Error).message}`);
+  }
+  const db = client.db();
+  return { client, db, storage: await createMongoStorage(db) };
+}
+
+/** Fails fast per command when Redis is down, so the in-memory insurance limiter takes over at once. */
+export function connectRedis(config: HeraldConfig): Redis {
+  const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  redis.on('error', (err) => log('redis error (rate limits fall back to in-memory)', { error: err.message }));
+  return redis;
+}
+
+export async function connectTemporal(config: HeraldConfig): Promise<{ connection: Connection; client: Client }> {
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({ address: config.temporal.address });
+  } catch (err) {
+    throw new Error(`cannot reach Temporal at ${config.temporal.address}: ${(err as Error).message}`);
+  }
+  return { connection, client: new Client({ connection, namespace: config.temporal.namespace }) };
+}
+
+export function buildPlatforms(config: HeraldConfig): PlatformRegistry {
+  const { discordApiBase, telegramApiBase, timeoutMs } = config.platforms;
+  return createPlatformRegistry([
+    createDiscordPlatform({ apiBase: discordApiBase, timeoutMs }),
+    createTelegramPlatform({ apiBase: telegramApiBase, timeoutMs }),
+  ]);
+}

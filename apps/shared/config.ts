@@ -1,0 +1,77 @@
+import { DEFAULT_UPLOAD_TIMING, type UploadTiming } from '../../core/ports/upload-runner';
+
+/** Every setting of the daemons, read from the environment here and nowhere else. */
+export interface HeraldConfig {
+  namespace: string;
+  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number };
+  mongoUri: string;
+  redisUrl: string;
+  temporal: { address: string; namespace: string; taskQueue: string };
+  secretKey: string | undefined;
+  platforms: { discordApiBase: string; telegramApiBase: string; timeoutMs: number };
+  rateLimit: { points: number; windowSeconds: number; authMaxFailures: number; authBlockSeconds: number };
+  uploadTiming: UploadTiming;
+  reconciler: { intervalMs: number; pendingAfterMs: number };
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env: Env = process.env): HeraldConfig {
+  const namespace = env.HERALD_NAMESPACE ?? 'herald';
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(namespace)) throw new Error(`HERALD_NAMESPACE must be a lower-case path segment, got "${namespace}"`);
+  return {
+    namespace,
+    api: {
+      host: env.HERALD_API_HOST ?? '127.0.0.1',
+      port: int(env, 'HERALD_API_PORT', 8787),
+      trustProxy: env.HERALD_TRUST_PROXY === 'true',
+      syncTimeoutMs: int(env, 'HERALD_SYNC_TIMEOUT_MS', 59_000),
+      shutdownGraceMs: int(env, 'HERALD_SHUTDOWN_GRACE_MS', 30_000),
+    },
+    mongoUri: env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald',
+    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    temporal: {
+      address: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
+      namespace: env.TEMPORAL_NAMESPACE ?? 'default',
+      taskQueue: env.HERALD_TASK_QUEUE ?? 'herald',
+    },
+    secretKey: env.HERALD_SECRET_KEY,
+    platforms: {
+      discordApiBase: env.DISCORD_API_BASE ?? 'https://discord.com/api/v10',
+      telegramApiBase: env.TELEGRAM_API_BASE ?? 'https://api.telegram.org',
+      timeoutMs: int(env, 'HERALD_PLATFORM_TIMEOUT_MS', 60_000),
+    },
+    rateLimit: {
+      points: int(env, 'HERALD_RATE_LIMIT_POINTS', 300),
+      windowSeconds: int(env, 'HERALD_RATE_LIMIT_WINDOW_SECONDS', 60),
+      authMaxFailures: int(env, 'HERALD_AUTH_MAX_FAILURES', 10),
+      authBlockSeconds: int(env, 'HERALD_AUTH_BLOCK_SECONDS', 300),
+    },
+    uploadTiming: {
+      publishTimeoutMs: int(env, 'HERALD_PUBLISH_TIMEOUT_MS', DEFAULT_UPLOAD_TIMING.publishTimeoutMs),
+      heartbeatTimeoutMs: int(env, 'HERALD_HEARTBEAT_TIMEOUT_MS', DEFAULT_UPLOAD_TIMING.heartbeatTimeoutMs),
+      maxPlatformRetries: int(env, 'HERALD_PLATFORM_RETRIES', DEFAULT_UPLOAD_TIMING.maxPlatformRetries),
+      transientBackoffMs: int(env, 'HERALD_TRANSIENT_BACKOFF_MS', DEFAULT_UPLOAD_TIMING.transientBackoffMs),
+      maxRetryAfterMs: int(env, 'HERALD_MAX_RETRY_AFTER_MS', DEFAULT_UPLOAD_TIMING.maxRetryAfterMs),
+    },
+    reconciler: {
+      intervalMs: int(env, 'HERALD_RECONCILE_INTERVAL_MS', 30_000),
+      pendingAfterMs: int(env, 'HERALD_RECONCILE_PENDING_AFTER_MS', 30_000),
+    },
+  };
+}
+
+export function requireSecretKey(config: HeraldConfig): string {
+  if (!config.secretKey) {
+    throw new Error('HERALD_SECRET_KEY is not set: credentials are encrypted at rest with it. Generate one with `openssl rand -base64 32` (ops/start.sh does this for local runs).');
+  }
+  return config.secretKey;
+}

@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createUploadActivities } from '../../workflows/activities';
+import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
+import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
+import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-crypto';
+import { loadConfig, requireSecretKey } from '../shared/config';
+import { buildPlatforms, connectMongo, connectTemporal, log } from '../shared/compose';
+import { startPendingReconciler } from './reconciler';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const secrets = createAesSecretBox(requireSecretKey(config));
+  const mongo = await connectMongo(config);
+  const notifier = await createMongoEventOutbox(mongo.db);
+  const temporal = await connectTemporal(config);
+
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    workflowsPath: path.join(__dirname, '../../workflows/index'),
+    activities: createUploadActivities({
+      storage: mongo.storage, platforms: buildPlatforms(config), secrets, notifier, clock: systemClock,
+    }),
+    // On SIGTERM running activities get this long to finish; what remains is handed back to Temporal.
+    shutdownGraceTime: config.api.shutdownGraceMs,
+  });
+
+  // Uploads stored while Temporal was unreachable get their workflow here (starting is idempotent).
+  const reconciler = startPendingReconciler({
+    storage: mongo.storage,
+    runner: createTemporalUploadRunner(temporal.client, { taskQueue: config.temporal.taskQueue, timing: config.uploadTiming }),
+    clock: systemClock,
+    log,
+    ...config.reconciler,
+  });
+
+  log('herald worker running', { task_queue: config.temporal.taskQueue, temporal: config.temporal.address });
+  // Worker.run resolves after SIGTERM/SIGINT once in-flight work is finished or handed back.
+  await worker.run();
+  reconciler.stop();
+  await Promise.allSettled([connection.close(), temporal.connection.close(), mongo.client.close()]);
+  log('herald worker stopped', {});
+}
+
+main().catch((err) => {
+  log('herald worker failed', { error: (err as Error).stack ?? String(err) });
+  process.exit(1);
+});

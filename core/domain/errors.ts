@@ -1,0 +1,85 @@
+/**
+ * The closed error taxonomy of the core. Use cases throw `HeraldError`; the API layer maps
+ * `kind` to an HTTP status in one place and copies `errorCode` and `details` into the body.
+ */
+export type HeraldErrorKind =
+  | 'invalid_input' // 400
+  | 'unauthenticated' // 401
+  | 'forbidden' // 403
+  | 'not_found' // 404
+  | 'conflict' // 409
+  | 'too_many_requests' // 429
+  | 'platform_rejected' // 502
+  | 'unavailable' // 503
+  | 'internal'; // 500
+
+export class HeraldError extends Error {
+  constructor(
+    readonly kind: HeraldErrorKind,
+    message: string,
+    readonly errorCode?: string,
+    /** Extra body fields (violations, retry_after_seconds, …), copied into the error response. */
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'HeraldError';
+  }
+}
+
+export const invalidInput = (message: string, details?: Record<string, unknown>, errorCode?: string) =>
+  new HeraldError('invalid_input', message, errorCode, details);
+export const notFound = (message: string, errorCode?: string) => new HeraldError('not_found', message, errorCode);
+export const conflict = (message: string, errorCode?: string, details?: Record<string, unknown>) =>
+  new HeraldError('conflict', message, errorCode, details);
+export const forbidden = (message: string, errorCode?: string) => new HeraldError('forbidden', message, errorCode);
+
+export function redditUnavailable(): HeraldError {
+  return new HeraldError('unavailable', 'Publishing, connecting and commenting on reddit is unavailable. Remove reddit from platform[].', 'reddit_unavailable');
+}
+
+/**
+ * What a network's answer means, whatever its wire shape. Each platform adapter maps its
+ * upstream responses to exactly one of these in one function.
+ */
+export type PlatformFailure =
+  /** The token expired or was revoked; the account must be reconnected. */
+  | { kind: 'auth_expired'; reason: string }
+  /** The account is paused by the network for a while (spec restriction reasons). */
+  | { kind: 'restricted'; reason: string; until: Date }
+  /** Throughput limit; try again after `retryAfterMs`. */
+  | { kind: 'rate_limited'; retryAfterMs: number }
+  /** The network refuses this content (too long, bad media, …); retrying cannot help. */
+  | { kind: 'invalid_content'; code?: string }
+  /** The network is failing for reasons of its own; a later attempt may succeed. */
+  | { kind: 'transient' }
+  /** The network cannot do this. */
+  | { kind: 'unsupported' }
+  /** Any other refusal, with the network's own message. */
+  | { kind: 'rejected'; code?: string };
+
+export class PlatformError extends Error {
+  constructor(
+    readonly platform: string,
+    readonly failure: PlatformFailure,
+    /** The network's own message, shown to the caller. */
+    message: string,
+    /** The network's own status and code, for logs and debugging. */
+    readonly upstream: { status?: number; code?: string | number } = {},
+  ) {
+    super(message);
+    this.name = 'PlatformError';
+  }
+}
+
+/** The `error_code` a failed publish target reports for each failure kind. */
+export function failureErrorCode(failure: PlatformFailure): string {
+  switch (failure.kind) {
+    case 'auth_expired': return 'reauth_required';
+    case 'restricted': return failure.reason;
+    case 'rate_limited': return 'rate_limited';
+    case 'invalid_content': return failure.code ?? 'invalid_content';
+    case 'transient': return 'platform_unavailable';
+    case 'unsupported': return 'platform_not_supported';
+    case 'rejected': return failure.code ?? 'platform_rejected';
+  }
+}

@@ -1,0 +1,30 @@
+/** The platform identifiers of the API. These values are interface identifiers and are used exactly. */
+export const PLATFORMS = [
+  'tiktok', 'instagram', 'linkedin', 'youtube', 'facebook', 'x', 'threads', 'pinterest', 'bluesky',
+  'reddit', 'discord', 'telegram', 'google_business', 'mastodon', 'wordpress', 'slack', 'nostr',
+  'lemmy', 'devto', 'hashnode', 'whop', 'listmonk', 'snapchat',
+] as const;
+
+export type Platform = (typeof PLATFORMS)[number];
+
+export function isPlatform(value: string): value is Platform {
+  return (PLATFORMS as readonly string[]).includes(value);
+}
+
+/** Publishing, connecting and commenting on these answer 503 `reddit_unavailable`. */
+export const UNAVAILABLE_PLATFORMS: readonly Platform[] = ['reddit'];
+
+export type MediaKind = 'video' | 'photo' | 'text';
+
+/** Which platforms each upload endpoint accepts, as the spec lists them. */
+export const ENDPOINT_PLATFORMS: Record<MediaKind, readonly Platform[]> = {
+  video: ['tiktok', 'instagram', 'linkedin', 'youtube', 'facebook', 'x', 'threads', 'pinterest', 'bluesky',
+    'reddit', 'discord', 'telegram', 'google_business', 'mastodon', 'wordpress'],
+  photo: ['tiktok', 'instagram', 'linkedin', 'facebook', 'x', 'threads', 'pinterest', 'bluesky', 'reddit',
+    'discord', 'telegram', 'google_business', 'mastodon', 'lemmy', 'wordpress'],
+  text: ['x', 'linkedin', 'facebook', 'threads', 'bluesky', 'discord', 'telegram', 'google_business', 'slack',
+    'mastodon', 'nostr', 'lemmy', 'devto', 'hashnode', 'wordpress', 'whop', 'listmonk', 'reddit'],
+};
+
+/** The video endpoint spells X as `twitter`; every other endpoint uses `x`. */
+export const PLATFORM_ALIASES: Record<string, Platform> = { twitter: 'x' };

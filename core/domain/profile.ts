@@ -1,0 +1,21 @@
+import { invalidInput } from './errors';
+
+/** An end-user profile of an operator: its connected accounts hang off it. */
+export interface Profile {
+  accountId: string;
+  username: string;
+  createdAt: Date;
+  uiLabels: Record<string, string>;
+}
+
+const USERNAME = /^[A-Za-z0-9_.@-]{1,128}$/;
+
+/** Invariant of a profile username: the caller's own id, printable and bounded. */
+export function assertProfileUsername(username: unknown): asserts username is string {
+  if (typeof username !== 'string' || username.trim() === '') {
+    throw invalidInput('username is required: a non-empty string (your own id for this end user).');
+  }
+  if (!USERNAME.test(username)) {
+    throw invalidInput('username must be 1-128 characters of letters, digits, "_", ".", "@" or "-".');
+  }
+}

@@ -1,0 +1,56 @@
+import type { TargetResult, UploadRequest } from './upload';
+
+/** The status / history record of an upload as the API shows it. */
+export interface UploadView {
+  request_id: string;
+  job_id?: string;
+  external_id?: string;
+  status: UploadRequest['status'];
+  /**
+   * true when every platform target succeeded; false once any failed; null while unknown.
+   * (The body's own `success` says the API call worked, as on every success body.)
+   */
+  all_succeeded: boolean | null;
+  profile_username: string;
+  media_type: UploadRequest['mediaType'];
+  platforms: string[];
+  title: string;
+  results: Record<string, TargetResult>;
+  summary: { total: number; succeeded: number; failed: number; pending: number };
+  warnings: string[];
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export function toUploadView(upload: UploadRequest): UploadView {
+  const results: Record<string, TargetResult> = {};
+  let succeeded = 0;
+  let failed = 0;
+  for (const target of upload.targets) {
+    const result = upload.results[target.platform];
+    if (!result) continue;
+    results[target.platform] = result;
+    if (result.success) succeeded += 1;
+    else failed += 1;
+  }
+  const total = upload.targets.length;
+  const pending = total - succeeded - failed;
+  return {
+    request_id: upload.requestId,
+    ...(upload.jobId ? { job_id: upload.jobId } : {}),
+    ...(upload.externalId ? { external_id: upload.externalId } : {}),
+    status: upload.status,
+    all_succeeded: failed > 0 ? false : pending === 0 ? true : null,
+    profile_username: upload.profileUsername,
+    media_type: upload.mediaType,
+    platforms: upload.targets.map((t) => t.platform),
+    title: upload.content.title,
+    results,
+    summary: { total, succeeded, failed, pending },
+    warnings: upload.warnings,
+    created_at: upload.createdAt.toISOString(),
+    started_at: upload.startedAt?.toISOString() ?? null,
+    completed_at: upload.completedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,66 @@
+import type { MediaKind, Platform } from './platforms';
+
+export type UploadStatus = 'pending' | 'in_progress' | 'completed';
+
+/** The content of a text post (photos and video join in the publishing-engine work). */
+export interface PostContent {
+  /** The post text: `title` or its per-platform override. */
+  title: string;
+  description?: string;
+}
+
+/** One platform of an upload request. */
+export interface PublishTarget {
+  platform: Platform;
+  connectedAccountId: string;
+  /** The text this platform receives after the `<platform>_title` fallback. */
+  title: string;
+  /** Per-platform settings accepted by the platform's schema. */
+  settings: Record<string, unknown>;
+}
+
+/** The per-platform result of the spec's upload job / result resource. */
+export interface TargetResult {
+  platform: Platform;
+  success: boolean;
+  post_id?: string;
+  url?: string;
+  error?: string;
+  error_code?: string;
+  warnings: string[];
+  first_comment_posted?: boolean;
+  finished_at: string;
+  /** Platform-specific result fields filled by the adapters. */
+  [extra: string]: unknown;
+}
+
+export interface UploadRequest {
+  accountId: string;
+  requestId: string;
+  profileUsername: string;
+  mediaType: MediaKind;
+  content: PostContent;
+  targets: PublishTarget[];
+  status: UploadStatus;
+  async: boolean;
+  externalId?: string;
+  jobId?: string;
+  /** Per platform, filled as each target finishes. */
+  results: Partial<Record<Platform, TargetResult>>;
+  /** Per platform, set just before the network is called, so a retried attempt knows the outcome may be unknown. */
+  dispatches: Partial<Record<Platform, { attempt: number; at: Date }>>;
+  warnings: string[];
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt?: Date;
+  completedAt?: Date;
+}
+
+/** The workflow id of an upload: a business key, so a retried request finds its workflow. */
+export function uploadWorkflowId(accountId: string, requestId: string): string {
+  return `upload:${accountId}:${requestId}`;
+}
+
+export function uploadSucceeded(upload: UploadRequest): boolean {
+  return upload.targets.every((t) => upload.results[t.platform]?.success === true);
+}

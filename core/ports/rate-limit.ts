@@ -1,0 +1,21 @@
+/** Request throttling per API key, with the figures the rate-limit headers show. */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** When the current window resets. */
+  resetAt: Date;
+}
+
+export interface RequestRateLimiter {
+  consume(key: string): Promise<RateDecision>;
+}
+
+/** Blocks a client address after consecutive failed authentication attempts. */
+export interface AuthFailureGuard {
+  /** Milliseconds until the address is unblocked; 0 when it is not blocked. */
+  blockedFor(address: string): Promise<number>;
+  /** Returns the milliseconds the address is now blocked for (0 while under the threshold). */
+  recordFailure(address: string): Promise<number>;
+  recordSuccess(address: string): Promise<void>;
+}

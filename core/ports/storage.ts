@@ -1,0 +1,95 @@
+import type { ApiKey, OperatorAccount } from '../domain/operator';
+import type { Profile } from '../domain/profile';
+import type { ConnectedAccount } from '../domain/connected-account';
+import type { Platform } from '../domain/platforms';
+import type { TargetResult, UploadRequest, UploadStatus } from '../domain/upload';
+
+/**
+ * Storage ports. Every method is one atomic single-document operation (or a read), so the
+ * adapters work on MongoDB and on FerretDB, which has no transactions. Uniqueness is enforced
+ * by the store (unique indexes), reported as `DuplicateKeyError`.
+ */
+export class DuplicateKeyError extends Error {
+  constructor(what: string) {
+    super(`${what} already exists`);
+    this.name = 'DuplicateKeyError';
+  }
+}
+
+export interface OperatorAccountRepository {
+  /** Throws DuplicateKeyError when the email is taken. */
+  insert(account: OperatorAccount): Promise<void>;
+  findById(id: string): Promise<OperatorAccount | null>;
+  findByEmail(email: string): Promise<OperatorAccount | null>;
+  updatePlan(id: string, plan: OperatorAccount['plan']): Promise<void>;
+}
+
+export interface ApiKeyRepository {
+  insert(key: ApiKey): Promise<void>;
+  findByHash(hash: string): Promise<ApiKey | null>;
+  listByAccount(accountId: string): Promise<ApiKey[]>;
+  /** Returns false when no such unrevoked key exists. */
+  revoke(accountId: string, keyId: string, at: Date): Promise<boolean>;
+  touch(keyId: string, at: Date): Promise<void>;
+}
+
+export interface ProfileRepository {
+  /** Throws DuplicateKeyError when the username exists for this account. */
+  insert(profile: Profile): Promise<void>;
+  find(accountId: string, username: string): Promise<Profile | null>;
+  list(accountId: string): Promise<Profile[]>;
+  count(accountId: string): Promise<number>;
+  /** Returns false when there was nothing to delete. */
+  delete(accountId: string, username: string): Promise<boolean>;
+}
+
+export interface ConnectedAccountRepository {
+  /** Inserts or replaces the one connection of (account, profile, platform). */
+  upsert(account: ConnectedAccount): Promise<ConnectedAccount>;
+  findById(id: string): Promise<ConnectedAccount | null>;
+  find(accountId: string, profileUsername: string, platform: Platform): Promise<ConnectedAccount | null>;
+  listByProfile(accountId: string, profileUsername: string): Promise<ConnectedAccount[]>;
+  setStatus(id: string, status: ConnectedAccount['status'], at: Date): Promise<void>;
+  deleteByProfile(accountId: string, profileUsername: string): Promise<number>;
+}
+
+export interface UploadHistoryQuery {
+  accountId: string;
+  platform?: Platform;
+  status?: UploadStatus;
+  profileUsername?: string;
+  start?: Date;
+  end?: Date;
+  requestId?: string;
+  jobId?: string;
+  externalId?: string;
+  /** 1-based page. */
+  page: number;
+  limit: number;
+}
+
+export interface UploadRepository {
+  /** Throws DuplicateKeyError when (accountId, requestId) exists. */
+  insert(upload: UploadRequest): Promise<void>;
+  find(accountId: string, requestId: string): Promise<UploadRequest | null>;
+  findByJobId(accountId: string, jobId: string): Promise<UploadRequest | null>;
+  /** pending → in_progress; no-op in any other state. */
+  markInProgress(accountId: string, requestId: string, at: Date): Promise<void>;
+  /** Records that the network is about to be called for one target (attempt number of the activity). */
+  recordDispatch(accountId: string, requestId: string, platform: Platform, attempt: number, at: Date): Promise<void>;
+  /** Stores one target's result; the first stored result of a target wins. */
+  recordResult(accountId: string, requestId: string, result: TargetResult, at: Date): Promise<void>;
+  /** → completed; no-op when already completed. */
+  markCompleted(accountId: string, requestId: string, at: Date): Promise<void>;
+  history(query: UploadHistoryQuery): Promise<{ items: UploadRequest[]; total: number }>;
+  /** Uploads still `pending` that were created before `olderThan` (for the start reconciler). */
+  listStalePending(olderThan: Date, limit: number): Promise<UploadRequest[]>;
+}
+
+export interface Storage {
+  operators: OperatorAccountRepository;
+  apiKeys: ApiKeyRepository;
+  profiles: ProfileRepository;
+  connectedAccounts: ConnectedAccountRepository;
+  uploads: UploadRepository;
+}

@@ -1,0 +1,52 @@
+import { invalidInput, redditUnavailable } from '../domain/errors';
+import type { ConnectedAccount } from '../domain/connected-account';
+import type { OperatorAccount } from '../domain/operator';
+import { UNAVAILABLE_PLATFORMS, type Platform } from '../domain/platforms';
+import type { PlatformRegistry } from '../ports/platform';
+import type { Storage } from '../ports/storage';
+import type { Clock, IdGenerator, SecretBox } from '../ports/system';
+import { requireProfile } from './profiles';
+
+export interface ConnectDeps {
+  storage: Storage;
+  platforms: PlatformRegistry;
+  secrets: SecretBox;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
+/**
+ * Connects a credentials-based channel (discord webhook, telegram bot) to a profile: the
+ * network checks the credentials first, then they are stored sealed. Reconnecting replaces the
+ * profile's one connection of that platform.
+ */
+export async function connectWithCredentials(
+  deps: ConnectDeps,
+  account: OperatorAccount,
+  platform: Platform,
+  input: { profile_username?: unknown } & Record<string, unknown>,
+): Promise<ConnectedAccount> {
+  if (UNAVAILABLE_PLATFORMS.includes(platform)) throw redditUnavailable();
+  const connector = deps.platforms.get(platform)?.credentialConnector;
+  if (!connector) throw invalidInput(`${platform} is not connected with credentials.`, undefined, 'platform_not_supported');
+  if (typeof input.profile_username !== 'string' || !input.profile_username) {
+    throw invalidInput('profile_username is required: the profile to connect this account to.');
+  }
+  const profile = await requireProfile(deps.storage, account.id, input.profile_username);
+  const verified = await connector.verify(input);
+  const now = deps.clock.now();
+  return deps.storage.connectedAccounts.upsert({
+    id: deps.ids.next('conn'),
+    accountId: account.id,
+    profileUsername: profile.username,
+    platform,
+    platformUserId: verified.identity.platformUserId,
+    handle: verified.identity.handle,
+    displayName: verified.identity.displayName,
+    avatarUrl: verified.identity.avatarUrl,
+    status: 'connected',
+    sealedCredentials: deps.secrets.seal(JSON.stringify(verified.credentials)),
+    connectedAt: now,
+    updatedAt: now,
+  });
+}

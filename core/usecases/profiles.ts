@@ -1,0 +1,77 @@
+import { conflict, forbidden, notFound } from '../domain/errors';
+import type { OperatorAccount } from '../domain/operator';
+import { PLANS } from '../domain/plans';
+import { assertProfileUsername, type Profile } from '../domain/profile';
+import { toSocialAccountView, type SocialAccountView } from '../domain/connected-account';
+import { DuplicateKeyError, type Storage } from '../ports/storage';
+import type { Clock } from '../ports/system';
+
+export interface ProfileDeps {
+  storage: Storage;
+  clock: Clock;
+}
+
+export interface ProfileView {
+  username: string;
+  created_at: string;
+  social_accounts: Record<string, SocialAccountView | ''>;
+  ui_labels?: Record<string, string>;
+}
+
+async function view(storage: Storage, profile: Profile): Promise<ProfileView> {
+  const accounts = await storage.connectedAccounts.listByProfile(profile.accountId, profile.username);
+  const social: Record<string, SocialAccountView | ''> = {};
+  for (const account of accounts) {
+    if (account.status !== 'disconnected') social[account.platform] = toSocialAccountView(account);
+  }
+  return {
+    username: profile.username,
+    created_at: profile.createdAt.toISOString(),
+    social_accounts: social,
+    ...(Object.keys(profile.uiLabels).length ? { ui_labels: profile.uiLabels } : {}),
+  };
+}
+
+export async function requireProfile(storage: Storage, accountId: string, username: string): Promise<Profile> {
+  const profile = await storage.profiles.find(accountId, username);
+  if (!profile) throw notFound(`Profile "${username}" not found.`, 'PROFILE_NOT_FOUND');
+  return profile;
+}
+
+export async function createProfile(deps: ProfileDeps, account: OperatorAccount, input: { username: unknown }): Promise<ProfileView> {
+  assertProfileUsername(input.username);
+  const limit = PLANS[account.plan].profiles;
+  if ((await deps.storage.profiles.count(account.id)) >= limit) {
+    throw forbidden(`Profile limit reached: the ${account.plan} plan allows ${limit} profiles. Delete one or upgrade the plan.`, 'PROFILE_LIMIT_REACHED');
+  }
+  const profile: Profile = { accountId: account.id, username: input.username, createdAt: deps.clock.now(), uiLabels: {} };
+  try {
+    await deps.storage.profiles.insert(profile);
+  } catch (err) {
+    if (err instanceof DuplicateKeyError) throw conflict(`Profile "${input.username}" already exists.`, 'PROFILE_EXISTS');
+    throw err;
+  }
+  return view(deps.storage, profile);
+}
+
+export async function listProfiles(deps: ProfileDeps, account: OperatorAccount): Promise<{ limit: number; plan: string; profiles: ProfileView[] }> {
+  const profiles = await deps.storage.profiles.list(account.id);
+  return {
+    limit: PLANS[account.plan].profiles,
+    plan: account.plan,
+    profiles: await Promise.all(profiles.map((p) => view(deps.storage, p))),
+  };
+}
+
+export async function getProfile(deps: ProfileDeps, account: OperatorAccount, username: string): Promise<ProfileView> {
+  return view(deps.storage, await requireProfile(deps.storage, account.id, username));
+}
+
+/** Deletes the profile and its connections; published posts and upload history stay. */
+export async function deleteProfile(deps: ProfileDeps, account: OperatorAccount, input: { username: unknown }): Promise<void> {
+  assertProfileUsername(input.username);
+  if (!(await deps.storage.profiles.delete(account.id, input.username))) {
+    throw notFound(`Profile "${input.username}" not found.`, 'PROFILE_NOT_FOUND');
+  }
+  await deps.storage.connectedAccounts.deleteByProfile(account.id, input.username);
+}

@@ -1,0 +1,180 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { MongoClient } from 'mongodb';
+
+/**
+ * The end-to-end harness: the real API and worker daemons (built into dist/) against the real
+ * Temporal dev server, MongoDB-wire database and Redis that `bash ops/infra.sh up` started.
+ * Each stack gets its own database and task queue, so stacks never see each other's work.
+ */
+export const ROOT = path.resolve(__dirname, '../..');
+const DIST = path.join(ROOT, 'dist/apps');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function infraEnv(): { temporal: string; mongo: string; redis: string } {
+  return {
+    temporal: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
+    mongo: process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald',
+    redis: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  };
+}
+
+export function withDatabase(uri: string, db: string): string {
+  const url = new URL(uri);
+  url.pathname = `/${db}`;
+  return url.toString();
+}
+
+export interface Daemon {
+  name: string;
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+function launch(name: string, script: string, env: Record<string, string>, args: string[] = []): Daemon {
+  const file = path.join(DIST, script);
+  if (!existsSync(file)) throw new Error(`${file} is missing: build first (npx tsc -p tsconfig.json), as ops/test.sh does.`);
+  const child = spawn(process.execPath, ['--enable-source-maps', file, ...args], {
+    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout!.on('data', (b: Buffer) => output.push(b.toString()));
+  child.stderr!.on('data', (b: Buffer) => output.push(b.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { name, child, output, exited };
+}
+
+async function waitFor(what: string, daemon: Daemon, ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (daemon.child.exitCode !== null) throw new Error(`${what} exited (${daemon.child.exitCode}):\n${daemon.output.join('').slice(-3000)}`);
+    if (await ready().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${what} not ready after ${timeoutMs} ms:\n${daemon.output.join('').slice(-3000)}`);
+}
+
+export interface Stack {
+  apiUrl: string;
+  env: Record<string, string>;
+  api: Daemon;
+  worker: Daemon | null;
+  startWorker(): Promise<Daemon>;
+  killWorker(signal?: NodeJS.Signals): Promise<void>;
+  cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Creates an operator account and returns a fresh API key for it. */
+  newApiKey(email: string, plan?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startStack(extraEnv: Record<string, string> = {}): Promise<Stack> {
+  const infra = infraEnv();
+  const id = randomBytes(4).toString('hex');
+  const dbName = `herald_e2e_${id}`;
+  const port = await freePort();
+  const env: Record<string, string> = {
+    HERALD_API_PORT: String(port),
+    HERALD_API_HOST: '127.0.0.1',
+    MONGODB_URI: withDatabase(infra.mongo, dbName),
+    REDIS_URL: infra.redis,
+    TEMPORAL_ADDRESS: infra.temporal,
+    HERALD_TASK_QUEUE: `herald-e2e-${id}`,
+    HERALD_SECRET_KEY: randomBytes(32).toString('base64'),
+    HERALD_SHUTDOWN_GRACE_MS: '5000',
+    ...extraEnv,
+  };
+  const apiUrl = `http://127.0.0.1:${port}`;
+  const api = launch('api', 'api/main.js', env);
+  await waitFor('api', api, async () => (await fetch(`${apiUrl}/healthz`)).status < 500, 60_000);
+
+  const stack: Stack = {
+    apiUrl,
+    env,
+    api,
+    worker: null,
+    async startWorker() {
+      const worker = launch('worker', 'worker/main.js', env);
+      stack.worker = worker;
+      await waitFor('worker', worker, async () => worker.output.join('').includes('herald worker running'), 90_000);
+      return worker;
+    },
+    async killWorker(signal: NodeJS.Signals = 'SIGKILL') {
+      const worker = stack.worker;
+      if (!worker || worker.child.exitCode !== null) return;
+      worker.child.kill(signal);
+      await worker.exited;
+      stack.worker = null;
+    },
+    cli(...args: string[]) {
+      const cli = launch('cli', 'cli/main.js', env, args);
+      const stdout: string[] = [];
+      cli.child.stdout!.on('data', (b: Buffer) => stdout.push(b.toString()));
+      return cli.exited.then((code) => ({ code, stdout: stdout.join(''), stderr: cli.output.join('') }));
+    },
+    async newApiKey(email: string, plan = 'business') {
+      const ensured = await stack.cli('account', 'ensure', '--email', email, '--plan', plan);
+      if (ensured.code !== 0) throw new Error(`account ensure failed: ${ensured.stdout}`);
+      const created = await stack.cli('key', 'create', '--email', email, '--name', 'e2e');
+      if (created.code !== 0) throw new Error(`key create failed: ${created.stdout}`);
+      const key = created.stdout.trim().split('\n').filter((l) => l.startsWith('hk_')).pop();
+      if (!key) throw new Error(`no key printed: ${created.stdout}`);
+      return key;
+    },
+    async stop() {
+      await stack.killWorker('SIGTERM');
+      if (api.child.exitCode === null) {
+        api.child.kill('SIGTERM');
+        await api.exited;
+      }
+      const client = await MongoClient.connect(env.MONGODB_URI, { serverSelectionTimeoutMS: 5000 });
+      await client.db().dropDatabase().catch(() => undefined);
+      await client.close();
+    },
+  };
+  return stack;
+}
+
+/** A tiny HTTP client for the API with the key set. */
+export function apiClient(baseUrl: string, key: string) {
+  const call = async (method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${baseUrl}${pathAndQuery}`, {
+      method,
+      headers: { Authorization: `Apikey ${key}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    let json: any;
+    try { json = JSON.parse(text); } catch { json = { raw: text }; }
+    return { status: res.status, headers: res.headers, body: json };
+  };
+  return {
+    get: (p: string, headers?: Record<string, string>) => call('GET', p, undefined, headers),
+    post: (p: string, body: unknown, headers?: Record<string, string>) => call('POST', p, body, headers),
+    delete: (p: string, body: unknown) => call('DELETE', p, body),
+  };
+}
+
+export async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000, everyMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await fn();
+  while (!ok(last)) {
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(last).slice(0, 2000)}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+    last = await fn();
+  }
+  return last;
+}

@@ -1,0 +1,2 @@
+// The workflows bundled into the worker.
+export { uploadWorkflow } from './upload.workflow';

@@ -1,0 +1,39 @@
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { Platform } from '../core/domain/platforms';
+import type { UploadWorkflowInput } from '../core/ports/upload-runner';
+import type { UploadActivities } from './activities';
+
+/**
+ * One upload: mark it in progress, publish every platform target in parallel (one failure never
+ * blocks another), then mark it completed. "Come back later" answers from a network are waited
+ * out with durable timers here, never with sleeps inside activities.
+ */
+export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> {
+  const { timing } = input;
+  const bookkeeping = proxyActivities<UploadActivities>({
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+  });
+  // A publish attempt that dies with its worker is retried on another worker after the heartbeat
+  // timeout; the activity itself notices the interrupted dispatch (see core/usecases/run-upload).
+  const publishing = proxyActivities<UploadActivities>({
+    startToCloseTimeout: timing.publishTimeoutMs + 30_000,
+    heartbeatTimeout: timing.heartbeatTimeoutMs,
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
+  });
+
+  await bookkeeping.beginUpload({ accountId: input.accountId, requestId: input.requestId });
+
+  const publishOne = async (platform: Platform): Promise<void> => {
+    for (let round = 0; ; round += 1) {
+      const outcome = await publishing.publishTarget({
+        accountId: input.accountId, requestId: input.requestId, platform, round, timing,
+      });
+      if (outcome.kind === 'done') return;
+      await sleep(outcome.afterMs);
+    }
+  };
+  await Promise.all(input.platforms.map(publishOne));
+
+  await bookkeeping.finishUpload({ accountId: input.accountId, requestId: input.requestId });
+}
