@@ -22,8 +22,12 @@ async function main(): Promise<void> {
     ids: randomIds,
     clock: systemClock,
     hasher: sha256KeyHasher,
-    guard: createAuthFailureGuard(redis, { maxFailures: config.rateLimit.authMaxFailures, blockSeconds: config.rateLimit.authBlockSeconds }),
-    limiter: createRequestRateLimiter(redis, { points: config.rateLimit.points, windowSeconds: config.rateLimit.windowSeconds }),
+    guard: createAuthFailureGuard(redis, {
+      maxFailures: config.rateLimit.authMaxFailures, blockSeconds: config.rateLimit.authBlockSeconds, keyPrefix: `${config.redisKeyPrefix}:authfail`,
+    }),
+    limiter: createRequestRateLimiter(redis, {
+      points: config.rateLimit.points, windowSeconds: config.rateLimit.windowSeconds, keyPrefix: `${config.redisKeyPrefix}:req`,
+    }),
     log,
     health: async () => ({
       mongodb: await mongo.db.command({ ping: 1 }).then(() => true, () => false),

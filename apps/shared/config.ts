@@ -6,6 +6,8 @@ export interface HeraldConfig {
   api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number };
   mongoUri: string;
   redisUrl: string;
+  /** Prefix of every Redis key, so several Herald installations (or test stacks) can share one Redis. */
+  redisKeyPrefix: string;
   temporal: { address: string; namespace: string; taskQueue: string };
   secretKey: string | undefined;
   platforms: { discordApiBase: string; telegramApiBase: string; timeoutMs: number };
@@ -38,6 +40,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
     },
     mongoUri: env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisKeyPrefix: env.HERALD_REDIS_PREFIX ?? 'herald',
     temporal: {
       address: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
       namespace: env.TEMPORAL_NAMESPACE ?? 'default',

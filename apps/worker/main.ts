@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createUploadActivities } from '../../workflows/activities';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
@@ -20,7 +19,7 @@ async function main(): Promise<void> {
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    workflowsPath: path.join(__dirname, '../../workflows/index'),
+    workflowsPath: require.resolve('../../workflows/index'),
     activities: createUploadActivities({
       storage: mongo.storage, platforms: buildPlatforms(config), secrets, notifier, clock: systemClock,
     }),

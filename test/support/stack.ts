@@ -93,6 +93,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     REDIS_URL: infra.redis,
     TEMPORAL_ADDRESS: infra.temporal,
     HERALD_TASK_QUEUE: `herald-e2e-${id}`,
+    HERALD_REDIS_PREFIX: `herald-e2e-${id}`,
     HERALD_SECRET_KEY: randomBytes(32).toString('base64'),
     HERALD_SHUTDOWN_GRACE_MS: '5000',
     ...extraEnv,

@@ -1,0 +1,42 @@
+import type { UploadRequest } from '../../core/domain/upload';
+import { DEFAULT_UPLOAD_TIMING, type UploadRunner, type UploadTiming } from '../../core/ports/upload-runner';
+import { beginUpload, finishUpload, publishTarget, type RunUploadDeps } from '../../core/usecases/run-upload';
+
+/**
+ * Runs uploads in-process with the same steps as the workflow (no durability): for fast unit
+ * tests of the core. "Come back later" waits are skipped.
+ */
+export function createInlineUploadRunner(deps: RunUploadDeps, timing: UploadTiming = DEFAULT_UPLOAD_TIMING): UploadRunner & { settled(): Promise<void> } {
+  const running = new Map<string, Promise<void>>();
+  const run = async (upload: UploadRequest) => {
+    const ids = { accountId: upload.accountId, requestId: upload.requestId };
+    await beginUpload(deps, ids);
+    await Promise.all(upload.targets.map(async ({ platform }) => {
+      for (let round = 0; ; round += 1) {
+        const outcome = await publishTarget(deps, { ...ids, platform, round, attempt: 1, timing });
+        if (outcome.kind === 'done') return;
+      }
+    }));
+    await finishUpload(deps, ids);
+  };
+  const key = (u: UploadRequest) => `${u.accountId}:${u.requestId}`;
+  return {
+    async start(upload) {
+      if (!running.has(key(upload))) running.set(key(upload), run(upload));
+    },
+    async waitForCompletion(upload, timeoutMs) {
+      const job = running.get(key(upload));
+      if (!job) return false;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
+      try {
+        return await Promise.race([job.then(() => true), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async settled() {
+      await Promise.all(running.values());
+    },
+  };
+}

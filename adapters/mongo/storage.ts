@@ -1,0 +1,343 @@
+import type { Collection, Db, Document, Filter, IndexSpecification } from 'mongodb';
+import type { ApiKey, OperatorAccount } from '../../core/domain/operator';
+import type { Profile } from '../../core/domain/profile';
+import type { ConnectedAccount } from '../../core/domain/connected-account';
+import type { TargetResult, UploadRequest } from '../../core/domain/upload';
+import {
+  DuplicateKeyError,
+  type ApiKeyRepository,
+  type ConnectedAccountRepository,
+  type OperatorAccountRepository,
+  type ProfileRepository,
+  type Storage,
+  type UploadHistoryQuery,
+  type UploadRepository,
+} from '../../core/ports/storage';
+
+/**
+ * Storage on the official MongoDB driver. Restricted to what FerretDB 1.x also implements:
+ * single-document writes (filtered `$set` updates, upserts), unique indexes, plain finds with
+ * sort/skip/limit and countDocuments. No transactions, TTL/partial indexes, $lookup or collation.
+ */
+export const COLLECTIONS = {
+  operators: 'operator_accounts',
+  apiKeys: 'api_keys',
+  profiles: 'profiles',
+  connectedAccounts: 'connected_accounts',
+  uploads: 'uploads',
+} as const;
+
+interface IndexDef {
+  key: IndexSpecification;
+  name: string;
+  unique?: boolean;
+}
+
+const INDEXES: Record<keyof typeof COLLECTIONS, IndexDef[]> = {
+  operators: [{ key: { email: 1 }, name: 'email_unique', unique: true }],
+  apiKeys: [
+    { key: { hash: 1 }, name: 'hash_unique', unique: true },
+    { key: { accountId: 1 }, name: 'accountId' },
+  ],
+  profiles: [{ key: { accountId: 1, username: 1 }, name: 'accountId_username_unique', unique: true }],
+  connectedAccounts: [
+    {
+      key: { accountId: 1, profileUsername: 1, platform: 1 },
+      name: 'accountId_profileUsername_platform_unique',
+      unique: true,
+    },
+  ],
+  uploads: [
+    { key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId_unique', unique: true },
+    { key: { accountId: 1, jobId: 1 }, name: 'accountId_jobId' },
+    { key: { accountId: 1, createdAt: -1 }, name: 'accountId_createdAt' },
+    { key: { status: 1, createdAt: 1 }, name: 'status_createdAt' },
+  ],
+};
+
+/** Builds the Storage on `db`, creating its indexes first (idempotent: same names, same specs). */
+export async function createMongoStorage(db: Db): Promise<Storage> {
+  for (const [repo, defs] of Object.entries(INDEXES) as [keyof typeof COLLECTIONS, IndexDef[]][]) {
+    const collection = db.collection(COLLECTIONS[repo]);
+    // One index at a time: FerretDB serializes DDL per collection and the list is short.
+    for (const def of defs) {
+      await collection.createIndex(def.key, { name: def.name, ...(def.unique ? { unique: true } : {}) });
+    }
+  }
+  return {
+    operators: mongoOperators(db.collection<IdDoc>(COLLECTIONS.operators)),
+    apiKeys: mongoApiKeys(db.collection<IdDoc>(COLLECTIONS.apiKeys)),
+    profiles: mongoProfiles(db.collection(COLLECTIONS.profiles)),
+    connectedAccounts: mongoConnectedAccounts(db.collection<IdDoc>(COLLECTIONS.connectedAccounts)),
+    uploads: mongoUploads(db.collection(COLLECTIONS.uploads)),
+  };
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+}
+
+async function mapDuplicate<T>(what: string, op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    if (isDuplicateKey(err)) throw new DuplicateKeyError(what);
+    throw err;
+  }
+}
+
+/**
+ * Copy of plain data without `undefined` properties: the driver would otherwise store them as
+ * null and an optional field would come back as null instead of absent.
+ */
+function clean<T>(value: T): T {
+  if (value instanceof Date) return value;
+  if (Array.isArray(value)) return value.map((v) => clean(v)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== undefined) out[k] = clean(v);
+    }
+    return out as T;
+  }
+  return value;
+}
+
+/** Removes `_id` and the given storage-only fields from a stored document. */
+function strip(doc: Document, ...storageOnly: string[]): Record<string, unknown> {
+  const { _id, ...rest } = doc;
+  void _id;
+  for (const field of storageOnly) delete rest[field];
+  return rest;
+}
+
+/** A stored document whose `_id` is the entity's string `id`. */
+interface IdDoc extends Document {
+  _id: string;
+}
+
+/** Stored documents whose `_id` is the entity's `id`. */
+function fromIdDoc<T>(doc: Document | null): T | null {
+  if (!doc) return null;
+  return { ...strip(doc), id: doc._id as string } as T;
+}
+
+function toIdDoc<T extends { id: string }>(entity: T): IdDoc {
+  const { id, ...rest } = clean(entity);
+  return { ...rest, _id: id };
+}
+
+function mongoOperators(col: Collection<IdDoc>): OperatorAccountRepository {
+  return {
+    async insert(account) {
+      await mapDuplicate('operator account', () => col.insertOne(toIdDoc(account)));
+    },
+    async findById(id) {
+      return fromIdDoc<OperatorAccount>(await col.findOne({ _id: id }));
+    },
+    async findByEmail(email) {
+      return fromIdDoc<OperatorAccount>(await col.findOne({ email }));
+    },
+    async updatePlan(id, plan) {
+      await col.updateOne({ _id: id }, { $set: { plan } });
+    },
+  };
+}
+
+function mongoApiKeys(col: Collection<IdDoc>): ApiKeyRepository {
+  return {
+    async insert(key) {
+      await mapDuplicate('api key', () => col.insertOne(toIdDoc(key)));
+    },
+    async findByHash(hash) {
+      return fromIdDoc<ApiKey>(await col.findOne({ hash }));
+    },
+    async listByAccount(accountId) {
+      const docs = await col.find({ accountId }).sort({ createdAt: 1, _id: 1 }).toArray();
+      return docs.map((d) => fromIdDoc<ApiKey>(d) as ApiKey);
+    },
+    async revoke(accountId, keyId, at) {
+      const res = await col.updateOne({ _id: keyId, accountId, revokedAt: null }, {
+        $set: { revokedAt: at },
+      });
+      return res.matchedCount > 0;
+    },
+    async touch(keyId, at) {
+      await col.updateOne({ _id: keyId }, { $set: { lastUsedAt: at } });
+    },
+  };
+}
+
+function mongoProfiles(col: Collection<Document>): ProfileRepository {
+  const fromDoc = (doc: Document | null): Profile | null => (doc ? (strip(doc) as unknown as Profile) : null);
+  return {
+    async insert(profile) {
+      await mapDuplicate(`profile ${profile.username}`, () => col.insertOne(clean({ ...profile })));
+    },
+    async find(accountId, username) {
+      return fromDoc(await col.findOne({ accountId, username }));
+    },
+    async list(accountId) {
+      const docs = await col.find({ accountId }).sort({ createdAt: 1, username: 1 }).toArray();
+      return docs.map((d) => fromDoc(d) as Profile);
+    },
+    async count(accountId) {
+      return col.countDocuments({ accountId });
+    },
+    async delete(accountId, username) {
+      const res = await col.deleteOne({ accountId, username });
+      return res.deletedCount > 0;
+    },
+  };
+}
+
+const UPSERT_ATTEMPTS = 3;
+
+/** Optional ConnectedAccount fields: removed on replace when the new value lacks them. */
+const CONNECTED_ACCOUNT_OPTIONAL = ['capabilities'] as const;
+
+function mongoConnectedAccounts(col: Collection<IdDoc>): ConnectedAccountRepository {
+  const fromDoc = (doc: Document | null) => fromIdDoc<ConnectedAccount>(doc);
+  return {
+    async upsert(account) {
+      const { id, ...fields } = clean(account);
+      const filter = {
+        accountId: account.accountId,
+        profileUsername: account.profileUsername,
+        platform: account.platform,
+      };
+      const unset: Record<string, ''> = {};
+      for (const field of CONNECTED_ACCOUNT_OPTIONAL) {
+        if (account[field] === undefined) unset[field] = '';
+      }
+      const update: Document = { $set: fields, $setOnInsert: { _id: id } };
+      if (Object.keys(unset).length > 0) update.$unset = unset;
+      // The existing connection keeps its _id; a new one takes `account.id`. Concurrent first
+      // upserts of one key race on the unique index: MongoDB retries that server-side, FerretDB
+      // answers E11000 to the losers, which then match the winner's document on a retry. An
+      // E11000 that persists is a real conflict (`account.id` taken by another connection).
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await col.updateOne(filter, update, { upsert: true });
+          break;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          if (attempt >= UPSERT_ATTEMPTS) throw new DuplicateKeyError('connected account');
+        }
+      }
+      const stored = fromDoc(await col.findOne(filter));
+      if (!stored) throw new Error('connected account vanished right after its upsert');
+      return stored;
+    },
+    async findById(id) {
+      return fromDoc(await col.findOne({ _id: id }));
+    },
+    async find(accountId, profileUsername, platform) {
+      return fromDoc(await col.findOne({ accountId, profileUsername, platform }));
+    },
+    async listByProfile(accountId, profileUsername) {
+      const docs = await col.find({ accountId, profileUsername }).sort({ platform: 1 }).toArray();
+      return docs.map((d) => fromDoc(d) as ConnectedAccount);
+    },
+    async setStatus(id, status, at) {
+      await col.updateOne({ _id: id }, { $set: { status, updatedAt: at } });
+    },
+    async deleteByProfile(accountId, profileUsername) {
+      const res = await col.deleteMany({ accountId, profileUsername });
+      return res.deletedCount;
+    },
+  };
+}
+
+/** Storage-only field of uploads: the target platforms, for history filtering by platform. */
+const UPLOAD_STORAGE_ONLY = ['platforms'];
+
+function toUploadDoc(upload: UploadRequest): Document {
+  return { ...clean(upload), platforms: upload.targets.map((t) => t.platform) };
+}
+
+function fromUploadDoc(doc: Document | null): UploadRequest | null {
+  if (!doc) return null;
+  const upload = strip(doc, ...UPLOAD_STORAGE_ONLY) as unknown as UploadRequest;
+  upload.results ??= {};
+  upload.dispatches ??= {};
+  return upload;
+}
+
+function historyFilter(q: UploadHistoryQuery): Filter<Document> {
+  const filter: Filter<Document> = { accountId: q.accountId };
+  if (q.platform !== undefined) filter.platforms = q.platform;
+  if (q.status !== undefined) filter.status = q.status;
+  if (q.profileUsername !== undefined) filter.profileUsername = q.profileUsername;
+  if (q.requestId !== undefined) filter.requestId = q.requestId;
+  if (q.jobId !== undefined) filter.jobId = q.jobId;
+  if (q.externalId !== undefined) filter.externalId = q.externalId;
+  if (q.start !== undefined || q.end !== undefined) {
+    filter.createdAt = {
+      ...(q.start !== undefined ? { $gte: q.start } : {}),
+      ...(q.end !== undefined ? { $lte: q.end } : {}),
+    };
+  }
+  return filter;
+}
+
+function mongoUploads(col: Collection<Document>): UploadRepository {
+  return {
+    async insert(upload) {
+      await mapDuplicate(`upload ${upload.requestId}`, () => col.insertOne(toUploadDoc(upload)));
+    },
+    async find(accountId, requestId) {
+      return fromUploadDoc(await col.findOne({ accountId, requestId }));
+    },
+    async findByJobId(accountId, jobId) {
+      return fromUploadDoc(await col.findOne({ accountId, jobId }));
+    },
+    async markInProgress(accountId, requestId, at) {
+      await col.updateOne(
+        { accountId, requestId, status: 'pending' },
+        { $set: { status: 'in_progress', startedAt: at, updatedAt: at } },
+      );
+    },
+    async recordDispatch(accountId, requestId, platform, attempt, at) {
+      await col.updateOne(
+        { accountId, requestId },
+        { $set: { [`dispatches.${platform}`]: { attempt, at }, updatedAt: at } },
+      );
+    },
+    async recordResult(accountId, requestId, result: TargetResult, at) {
+      const path = `results.${result.platform}`;
+      await col.updateOne(
+        { accountId, requestId, [path]: { $exists: false } },
+        { $set: { [path]: clean(result), updatedAt: at } },
+      );
+    },
+    async markCompleted(accountId, requestId, at) {
+      await col.updateOne(
+        { accountId, requestId, status: { $ne: 'completed' } },
+        { $set: { status: 'completed', completedAt: at, updatedAt: at } },
+      );
+    },
+    async history(query) {
+      const filter = historyFilter(query);
+      const limit = Math.max(0, Math.floor(query.limit));
+      const skip = Math.max(0, (Math.floor(query.page) - 1) * limit);
+      const total = await col.countDocuments(filter);
+      // limit 0 means "no limit" to the server: an empty page is answered here.
+      const docs =
+        limit === 0 || skip >= total
+          ? []
+          : await col.find(filter).sort({ createdAt: -1, requestId: -1 }).skip(skip).limit(limit).toArray();
+      return { items: docs.map((d) => fromUploadDoc(d) as UploadRequest), total };
+    },
+    async listStalePending(olderThan, limit) {
+      const n = Math.max(0, Math.floor(limit));
+      if (n === 0) return [];
+      const docs = await col
+        .find({ status: 'pending', createdAt: { $lt: olderThan } })
+        .sort({ createdAt: 1, accountId: 1, requestId: 1 })
+        .limit(n)
+        .toArray();
+      return docs.map((d) => fromUploadDoc(d) as UploadRequest);
+    },
+  };
+}

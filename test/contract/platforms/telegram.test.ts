@@ -1,0 +1,309 @@
+import { HeraldError, PlatformError } from '../../../core/domain/errors';
+import type { PlatformAdapter, PublishContext } from '../../../core/ports/platform';
+import { createTelegramPlatform } from '../../../adapters/platforms/telegram';
+import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
+
+let sim: TelegramSimulator;
+let telegram: PlatformAdapter;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function rejection(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+beforeAll(async () => {
+  sim = await startTelegramSimulator();
+  telegram = createTelegramPlatform({ apiBase: sim.baseUrl, timeoutMs: 5000 });
+});
+afterAll(() => sim.close());
+beforeEach(() => sim.reset());
+
+let fixtureCount = 0;
+/** A bot administering a public channel, with fresh names per test. */
+function publicChannel(rights: { can_post_messages?: boolean } = { can_post_messages: true }) {
+  const n = ++fixtureCount;
+  const bot = sim.createBot({ username: `herald_test_${n}_bot`, firstName: 'Herald Test' });
+  const chat = sim.createChat({ type: 'channel', title: `News ${n}`, username: `herald_news_${n}` });
+  sim.setMember(chat.id, bot.id, 'administrator', rights);
+  return { bot, chat };
+}
+
+const ctxFor = (token: string, chatId: number | string, extra: Partial<PublishContext> = {}): PublishContext =>
+  ({ credentials: { bot_token: token, chat_id: String(chatId) }, idempotencyKey: 'idem-1', ...extra });
+const publish = (ctx: PublishContext, text: string, adapter = telegram) => adapter.textPublisher!.publishText(ctx, { text, settings: {} });
+const verify = (input: Record<string, unknown>) => telegram.credentialConnector!.verify(input);
+
+describe('descriptor', () => {
+  it('declares a credentials network with a 4096-character text limit', () => {
+    expect(telegram.descriptor).toMatchObject({ id: 'telegram', connect: 'credentials', endpoints: ['text', 'photo', 'video'], limits: { textMaxChars: 4096 } });
+  });
+});
+
+describe('verify', () => {
+  it('runs getMe → getChat → getChatMember and returns the chat as the identity', async () => {
+    const { bot, chat } = publicChannel();
+    const verified = await verify({ bot_token: bot.token, chat_id: `@${chat.username}` });
+    expect(verified).toEqual({
+      identity: { platformUserId: String(chat.id), handle: `@${chat.username}`, displayName: chat.title, avatarUrl: '' },
+      credentials: { bot_token: bot.token, chat_id: String(chat.id), chat_username: chat.username },
+    });
+    expect(String(chat.id)).toMatch(/^-100\d{10}$/);
+    expect(sim.requests.map((r) => r.path.split('/').pop())).toEqual(['getMe', 'getChat', 'getChatMember']);
+    expect(sim.requests[2]!.body).toEqual({ chat_id: chat.id, user_id: bot.id });
+  });
+
+  it('accepts a numeric chat id and a private supergroup where the bot is the creator', async () => {
+    const bot = sim.createBot({ username: 'herald_private_bot' });
+    const chat = sim.createChat({ type: 'supergroup', title: 'Team room' });
+    sim.setMember(chat.id, bot.id, 'creator');
+    const verified = await verify({ bot_token: bot.token, chat_id: chat.id });
+    expect(verified.identity).toEqual({ platformUserId: String(chat.id), handle: 'Team room', displayName: 'Team room', avatarUrl: '' });
+    expect(verified.credentials).toEqual({ bot_token: bot.token, chat_id: String(chat.id) });
+  });
+
+  it.each([
+    ['a plain member of a supergroup', 'supergroup', 'member', {}],
+    ['not in the public channel', 'channel', 'left', {}],
+    ['an administrator without "Post messages"', 'channel', 'administrator', { can_post_messages: false }],
+  ] as const)('refuses a bot that is %s as invalid_input', async (_label, type, status, extra) => {
+    const bot = sim.createBot({ username: `herald_weak_${++fixtureCount}_bot` });
+    const chat = sim.createChat({ type, title: 'Somewhere', username: `somewhere_${fixtureCount}` });
+    sim.setMember(chat.id, bot.id, status, extra);
+    const err = await rejection(verify({ bot_token: bot.token, chat_id: chat.id }));
+    expect(err).toBeInstanceOf(HeraldError);
+    expect(err).toMatchObject({ kind: 'invalid_input' });
+    expect(err.message).toMatch(/add the bot as an administrator of the chat with permission to post/);
+    expect(err.message).not.toContain(bot.token);
+  });
+
+  it('maps an unknown chat to a rejection (chat_not_found)', async () => {
+    const { bot } = publicChannel();
+    const err = await rejection(verify({ bot_token: bot.token, chat_id: '@no_such_channel' }));
+    expect(err).toBeInstanceOf(PlatformError);
+    expect(err).toMatchObject({ failure: { kind: 'rejected', code: 'chat_not_found' }, upstream: { status: 400 } });
+  });
+
+  it('a private chat the bot is not in is not found either', async () => {
+    const bot = sim.createBot({ username: 'herald_outsider_bot' });
+    const chat = sim.createChat({ type: 'channel', title: 'Secret' });
+    await expect(verify({ bot_token: bot.token, chat_id: chat.id })).rejects.toMatchObject({ failure: { kind: 'rejected', code: 'chat_not_found' } });
+  });
+
+  it('maps a revoked token to auth_expired (token_revoked)', async () => {
+    const { bot, chat } = publicChannel();
+    sim.revokeToken(bot.token);
+    await expect(verify({ bot_token: bot.token, chat_id: chat.id }))
+      .rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_revoked' }, upstream: { status: 401 } });
+  });
+
+  it.each([
+    ['a malformed token', { bot_token: 'not-a-token', chat_id: '-1001234567890' }],
+    ['a missing chat_id', { bot_token: `123456:${'A'.repeat(35)}` }],
+    ['a chat_id that is neither id nor @name', { bot_token: `123456:${'A'.repeat(35)}`, chat_id: 'https://t.me/+abc' }],
+  ])('refuses %s as invalid_input without calling Telegram', async (_label, input) => {
+    await expect(verify(input)).rejects.toMatchObject({ kind: 'invalid_input' });
+    expect(sim.requests).toHaveLength(0);
+  });
+});
+
+describe('publishText', () => {
+  it('sends sendMessage with JSON {chat_id, text} and links the post in the public channel', async () => {
+    const { bot, chat } = publicChannel();
+    const text = 'Release 1.2 is out <b>not html</b> _not markdown_';
+    const outcome = await publish(ctxFor(bot.token, chat.id), text);
+
+    const stored = sim.messages(chat.id);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.text).toBe(text);
+    expect(outcome).toEqual({ postId: String(stored[0]!.message_id), url: `https://t.me/${chat.username}/${stored[0]!.message_id}`, warnings: [] });
+
+    expect(sim.requests).toHaveLength(1);
+    const [req] = sim.requests;
+    expect(req).toMatchObject({ method: 'POST', path: `/bot${bot.token}/sendMessage` });
+    expect(req!.headers['content-type']).toBe('application/json');
+    expect(req!.body).toEqual({ chat_id: String(chat.id), text });
+  });
+
+  it('links posts in a private supergroup with t.me/c/<id without -100>', async () => {
+    const bot = sim.createBot({ username: 'herald_group_bot' });
+    const chat = sim.createChat({ type: 'supergroup', title: 'Private room' });
+    sim.setMember(chat.id, bot.id, 'administrator');
+    const first = await publish(ctxFor(bot.token, chat.id), 'one');
+    const second = await publish(ctxFor(bot.token, chat.id), 'two');
+    expect(first.postId).toBe('1');
+    expect(second).toEqual({ postId: '2', url: `https://t.me/c/${String(chat.id).slice(4)}/2`, warnings: [] });
+  });
+
+  it('accepts exactly 4096 characters', async () => {
+    const { bot, chat } = publicChannel();
+    await publish(ctxFor(bot.token, chat.id), 'y'.repeat(4096));
+    expect(sim.messages(chat.id)[0]!.text).toHaveLength(4096);
+  });
+
+  it('refuses 4097 characters as invalid_content without sending anything', async () => {
+    const { bot, chat } = publicChannel();
+    const err = await rejection(publish(ctxFor(bot.token, chat.id), 'y'.repeat(4097)));
+    expect(err).toMatchObject({ failure: { kind: 'invalid_content', code: 'text_too_long' } });
+    expect(err.message).toMatch(/4096 characters/);
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it('refuses an empty text as invalid_content without sending anything', async () => {
+    const { bot, chat } = publicChannel();
+    await expect(publish(ctxFor(bot.token, chat.id), '')).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'text_empty' } });
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it.each(['left', 'kicked'] as const)('maps a bot that was removed (%s) to auth_expired (bot_removed)', async (status) => {
+    const { bot, chat } = publicChannel();
+    sim.setMember(chat.id, bot.id, status);
+    await expect(publish(ctxFor(bot.token, chat.id), 'hello'))
+      .rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'bot_removed' }, upstream: { status: 403 } });
+    expect(sim.messages()).toHaveLength(0);
+  });
+
+  it('maps a bot that lost its posting right to auth_expired (bot_not_admin)', async () => {
+    const { bot, chat } = publicChannel();
+    sim.setMember(chat.id, bot.id, 'administrator', { can_post_messages: false });
+    await expect(publish(ctxFor(bot.token, chat.id), 'hello'))
+      .rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'bot_not_admin' }, upstream: { status: 400 } });
+  });
+});
+
+describe('failure modes', () => {
+  it('revoked → auth_expired (token_revoked), nothing stored', async () => {
+    const { bot, chat } = publicChannel();
+    sim.fail('revoked');
+    await expect(publish(ctxFor(bot.token, chat.id), 'hello')).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_revoked' } });
+    expect(sim.messages()).toHaveLength(0);
+  });
+
+  it('a token revoked after connecting → auth_expired (token_revoked)', async () => {
+    const { bot, chat } = publicChannel();
+    sim.revokeToken(bot.token);
+    await expect(publish(ctxFor(bot.token, chat.id), 'hello')).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_revoked' } });
+  });
+
+  it('rate_limited → rate_limited with parameters.retry_after (2 s → 2000 ms)', async () => {
+    const { bot, chat } = publicChannel();
+    sim.fail('rate_limited');
+    await expect(publish(ctxFor(bot.token, chat.id), 'hello'))
+      .rejects.toMatchObject({ failure: { kind: 'rate_limited', retryAfterMs: 2000 }, upstream: { status: 429, code: 429 } });
+    expect(sim.messages()).toHaveLength(0);
+  });
+
+  it.each(['server_error', 'bad_gateway'] as const)('%s → transient, nothing stored', async (mode) => {
+    const { bot, chat } = publicChannel();
+    sim.fail(mode);
+    await expect(publish(ctxFor(bot.token, chat.id), 'hello')).rejects.toMatchObject({ failure: { kind: 'transient' } });
+    expect(sim.messages()).toHaveLength(0);
+  });
+
+  it('failures can be queued over the HTTP control surface and are consumed', async () => {
+    const { bot, chat } = publicChannel();
+    const res = await fetch(`${sim.origin}/__sim/failures`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'server_error' }),
+    });
+    expect(res.status).toBe(200);
+    await expect(publish(ctxFor(bot.token, chat.id), 'a')).rejects.toMatchObject({ failure: { kind: 'transient' } });
+    await publish(ctxFor(bot.token, chat.id), 'b');
+    expect(sim.messages(chat.id).map((m) => m.text)).toEqual(['b']);
+  });
+
+  it('an unknown failure mode is refused by the control surface', async () => {
+    const res = await fetch(`${sim.origin}/__sim/failures`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'meteor_strike' }),
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it('error messages never contain the bot token', async () => {
+    const { bot, chat } = publicChannel();
+    for (const mode of ['revoked', 'rate_limited', 'server_error', 'bad_gateway'] as const) {
+      sim.fail(mode);
+      const err = await rejection(publish(ctxFor(bot.token, chat.id), 'hello'));
+      expect(err.message).not.toContain(bot.token);
+    }
+  });
+});
+
+describe('latency and aborts', () => {
+  it('a timeout is transient with an unknown outcome, and the dropped request stores nothing', async () => {
+    const { bot, chat } = publicChannel();
+    const impatient = createTelegramPlatform({ apiBase: sim.baseUrl, timeoutMs: 100 });
+    sim.setLatency(400);
+    const err = await rejection(publish(ctxFor(bot.token, chat.id), 'never arrives', impatient));
+    expect(err).toMatchObject({ failure: { kind: 'transient' } });
+    expect(err.message).toMatch(/100 ms.*outcome is unknown/);
+    expect(err.message).not.toContain(bot.token);
+    await sleep(600); // past the simulator's latency: it would have stored by now had it not dropped the request
+    expect(sim.requests).toHaveLength(1);
+    expect(sim.messages()).toHaveLength(0);
+  });
+
+  it('a slow answer within the timeout still publishes', async () => {
+    const { bot, chat } = publicChannel();
+    sim.setLatency(150);
+    await publish(ctxFor(bot.token, chat.id), 'slow but fine');
+    expect(sim.messages(chat.id)).toHaveLength(1);
+  });
+});
+
+describe('simulator wire format', () => {
+  const api = (token: string, method: string) => `${sim.baseUrl}/bot${token}/${method}`;
+
+  it('accepts GET query parameters and urlencoded POSTs, with case-insensitive method names', async () => {
+    const { bot, chat } = publicChannel();
+    const viaGet = await fetch(`${api(bot.token, 'sendmessage')}?chat_id=${encodeURIComponent(`@${chat.username}`)}&text=hi`);
+    expect(await viaGet.json()).toMatchObject({ ok: true, result: { message_id: 1, text: 'hi', chat: { id: chat.id } } });
+    const viaForm = await fetch(api(bot.token, 'sendMessage'), { method: 'POST', body: new URLSearchParams({ chat_id: String(chat.id), text: 'there' }) });
+    expect(await viaForm.json()).toMatchObject({ ok: true, result: { message_id: 2, text: 'there' } });
+  });
+
+  it.each([
+    ['no chat_id', (_chat: number) => ({ text: 'x' }), 'Bad Request: chat_id is empty'],
+    ['an unknown chat', () => ({ chat_id: -1009999999999, text: 'x' }), 'Bad Request: chat not found'],
+    ['an empty text', (chat: number) => ({ chat_id: chat, text: '' }), 'Bad Request: message text is empty'],
+    ['4097 characters', (chat: number) => ({ chat_id: chat, text: 'z'.repeat(4097) }), 'Bad Request: message is too long'],
+  ])('answers %s with 400 and Telegram\'s description', async (_label, params, description) => {
+    const { bot, chat } = publicChannel();
+    const res = await fetch(api(bot.token, 'sendMessage'), {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params(chat.id)),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ ok: false, error_code: 400, description });
+    expect(sim.messages()).toHaveLength(0);
+  });
+
+  it('answers an unknown token with 401 Unauthorized', async () => {
+    const res = await fetch(api(`123456:${'B'.repeat(35)}`, 'getMe'));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ ok: false, error_code: 401, description: 'Unauthorized' });
+  });
+
+  it('answers rate_limited with parameters.retry_after', async () => {
+    const { bot } = publicChannel();
+    sim.fail('rate_limited');
+    const res = await fetch(api(bot.token, 'getMe'));
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ ok: false, error_code: 429, description: 'Too Many Requests: retry after 2', parameters: { retry_after: 2 } });
+  });
+
+  it('hands out the same bot tokens and chat ids for the same seed', async () => {
+    const a = await startTelegramSimulator({ seed: 'fixed' });
+    const b = await startTelegramSimulator({ seed: 'fixed' });
+    try {
+      expect(a.createBot({ username: 'x_bot' })).toEqual(b.createBot({ username: 'x_bot' }));
+      expect(a.createChat({ type: 'channel', title: 't' })).toEqual(b.createChat({ type: 'channel', title: 't' }));
+      expect(a.createBot({ username: 'y_bot' }).token).toMatch(/^\d+:[\w-]{35}$/);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});

@@ -1,0 +1,4 @@
+import { createMemoryStorage } from '../../adapters/memory/storage';
+import { storageContract } from './storage.contract';
+
+storageContract('memory', async () => ({ storage: createMemoryStorage(), cleanup: async () => {} }));

@@ -1,0 +1,174 @@
+import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
+import { startTelegramSimulator, type TelegramSimulator } from '../../ops/simulators/telegram';
+import { apiClient, eventually, startStack, type Stack } from '../support/stack';
+
+jest.setTimeout(180_000);
+
+/**
+ * The foundation end to end: CLI-issued key, profiles, discord + telegram connected through
+ * their simulators, text published synchronously and asynchronously through Temporal, status
+ * and history read back, and a worker killed with -9 mid-publish.
+ */
+describe('publishing text to discord and telegram end to end', () => {
+  let stack: Stack;
+  let discord: DiscordSimulator;
+  let telegram: TelegramSimulator;
+  let api: ReturnType<typeof apiClient>;
+  let key: string;
+  let webhookUrl: string;
+  let botToken: string;
+  const chatId = '@herald_e2e';
+
+  beforeAll(async () => {
+    discord = await startDiscordSimulator();
+    telegram = await startTelegramSimulator();
+    webhookUrl = discord.createWebhook({ name: 'Herald E2E' }).url;
+    const bot = telegram.createBot({ username: 'herald_e2e_bot' });
+    botToken = bot.token;
+    const chat = telegram.createChat({ type: 'channel', title: 'Herald E2E', username: 'herald_e2e' });
+    telegram.setMember(chat.id, bot.id, 'administrator', { can_post_messages: true });
+    stack = await startStack({
+      DISCORD_API_BASE: discord.baseUrl,
+      TELEGRAM_API_BASE: telegram.baseUrl,
+      HERALD_HEARTBEAT_TIMEOUT_MS: '2000',
+      HERALD_SYNC_TIMEOUT_MS: '30000',
+      HERALD_TRANSIENT_BACKOFF_MS: '200',
+    });
+    await stack.startWorker();
+    key = await stack.newApiKey('e2e@herald.dev');
+    api = apiClient(stack.apiUrl, key);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await discord?.close();
+    await telegram?.close();
+  });
+
+  it('authenticates with the CLI-issued key and shows the plan', async () => {
+    const me = await api.get('/api/herald/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ success: true, email: 'e2e@herald.dev', plan: 'business', limits: { profiles: 225 } });
+    expect(me.headers.get('x-ratelimit-limit')).toBe('300');
+    expect(Number(me.headers.get('x-ratelimit-remaining'))).toBeLessThan(300);
+    expect(Number(me.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+  });
+
+  it('answers 401 with the error body for a missing or wrong key', async () => {
+    const none = await fetch(`${stack.apiUrl}/api/herald/me`);
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({ success: false, message: 'Missing credentials: send the header "Authorization: Apikey <API_KEY>".' });
+    const wrong = await apiClient(stack.apiUrl, 'hk_wrong').get('/api/herald/me');
+    expect(wrong).toMatchObject({ status: 401, body: { success: false, message: 'Invalid API key.' } });
+  });
+
+  it('manages profiles with the spec status codes', async () => {
+    expect(await api.post('/api/herald/users', { username: 'alice' })).toMatchObject({
+      status: 201, body: { success: true, profile: { username: 'alice', social_accounts: {} } },
+    });
+    expect(await api.post('/api/herald/users', { username: 'alice' })).toMatchObject({ status: 409, body: { success: false } });
+    expect(await api.post('/api/herald/users', {})).toMatchObject({ status: 400, body: { success: false } });
+    expect(await api.get('/api/herald/users/nobody')).toMatchObject({ status: 404, body: { success: false, error_code: 'PROFILE_NOT_FOUND' } });
+    expect(await api.post('/api/herald/users', { username: 'temp' })).toMatchObject({ status: 201 });
+    expect(await api.delete('/api/herald/users', { username: 'temp' })).toMatchObject({ status: 200, body: { success: true } });
+    expect(await api.delete('/api/herald/users', { username: 'temp' })).toMatchObject({ status: 404 });
+    const list = await api.get('/api/herald/users');
+    expect(list).toMatchObject({ status: 200, body: { success: true, limit: 225, plan: 'business' } });
+    expect(list.body.profiles.map((p: { username: string }) => p.username)).toEqual(['alice']);
+  });
+
+  it('connects discord and telegram with credentials, checked against the networks', async () => {
+    const bad = await api.post('/api/herald/users/discord/credentials', { profile_username: 'alice', webhook_url: 'https://example.com/hook' });
+    expect(bad).toMatchObject({ status: 400, body: { success: false } });
+    const d = await api.post('/api/herald/users/discord/credentials', { profile_username: 'alice', webhook_url: webhookUrl });
+    expect(d).toMatchObject({ status: 200, body: { success: true } });
+    const t = await api.post('/api/herald/users/telegram/credentials', { profile_username: 'alice', bot_token: botToken, chat_id: chatId });
+    expect(t).toMatchObject({ status: 200, body: { success: true } });
+    expect(await api.post('/api/herald/users/reddit/credentials', { profile_username: 'alice' }))
+      .toMatchObject({ status: 503, body: { success: false, error_code: 'reddit_unavailable' } });
+
+    const profile = await api.get('/api/herald/users/alice');
+    expect(profile.body.profile.social_accounts).toMatchObject({
+      discord: { handle: 'Herald E2E', reauth_required: false },
+      telegram: { handle: '@herald_e2e', display_name: 'Herald E2E', reauth_required: false },
+    });
+  });
+
+  it('publishes synchronously to both networks', async () => {
+    const res = await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord', 'telegram'], title: 'Hello from Herald (sync)' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true, status: 'completed', all_succeeded: true,
+      results: { discord: { success: true, post_id: expect.any(String) }, telegram: { success: true, url: expect.stringContaining('https://t.me/herald_e2e/') } },
+    });
+    expect(discord.messages().map((m) => m.content)).toContain('Hello from Herald (sync)');
+    expect(telegram.messages().map((m) => m.text)).toContain('Hello from Herald (sync)');
+  });
+
+  it('publishes asynchronously: pending, then completed, then in history', async () => {
+    const res = await api.post('/api/upload_text', {
+      user: 'alice', platform: ['discord', 'telegram'], title: 'Hello from Herald (async)', async_upload: true, external_id: 'campaign-7',
+    }, { 'X-Request-Id': 'req-async-1' });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ success: true, request_id: 'req-async-1', external_id: 'campaign-7' });
+    expect(['pending', 'in_progress']).toContain(res.body.status);
+
+    const done = await eventually(() => api.get('/api/herald/status?request_id=req-async-1'), (r) => r.body.status === 'completed');
+    expect(done.body).toMatchObject({ success: true, all_succeeded: true, external_id: 'campaign-7', summary: { succeeded: 2 } });
+
+    const again = await api.post('/api/upload_text', { user: 'alice', platform: ['discord'], title: 'different' }, { 'Idempotency-Key': 'req-async-1' });
+    expect(again).toMatchObject({ status: 200, body: { request_id: 'req-async-1', status: 'completed' } });
+    expect(discord.messages().filter((m) => m.content === 'Hello from Herald (async)')).toHaveLength(1);
+
+    const history = await api.get('/api/herald/history?limit=10');
+    expect(history.status).toBe(200);
+    expect(history.body.history.map((h: { request_id: string }) => h.request_id)).toContain('req-async-1');
+    const filtered = await api.get('/api/herald/history?external_id=campaign-7');
+    expect(filtered.body.history).toHaveLength(1);
+  });
+
+  it('refuses reddit, unknown platforms and over-long text with the spec codes', async () => {
+    expect(await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord', 'reddit'], title: 'x' }))
+      .toMatchObject({ status: 503, body: { success: false, error_code: 'reddit_unavailable' } });
+    expect(await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['myspace'], title: 'x' }))
+      .toMatchObject({ status: 400, body: { success: false, error_code: 'platform_not_supported' } });
+    const long = await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord'], title: 'y'.repeat(2001) });
+    expect(long).toMatchObject({ status: 400, body: { success: false, violations: [{ platform: 'discord', type: 'text_too_long', limit: 2000 }] } });
+    expect(await api.post('/api/upload_text', { 'platform[]': ['discord'], title: 'x' }))
+      .toMatchObject({ status: 400, body: { success: false, violations: [{ field: 'user' }] } });
+  });
+
+  it('accepts multipart form posts like the spec examples', async () => {
+    const form = new FormData();
+    form.append('user', 'alice');
+    form.append('platform[]', 'discord');
+    form.append('platform[]', 'telegram');
+    form.append('title', 'Hello from a form');
+    const res = await fetch(`${stack.apiUrl}/api/upload_text`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ success: true, status: 'completed', platforms: ['discord', 'telegram'], all_succeeded: true });
+    expect(telegram.messages().map((m) => m.text)).toContain('Hello from a form');
+  });
+
+  it('finishes a publish whose worker was killed with -9 mid-flight, exactly once per network', async () => {
+    discord.setLatency(4000);
+    telegram.setLatency(4000);
+    const res = await api.post('/api/upload_text', {
+      user: 'alice', 'platform[]': ['discord', 'telegram'], title: 'Survives kill -9', async_upload: true,
+    }, { 'X-Request-Id': 'req-kill-9' });
+    expect(res.status).toBe(202);
+    // Wait until both networks have the request in flight, then kill the worker hard.
+    await eventually(async () => [discord.requests, telegram.requests].map((reqs) =>
+      reqs.some((r) => r.method === 'POST' && JSON.stringify(r.body).includes('Survives kill -9'))), (v) => v.every(Boolean), 30_000, 50);
+    await stack.killWorker('SIGKILL');
+    discord.setLatency(0);
+    telegram.setLatency(0);
+    expect((await api.get('/api/herald/status?request_id=req-kill-9')).body.status).toBe('in_progress');
+
+    await stack.startWorker();
+    const done = await eventually(() => api.get('/api/herald/status?request_id=req-kill-9'), (r) => r.body.status === 'completed', 90_000, 500);
+    expect(done.body).toMatchObject({ all_succeeded: true, results: { discord: { success: true }, telegram: { success: true } } });
+    expect(discord.messages().filter((m) => m.content === 'Survives kill -9')).toHaveLength(1);
+    expect(telegram.messages().filter((m) => m.text === 'Survives kill -9')).toHaveLength(1);
+  });
+});

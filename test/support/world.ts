@@ -1,0 +1,39 @@
+import { createMemoryStorage } from '../../adapters/memory/storage';
+import { createMemoryNotifier } from '../../adapters/memory/notifier';
+import { createInlineUploadRunner } from '../../adapters/memory/upload-runner';
+import { createPlatformRegistry } from '../../adapters/platforms/registry';
+import { createAuthFailureGuard } from '../../adapters/redis/rate-limit';
+import { createAesSecretBox, randomIds, sha256KeyHasher } from '../../adapters/crypto/node-crypto';
+import { ensureOperatorAccount, issueApiKey } from '../../core/usecases/operator-accounts';
+import type { Clock } from '../../core/ports/system';
+import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
+import { fakeTextPlatform } from './fake-platform';
+
+/** The core wired to in-memory adapters: the unit-test world. */
+export function aWorld() {
+  let now = new Date('2026-01-01T00:00:00Z');
+  const clock: Clock = { now: () => new Date(now) };
+  const storage = createMemoryStorage();
+  const discord = fakeTextPlatform('discord', { textMaxChars: 2000 });
+  const telegram = fakeTextPlatform('telegram', { textMaxChars: 4096 });
+  const platforms = createPlatformRegistry([discord.adapter, telegram.adapter]);
+  const secrets = createAesSecretBox(Buffer.alloc(32, 7).toString('base64'));
+  const notifier = createMemoryNotifier();
+  const runDeps = { storage, platforms, secrets, notifier, clock };
+  const runner = createInlineUploadRunner(runDeps, { ...DEFAULT_UPLOAD_TIMING, transientBackoffMs: 0 });
+  const guard = createAuthFailureGuard(undefined, { maxFailures: 10, blockSeconds: 300, keyPrefix: `t${Math.random()}` });
+  const deps = { storage, platforms, secrets, notifier, clock, runner, guard, ids: randomIds, hasher: sha256KeyHasher };
+  return {
+    deps,
+    discord,
+    telegram,
+    notifier,
+    runner,
+    advance(ms: number) { now = new Date(now.getTime() + ms); },
+    async operator(plan = 'business', email = `op${Math.random().toString(36).slice(2)}@example.com`) {
+      const account = await ensureOperatorAccount(deps, { email, plan });
+      const { secret } = await issueApiKey(deps, { email, name: 'test' });
+      return { account, secret };
+    },
+  };
+}

@@ -1,0 +1,194 @@
+import { createProfile } from '../../core/usecases/profiles';
+import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
+import { submitTextUpload, type TextUploadInput } from '../../core/usecases/submit-text-upload';
+import { getUploadStatus, listUploadHistory } from '../../core/usecases/read-uploads';
+import { publishTarget } from '../../core/usecases/run-upload';
+import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
+import { aWorld } from '../support/world';
+
+async function connectedWorld() {
+  const world = aWorld();
+  const { account } = await world.operator();
+  await createProfile(world.deps, account, { username: 'alice' });
+  await connectWithCredentials(world.deps, account, 'discord', { profile_username: 'alice', secret: 'good' });
+  await connectWithCredentials(world.deps, account, 'telegram', { profile_username: 'alice', secret: 'good' });
+  return { world, account };
+}
+
+const post = (overrides: Partial<TextUploadInput> = {}): TextUploadInput => ({
+  profileUsername: 'alice',
+  platforms: ['discord', 'telegram'],
+  title: 'Hello both',
+  platformTitles: {},
+  async: false,
+  warnings: [],
+  syncTimeoutMs: 5_000,
+  ...overrides,
+});
+
+describe('text uploads', () => {
+  it('publishes synchronously to every platform and reports per-platform results', async () => {
+    const { world, account } = await connectedWorld();
+    const { upload, finished } = await submitTextUpload(world.deps, account, post({ platformTitles: { telegram: 'Hello telegram' } }));
+    expect(finished).toBe(true);
+    expect(upload.status).toBe('completed');
+    expect(world.discord.posts.map((p) => p.text)).toEqual(['Hello both']);
+    expect(world.telegram.posts.map((p) => p.text)).toEqual(['Hello telegram']);
+    const status = await getUploadStatus(world.deps.storage, account, { requestId: upload.requestId });
+    expect(status).toMatchObject({
+      status: 'completed', all_succeeded: true, summary: { total: 2, succeeded: 2, failed: 0, pending: 0 },
+      results: { discord: { success: true, post_id: 'discord-post-1' }, telegram: { success: true, post_id: 'telegram-post-1' } },
+    });
+    expect(world.notifier.events.map((e) => [e.event, e.platform, e.result.success])).toEqual(
+      expect.arrayContaining([['upload_completed', 'discord', true], ['upload_completed', 'telegram', true]]));
+  });
+
+  it('answers asynchronous uploads at once, queryable as pending', async () => {
+    const { world, account } = await connectedWorld();
+    world.discord.setDelay(50);
+    const { upload, finished } = await submitTextUpload(world.deps, account, post({ async: true, requestId: 'r-async' }));
+    expect(finished).toBe(false);
+    expect((await getUploadStatus(world.deps.storage, account, { requestId: 'r-async' })).status).not.toBe('completed');
+    await world.runner.settled();
+    expect((await getUploadStatus(world.deps.storage, account, { requestId: upload.requestId })).status).toBe('completed');
+  });
+
+  it('switches a slow synchronous upload to asynchronous and keeps going', async () => {
+    const { world, account } = await connectedWorld();
+    world.discord.setDelay(200);
+    const { finished, upload } = await submitTextUpload(world.deps, account, post({ syncTimeoutMs: 20 }));
+    expect(finished).toBe(false);
+    await world.runner.settled();
+    expect((await getUploadStatus(world.deps.storage, account, { requestId: upload.requestId })).status).toBe('completed');
+  });
+
+  it('returns the existing request for a repeated request id and publishes once', async () => {
+    const { world, account } = await connectedWorld();
+    const first = await submitTextUpload(world.deps, account, post({ requestId: 'same' }));
+    const again = await submitTextUpload(world.deps, account, post({ requestId: 'same', title: 'different' }));
+    expect(again.duplicate).toBe(true);
+    expect(again.upload.requestId).toBe(first.upload.requestId);
+    expect(world.discord.posts).toHaveLength(1);
+  });
+
+  it('rejects reddit with 503 reddit_unavailable', async () => {
+    const { world, account } = await connectedWorld();
+    await expect(submitTextUpload(world.deps, account, post({ platforms: ['discord', 'reddit'] })))
+      .rejects.toMatchObject({ kind: 'unavailable', errorCode: 'reddit_unavailable' });
+    expect(world.discord.posts).toHaveLength(0);
+  });
+
+  it('names every platform that is not connected, is too long or has no text, and sends nothing', async () => {
+    const world = aWorld();
+    const { account } = await world.operator();
+    await createProfile(world.deps, account, { username: 'alice' });
+    await connectWithCredentials(world.deps, account, 'discord', { profile_username: 'alice', secret: 'good' });
+    const err = await submitTextUpload(world.deps, account, post({ title: 'x'.repeat(2001) })).catch((e) => e);
+    expect(err).toMatchObject({ kind: 'invalid_input' });
+    expect(err.details.violations).toEqual([
+      expect.objectContaining({ platform: 'discord', type: 'text_too_long', limit: 2000, length: 2001 }),
+      expect.objectContaining({ platform: 'telegram', type: 'not_connected' }),
+    ]);
+    await expect(submitTextUpload(world.deps, account, post({ platforms: ['discord'], title: ' ' })))
+      .rejects.toMatchObject({ details: { violations: [expect.objectContaining({ type: 'empty_text' })] } });
+    expect(world.discord.posts).toHaveLength(0);
+  });
+
+  it('refuses platforms without a text publisher with platform_not_supported', async () => {
+    const { world, account } = await connectedWorld();
+    await expect(submitTextUpload(world.deps, account, post({ platforms: ['x'] })))
+      .rejects.toMatchObject({ kind: 'invalid_input', errorCode: 'platform_not_supported' });
+  });
+
+  it('404s for an unknown profile', async () => {
+    const { world, account } = await connectedWorld();
+    await expect(submitTextUpload(world.deps, account, post({ profileUsername: 'bob' })))
+      .rejects.toMatchObject({ kind: 'not_found', errorCode: 'PROFILE_NOT_FOUND' });
+  });
+
+  it('one failing platform never blocks the other', async () => {
+    const { world, account } = await connectedWorld();
+    world.telegram.failNext({ kind: 'invalid_content' }, 'Bad Request: message is too long');
+    const { upload } = await submitTextUpload(world.deps, account, post());
+    const view = await getUploadStatus(world.deps.storage, account, { requestId: upload.requestId });
+    expect(view).toMatchObject({
+      all_succeeded: false,
+      results: {
+        discord: { success: true },
+        telegram: { success: false, error: 'Bad Request: message is too long', error_code: 'invalid_content' },
+      },
+    });
+  });
+
+  it('marks the account reauth_required when the network says the credentials are gone', async () => {
+    const { world, account } = await connectedWorld();
+    world.discord.failNext({ kind: 'auth_expired', reason: 'webhook_deleted' }, 'Unknown Webhook');
+    await submitTextUpload(world.deps, account, post({ platforms: ['discord'] }));
+    const conn = await world.deps.storage.connectedAccounts.find(account.id, 'alice', 'discord');
+    expect(conn?.status).toBe('reauth_required');
+    // The next post fails fast without calling the network.
+    const { upload } = await submitTextUpload(world.deps, account, post({ platforms: ['discord'] }));
+    expect(upload.results.discord).toMatchObject({ success: false, error_code: 'reauth_required' });
+    expect(world.discord.posts).toHaveLength(0);
+  });
+
+  it('lists history newest first with filters', async () => {
+    const { world, account } = await connectedWorld();
+    await submitTextUpload(world.deps, account, post({ requestId: 'one', platforms: ['discord'], externalId: 'ext-1' }));
+    world.advance(1000);
+    await submitTextUpload(world.deps, account, post({ requestId: 'two', platforms: ['telegram'] }));
+    const all = await listUploadHistory(world.deps.storage, account, { page: 1, limit: 10 });
+    expect(all.history.map((h) => h.request_id)).toEqual(['two', 'one']);
+    expect(all).toMatchObject({ total: 2, has_more: false });
+    const onlyTelegram = await listUploadHistory(world.deps.storage, account, { page: 1, limit: 10, platform: 'telegram' });
+    expect(onlyTelegram.history.map((h) => h.request_id)).toEqual(['two']);
+    const byExternal = await listUploadHistory(world.deps.storage, account, { page: 1, limit: 10, externalId: 'ext-1' });
+    expect(byExternal.history.map((h) => h.external_id)).toEqual(['ext-1']);
+    const paged = await listUploadHistory(world.deps.storage, account, { page: 1, limit: 1 });
+    expect(paged).toMatchObject({ total: 2, has_more: true });
+  });
+});
+
+describe('publishing one target', () => {
+  async function pendingUpload() {
+    const { world, account } = await connectedWorld();
+    // Stored but not run: a runner that does nothing.
+    const deps = { ...world.deps, runner: { start: async () => undefined, waitForCompletion: async () => false } };
+    const { upload } = await submitTextUpload(deps, account, post({ async: true, requestId: 'manual' }));
+    const input = { accountId: account.id, requestId: upload.requestId, timing: DEFAULT_UPLOAD_TIMING };
+    return { world, account, input };
+  }
+
+  it('asks the workflow to come back later on a rate limit, with the network delay', async () => {
+    const { world, input } = await pendingUpload();
+    world.discord.failNext({ kind: 'rate_limited', retryAfterMs: 1500 });
+    const outcome = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 1 });
+    expect(outcome).toEqual({ kind: 'retry', afterMs: 1500, reason: 'rate_limited from discord' });
+    const next = await publishTarget(world.deps, { ...input, platform: 'discord', round: 1, attempt: 1 });
+    expect(next).toMatchObject({ kind: 'done', result: { success: true } });
+    expect(world.discord.posts).toHaveLength(1);
+  });
+
+  it('gives up after the configured rounds', async () => {
+    const { world, input } = await pendingUpload();
+    world.discord.failNext({ kind: 'transient' }, 'HTTP 502');
+    const outcome = await publishTarget(world.deps, { ...input, timing: { ...input.timing, maxPlatformRetries: 0 }, platform: 'discord', round: 0, attempt: 1 });
+    expect(outcome).toMatchObject({ kind: 'done', result: { success: false, error_code: 'platform_unavailable', error: 'HTTP 502' } });
+  });
+
+  it('returns the stored result when run again: a finished target is never published twice', async () => {
+    const { world, input } = await pendingUpload();
+    const first = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 1 });
+    const again = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 2 });
+    expect(again).toEqual(first);
+    expect(world.discord.posts).toHaveLength(1);
+    expect(world.notifier.events.filter((e) => e.platform === 'discord')).toHaveLength(1);
+  });
+
+  it('warns when an earlier attempt of the same round was interrupted mid-call', async () => {
+    const { world, account, input } = await pendingUpload();
+    await world.deps.storage.uploads.recordDispatch(account.id, input.requestId, 'discord', 1, world.deps.clock.now());
+    const outcome = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 2 });
+    expect(outcome).toMatchObject({ kind: 'done', result: { success: true, warnings: [expect.stringContaining('interrupted')] } });
+  });
+});
