@@ -236,19 +236,14 @@ function memoryUploads(): UploadRepository {
         found.updatedAt = new Date(at.getTime());
       }
     },
+    // Per-target writes leave the upload's updatedAt alone, as the Mongo adapter does (they live in their own documents there).
     async recordDispatch(accountId, requestId, platform, attempt, at) {
       const found = get(accountId, requestId);
-      if (found) {
-        found.dispatches[platform] = { attempt, at: new Date(at.getTime()) };
-        found.updatedAt = new Date(at.getTime());
-      }
+      if (found) found.dispatches[platform] = { attempt, at: new Date(at.getTime()) };
     },
-    async recordResult(accountId, requestId, result: TargetResult, at) {
+    async recordResult(accountId, requestId, result: TargetResult) {
       const found = get(accountId, requestId);
-      if (found && found.results[result.platform] === undefined) {
-        found.results[result.platform] = copy(result);
-        found.updatedAt = new Date(at.getTime());
-      }
+      if (found && found.results[result.platform] === undefined) found.results[result.platform] = copy(result);
     },
     async markCompleted(accountId, requestId, at) {
       const found = get(accountId, requestId);

@@ -25,6 +25,8 @@ export const COLLECTIONS = {
   profiles: 'profiles',
   connectedAccounts: 'connected_accounts',
   uploads: 'uploads',
+  /** One document per platform target: its result and its latest dispatch. */
+  uploadTargets: 'upload_targets',
 } as const;
 
 interface IndexDef {
@@ -53,6 +55,7 @@ const INDEXES: Record<keyof typeof COLLECTIONS, IndexDef[]> = {
     { key: { accountId: 1, createdAt: -1 }, name: 'accountId_createdAt' },
     { key: { status: 1, createdAt: 1 }, name: 'status_createdAt' },
   ],
+  uploadTargets: [{ key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' }],
 };
 
 /** Builds the Storage on `db`, creating its indexes first (idempotent: same names, same specs). */
@@ -69,12 +72,27 @@ export async function createMongoStorage(db: Db): Promise<Storage> {
     apiKeys: mongoApiKeys(db.collection<IdDoc>(COLLECTIONS.apiKeys)),
     profiles: mongoProfiles(db.collection(COLLECTIONS.profiles)),
     connectedAccounts: mongoConnectedAccounts(db.collection<IdDoc>(COLLECTIONS.connectedAccounts)),
-    uploads: mongoUploads(db.collection(COLLECTIONS.uploads)),
+    uploads: mongoUploads(db.collection(COLLECTIONS.uploads), db.collection<TargetDoc>(COLLECTIONS.uploadTargets)),
   };
 }
 
 function isDuplicateKey(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+}
+
+/**
+ * Concurrent upserts of one key race on the unique index: MongoDB retries that server-side,
+ * FerretDB answers E11000 to the losers, which match the winner's document on a retry.
+ */
+async function retryDuplicateUpsert<T>(op: () => Promise<T>, what = 'document'): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await op();
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      if (attempt >= UPSERT_ATTEMPTS) throw new DuplicateKeyError(what);
+    }
+  }
 }
 
 async function mapDuplicate<T>(what: string, op: () => Promise<T>): Promise<T> {
@@ -216,15 +234,7 @@ function mongoConnectedAccounts(col: Collection<IdDoc>): ConnectedAccountReposit
       // upserts of one key race on the unique index: MongoDB retries that server-side, FerretDB
       // answers E11000 to the losers, which then match the winner's document on a retry. An
       // E11000 that persists is a real conflict (`account.id` taken by another connection).
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          await col.updateOne(filter, update, { upsert: true });
-          break;
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
-          if (attempt >= UPSERT_ATTEMPTS) throw new DuplicateKeyError('connected account');
-        }
-      }
+      await retryDuplicateUpsert(() => col.updateOne(filter, update, { upsert: true }), 'connected account');
       const stored = fromDoc(await col.findOne(filter));
       if (!stored) throw new Error('connected account vanished right after its upsert');
       return stored;
@@ -250,17 +260,41 @@ function mongoConnectedAccounts(col: Collection<IdDoc>): ConnectedAccountReposit
 }
 
 /** Storage-only field of uploads: the target platforms, for history filtering by platform. */
-const UPLOAD_STORAGE_ONLY = ['platforms'];
+const UPLOAD_STORAGE_ONLY = ['platforms', 'results', 'dispatches'];
 
-function toUploadDoc(upload: UploadRequest): Document {
-  return { ...clean(upload), platforms: upload.targets.map((t) => t.platform) };
+/**
+ * The targets of an upload finish concurrently. FerretDB 1.x applies an update by reading the
+ * document and writing it back, so concurrent `$set`s of different fields of one document lose
+ * writes (measured: 5 of 40 survived). Each target therefore writes only its own document,
+ * `_id` = `<account>:<request>:<platform>`; the upload document sees only sequential writes.
+ */
+interface TargetDoc extends Document {
+  _id: string;
+  accountId: string;
+  requestId: string;
+  platform: string;
+  dispatch?: { attempt: number; at: Date };
+  result?: TargetResult;
 }
 
-function fromUploadDoc(doc: Document | null): UploadRequest | null {
-  if (!doc) return null;
+const targetId = (accountId: string, requestId: string, platform: string) => `${accountId}:${requestId}:${platform}`;
+
+function toUploadDoc(upload: UploadRequest): Document {
+  const { results: _results, dispatches: _dispatches, ...rest } = clean(upload);
+  void _results;
+  void _dispatches;
+  return { ...rest, platforms: upload.targets.map((t) => t.platform) };
+}
+
+function fromUploadDoc(doc: Document, targets: TargetDoc[]): UploadRequest {
   const upload = strip(doc, ...UPLOAD_STORAGE_ONLY) as unknown as UploadRequest;
-  upload.results ??= {};
-  upload.dispatches ??= {};
+  upload.results = {};
+  upload.dispatches = {};
+  for (const t of targets) {
+    const platform = t.platform as keyof UploadRequest['results'];
+    if (t.result) upload.results[platform] = t.result;
+    if (t.dispatch) upload.dispatches[platform] = t.dispatch;
+  }
   return upload;
 }
 
@@ -281,16 +315,29 @@ function historyFilter(q: UploadHistoryQuery): Filter<Document> {
   return filter;
 }
 
-function mongoUploads(col: Collection<Document>): UploadRepository {
+function mongoUploads(col: Collection<Document>, targets: Collection<TargetDoc>): UploadRepository {
+  /** Joins uploads with their target documents in one extra query (no $lookup on FerretDB). */
+  const withTargets = async (docs: Document[]): Promise<UploadRequest[]> => {
+    if (docs.length === 0) return [];
+    const ids = docs.flatMap((d) => (d.platforms as string[]).map((p) => targetId(d.accountId, d.requestId, p)));
+    const byUpload = new Map<string, TargetDoc[]>();
+    for (const t of await targets.find({ _id: { $in: ids } }).toArray()) {
+      const key = `${t.accountId}:${t.requestId}`;
+      byUpload.set(key, [...(byUpload.get(key) ?? []), t]);
+    }
+    return docs.map((d) => fromUploadDoc(d, byUpload.get(`${d.accountId}:${d.requestId}`) ?? []));
+  };
+  const one = async (doc: Document | null) => (doc ? (await withTargets([doc]))[0] : null);
+
   return {
     async insert(upload) {
       await mapDuplicate(`upload ${upload.requestId}`, () => col.insertOne(toUploadDoc(upload)));
     },
     async find(accountId, requestId) {
-      return fromUploadDoc(await col.findOne({ accountId, requestId }));
+      return one(await col.findOne({ accountId, requestId }));
     },
     async findByJobId(accountId, jobId) {
-      return fromUploadDoc(await col.findOne({ accountId, jobId }));
+      return one(await col.findOne({ accountId, jobId }));
     },
     async markInProgress(accountId, requestId, at) {
       await col.updateOne(
@@ -299,17 +346,26 @@ function mongoUploads(col: Collection<Document>): UploadRepository {
       );
     },
     async recordDispatch(accountId, requestId, platform, attempt, at) {
-      await col.updateOne(
-        { accountId, requestId },
-        { $set: { [`dispatches.${platform}`]: { attempt, at }, updatedAt: at } },
-      );
+      // Attempts of one target run one after another, so this upsert never races itself.
+      await retryDuplicateUpsert(() => targets.updateOne(
+        { _id: targetId(accountId, requestId, platform) },
+        { $set: { dispatch: { attempt, at } }, $setOnInsert: { accountId, requestId, platform } },
+        { upsert: true },
+      ));
     },
     async recordResult(accountId, requestId, result: TargetResult, at) {
-      const path = `results.${result.platform}`;
-      await col.updateOne(
-        { accountId, requestId, [path]: { $exists: false } },
-        { $set: { [path]: clean(result), updatedAt: at } },
-      );
+      const _id = targetId(accountId, requestId, result.platform);
+      // First result wins: only a document without a result is updated, and the upsert's
+      // unique _id stops a second writer from creating a rival document.
+      try {
+        await targets.updateOne(
+          { _id, result: { $exists: false } },
+          { $set: { result: clean(result), resultAt: at }, $setOnInsert: { accountId, requestId, platform: result.platform } },
+          { upsert: true },
+        );
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
     },
     async markCompleted(accountId, requestId, at) {
       await col.updateOne(
@@ -327,7 +383,7 @@ function mongoUploads(col: Collection<Document>): UploadRepository {
         limit === 0 || skip >= total
           ? []
           : await col.find(filter).sort({ createdAt: -1, requestId: -1 }).skip(skip).limit(limit).toArray();
-      return { items: docs.map((d) => fromUploadDoc(d) as UploadRequest), total };
+      return { items: await withTargets(docs), total };
     },
     async listStalePending(olderThan, limit) {
       const n = Math.max(0, Math.floor(limit));
@@ -337,7 +393,7 @@ function mongoUploads(col: Collection<Document>): UploadRepository {
         .sort({ createdAt: 1, accountId: 1, requestId: 1 })
         .limit(n)
         .toArray();
-      return docs.map((d) => fromUploadDoc(d) as UploadRequest);
+      return withTargets(docs);
     },
   };
 }
