@@ -1,0 +1,119 @@
+import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
+import { apiClient, eventually, startStack, type Stack } from '../support/stack';
+
+jest.setTimeout(180_000);
+
+describe('authentication guard, rate limits and key management over HTTP', () => {
+  let stack: Stack;
+  let key: string;
+
+  beforeAll(async () => {
+    stack = await startStack({ HERALD_RATE_LIMIT_POINTS: '5', HERALD_RATE_LIMIT_WINDOW_SECONDS: '60', HERALD_AUTH_BLOCK_SECONDS: '3' });
+    key = await stack.newApiKey('limits@herald.dev', 'free');
+  });
+  afterAll(async () => stack?.stop());
+
+  it('blocks the client address for the block time after ten consecutive failures', async () => {
+    const wrong = apiClient(stack.apiUrl, 'hk_not_a_key');
+    const statuses = [];
+    for (let i = 0; i < 10; i += 1) statuses.push((await wrong.get('/api/herald/me')).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 429]);
+    const blocked = await apiClient(stack.apiUrl, key).get('/api/herald/me');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toMatchObject({ success: false, error_code: 'auth_blocked', retry_after_seconds: expect.any(Number) });
+    expect(blocked.body.message).toMatch(/blocked for \d+ more seconds/);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 3200));
+    expect((await apiClient(stack.apiUrl, key).get('/api/herald/me')).status).toBe(200);
+  });
+
+  it('counts requests per key with X-RateLimit headers and answers 429 past the window', async () => {
+    const api = apiClient(stack.apiUrl, await stack.newApiKey('limits@herald.dev', 'free'));
+    const remaining = [];
+    for (let i = 0; i < 5; i += 1) {
+      const res = await api.get('/api/herald/users');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('5');
+      remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
+    }
+    expect(remaining).toEqual([4, 3, 2, 1, 0]);
+    const over = await api.get('/api/herald/users');
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ success: false, error_code: 'rate_limited' });
+    expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(over.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+  });
+
+  it('enforces the free plan profile limit with 403 PROFILE_LIMIT_REACHED', async () => {
+    const api = apiClient(stack.apiUrl, await stack.newApiKey('limits@herald.dev', 'free'));
+    expect((await api.post('/api/herald/users', { username: 'p1' })).status).toBe(201);
+    expect((await api.post('/api/herald/users', { username: 'p2' })).status).toBe(201);
+    expect(await api.post('/api/herald/users', { username: 'p3' }))
+      .toMatchObject({ status: 403, body: { success: false, error_code: 'PROFILE_LIMIT_REACHED' } });
+  });
+
+  it('lists and revokes keys with the CLI; a revoked key gets 401', async () => {
+    const fresh = await stack.newApiKey('revoke@herald.dev');
+    expect((await apiClient(stack.apiUrl, fresh).get('/api/herald/me')).status).toBe(200);
+    const listed = await stack.cli('key', 'list', '--email', 'revoke@herald.dev');
+    expect(listed.code).toBe(0);
+    const [line] = listed.stdout.trim().split('\n');
+    expect(line).toMatch(/^key_\S+\t\S+…\te2e\t\S+\tactive$/);
+    expect(listed.stdout).not.toContain(fresh);
+    const id = line.split('\t')[0];
+    expect((await stack.cli('key', 'revoke', '--email', 'revoke@herald.dev', '--id', id)).code).toBe(0);
+    expect(await apiClient(stack.apiUrl, fresh).get('/api/herald/me')).toMatchObject({ status: 401, body: { message: 'Invalid API key.' } });
+    expect((await stack.cli('key', 'list', '--email', 'revoke@herald.dev')).stdout).toMatch(/\trevoked /);
+  });
+});
+
+describe('graceful shutdown on SIGTERM', () => {
+  let stack: Stack;
+  let discord: DiscordSimulator;
+  let api: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    discord = await startDiscordSimulator();
+    stack = await startStack({ DISCORD_API_BASE: discord.baseUrl, HERALD_SHUTDOWN_GRACE_MS: '15000' });
+    await stack.startWorker();
+    api = apiClient(stack.apiUrl, await stack.newApiKey('shutdown@herald.dev'));
+    await api.post('/api/herald/users', { username: 'bob' });
+    const hook = discord.createWebhook({ name: 'Shutdown' });
+    expect((await api.post('/api/herald/users/discord/credentials', { profile_username: 'bob', webhook_url: hook.url })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await discord?.close();
+  });
+
+  const inFlightAt = (text: string) => eventually(async () => discord.requests.some((r) => String(JSON.stringify(r.body)).includes(text)), Boolean, 20_000, 25);
+
+  it('lets the worker finish its running activity, then exit 0', async () => {
+    discord.setLatency(2500);
+    const res = await api.post('/api/upload_text', { user: 'bob', 'platform[]': ['discord'], title: 'worker drains', async_upload: true }, { 'X-Request-Id': 'drain-worker' });
+    expect(res.status).toBe(202);
+    await inFlightAt('worker drains');
+    const worker = stack.worker!;
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    discord.setLatency(0);
+    // The message went out on the old worker; a new worker only finishes the bookkeeping.
+    expect(discord.messages().filter((m) => m.content === 'worker drains')).toHaveLength(1);
+    await stack.startWorker();
+    const done = await eventually(() => api.get('/api/herald/status?request_id=drain-worker'), (r) => r.body.status === 'completed', 60_000, 300);
+    expect(done.body.results.discord).toMatchObject({ success: true, warnings: [] });
+    expect(discord.messages().filter((m) => m.content === 'worker drains')).toHaveLength(1);
+  });
+
+  it('lets the API answer an in-flight synchronous upload before it exits 0', async () => {
+    discord.setLatency(2500);
+    const pending = api.post('/api/upload_text', { user: 'bob', 'platform[]': ['discord'], title: 'api drains' });
+    await inFlightAt('api drains');
+    stack.api.child.kill('SIGTERM');
+    const res = await pending;
+    expect(res).toMatchObject({ status: 200, body: { status: 'completed', all_succeeded: true } });
+    expect(await stack.api.exited).toBe(0);
+    await expect(fetch(`${stack.apiUrl}/healthz`)).rejects.toThrow();
+    discord.setLatency(0);
+  });
+});
