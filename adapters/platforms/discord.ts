@@ -7,6 +7,7 @@ import { invalidInput, PlatformError } from '../../core/domain/errors';
 import type {
   PlatformAdapter, PlatformDescriptor, PublishContext, PublishOutcome, TextPost, VerifiedConnection,
 } from '../../core/ports/platform';
+import { exchangeJson, isObject, type HttpExchange, type Json } from './http';
 
 export const DISCORD_API_BASE = 'https://discord.com/api/v10';
 /** Hosts Discord hands out webhook URLs on (Copy Webhook URL in the stable, PTB and Canary clients). */
@@ -35,13 +36,10 @@ export const discordDescriptor: PlatformDescriptor = {
 
 /** What came back from Discord, before it is given a meaning. */
 export type DiscordOutcome =
-  | { kind: 'response'; status: number; headers: Headers; body: unknown }
-  | { kind: 'no_response'; reason: 'timeout' | 'aborted' | 'network'; detail?: string }
+  | HttpExchange
   /** A 2xx whose body is not what the call returns. */
   | { kind: 'malformed'; status: number; what: string };
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The first leaf of Discord's nested `errors` object of a 50035 Invalid Form Body. */
 function firstFormError(errors: unknown, path: string[] = []): { path: string; code?: string; message?: string } | undefined {
@@ -146,12 +144,6 @@ function parseWebhookUrl(raw: unknown, apiBase: URL, allowedHosts: readonly stri
   return { id: route[1]!, token: route[2]! };
 }
 
-function networkDetail(err: unknown): string | undefined {
-  const cause = isObject(err) ? (err as { cause?: unknown }).cause : undefined;
-  const code = isObject(cause) && typeof cause.code === 'string' ? cause.code : undefined;
-  return code;
-}
-
 export function createDiscordPlatform(opts: DiscordPlatformOptions = {}): PlatformAdapter {
   const apiBase = (opts.apiBase ?? DISCORD_API_BASE).replace(/\/+$/, '');
   const apiUrl = new URL(apiBase);
@@ -162,33 +154,14 @@ export function createDiscordPlatform(opts: DiscordPlatformOptions = {}): Platfo
 
   /** One HTTP exchange; every failure leaves as a PlatformError from mapDiscordFailure. */
   async function request(method: 'GET' | 'POST', path: string, payload: Json | undefined, signal?: AbortSignal): Promise<Json & { id: string }> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    let status: number;
-    let headers: Headers;
-    let text: string;
-    try {
-      const res = await doFetch(`${apiBase}${path}`, {
-        method,
-        headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...(payload ? { 'content-type': 'application/json' } : {}) },
-        body: payload ? JSON.stringify(payload) : undefined,
-        signal: combined,
-      });
-      status = res.status;
-      headers = res.headers;
-      text = await res.text();
-    } catch (err) {
-      // The error may carry the URL (and so the token): only its cause code is kept.
-      const reason = timeout.aborted ? 'timeout' : signal?.aborted ? 'aborted' : 'network';
-      throw mapDiscordFailure({ kind: 'no_response', reason, detail: networkDetail(err) }, timeoutMs);
-    }
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
-    if (status < 200 || status >= 300) throw mapDiscordFailure({ kind: 'response', status, headers, body }, timeoutMs);
+    const outcome = await exchangeJson(`${apiBase}${path}`, {
+      method,
+      headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...(payload ? { 'content-type': 'application/json' } : {}) },
+      body: payload ? JSON.stringify(payload) : undefined,
+    }, { fetch: doFetch, timeoutMs, signal });
+    if (outcome.kind === 'no_response') throw mapDiscordFailure(outcome, timeoutMs);
+    const { status, body } = outcome;
+    if (status < 200 || status >= 300) throw mapDiscordFailure(outcome, timeoutMs);
     if (!isObject(body) || typeof body.id !== 'string') {
       throw mapDiscordFailure({ kind: 'malformed', status, what: method === 'GET' ? 'the webhook' : 'the created message' }, timeoutMs);
     }

@@ -6,6 +6,7 @@ import { invalidInput, PlatformError } from '../../core/domain/errors';
 import type {
   PlatformAdapter, PlatformDescriptor, PublishContext, PublishOutcome, TextPost, VerifiedConnection,
 } from '../../core/ports/platform';
+import { exchangeJson, isObject, type HttpExchange, type Json } from './http';
 
 export const TELEGRAM_API_BASE = 'https://api.telegram.org';
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -27,13 +28,10 @@ export const telegramDescriptor: PlatformDescriptor = {
 
 /** What came back from the Bot API, before it is given a meaning. */
 export type TelegramOutcome =
-  | { kind: 'response'; status: number; headers: Headers; body: unknown }
-  | { kind: 'no_response'; reason: 'timeout' | 'aborted' | 'network'; detail?: string }
+  | HttpExchange
   /** `ok:true` whose `result` is not what the method returns. */
   | { kind: 'malformed'; method: string };
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 interface TgUser { id: number; is_bot?: boolean; first_name?: string; username?: string }
 interface TgChat { id: number; type: string; title?: string; username?: string; first_name?: string }
@@ -129,11 +127,6 @@ function messageUrl(chat: TgChat, messageId: number): string | undefined {
   return id.startsWith('-100') ? `https://t.me/c/${id.slice(4)}/${messageId}` : undefined;
 }
 
-function networkDetail(err: unknown): string | undefined {
-  const cause = isObject(err) ? (err as { cause?: unknown }).cause : undefined;
-  return isObject(cause) && typeof cause.code === 'string' ? cause.code : undefined;
-}
-
 export function createTelegramPlatform(opts: TelegramPlatformOptions = {}): PlatformAdapter {
   const apiBase = (opts.apiBase ?? TELEGRAM_API_BASE).replace(/\/+$/, '');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -142,32 +135,13 @@ export function createTelegramPlatform(opts: TelegramPlatformOptions = {}): Plat
 
   /** One Bot API call; every failure leaves as a PlatformError from mapTelegramFailure. */
   async function call(token: string, method: string, params: Json, valid: (r: unknown) => boolean, signal?: AbortSignal): Promise<unknown> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    let status: number;
-    let headers: Headers;
-    let text: string;
-    try {
-      const res = await doFetch(`${apiBase}/bot${token}/${method}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(params),
-        signal: combined,
-      });
-      status = res.status;
-      headers = res.headers;
-      text = await res.text();
-    } catch (err) {
-      // The error may carry the URL, which holds the token: only its cause code is kept.
-      const reason = timeout.aborted ? 'timeout' : signal?.aborted ? 'aborted' : 'network';
-      throw mapTelegramFailure({ kind: 'no_response', reason, detail: networkDetail(err) }, timeoutMs);
-    }
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const outcome = await exchangeJson(`${apiBase}/bot${token}/${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(params),
+    }, { fetch: doFetch, timeoutMs, signal });
+    if (outcome.kind === 'no_response') throw mapTelegramFailure(outcome, timeoutMs);
+    const { status, headers, body } = outcome;
     if (status < 200 || status >= 300 || !isObject(body) || body.ok !== true) {
       // A 2xx with ok:false is still a refusal; its error_code then stands in for the status.
       const effective = status >= 200 && status < 300 && isObject(body) && typeof body.error_code === 'number' ? body.error_code : status;
