@@ -1,0 +1,43 @@
+/**
+ * Media behind ports: uploaded files are streamed into a content-addressed store (never held
+ * whole in memory) and probed once for what the networks' limits need.
+ */
+export interface StoredMedia {
+  /** Content address: the SHA-256 of the bytes, hex. */
+  id: string;
+  size: number;
+  contentType: string;
+}
+
+export interface MediaStore {
+  /**
+   * Streams `source` into the store. Throws MediaTooLargeError past `maxBytes` (nothing is kept).
+   * Storing the same bytes twice yields the same id and keeps one copy.
+   */
+  put(source: AsyncIterable<Uint8Array>, meta: { contentType: string; maxBytes?: number }): Promise<StoredMedia>;
+  stat(id: string): Promise<StoredMedia | null>;
+  /** The bytes, streamed; optionally a byte range (inclusive start, exclusive end) for chunked uploads. */
+  read(id: string, range?: { start: number; end: number }): AsyncIterable<Uint8Array>;
+  delete(id: string): Promise<void>;
+}
+
+export class MediaTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the file is larger than ${maxBytes} bytes`);
+    this.name = 'MediaTooLargeError';
+  }
+}
+
+export interface MediaInfo {
+  durationSeconds: number | null;
+  width: number | null;
+  height: number | null;
+  frameRate: number | null;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  container: string | null;
+}
+
+export interface MediaProbe {
+  probe(id: string): Promise<MediaInfo>;
+}
