@@ -74,7 +74,7 @@ describe('graceful shutdown on SIGTERM', () => {
 
   beforeAll(async () => {
     discord = await startDiscordSimulator();
-    stack = await startStack({ DISCORD_API_BASE: discord.baseUrl, HERALD_SHUTDOWN_GRACE_MS: '15000' });
+    stack = await startStack({ DISCORD_API_BASE: discord.baseUrl, HERALD_SHUTDOWN_GRACE_MS: '15000', HERALD_SYNC_TIMEOUT_MS: '4000' });
     await stack.startWorker();
     api = apiClient(stack.apiUrl, await stack.newApiKey('shutdown@herald.dev'));
     await api.post('/api/herald/users', { username: 'bob' });
@@ -87,6 +87,18 @@ describe('graceful shutdown on SIGTERM', () => {
   });
 
   const inFlightAt = (text: string) => eventually(async () => discord.requests.some((r) => String(JSON.stringify(r.body)).includes(text)), Boolean, 20_000, 25);
+
+  it('switches a synchronous upload that outlasts the window to asynchronous and keeps going', async () => {
+    discord.setLatency(6000);
+    const started = Date.now();
+    const res = await api.post('/api/upload_text', { user: 'bob', 'platform[]': ['discord'], title: 'slow sync' }, { 'X-Request-Id': 'slow-sync' });
+    expect(Date.now() - started).toBeLessThan(5900);
+    expect(res).toMatchObject({ status: 202, body: { success: true, request_id: 'slow-sync', status: 'in_progress' } });
+    expect(res.body.message).toContain('/api/herald/status?request_id=slow-sync');
+    const done = await eventually(() => api.get('/api/herald/status?request_id=slow-sync'), (r) => r.body.status === 'completed', 30_000, 300);
+    expect(done.body.results.discord).toMatchObject({ success: true });
+    discord.setLatency(0);
+  });
 
   it('lets the worker finish its running activity, then exit 0', async () => {
     discord.setLatency(2500);
