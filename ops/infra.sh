@@ -9,7 +9,7 @@ set -euo pipefail
 
 LOCAL_TEMPORAL=127.0.0.1:$HERALD_TEMPORAL_PORT
 LOCAL_MONGO=mongodb://127.0.0.1:$HERALD_FERRETDB_PORT/herald
-LOCAL_REDIS=redis://127.0.0.1:6379
+LOCAL_REDIS=redis://127.0.0.1:$HERALD_REDIS_PORT
 LOCAL_TEMPORAL_UI=http://127.0.0.1:$HERALD_TEMPORAL_UI_PORT
 PG_URL=postgres://postgres@127.0.0.1:5432/ferretdb
 
@@ -29,7 +29,7 @@ check_external() {
 }
 
 temporal_healthy() {
-  timeout 10 "$TOOLS_BIN/temporal" operator cluster health --address "$1" | grep -q SERVING &&
+  [[ $(timeout 10 "$TOOLS_BIN/temporal" operator cluster health --address "$1" 2>&1) == *SERVING* ]] &&
     # The worker needs the namespace, which start-dev registers after serving.
     timeout 10 "$TOOLS_BIN/temporal" operator namespace describe --address "$1" --namespace default
 }
@@ -101,17 +101,17 @@ up_redis() {
     check_external redis "$REDIS_URL" 6379; return
   fi
   REDIS_URL=$LOCAL_REDIS
-  # The machine image runs its own Redis: reuse it rather than fight for 6379.
-  if redis_ping 127.0.0.1 6379; then
-    log "redis: already answering on 6379 ($(ours redis))"; return
+  # The machine image runs its own Redis: reuse it rather than fight for the port.
+  if redis_ping 127.0.0.1 "$HERALD_REDIS_PORT"; then
+    log "redis: already answering on $HERALD_REDIS_PORT ($(ours redis))"; return
   fi
   if ! pid_of redis >/dev/null; then
     command -v redis-server >/dev/null || die "redis-server missing: run ops/install.sh"
     # Not daemonized, so start_bg owns the pid; nothing persisted (dev cache).
-    start_bg redis redis-server --bind 127.0.0.1 --port 6379 --save "" --appendonly no \
+    start_bg redis redis-server --bind 127.0.0.1 --port "$HERALD_REDIS_PORT" --save "" --appendonly no \
       --dir "$STATE_DIR" --daemonize no
   fi
-  wait_healthy redis 15 redis_ping 127.0.0.1 6379
+  wait_healthy redis 15 redis_ping 127.0.0.1 "$HERALD_REDIS_PORT"
   log "redis: healthy on $REDIS_URL"
 }
 
@@ -158,7 +158,7 @@ cmd_status() {
   if pid_of ferretdb >/dev/null; then printf '  %-9s %s\n' "" "handler: $(ferretdb_handler)"; fi
   if external REDIS_URL "$LOCAL_REDIS"; then
     status_line redis "$r" tcp_open "$(url_host "$r")" "$(url_port "$r" 6379)"
-  else status_line redis "$r" redis_ping 127.0.0.1 6379; fi
+  else status_line redis "$r" redis_ping 127.0.0.1 "$HERALD_REDIS_PORT"; fi
   [ -f "$ENV_FILE" ] && echo "  env file: $ENV_FILE" || echo "  env file: (none; run ops/infra.sh up)"
   return "$bad"
 }

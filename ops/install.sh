@@ -15,7 +15,7 @@ step() { local t=$SECONDS; "$@"; did+=("$*: $((SECONDS - t))s"); }
 # ---- decide what apt must bring (one apt-get update for all of it) ---------
 command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || apt_pkgs+=(ffmpeg)
 # Only when Herald would have to start its own Redis.
-if [ -z "${REDIS_URL:-}" ] && ! redis_ping 127.0.0.1 6379 && ! command -v redis-server >/dev/null; then
+if [ -z "${REDIS_URL:-}" ] && ! redis_ping 127.0.0.1 "$HERALD_REDIS_PORT" && ! command -v redis-server >/dev/null; then
   apt_pkgs+=(redis-server)
 fi
 command -v curl >/dev/null || apt_pkgs+=(curl)   # API health checks
@@ -30,9 +30,19 @@ apt_install() {
 # ---- node deps --------------------------------------------------------------
 # npm's hidden lockfile is rewritten on every install, so its age tells
 # whether node_modules matches package-lock.json.
+# The registry this project is built against serves only the linux builds
+# of platform packages (@swc/core-*, @unrs/resolver-binding-*), so the lock
+# lacks the darwin/win entries and `npm ci` rejects it as out of sync.
+# `npm install` honours the same locked versions and skips those optionals.
 npm_ci() {
   log "npm ci (node_modules missing or older than package-lock.json)"
-  (cd "$HERALD_ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+  local out; out=$(mktemp)
+  if ! (cd "$HERALD_ROOT" && npm ci --no-audit --no-fund --loglevel=error) 2>"$out"; then
+    grep -q 'in sync' "$out" || { cat "$out" >&2; rm -f "$out"; die "npm ci failed"; }
+    warn "npm ci refused the lockfile (platform optionals missing); using npm install"
+    (cd "$HERALD_ROOT" && npm install --no-audit --no-fund --loglevel=error)
+  fi
+  rm -f "$out"
   touch "$HERALD_ROOT/node_modules/.package-lock.json"
 }
 hidden=$HERALD_ROOT/node_modules/.package-lock.json
@@ -42,6 +52,9 @@ if [ ! -f "$hidden" ] || [ "$HERALD_ROOT/package-lock.json" -nt "$hidden" ]; the
 command -v go >/dev/null || die "go not found (expected on PATH or in /usr/local/go/bin): needed to build temporal and ferretdb"
 # Static binaries: no libc coupling, and no toolchain download attempts.
 export CGO_ENABLED=0 GOTOOLCHAIN=${GOTOOLCHAIN:-local} GOFLAGS=${GOFLAGS:--buildvcs=false}
+
+TEMPORAL_CLI_MODULE=github.com/temporalio/cli
+TEMPORAL_CLI_VERSION=v1.5.1   # pinned: bump here only
 
 # `temporal --version` says 0.0.0-DEV for go-installed builds; the module
 # version embedded in the binary is the reliable pin check.

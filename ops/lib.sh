@@ -10,17 +10,13 @@ LOG_DIR=$STATE_DIR/logs
 RUN_DIR=$STATE_DIR/run
 ENV_FILE=$STATE_DIR/env
 
-# Pinned tool versions (bump here only).
-TEMPORAL_CLI_MODULE=github.com/temporalio/cli
-TEMPORAL_CLI_VERSION=v1.5.1
-
 # Ports of things we start locally; the user may move them.
 : "${HERALD_TEMPORAL_PORT:=7233}" "${HERALD_TEMPORAL_UI_PORT:=8233}"
-: "${HERALD_FERRETDB_PORT:=27017}" "${HERALD_API_PORT:=8787}"
+: "${HERALD_FERRETDB_PORT:=27017}" "${HERALD_API_PORT:=8787}" "${HERALD_REDIS_PORT:=6379}"
 
 # Go lives outside the default PATH on the machine image; our own tools first.
 PATH=$TOOLS_BIN:$PATH:/usr/local/go/bin
-export PATH HERALD_ROOT HERALD_TEMPORAL_PORT HERALD_TEMPORAL_UI_PORT HERALD_FERRETDB_PORT HERALD_API_PORT
+export PATH HERALD_ROOT HERALD_TEMPORAL_PORT HERALD_TEMPORAL_UI_PORT HERALD_FERRETDB_PORT HERALD_API_PORT HERALD_REDIS_PORT
 
 mkdir -p "$TOOLS_BIN" "$LOG_DIR" "$RUN_DIR"
 
@@ -43,18 +39,10 @@ wait_for_tcp() {
   done
 }
 
-# wait_until TIMEOUT_SECONDS CMD...: poll a health command.
-wait_until() {
-  local deadline=$((SECONDS + $1)); shift
-  until "$@" >/dev/null 2>&1; do
-    [ "$SECONDS" -lt "$deadline" ] || return 1
-    sleep 0.5
-  done
-}
-
 # Speak RESP by hand so a PING works without redis-cli; subshell + timeout so
 # a black-holed address cannot hang us and the fd never leaks.
 redis_ping() {
+  # shellcheck disable=SC2016 # expanded by the inner bash, on purpose
   timeout 3 bash -c 'exec 3<>"/dev/tcp/$0/$1" && printf "PING\r\n" >&3 &&
     read -r reply <&3 && [[ $reply == +PONG* ]]' "$1" "$2" 2>/dev/null
 }
@@ -81,11 +69,12 @@ start_bg() {
   local name=$1; shift
   local logf=$LOG_DIR/$name.log pidf=$RUN_DIR/$name.pid
   [ -f "$logf" ] && mv -f "$logf" "$logf.1"   # keep the previous run for post-mortems
+  rm -f "$pidf"
   # The inner shell records its own pid, then execs: that pid is the daemon.
+  # shellcheck disable=SC2016 # expanded by the inner bash, on purpose
   setsid bash -c 'echo "$$ $(awk "{print \$22}" /proc/$$/stat)" >"$0"; exec "$@"' "$pidf" "$@" \
-    >"$logf" 2>&1 </dev/null &
-  local i
-  for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$pidf" ] && break; sleep 0.1; done
+    >"$logf" 2>&1 </dev/null 9>&- &   # fd 9 is our flock: daemons must not hold it
+  for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$pidf" ] && break; sleep 0.1; done
   [ -s "$pidf" ] || die "$name: could not start ($*)"
 }
 
@@ -139,11 +128,16 @@ load_env() {
   set +a
 }
 
-# save_env VAR...: write VAR=value lines, quoted so the file can be sourced.
+# save_env VAR...: KEY=value lines that work for `set -a; . file`, Node's
+# --env-file and dotenv alike: bare when URL-safe, else single-quoted.
 save_env() {
-  local v tmp=$ENV_FILE.tmp
+  local v val tmp=$ENV_FILE.tmp
   : >"$tmp"
-  for v in "$@"; do printf '%s=%q\n' "$v" "${!v}" >>"$tmp"; done
+  for v in "$@"; do
+    val=${!v}
+    if [[ $val =~ ^[A-Za-z0-9_./:@%+,=-]*$ ]]; then printf '%s=%s\n' "$v" "$val"
+    else printf "%s='%s'\n" "$v" "${val//\'/\'\\\'\'}"; fi >>"$tmp"
+  done
   mv -f "$tmp" "$ENV_FILE"
 }
 

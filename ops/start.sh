@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# ops/start.sh: the one start command (`npm start`).
+# install -> infra up -> build -> sandbox -> api -> worker -> dev account/key.
+# Daemons keep running after this returns; `npm run stop` ends them.
+# Re-running is idempotent: healthy daemons are left alone (so after a code
+# change, `npm run stop` first to pick up the new dist/).
+set -euo pipefail
+OPS=$(dirname "${BASH_SOURCE[0]}")
+# shellcheck source=ops/lib.sh
+. "$OPS/lib.sh"
+t0=$SECONDS
+
+bash "$OPS/install.sh"
+bash "$OPS/infra.sh" up
+load_env
+ensure_secret_key
+cd "$HERALD_ROOT"
+
+log "building TypeScript (npx tsc)"
+npx tsc -p tsconfig.json
+
+app_js() {
+  local f=$HERALD_ROOT/dist/apps/$1/main.js
+  [ -f "$f" ] || die "$1: $f not found after tsc (is apps/$1/main.ts written yet?)"
+  echo "$f"
+}
+# Fail before starting anything if a daemon was not built.
+for app in sandbox api worker cli; do app_js "$app" >/dev/null; done
+# Explicit `|| exit`: callers use `... || start_app`, where set -e is off.
+start_app() { local js; js=$(app_js "$1") || exit 1; start_bg "$1" node --enable-source-maps "$js"; }
+
+# ---- sandbox: network simulators --------------------------------------------
+# It announces its URLs in sandbox.env; healthy = file written + all ports open.
+SANDBOX_ENV=$STATE_DIR/sandbox.env
+sandbox_healthy() {
+  local url hostport n=0
+  [ -s "$SANDBOX_ENV" ] || return 1
+  while IFS= read -r url; do
+    hostport=${url#http*://}; hostport=${hostport%%/*}
+    tcp_open "${hostport%:*}" "${hostport##*:}" || return 1
+    n=$((n + 1))
+  done < <(grep -oE 'https?://[^[:space:]"]+' "$SANDBOX_ENV")
+  [ "$n" -gt 0 ]
+}
+if pid_of sandbox >/dev/null && sandbox_healthy; then
+  log "sandbox: already running"
+else
+  stop_pid sandbox 5             # a half-dead one would hold ports
+  rm -f "$SANDBOX_ENV"           # so we wait for the new run's file
+  start_app sandbox
+  wait_healthy sandbox 60 sandbox_healthy
+  log "sandbox: healthy"
+fi
+# api and worker must talk to the simulators, not the real networks.
+set -a
+# shellcheck source=/dev/null
+. "$SANDBOX_ENV"
+set +a
+
+# ---- api ----------------------------------------------------------------------
+api_healthy() { curl -fs -m 2 "http://127.0.0.1:$HERALD_API_PORT/healthz" >/dev/null; }
+if api_healthy; then
+  log "api: already healthy on $HERALD_API_PORT"
+else
+  pid_of api >/dev/null || start_app api
+  wait_healthy api 60 api_healthy
+  log "api: healthy on $HERALD_API_PORT"
+fi
+
+# ---- worker -------------------------------------------------------------------
+# No port to probe: ready when the SDK logs RUNNING, or when it has survived
+# long enough (a custom logger may not print that line).
+worker_ready() { grep -q RUNNING "$LOG_DIR/worker.log" || [ "$SECONDS" -ge "$worker_settled_at" ]; }
+if pid_of worker >/dev/null; then
+  log "worker: already running"
+else
+  worker_settled_at=$((SECONDS + 15))
+  start_app worker
+  wait_healthy worker 120 worker_ready
+  log "worker: running"
+fi
+
+# ---- local account + API key -------------------------------------------------
+# The raw key is only shown once by the CLI, so keep it; delete the file to
+# mint a fresh one.
+CLI_JS=$(app_js cli)
+cli() { node --enable-source-maps "$CLI_JS" "$@" 2>>"$LOG_DIR/cli.log"; }
+cli account ensure --email local@herald.dev --plan business >>"$LOG_DIR/cli.log" ||
+  fail_start cli "account ensure failed"
+KEY_FILE=$STATE_DIR/dev-api-key
+if [ ! -s "$KEY_FILE" ]; then
+  key=$(cli key create --email local@herald.dev --name local-dev | tail -n 1) ||
+    fail_start cli "key create failed"
+  [ -n "$key" ] || fail_start cli "key create printed no key"
+  (umask 077; printf '%s\n' "$key" >"$KEY_FILE")
+fi
+key=$(cat "$KEY_FILE")
+
+# ---- summary --------------------------------------------------------------------
+rel() { echo "${1#"$HERALD_ROOT"/}"; }
+line() { printf '│ %-12s %s\n' "$1" "$2"; }
+echo "┌─────────────────────────────────────────────────────────────────────"
+line "" "Herald is running (started in $((SECONDS - t0))s)"
+line "API" "http://127.0.0.1:$HERALD_API_PORT/api"
+line "API key" "$key   ($(rel "$KEY_FILE"))"
+line "Temporal UI" "${TEMPORAL_UI_URL:-(external Temporal at $TEMPORAL_ADDRESS)}"
+while IFS= read -r l; do line "Simulator" "$l"; done < <(grep -E '^[A-Za-z_][A-Za-z0-9_]*=' "$SANDBOX_ENV")
+line "Logs" "$(rel "$LOG_DIR")/{api,worker,sandbox,temporal,ferretdb,cli}.log"
+line "Env" "set -a; . $(rel "$ENV_FILE"); . $(rel "$SANDBOX_ENV"); set +a"
+line "Stop" "npm run stop   (or bash ops/stop.sh)"
+echo "└─────────────────────────────────────────────────────────────────────"

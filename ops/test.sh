@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# ops/test.sh: the one test command (`npm test`; extra args go to jest).
+# install -> infra up -> typecheck+build -> lint -> jest. Non-zero on any failure.
+set -euo pipefail
+OPS=$(dirname "${BASH_SOURCE[0]}")
+# shellcheck source=ops/lib.sh
+. "$OPS/lib.sh"
+t0=$SECONDS
+
+bash "$OPS/install.sh"
+bash "$OPS/infra.sh" up
+load_env            # tests reach the infra through TEMPORAL_ADDRESS/MONGODB_URI/REDIS_URL
+ensure_secret_key   # e2e tests spawn dist daemons that need it
+cd "$HERALD_ROOT"
+
+# One emitting tsc both typechecks (same diagnostics as --noEmit, non-zero on
+# any error) and builds the dist/ daemons the e2e tests spawn: half the time.
+log "typecheck + build (npx tsc -p tsconfig.json)"
+npx tsc -p tsconfig.json
+log "lint (npm run lint)"
+npm run lint --silent
+log "jest"
+npx jest --ci "$@"
+log "all green in $((SECONDS - t0))s"
