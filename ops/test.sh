@@ -20,5 +20,13 @@ npx tsc -p tsconfig.json
 log "lint (npm run lint)"
 npm run lint --silent
 log "jest"
-npx jest --ci "$@"
+results="$STATE_DIR/jest-results.json"
+rm -f "$results"
+status=0
+npx jest --ci --json --outputFile="$results" "$@" || status=$?
+# One plain closing line that CI can read, whatever jest printed above it.
+if [ -f "$results" ]; then
+  node -e 'const r=require(process.argv[1]); console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$results"
+fi
+[ "$status" -eq 0 ] || die "tests failed (jest exit $status)"
 log "all green in $((SECONDS - t0))s"
