@@ -24,12 +24,24 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
 
   await bookkeeping.beginUpload({ accountId: input.accountId, requestId: input.requestId });
 
+  // `retry` starts the call again in a new round; `wait` resumes a multi-step publish with its state.
   const publishOne = async (platform: Platform): Promise<void> => {
-    for (let round = 0; ; round += 1) {
+    let round = 0;
+    let step = 0;
+    let resume: Record<string, unknown> | undefined;
+    for (;;) {
       const outcome = await publishing.publishTarget({
-        accountId: input.accountId, requestId: input.requestId, platform, round, timing,
+        accountId: input.accountId, requestId: input.requestId, platform, round, step, timing, ...(resume ? { resume } : {}),
       });
       if (outcome.kind === 'done') return;
+      if (outcome.kind === 'retry') {
+        round += 1;
+        step = 0;
+        resume = undefined;
+      } else {
+        step += 1;
+        resume = outcome.state;
+      }
       await sleep(outcome.afterMs);
     }
   };

@@ -183,6 +183,13 @@ function memoryConnectedAccounts(): ConnectedAccountRepository {
         found.updatedAt = new Date(at.getTime());
       }
     },
+    async updateCredentials(id, sealedCredentials, at) {
+      const found = byId.get(id);
+      if (found) {
+        found.sealedCredentials = sealedCredentials;
+        found.updatedAt = new Date(at.getTime());
+      }
+    },
     async deleteByProfile(accountId, profileUsername) {
       let n = 0;
       for (const [id, c] of byId) {

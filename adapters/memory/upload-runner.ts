@@ -12,9 +12,14 @@ export function createInlineUploadRunner(deps: RunUploadDeps, timing: UploadTimi
     const ids = { accountId: upload.accountId, requestId: upload.requestId };
     await beginUpload(deps, ids);
     await Promise.all(upload.targets.map(async ({ platform }) => {
-      for (let round = 0; ; round += 1) {
-        const outcome = await publishTarget(deps, { ...ids, platform, round, attempt: 1, timing });
+      let round = 0;
+      let step = 0;
+      let resume: Record<string, unknown> | undefined;
+      for (;;) {
+        const outcome = await publishTarget(deps, { ...ids, platform, round, step, attempt: 1, timing, ...(resume ? { resume } : {}) });
         if (outcome.kind === 'done') return;
+        if (outcome.kind === 'retry') [round, step, resume] = [round + 1, 0, undefined];
+        else [step, resume] = [step + 1, outcome.state];
       }
     }));
     await finishUpload(deps, ids);

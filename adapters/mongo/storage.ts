@@ -252,6 +252,9 @@ function mongoConnectedAccounts(col: Collection<IdDoc>): ConnectedAccountReposit
     async setStatus(id, status, at) {
       await col.updateOne({ _id: id }, { $set: { status, updatedAt: at } });
     },
+    async updateCredentials(id, sealedCredentials, at) {
+      await col.updateOne({ _id: id }, { $set: { sealedCredentials, updatedAt: at } });
+    },
     async deleteByProfile(accountId, profileUsername) {
       const res = await col.deleteMany({ accountId, profileUsername });
       return res.deletedCount;

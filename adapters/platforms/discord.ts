@@ -4,8 +4,9 @@
  * (`?wait=true`, so Discord answers with the created message and its id).
  */
 import { invalidInput, PlatformError } from '../../core/domain/errors';
+import { NO_SETTINGS } from '../../core/domain/settings';
 import type {
-  PlatformAdapter, PlatformDescriptor, PublishContext, PublishOutcome, TextPost, VerifiedConnection,
+  PlatformAdapter, PlatformDescriptor, PublishContext, PublishOutcome, PublishPost, PublishStep, VerifiedConnection,
 } from '../../core/ports/platform';
 import { exchangeJson, isObject, type HttpExchange, type Json } from './http';
 
@@ -30,8 +31,10 @@ export const discordDescriptor: PlatformDescriptor = {
   id: 'discord',
   displayName: 'Discord',
   connect: 'credentials',
-  endpoints: ['text', 'photo', 'video'],
+  // Photos and video through attachments come with the publishing engine; text today.
+  endpoints: ['text'],
   limits: { textMaxChars: 2000 },
+  settings: NO_SETTINGS,
 };
 
 /** What came back from Discord, before it is given a meaning. */
@@ -195,14 +198,14 @@ export function createDiscordPlatform(opts: DiscordPlatformOptions = {}): Platfo
     };
   }
 
-  async function publishText(ctx: PublishContext, post: TextPost): Promise<PublishOutcome> {
+  async function publishText(ctx: PublishContext, text: string): Promise<PublishOutcome> {
     const { webhook_id: id, webhook_token: token, guild_id: guildId, channel_id: channelId } = ctx.credentials;
     if (!id || !token) {
       throw new PlatformError('discord', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored Discord webhook is incomplete; reconnect the account.');
     }
     // Discord counts characters (code points), checked here so nothing is sent that must fail.
-    const length = [...post.text].length;
-    if (post.text.trim() === '') {
+    const length = [...text].length;
+    if (text.trim() === '') {
       throw new PlatformError('discord', { kind: 'invalid_content', code: 'text_empty' }, 'Discord cannot post an empty message.');
     }
     if (length > textMaxChars) {
@@ -213,7 +216,7 @@ export function createDiscordPlatform(opts: DiscordPlatformOptions = {}): Platfo
     // allowed_mentions {parse: []}: a published post never pings @everyone, @here, roles or users,
     // whatever its text contains.
     const message = await request('POST', `${webhookPath({ id, token })}?wait=true`,
-      { content: post.text, allowed_mentions: { parse: [] } }, ctx.signal);
+      { content: text, allowed_mentions: { parse: [] } }, ctx.signal);
     const channel = typeof message.channel_id === 'string' ? message.channel_id : channelId ?? '';
     return {
       postId: message.id,
@@ -225,6 +228,13 @@ export function createDiscordPlatform(opts: DiscordPlatformOptions = {}): Platfo
   return {
     descriptor: discordDescriptor,
     credentialConnector: { verify },
-    textPublisher: { publishText },
+    publisher: {
+      async publish(ctx: PublishContext, post: PublishPost): Promise<PublishStep> {
+        if (post.kind !== 'text' || post.media.length) {
+          throw new PlatformError('discord', { kind: 'unsupported' }, 'Discord publishing of photos and videos is not available yet.');
+        }
+        return { kind: 'done', outcome: await publishText(ctx, post.title) };
+      },
+    },
   };
 }

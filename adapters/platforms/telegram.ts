@@ -3,8 +3,9 @@
  * bot administers. Verified with getMe → getChat → getChatMember; text published with sendMessage.
  */
 import { invalidInput, PlatformError } from '../../core/domain/errors';
+import { NO_SETTINGS } from '../../core/domain/settings';
 import type {
-  PlatformAdapter, PlatformDescriptor, PublishContext, PublishOutcome, TextPost, VerifiedConnection,
+  PlatformAdapter, PlatformDescriptor, PublishContext, PublishOutcome, PublishPost, PublishStep, VerifiedConnection,
 } from '../../core/ports/platform';
 import { exchangeJson, isObject, type HttpExchange, type Json } from './http';
 
@@ -22,8 +23,10 @@ export const telegramDescriptor: PlatformDescriptor = {
   id: 'telegram',
   displayName: 'Telegram',
   connect: 'credentials',
-  endpoints: ['text', 'photo', 'video'],
+  // Photos and video through attachments come with the publishing engine; text today.
+  endpoints: ['text'],
   limits: { textMaxChars: 4096 },
+  settings: NO_SETTINGS,
 };
 
 /** What came back from the Bot API, before it is given a meaning. */
@@ -190,14 +193,14 @@ export function createTelegramPlatform(opts: TelegramPlatformOptions = {}): Plat
     };
   }
 
-  async function publishText(ctx: PublishContext, post: TextPost): Promise<PublishOutcome> {
+  async function publishText(ctx: PublishContext, text: string): Promise<PublishOutcome> {
     const { bot_token: token, chat_id: chatId } = ctx.credentials;
     if (!token || !chatId) {
       throw new PlatformError('telegram', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored Telegram bot is incomplete; reconnect the account.');
     }
     // Counted in characters (code points), checked here so nothing is sent that must fail.
-    const length = [...post.text].length;
-    if (post.text.trim() === '') {
+    const length = [...text].length;
+    if (text.trim() === '') {
       throw new PlatformError('telegram', { kind: 'invalid_content', code: 'text_empty' }, 'Telegram cannot send an empty message.');
     }
     if (length > textMaxChars) {
@@ -205,7 +208,7 @@ export function createTelegramPlatform(opts: TelegramPlatformOptions = {}): Plat
         `Telegram messages are limited to ${textMaxChars} characters; this text has ${length}.`);
     }
     // No parse_mode: the text is sent literally. The Bot API takes no idempotency key.
-    const message = await call(token, 'sendMessage', { chat_id: chatId, text: post.text },
+    const message = await call(token, 'sendMessage', { chat_id: chatId, text: text },
       (r) => isObject(r) && typeof r.message_id === 'number' && isObject(r.chat), ctx.signal) as TgMessage;
     return {
       postId: String(message.message_id),
@@ -217,6 +220,13 @@ export function createTelegramPlatform(opts: TelegramPlatformOptions = {}): Plat
   return {
     descriptor: telegramDescriptor,
     credentialConnector: { verify },
-    textPublisher: { publishText },
+    publisher: {
+      async publish(ctx: PublishContext, post: PublishPost): Promise<PublishStep> {
+        if (post.kind !== 'text' || post.media.length) {
+          throw new PlatformError('telegram', { kind: 'unsupported' }, 'Telegram publishing of photos and videos is not available yet.');
+        }
+        return { kind: 'done', outcome: await publishText(ctx, post.title) };
+      },
+    },
   };
 }

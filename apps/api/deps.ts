@@ -4,6 +4,7 @@ import type { AuthFailureGuard, RequestRateLimiter } from '../../core/ports/rate
 import type { Storage } from '../../core/ports/storage';
 import type { Clock, IdGenerator, KeyHasher, SecretBox } from '../../core/ports/system';
 import type { UploadRunner } from '../../core/ports/upload-runner';
+import type { MediaStore } from '../../core/ports/media';
 
 export interface ApiDeps {
   storage: Storage;
@@ -16,6 +17,8 @@ export interface ApiDeps {
   guard: AuthFailureGuard;
   limiter: RequestRateLimiter;
   log: (message: string, fields: Record<string, unknown>) => void;
+  mediaStore: MediaStore;
+  mediaUrls: { verify(id: string, exp: string | undefined, sig: string | undefined): boolean };
   /** Readiness of the backing services, for /healthz. */
   health: () => Promise<Record<string, boolean>>;
 }

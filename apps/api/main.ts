@@ -3,13 +3,15 @@ import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runne
 import { createAuthFailureGuard, createRequestRateLimiter } from '../../adapters/redis/rate-limit';
 import { createAesSecretBox, randomIds, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
-import { buildPlatforms, connectMongo, connectRedis, connectTemporal, log } from '../shared/compose';
+import { buildMedia, buildPlatforms, connectMongo, connectRedis, connectTemporal, log } from '../shared/compose';
 import { onShutdown } from '../shared/shutdown';
 import { createApi } from './server';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const secrets = createAesSecretBox(requireSecretKey(config));
+  const secretKey = requireSecretKey(config);
+  const secrets = createAesSecretBox(secretKey);
+  const media = buildMedia(config, secretKey);
   const mongo = await connectMongo(config);
   const redis = connectRedis(config);
   const temporal = await connectTemporal(config);
@@ -29,6 +31,8 @@ async function main(): Promise<void> {
       points: config.rateLimit.points, windowSeconds: config.rateLimit.windowSeconds, keyPrefix: `${config.redisKeyPrefix}:req`,
     }),
     log,
+    mediaStore: media.store,
+    mediaUrls: media.signer,
     health: async () => ({
       mongodb: await mongo.db.command({ ping: 1 }).then(() => true, () => false),
       redis: redis.status === 'ready',

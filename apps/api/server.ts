@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { HttpMethodEnum, koaBody } from 'koa-body';
@@ -20,6 +21,22 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
     const ok = Object.values(checks).every(Boolean);
     ctx.status = ok ? 200 : 503;
     ctx.body = { success: ok, checks };
+  });
+
+  // Stored media at signed, expiring URLs, for networks that fetch media themselves. No API key:
+  // the signature is the credential.
+  app.use(async (ctx, next) => {
+    const match = /^\/media\/([0-9a-f]{64})$/.exec(ctx.path);
+    if (!match || ctx.method !== 'GET') return next();
+    const id = match[1]!;
+    const exp = typeof ctx.query.exp === 'string' ? ctx.query.exp : undefined;
+    const sig = typeof ctx.query.sig === 'string' ? ctx.query.sig : undefined;
+    if (!deps.mediaUrls.verify(id, exp, sig)) throw new HeraldError('forbidden', 'This media URL is invalid or expired.', 'media_url_invalid');
+    const stored = await deps.mediaStore.stat(id);
+    if (!stored) throw new HeraldError('not_found', 'No such media.');
+    ctx.set('Content-Length', String(stored.size));
+    ctx.type = stored.contentType;
+    ctx.body = Readable.from(deps.mediaStore.read(id));
   });
 
   // Authentication, then the per-key rate limit whose figures go on every authenticated response.

@@ -7,6 +7,9 @@ import { createMongoStorage } from '../../adapters/mongo/storage';
 import { createPlatformRegistry } from '../../adapters/platforms/registry';
 import { createDiscordPlatform } from '../../adapters/platforms/discord';
 import { createTelegramPlatform } from '../../adapters/platforms/telegram';
+import { createLocalMediaStore } from '../../adapters/media/local-store';
+import { createMediaAccess, createMediaUrlSigner } from '../../adapters/media/signed-urls';
+import { systemClock } from '../../adapters/crypto/node-crypto';
 import type { HeraldConfig } from './config';
 
 /** Logs one JSON line per event; secrets never reach it (callers pass ids, not tokens). */
@@ -48,4 +51,13 @@ export function buildPlatforms(config: HeraldConfig): PlatformRegistry {
     createDiscordPlatform({ apiBase: discordApiBase, timeoutMs }),
     createTelegramPlatform({ apiBase: telegramApiBase, timeoutMs }),
   ]);
+}
+
+/** The media store, URL signer and the access adapters get (bytes + signed public URLs). */
+export function buildMedia(config: HeraldConfig, secretKey: string) {
+  const store = createLocalMediaStore(config.media.dir);
+  const signer = createMediaUrlSigner({
+    key: secretKey, publicBaseUrl: config.media.publicBaseUrl, ttlSeconds: config.media.urlTtlSeconds, clock: systemClock,
+  });
+  return { store, signer, access: createMediaAccess(store, signer) };
 }

@@ -14,6 +14,7 @@ export interface HeraldConfig {
   rateLimit: { points: number; windowSeconds: number; authMaxFailures: number; authBlockSeconds: number };
   uploadTiming: UploadTiming;
   reconciler: { intervalMs: number; pendingAfterMs: number };
+  media: { dir: string; publicBaseUrl: string; urlTtlSeconds: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -68,6 +69,12 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
     reconciler: {
       intervalMs: int(env, 'HERALD_RECONCILE_INTERVAL_MS', 30_000),
       pendingAfterMs: int(env, 'HERALD_RECONCILE_PENDING_AFTER_MS', 30_000),
+    },
+    media: {
+      dir: env.HERALD_MEDIA_DIR ?? `${process.cwd()}/.herald/media`,
+      // Where networks fetch stored media from: the API's own address unless a public one is set.
+      publicBaseUrl: env.HERALD_PUBLIC_BASE_URL ?? `http://${env.HERALD_API_HOST ?? '127.0.0.1'}:${int(env, 'HERALD_API_PORT', 8787)}`,
+      urlTtlSeconds: int(env, 'HERALD_MEDIA_URL_TTL_SECONDS', 24 * 3600),
     },
   };
 }

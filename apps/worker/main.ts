@@ -4,12 +4,14 @@ import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runne
 import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
 import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
-import { buildPlatforms, connectMongo, connectTemporal, log } from '../shared/compose';
+import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log } from '../shared/compose';
 import { startPendingReconciler } from './reconciler';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const secrets = createAesSecretBox(requireSecretKey(config));
+  const secretKey = requireSecretKey(config);
+  const secrets = createAesSecretBox(secretKey);
+  const media = buildMedia(config, secretKey);
   const mongo = await connectMongo(config);
   const notifier = await createMongoEventOutbox(mongo.db);
   const temporal = await connectTemporal(config);
@@ -21,7 +23,7 @@ async function main(): Promise<void> {
     taskQueue: config.temporal.taskQueue,
     workflowsPath: require.resolve('../../workflows/index'),
     activities: createUploadActivities({
-      storage: mongo.storage, platforms: buildPlatforms(config), secrets, notifier, clock: systemClock,
+      storage: mongo.storage, platforms: buildPlatforms(config), secrets, notifier, clock: systemClock, media: media.access,
     }),
     // On SIGTERM running activities get this long to finish; what remains is handed back to Temporal.
     shutdownGraceTime: config.api.shutdownGraceMs,

@@ -46,6 +46,8 @@ export type PlatformFailure =
   | { kind: 'auth_expired'; reason: string }
   /** The account is paused by the network for a while (spec restriction reasons). */
   | { kind: 'restricted'; reason: string; until: Date }
+  /** The network demands a checkpoint (account_checkpoint_required); reconnecting alone does not clear it. */
+  | { kind: 'checkpoint' }
   /** Throughput limit; try again after `retryAfterMs`. */
   | { kind: 'rate_limited'; retryAfterMs: number }
   /** The network refuses this content (too long, bad media, …); retrying cannot help. */
@@ -76,6 +78,7 @@ export function failureErrorCode(failure: PlatformFailure): string {
   switch (failure.kind) {
     case 'auth_expired': return 'reauth_required';
     case 'restricted': return failure.reason;
+    case 'checkpoint': return 'account_checkpoint_required';
     case 'rate_limited': return 'rate_limited';
     case 'invalid_content': return failure.code ?? 'invalid_content';
     case 'transient': return 'platform_unavailable';

@@ -1,3 +1,4 @@
+import type { MediaRef } from './media';
 import type { MediaKind, Platform } from './platforms';
 
 export type UploadStatus = 'pending' | 'in_progress' | 'completed';
@@ -7,6 +8,8 @@ export interface PostContent {
   /** The post text: `title` or its per-platform override. */
   title: string;
   description?: string;
+  /** Photos or the video, in order, in the media store. */
+  media?: MediaRef[];
 }
 
 /** One platform of an upload request. */
@@ -17,6 +20,10 @@ export interface PublishTarget {
   title: string;
   /** Per-platform settings accepted by the platform's schema. */
   settings: Record<string, unknown>;
+  /** `first_comment` or its `<platform>_first_comment` override. */
+  firstComment?: string;
+  /** Notices about this platform found at intake (ignored fields, …), carried into its result. */
+  warnings?: string[];
 }
 
 /** The per-platform result of the spec's upload job / result resource. */

@@ -1,3 +1,7 @@
+import type { MediaInfo } from '../domain/media';
+
+export type { MediaInfo };
+
 /**
  * Media behind ports: uploaded files are streamed into a content-addressed store (never held
  * whole in memory) and probed once for what the networks' limits need.
@@ -26,16 +30,6 @@ export class MediaTooLargeError extends Error {
     super(`the file is larger than ${maxBytes} bytes`);
     this.name = 'MediaTooLargeError';
   }
-}
-
-export interface MediaInfo {
-  durationSeconds: number | null;
-  width: number | null;
-  height: number | null;
-  frameRate: number | null;
-  videoCodec: string | null;
-  audioCodec: string | null;
-  container: string | null;
 }
 
 export interface MediaProbe {

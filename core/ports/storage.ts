@@ -50,6 +50,8 @@ export interface ConnectedAccountRepository {
   find(accountId: string, profileUsername: string, platform: Platform): Promise<ConnectedAccount | null>;
   listByProfile(accountId: string, profileUsername: string): Promise<ConnectedAccount[]>;
   setStatus(id: string, status: ConnectedAccount['status'], at: Date): Promise<void>;
+  /** Stores renewed credentials (sealed) after a token refresh. */
+  updateCredentials(id: string, sealedCredentials: string, at: Date): Promise<void>;
   deleteByProfile(accountId: string, profileUsername: string): Promise<number>;
 }
 

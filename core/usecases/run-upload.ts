@@ -1,8 +1,11 @@
 import { failureErrorCode, PlatformError } from '../domain/errors';
+import type { ConnectedAccount } from '../domain/connected-account';
 import type { Platform } from '../domain/platforms';
-import type { TargetResult, UploadRequest } from '../domain/upload';
+import type { PublishTarget, TargetResult, UploadRequest } from '../domain/upload';
 import type { Notifier } from '../ports/notifications';
-import type { PlatformCredentials, PlatformRegistry } from '../ports/platform';
+import type {
+  MediaAccess, PlatformAdapter, PlatformCredentials, PlatformRegistry, PublishContext, PublishPost, PublishStep,
+} from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import type { Clock, SecretBox } from '../ports/system';
 import type { UploadTiming } from '../ports/upload-runner';
@@ -14,12 +17,15 @@ export interface RunUploadDeps {
   secrets: SecretBox;
   notifier: Notifier;
   clock: Clock;
+  media: MediaAccess;
 }
 
 export type TargetOutcome =
   | { kind: 'done'; result: TargetResult }
-  /** The network asked to come back later; the workflow waits durably and calls again. */
-  | { kind: 'retry'; afterMs: number; reason: string };
+  /** The network asked to come back later: the workflow waits durably and starts the call again. */
+  | { kind: 'retry'; afterMs: number; reason: string }
+  /** The network is processing: the workflow waits durably and resumes with `state`. */
+  | { kind: 'wait'; afterMs: number; state: Record<string, unknown> };
 
 export interface PublishTargetInput {
   accountId: string;
@@ -27,11 +33,25 @@ export interface PublishTargetInput {
   platform: Platform;
   /** Which "come back later" round this is (0 first). */
   round: number;
-  /** The execution attempt of this round (1 first); above 1 the previous attempt died mid-flight. */
+  /** Which resume of a multi-step publish this is (0 = the first call). */
+  step: number;
+  /** The state of the previous `wait`, when resuming. */
+  resume?: Record<string, unknown>;
+  /** The execution attempt of this call (1 first); above 1 the previous attempt died mid-flight. */
   attempt: number;
   timing: UploadTiming;
   signal?: AbortSignal;
 }
+
+/** Refresh expiring tokens this long before they expire. */
+const REFRESH_AHEAD_MS = 5 * 60_000;
+
+/**
+ * A dispatch marker packs (round, step, attempt) into the one number the storage port keeps, so a
+ * later attempt can tell "an earlier attempt of this very call was interrupted" from "an earlier call".
+ */
+const dispatchMarker = (round: number, step: number, attempt: number) => round * 1_000_000 + step * 1_000 + attempt;
+const sameCall = (marker: number, round: number, step: number) => Math.floor(marker / 1_000) === round * 1_000 + step;
 
 async function loadUpload(storage: Storage, accountId: string, requestId: string): Promise<UploadRequest> {
   const upload = await storage.uploads.find(accountId, requestId);
@@ -47,10 +67,54 @@ export async function finishUpload(deps: RunUploadDeps, input: { accountId: stri
   await deps.storage.uploads.markCompleted(input.accountId, input.requestId, deps.clock.now());
 }
 
+function postOf(upload: UploadRequest, target: PublishTarget): PublishPost {
+  return {
+    kind: upload.mediaType,
+    title: target.title,
+    ...(upload.content.description !== undefined ? { description: upload.content.description } : {}),
+    media: upload.content.media ?? [],
+    settings: target.settings,
+  };
+}
+
+/** Credentials that are about to expire are renewed first, and the renewed ones are stored. */
+async function freshCredentials(
+  deps: RunUploadDeps, adapter: PlatformAdapter, connection: ConnectedAccount, force: boolean,
+): Promise<PlatformCredentials> {
+  const credentials = JSON.parse(deps.secrets.open(connection.sealedCredentials)) as PlatformCredentials;
+  const expiresAt = credentials.expires_at ? Date.parse(credentials.expires_at) : NaN;
+  const expiring = Number.isFinite(expiresAt) && expiresAt - deps.clock.now().getTime() < REFRESH_AHEAD_MS;
+  if (!adapter.tokenRefresher || (!force && !expiring)) return credentials;
+  const renewed = await adapter.tokenRefresher.refresh(credentials);
+  await deps.storage.connectedAccounts.updateCredentials(connection.id, deps.secrets.seal(JSON.stringify(renewed)), deps.clock.now());
+  return renewed;
+}
+
+/** Calls the network once, refreshing the token once when the network says it expired. */
+async function callNetwork(
+  deps: RunUploadDeps, adapter: PlatformAdapter, connection: ConnectedAccount, input: PublishTargetInput,
+  run: (ctx: PublishContext) => Promise<PublishStep>,
+): Promise<{ step: PublishStep; ctx: PublishContext }> {
+  const context = (credentials: PlatformCredentials): PublishContext => ({
+    credentials,
+    idempotencyKey: `${input.accountId}:${input.requestId}:${input.platform}`,
+    media: deps.media,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const ctx = context(await freshCredentials(deps, adapter, connection, false));
+  try {
+    return { step: await run(ctx), ctx };
+  } catch (err) {
+    if (!(err instanceof PlatformError) || err.failure.kind !== 'auth_expired' || !adapter.tokenRefresher) throw err;
+    const retried = context(await freshCredentials(deps, adapter, connection, true));
+    return { step: await run(retried), ctx: retried };
+  }
+}
+
 /**
- * Publishes one platform target of an upload, at most once per round: the dispatch is recorded
- * before the network is called, so an attempt that finds an earlier dispatch of the same round
- * knows the network may already have the post and says so in the result's warnings.
+ * Publishes one platform target of an upload: one call per round and step. The dispatch is
+ * recorded before the network is called, so an attempt that finds an earlier dispatch of the
+ * same call knows the network may already have the post and says so in the result's warnings.
  */
 export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInput): Promise<TargetOutcome> {
   const upload = await loadUpload(deps.storage, input.accountId, input.requestId);
@@ -63,28 +127,29 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
 
   const target = upload.targets.find((t) => t.platform === input.platform);
   const connection = target ? await deps.storage.connectedAccounts.findById(target.connectedAccountId) : null;
-  const publisher = deps.platforms.get(input.platform)?.textPublisher;
+  const adapter = deps.platforms.get(input.platform);
   let result: TargetResult;
   if (!target || !connection || connection.status === 'disconnected') {
     result = fail(`No ${input.platform} account is connected to profile "${upload.profileUsername}" any more.`, 'account_not_connected');
   } else if (connection.status === 'reauth_required') {
     result = fail(`The ${input.platform} account must be reconnected before it can publish.`, 'reauth_required');
-  } else if (!publisher) {
-    result = fail(`Herald has no ${input.platform} text publisher.`, 'platform_not_supported');
+  } else if (!adapter?.publisher) {
+    result = fail(`Herald cannot publish to ${input.platform} yet.`, 'platform_not_supported');
   } else {
-    const warnings: string[] = [];
+    const warnings = [...(target.warnings ?? [])];
     const previous = upload.dispatches[input.platform];
-    const dispatchMarker = input.round * 1000 + input.attempt;
-    if (previous && previous.attempt >= input.round * 1000 && previous.attempt < dispatchMarker) {
+    if (previous && sameCall(previous.attempt, input.round, input.step) && previous.attempt < dispatchMarker(input.round, input.step, input.attempt)) {
       warnings.push('A previous attempt was interrupted while the network was being called; it was sent again. If the network had already received it, it may appear twice.');
     }
-    await deps.storage.uploads.recordDispatch(input.accountId, input.requestId, input.platform, dispatchMarker, deps.clock.now());
+    await deps.storage.uploads.recordDispatch(input.accountId, input.requestId, input.platform,
+      dispatchMarker(input.round, input.step, input.attempt), deps.clock.now());
+    const publisher = adapter.publisher;
+    const post = postOf(upload, target);
     try {
-      const credentials = JSON.parse(deps.secrets.open(connection.sealedCredentials)) as PlatformCredentials;
-      const outcome = await publisher.publishText(
-        { credentials, idempotencyKey: `${input.accountId}:${input.requestId}:${input.platform}`, signal: input.signal },
-        { text: target.title, settings: target.settings },
-      );
+      const { step, ctx } = await callNetwork(deps, adapter, connection, input, (c) =>
+        input.resume && publisher.resume ? publisher.resume(c, post, input.resume) : publisher.publish(c, post));
+      if (step.kind === 'wait') return { kind: 'wait', afterMs: step.afterMs, state: step.state };
+      const { outcome } = step;
       result = {
         platform: input.platform,
         success: true,
@@ -94,6 +159,21 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
         ...outcome.extra,
         finished_at: now(),
       };
+      if (target.firstComment) {
+        // A first comment never fails the publish: every problem becomes a warning.
+        if (!adapter.firstCommenter) {
+          result.warnings.push(`First comments are not supported on ${input.platform}; it was skipped.`);
+        } else {
+          try {
+            const comment = await adapter.firstCommenter.postFirstComment(ctx, { post: outcome, text: target.firstComment });
+            result.first_comment_posted = true;
+            result.warnings.push(...(comment.warnings ?? []));
+          } catch (err) {
+            result.first_comment_posted = false;
+            result.warnings.push(`The first comment was not posted: ${(err as Error).message}`);
+          }
+        }
+      }
     } catch (err) {
       if (!(err instanceof PlatformError)) {
         result = fail(`Unexpected failure while publishing to ${input.platform}: ${(err as Error).message}`, 'internal_error', warnings);

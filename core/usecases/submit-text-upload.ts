@@ -24,6 +24,8 @@ export interface TextUploadInput {
   description?: string;
   /** `<platform>_title` overrides. */
   platformTitles: Partial<Record<Platform, string>>;
+  /** First comment per platform (`<platform>_first_comment`, else `first_comment`). */
+  firstComments?: Partial<Record<Platform, string>>;
   requestId?: string;
   externalId?: string;
   async: boolean;
@@ -42,7 +44,7 @@ export interface SubmitResult {
 
 async function buildTargets(deps: SubmitDeps, account: OperatorAccount, input: TextUploadInput): Promise<PublishTarget[]> {
   if (input.platforms.some((p) => UNAVAILABLE_PLATFORMS.includes(p))) throw redditUnavailable();
-  const publishable = ENDPOINT_PLATFORMS.text.filter((p) => deps.platforms.get(p)?.textPublisher);
+  const publishable = ENDPOINT_PLATFORMS.text.filter((p) => deps.platforms.get(p)?.publisher && deps.platforms.get(p)!.descriptor.endpoints.includes('text'));
   const unsupported = input.platforms.filter((p) => !publishable.includes(p));
   if (unsupported.length) {
     throw invalidInput(`Text posts cannot be published to ${unsupported.join(', ')} yet. Supported: ${publishable.join(', ')}.`,
@@ -65,7 +67,8 @@ async function buildTargets(deps: SubmitDeps, account: OperatorAccount, input: T
     } else if (max !== undefined && [...title].length > max) {
       violations.push({ platform, type: 'text_too_long', limit: max, length: [...title].length, message: `${platform} accepts at most ${max} characters; this text has ${[...title].length}.` });
     }
-    targets.push({ platform, connectedAccountId: connection.id, title, settings: {} });
+    const firstComment = input.firstComments?.[platform];
+    targets.push({ platform, connectedAccountId: connection.id, title, settings: {}, ...(firstComment ? { firstComment } : {}) });
   }
   if (violations.length) {
     throw invalidInput(violations.map((v) => v.message).join(' '), { violations });

@@ -32,7 +32,9 @@ export type ParsedBody =
   | { kind: 'multipart'; fields: Record<string, string>; files: MultipartPart[] }
   | { kind: 'invalid'; reason: string }
   | { kind: 'too_large' }
-  | { kind: 'unsupported'; contentType: string };
+  | { kind: 'unsupported'; contentType: string }
+  /** Any other content type (video chunks, image bytes): the raw bytes, for uploads. */
+  | { kind: 'binary'; contentType: string; data: Buffer };
 
 export interface SimRequest {
   method: string;
@@ -158,6 +160,10 @@ export function parseBody(contentTypeHeader: string | undefined, buf: Buffer): P
     }
     return { kind: 'multipart', fields, files };
   }
+  // Media uploads (PUT/POST of bytes) carry their own or no content type: hand over the bytes.
+  if (mime === '' || mime.startsWith('video/') || mime.startsWith('image/') || mime.startsWith('audio/') || mime === 'application/octet-stream') {
+    return { kind: 'binary', contentType: mime, data: buf };
+  }
   return { kind: 'unsupported', contentType: mime };
 }
 
@@ -167,6 +173,7 @@ function recordedBody(body: ParsedBody): unknown {
     case 'form': return body.fields;
     case 'multipart':
       return { fields: body.fields, files: body.files.map((f) => ({ name: f.name, filename: f.filename, size: f.data.length })) };
+    case 'binary': return { contentType: body.contentType, size: body.data.length };
     default: return undefined;
   }
 }

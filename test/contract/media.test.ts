@@ -59,3 +59,31 @@ describe('local media store and ffprobe (real ffmpeg)', () => {
     await expect(createFfprobe({ pathOf: store.pathOf }).probe(stored.id)).rejects.toThrow(stored.id);
   });
 });
+
+describe('signed media URLs', () => {
+  const { createMediaUrlSigner } = jest.requireActual('../../adapters/media/signed-urls') as typeof import('../../adapters/media/signed-urls');
+  let now = new Date('2026-05-01T00:00:00Z');
+  const signer = createMediaUrlSigner({ key: 'k', publicBaseUrl: 'https://media.example/', ttlSeconds: 60, clock: { now: () => now } });
+  const id = 'a'.repeat(64);
+
+  it('signs a URL that verifies until it expires, and not after', () => {
+    const url = new URL(signer.url(id));
+    expect(url.origin + url.pathname).toBe(`https://media.example/media/${id}`);
+    const exp = url.searchParams.get('exp')!;
+    const sig = url.searchParams.get('sig')!;
+    expect(signer.verify(id, exp, sig)).toBe(true);
+    now = new Date(now.getTime() + 61_000);
+    expect(signer.verify(id, exp, sig)).toBe(false);
+  });
+
+  it('refuses a tampered id, expiry or signature', () => {
+    now = new Date('2026-05-01T00:00:00Z');
+    const url = new URL(signer.url(id));
+    const exp = url.searchParams.get('exp')!;
+    const sig = url.searchParams.get('sig')!;
+    expect(signer.verify('b'.repeat(64), exp, sig)).toBe(false);
+    expect(signer.verify(id, String(Number(exp) + 1000), sig)).toBe(false);
+    expect(signer.verify(id, exp, sig.slice(0, -2) + 'AA')).toBe(false);
+    expect(signer.verify(id, undefined, sig)).toBe(false);
+  });
+});

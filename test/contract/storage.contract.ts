@@ -345,6 +345,18 @@ export function storageContract(name: string, make: () => Promise<StorageUnderTe
         expect(await storage.connectedAccounts.findById('no-such-connection')).toBeNull();
       });
 
+      it('replaces the sealed credentials of one connection', async () => {
+        const conn = aConnectedAccount({ ...key, platform: 'x', sealedCredentials: 'v1.old' });
+        const other = aConnectedAccount({ ...key, platform: 'threads' });
+        await storage.connectedAccounts.upsert(conn);
+        await storage.connectedAccounts.upsert(other);
+
+        await storage.connectedAccounts.updateCredentials(conn.id, 'v1.new', at(9));
+
+        expect(await storage.connectedAccounts.findById(conn.id)).toEqual({ ...conn, sealedCredentials: 'v1.new', updatedAt: at(9) });
+        expect(await storage.connectedAccounts.findById(other.id)).toEqual(other);
+      });
+
       it('deletes the connections of one profile and counts them', async () => {
         const x = aConnectedAccount({ ...key, platform: 'x' });
         const threads = aConnectedAccount({ ...key, platform: 'threads' });

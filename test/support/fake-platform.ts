@@ -1,37 +1,72 @@
 import { PlatformError, type PlatformFailure } from '../../core/domain/errors';
 import type { Platform } from '../../core/domain/platforms';
-import type { PlatformAdapter, TextPost } from '../../core/ports/platform';
+import { NO_SETTINGS } from '../../core/domain/settings';
+import type { PlatformAdapter, PlatformCredentials, PublishContext, PublishPost } from '../../core/ports/platform';
 
-/** An in-memory network for unit tests of the core: records posts, fails on demand. */
+/**
+ * An in-memory network for unit tests of the core: records posts, fails on demand, can ask for
+ * processing waits, refreshes tokens and takes first comments.
+ */
 export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number } = {}) {
-  const posts: Array<{ text: string; credentials: Record<string, string>; idempotencyKey: string }> = [];
+  const posts: Array<{ text: string; credentials: PlatformCredentials; idempotencyKey: string }> = [];
+  const comments: Array<{ postId: string; text: string }> = [];
   const failures: Array<{ failure: PlatformFailure; message: string }> = [];
+  const refreshes: PlatformCredentials[] = [];
   let delayMs = 0;
+  let processingSteps = 0;
+  let refreshFails = false;
+  const publishNow = async (ctx: PublishContext, post: PublishPost) => {
+    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+    const failure = failures.shift();
+    if (failure) throw new PlatformError(id, failure.failure, failure.message);
+    posts.push({ text: post.title, credentials: ctx.credentials, idempotencyKey: ctx.idempotencyKey });
+    return { postId: `${id}-post-${posts.length}`, url: `https://${id}.example/p/${posts.length}`, warnings: [] };
+  };
   const adapter: PlatformAdapter = {
-    descriptor: { id, displayName: id, connect: 'credentials', endpoints: ['text'], limits: { textMaxChars: opts.textMaxChars ?? 280 } },
+    descriptor: { id, displayName: id, connect: 'credentials', endpoints: ['text'], limits: { textMaxChars: opts.textMaxChars ?? 280 }, settings: NO_SETTINGS },
     credentialConnector: {
       async verify(input) {
         if (input.secret !== 'good') throw new PlatformError(id, { kind: 'auth_expired', reason: 'bad_secret' }, 'secret rejected');
         return {
           identity: { platformUserId: `${id}-user-1`, handle: `@${id}user`, displayName: `${id} user`, avatarUrl: '' },
-          credentials: { secret: String(input.secret) },
+          credentials: { secret: String(input.secret), ...(input.expires_at ? { expires_at: String(input.expires_at) } : {}) },
         };
       },
     },
-    textPublisher: {
-      async publishText(ctx, post: TextPost) {
-        if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
-        const failure = failures.shift();
-        if (failure) throw new PlatformError(id, failure.failure, failure.message);
-        posts.push({ text: post.text, credentials: ctx.credentials, idempotencyKey: ctx.idempotencyKey });
-        return { postId: `${id}-post-${posts.length}`, url: `https://${id}.example/p/${posts.length}`, warnings: [] };
+    tokenRefresher: {
+      async refresh(credentials) {
+        refreshes.push(credentials);
+        if (refreshFails) throw new PlatformError(id, { kind: 'auth_expired', reason: 'refresh_refused' }, 'refresh token revoked');
+        return { ...credentials, secret: `refreshed-${refreshes.length}`, expires_at: '2099-01-01T00:00:00.000Z' };
+      },
+    },
+    publisher: {
+      async publish(ctx, post) {
+        if (processingSteps > 0) return { kind: 'wait', afterMs: 10, state: { left: processingSteps } };
+        return { kind: 'done', outcome: await publishNow(ctx, post) };
+      },
+      async resume(ctx, post, state) {
+        const left = Number(state.left) - 1;
+        if (left > 0) return { kind: 'wait', afterMs: 10, state: { left } };
+        return { kind: 'done', outcome: await publishNow(ctx, post) };
+      },
+    },
+    firstCommenter: {
+      async postFirstComment(_ctx, input) {
+        if (input.text === 'fail') throw new Error('comments are closed');
+        comments.push({ postId: input.post.postId, text: input.text });
+        return { commentId: `c-${comments.length}` };
       },
     },
   };
   return {
     adapter,
     posts,
+    comments,
+    refreshes,
     failNext(failure: PlatformFailure, message = `${failure.kind} from ${id}`) { failures.push({ failure, message }); },
     setDelay(ms: number) { delayMs = ms; },
+    setProcessingSteps(n: number) { processingSteps = n; },
+    setRefreshFails(v: boolean) { refreshFails = v; },
   };
 }

@@ -8,6 +8,7 @@ import { ensureOperatorAccount, issueApiKey } from '../../core/usecases/operator
 import type { Clock } from '../../core/ports/system';
 import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
 import { fakeTextPlatform } from './fake-platform';
+import { noMedia } from './media-access';
 
 /** The core wired to in-memory adapters: the unit-test world. */
 export function aWorld() {
@@ -19,10 +20,10 @@ export function aWorld() {
   const platforms = createPlatformRegistry([discord.adapter, telegram.adapter]);
   const secrets = createAesSecretBox(Buffer.alloc(32, 7).toString('base64'));
   const notifier = createMemoryNotifier();
-  const runDeps = { storage, platforms, secrets, notifier, clock };
+  const runDeps = { storage, platforms, secrets, notifier, clock, media: noMedia };
   const runner = createInlineUploadRunner(runDeps, { ...DEFAULT_UPLOAD_TIMING, transientBackoffMs: 0 });
   const guard = createAuthFailureGuard(undefined, { maxFailures: 10, blockSeconds: 300, keyPrefix: `t${Math.random()}` });
-  const deps = { storage, platforms, secrets, notifier, clock, runner, guard, ids: randomIds, hasher: sha256KeyHasher };
+  const deps = { storage, platforms, secrets, notifier, clock, media: noMedia, runner, guard, ids: randomIds, hasher: sha256KeyHasher };
   return {
     deps,
     discord,

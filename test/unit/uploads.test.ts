@@ -123,6 +123,7 @@ describe('text uploads', () => {
   it('marks the account reauth_required when the network says the credentials are gone', async () => {
     const { world, account } = await connectedWorld();
     world.discord.failNext({ kind: 'auth_expired', reason: 'webhook_deleted' }, 'Unknown Webhook');
+    world.discord.setRefreshFails(true);
     await submitTextUpload(world.deps, account, post({ platforms: ['discord'] }));
     const conn = await world.deps.storage.connectedAccounts.find(account.id, 'alice', 'discord');
     expect(conn?.status).toBe('reauth_required');
@@ -155,7 +156,7 @@ describe('publishing one target', () => {
     // Stored but not run: a runner that does nothing.
     const deps = { ...world.deps, runner: { start: async () => undefined, waitForCompletion: async () => false } };
     const { upload } = await submitTextUpload(deps, account, post({ async: true, requestId: 'manual' }));
-    const input = { accountId: account.id, requestId: upload.requestId, timing: DEFAULT_UPLOAD_TIMING };
+    const input = { accountId: account.id, requestId: upload.requestId, timing: DEFAULT_UPLOAD_TIMING, step: 0 };
     return { world, account, input };
   }
 
@@ -185,10 +186,79 @@ describe('publishing one target', () => {
     expect(world.notifier.events.filter((e) => e.platform === 'discord')).toHaveLength(1);
   });
 
+  it('asks the workflow to wait while the network processes, then resumes with the state', async () => {
+    const { world, input } = await pendingUpload();
+    world.discord.setProcessingSteps(2);
+    const first = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 1 });
+    expect(first).toEqual({ kind: 'wait', afterMs: 10, state: { left: 2 } });
+    const second = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, step: 1, resume: { left: 2 }, attempt: 1 });
+    expect(second).toEqual({ kind: 'wait', afterMs: 10, state: { left: 1 } });
+    const last = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, step: 2, resume: { left: 1 }, attempt: 1 });
+    expect(last).toMatchObject({ kind: 'done', result: { success: true, post_id: 'discord-post-1', warnings: [] } });
+  });
+
   it('warns when an earlier attempt of the same round was interrupted mid-call', async () => {
     const { world, account, input } = await pendingUpload();
     await world.deps.storage.uploads.recordDispatch(account.id, input.requestId, 'discord', 1, world.deps.clock.now());
     const outcome = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 2 });
     expect(outcome).toMatchObject({ kind: 'done', result: { success: true, warnings: [expect.stringContaining('interrupted')] } });
+  });
+});
+
+describe('tokens and first comments', () => {
+  async function connected(credentialExtras: Record<string, string> = {}) {
+    const world = aWorld();
+    const { account } = await world.operator();
+    await createProfile(world.deps, account, { username: 'alice' });
+    await connectWithCredentials(world.deps, account, 'discord', { profile_username: 'alice', secret: 'good', ...credentialExtras });
+    const stored = async () => {
+      const conn = await world.deps.storage.connectedAccounts.find(account.id, 'alice', 'discord');
+      return { conn, credentials: JSON.parse(world.deps.secrets.open(conn!.sealedCredentials)) };
+    };
+    return { world, account, stored };
+  }
+
+  it('refreshes a token that expires within five minutes before publishing, and stores the new one', async () => {
+    const { world, account, stored } = await connected({ expires_at: '2026-01-01T00:03:00.000Z' });
+    await submitTextUpload(world.deps, account, post({ platforms: ['discord'] }));
+    expect(world.discord.refreshes).toHaveLength(1);
+    expect(world.discord.posts[0].credentials.secret).toBe('refreshed-1');
+    expect((await stored()).credentials).toMatchObject({ secret: 'refreshed-1', expires_at: '2099-01-01T00:00:00.000Z' });
+  });
+
+  it('leaves a token that is still valid alone', async () => {
+    const { world, account } = await connected({ expires_at: '2026-01-01T02:00:00.000Z' });
+    await submitTextUpload(world.deps, account, post({ platforms: ['discord'] }));
+    expect(world.discord.refreshes).toHaveLength(0);
+    expect(world.discord.posts[0].credentials.secret).toBe('good');
+  });
+
+  it('refreshes once when the network says the token expired, then publishes', async () => {
+    const { world, account } = await connected();
+    world.discord.failNext({ kind: 'auth_expired', reason: 'token_expired' });
+    const { upload } = await submitTextUpload(world.deps, account, post({ platforms: ['discord'] }));
+    expect(upload.results.discord).toMatchObject({ success: true });
+    expect(world.discord.refreshes).toHaveLength(1);
+    expect(world.discord.posts).toHaveLength(1);
+  });
+
+  it('marks the account reauth_required when the refresh is refused', async () => {
+    const { world, account, stored } = await connected();
+    world.discord.failNext({ kind: 'auth_expired', reason: 'token_expired' });
+    world.discord.setRefreshFails(true);
+    const { upload } = await submitTextUpload(world.deps, account, post({ platforms: ['discord'] }));
+    expect(upload.results.discord).toMatchObject({ success: false, error_code: 'reauth_required' });
+    expect((await stored()).conn?.status).toBe('reauth_required');
+  });
+
+  it('posts the first comment under the post, and turns a failing one into a warning', async () => {
+    const { world, account } = await connected();
+    const ok = await submitTextUpload(world.deps, account, post({ platforms: ['discord'], firstComments: { discord: 'first!' } }));
+    expect(ok.upload.results.discord).toMatchObject({ success: true, first_comment_posted: true, warnings: [] });
+    expect(world.discord.comments).toEqual([{ postId: 'discord-post-1', text: 'first!' }]);
+    const failed = await submitTextUpload(world.deps, account, post({ platforms: ['discord'], firstComments: { discord: 'fail' } }));
+    expect(failed.upload.results.discord).toMatchObject({
+      success: true, first_comment_posted: false, warnings: ['The first comment was not posted: comments are closed'],
+    });
   });
 });

@@ -28,8 +28,8 @@ export const TextUploadBody = z.object({
 });
 
 const KNOWN_FIELDS = new Set([
-  ...Object.keys(TextUploadBody.shape), 'platform[]', 'timezone', 'max_posts_per_slot',
-  ...PLATFORMS.map((p) => `${p}_title`),
+  ...Object.keys(TextUploadBody.shape), 'platform[]', 'timezone', 'max_posts_per_slot', 'first_comment',
+  ...PLATFORMS.flatMap((p) => [`${p}_title`, `${p}_first_comment`]),
 ]);
 
 function header(ctx: Context, ...names: string[]): string | undefined {
@@ -67,6 +67,11 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
       const value = single(fields[`${platform}_title`]);
       if (typeof value === 'string') platformTitles[platform] = value;
     }
+    const firstComments: Partial<Record<Platform, string>> = {};
+    for (const platform of platforms) {
+      const value = single(fields[`${platform}_first_comment`] ?? fields.first_comment);
+      if (typeof value === 'string' && value.trim()) firstComments[platform] = value;
+    }
     const warnings = Object.keys(fields).filter((f) => !KNOWN_FIELDS.has(f)).map((f) => `Field "${f}" is not used by upload_text and was ignored.`);
 
     const requestId = body.request_id ?? header(ctx, 'Idempotency-Key', 'X-Idempotency-Key', 'X-Request-Id');
@@ -80,6 +85,7 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
       title: body.title ?? '',
       ...(body.description !== undefined ? { description: body.description } : {}),
       platformTitles,
+      firstComments,
       ...(requestId ? { requestId } : {}),
       ...(externalId ? { externalId } : {}),
       async: body.async_upload ?? false,

@@ -1,3 +1,4 @@
+import { noMedia } from '../../support/media-access';
 import { HeraldError, PlatformError } from '../../../core/domain/errors';
 import type { PlatformAdapter, PublishContext } from '../../../core/ports/platform';
 import { createDiscordPlatform } from '../../../adapters/platforms/discord';
@@ -32,16 +33,21 @@ function ctxFor(h: { id: string; token: string }, extra: Partial<PublishContext>
   return {
     credentials: { webhook_id: h.id, webhook_token: h.token, guild_id: '1100000000000000001', channel_id: '1200000000000000001' },
     idempotencyKey: 'idem-1',
+    media: noMedia,
     ...extra,
   };
 }
 
-const publish = (ctx: PublishContext, text: string, adapter = discord) => adapter.textPublisher!.publishText(ctx, { text, settings: {} });
+const publish = async (ctx: PublishContext, text: string, adapter = discord) => {
+  const step = await adapter.publisher!.publish(ctx, { kind: 'text', title: text, media: [], settings: {} });
+  if (step.kind !== 'done') throw new Error('a text post finishes in one step');
+  return step.outcome;
+};
 const verify = (input: Record<string, unknown>) => discord.credentialConnector!.verify(input);
 
 describe('descriptor', () => {
   it('declares a credentials network with a 2000-character text limit', () => {
-    expect(discord.descriptor).toMatchObject({ id: 'discord', connect: 'credentials', endpoints: ['text', 'photo', 'video'], limits: { textMaxChars: 2000 } });
+    expect(discord.descriptor).toMatchObject({ id: 'discord', connect: 'credentials', endpoints: ['text'], limits: { textMaxChars: 2000 } });
   });
 });
 
@@ -102,7 +108,7 @@ describe('verify', () => {
   });
 });
 
-describe('publishText', () => {
+describe('publish (text)', () => {
   it('executes the webhook with wait=true and returns the created message id and its URL', async () => {
     const h = hook();
     const text = 'Release 1.2 is out @everyone — notes: https://example.com/notes';

@@ -1,3 +1,4 @@
+import { noMedia } from '../../support/media-access';
 import { HeraldError, PlatformError } from '../../../core/domain/errors';
 import type { PlatformAdapter, PublishContext } from '../../../core/ports/platform';
 import { createTelegramPlatform } from '../../../adapters/platforms/telegram';
@@ -35,13 +36,17 @@ function publicChannel(rights: { can_post_messages?: boolean } = { can_post_mess
 }
 
 const ctxFor = (token: string, chatId: number | string, extra: Partial<PublishContext> = {}): PublishContext =>
-  ({ credentials: { bot_token: token, chat_id: String(chatId) }, idempotencyKey: 'idem-1', ...extra });
-const publish = (ctx: PublishContext, text: string, adapter = telegram) => adapter.textPublisher!.publishText(ctx, { text, settings: {} });
+  ({ credentials: { bot_token: token, chat_id: String(chatId) }, idempotencyKey: 'idem-1', media: noMedia, ...extra });
+const publish = async (ctx: PublishContext, text: string, adapter = telegram) => {
+  const step = await adapter.publisher!.publish(ctx, { kind: 'text', title: text, media: [], settings: {} });
+  if (step.kind !== 'done') throw new Error('a text post finishes in one step');
+  return step.outcome;
+};
 const verify = (input: Record<string, unknown>) => telegram.credentialConnector!.verify(input);
 
 describe('descriptor', () => {
   it('declares a credentials network with a 4096-character text limit', () => {
-    expect(telegram.descriptor).toMatchObject({ id: 'telegram', connect: 'credentials', endpoints: ['text', 'photo', 'video'], limits: { textMaxChars: 4096 } });
+    expect(telegram.descriptor).toMatchObject({ id: 'telegram', connect: 'credentials', endpoints: ['text'], limits: { textMaxChars: 4096 } });
   });
 });
 
@@ -112,7 +117,7 @@ describe('verify', () => {
   });
 });
 
-describe('publishText', () => {
+describe('publish (text)', () => {
   it('sends sendMessage with JSON {chat_id, text} and links the post in the public channel', async () => {
     const { bot, chat } = publicChannel();
     const text = 'Release 1.2 is out <b>not html</b> _not markdown_';

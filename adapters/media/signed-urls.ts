@@ -1,0 +1,38 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { MediaStore } from '../../core/ports/media';
+import type { MediaAccess } from '../../core/ports/platform';
+import type { Clock } from '../../core/ports/system';
+
+/**
+ * Signed, expiring URLs for stored media, for networks that fetch media themselves (Instagram,
+ * Threads, Pinterest, TikTok PULL_FROM_URL). The API serves `/media/<id>?exp=&sig=` after
+ * checking the signature, so a URL cannot be forged or used past its expiry.
+ */
+export interface MediaUrlSigner {
+  url(id: string): string;
+  verify(id: string, exp: string | undefined, sig: string | undefined): boolean;
+}
+
+export function createMediaUrlSigner(opts: { key: string; publicBaseUrl: string; ttlSeconds: number; clock: Clock }): MediaUrlSigner {
+  const base = opts.publicBaseUrl.replace(/\/+$/, '');
+  const mac = (id: string, exp: string) => createHmac('sha256', `media-url:${opts.key}`).update(`${id}.${exp}`).digest('base64url');
+  return {
+    url(id) {
+      const exp = String(Math.floor(opts.clock.now().getTime() / 1000) + opts.ttlSeconds);
+      return `${base}/media/${id}?exp=${exp}&sig=${mac(id, exp)}`;
+    },
+    verify(id, exp, sig) {
+      if (!exp || !sig || !/^\d+$/.test(exp) || Number(exp) * 1000 < opts.clock.now().getTime()) return false;
+      const expected = Buffer.from(mac(id, exp));
+      const given = Buffer.from(sig);
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    },
+  };
+}
+
+export function createMediaAccess(store: MediaStore, signer: MediaUrlSigner): MediaAccess {
+  return {
+    read: (id, range) => store.read(id, range),
+    publicUrl: (id) => signer.url(id),
+  };
+}
