@@ -4,7 +4,8 @@ import type { AuthFailureGuard, RequestRateLimiter } from '../../core/ports/rate
 import type { Storage } from '../../core/ports/storage';
 import type { Clock, IdGenerator, KeyHasher, SecretBox } from '../../core/ports/system';
 import type { UploadRunner } from '../../core/ports/upload-runner';
-import type { MediaStore } from '../../core/ports/media';
+import type { MediaProbe, MediaStore } from '../../core/ports/media';
+import type { UrlMediaFetcher } from '../../adapters/media/url-fetcher';
 
 export interface ApiDeps {
   storage: Storage;
@@ -18,6 +19,8 @@ export interface ApiDeps {
   limiter: RequestRateLimiter;
   log: (message: string, fields: Record<string, unknown>) => void;
   mediaStore: MediaStore;
+  mediaProbe: MediaProbe;
+  urlFetcher: UrlMediaFetcher;
   mediaUrls: { verify(id: string, exp: string | undefined, sig: string | undefined): boolean };
   /** Readiness of the backing services, for /healthz. */
   health: () => Promise<Record<string, boolean>>;
@@ -27,6 +30,8 @@ export interface ApiOptions {
   namespace: string;
   syncTimeoutMs: number;
   trustProxy: boolean;
+  /** Largest uploaded file, streamed to a temporary file, never held in memory. */
+  maxUploadBytes: number;
 }
 
 export interface AppState {

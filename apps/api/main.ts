@@ -32,13 +32,15 @@ async function main(): Promise<void> {
     }),
     log,
     mediaStore: media.store,
+    mediaProbe: media.probe,
+    urlFetcher: media.fetcher,
     mediaUrls: media.signer,
     health: async () => ({
       mongodb: await mongo.db.command({ ping: 1 }).then(() => true, () => false),
       redis: redis.status === 'ready',
       temporal: await temporal.connection.healthService.check({}).then(() => true, () => false),
     }),
-  }, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy });
+  }, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes });
 
   const server = createServer(app.callback());
   // Synchronous uploads may hold a request for up to a minute.

@@ -54,7 +54,10 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
     await next();
   });
 
-  app.use(koaBody({ multipart: true, urlencoded: true, json: true, jsonLimit: '1mb', formLimit: '1mb', parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE] }));
+  app.use(koaBody({
+    multipart: true, urlencoded: true, json: true, jsonLimit: '1mb', formLimit: '1mb',
+    formidable: { maxFileSize: options.maxUploadBytes, maxTotalFileSize: options.maxUploadBytes * 2, keepExtensions: true },
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE] }));
 
   const router = new Router<AppState>();
   router.get(`/api/${ns}/me`, (ctx) => {

@@ -9,6 +9,8 @@ import { createDiscordPlatform } from '../../adapters/platforms/discord';
 import { createTelegramPlatform } from '../../adapters/platforms/telegram';
 import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createMediaAccess, createMediaUrlSigner } from '../../adapters/media/signed-urls';
+import { createFfprobe } from '../../adapters/media/ffprobe';
+import { createUrlMediaFetcher } from '../../adapters/media/url-fetcher';
 import { systemClock } from '../../adapters/crypto/node-crypto';
 import type { HeraldConfig } from './config';
 
@@ -59,5 +61,11 @@ export function buildMedia(config: HeraldConfig, secretKey: string) {
   const signer = createMediaUrlSigner({
     key: secretKey, publicBaseUrl: config.media.publicBaseUrl, ttlSeconds: config.media.urlTtlSeconds, clock: systemClock,
   });
-  return { store, signer, access: createMediaAccess(store, signer) };
+  return {
+    store,
+    signer,
+    access: createMediaAccess(store, signer),
+    probe: createFfprobe({ pathOf: store.pathOf }),
+    fetcher: createUrlMediaFetcher(store, { allow: config.media.fetchAllow, maxBytes: config.media.maxBytes, timeoutMs: config.media.fetchTimeoutMs }),
+  };
 }

@@ -14,7 +14,7 @@ export interface HeraldConfig {
   rateLimit: { points: number; windowSeconds: number; authMaxFailures: number; authBlockSeconds: number };
   uploadTiming: UploadTiming;
   reconciler: { intervalMs: number; pendingAfterMs: number };
-  media: { dir: string; publicBaseUrl: string; urlTtlSeconds: number };
+  media: { dir: string; publicBaseUrl: string; urlTtlSeconds: number; maxBytes: number; fetchAllow: string[]; fetchTimeoutMs: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -75,6 +75,11 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       // Where networks fetch stored media from: the API's own address unless a public one is set.
       publicBaseUrl: env.HERALD_PUBLIC_BASE_URL ?? `http://${env.HERALD_API_HOST ?? '127.0.0.1'}:${int(env, 'HERALD_API_PORT', 8787)}`,
       urlTtlSeconds: int(env, 'HERALD_MEDIA_URL_TTL_SECONDS', 24 * 3600),
+      // Files over 1 GB are routine for video: the default cap is 10 GB, streamed to disk.
+      maxBytes: int(env, 'HERALD_MEDIA_MAX_BYTES', 10 * 1024 ** 3),
+      // host:port pairs media URLs may use although they are private (the sandbox simulators).
+      fetchAllow: (env.HERALD_MEDIA_FETCH_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      fetchTimeoutMs: int(env, 'HERALD_MEDIA_FETCH_TIMEOUT_MS', 10 * 60_000),
     },
   };
 }

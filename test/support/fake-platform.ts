@@ -1,14 +1,15 @@
 import { PlatformError, type PlatformFailure } from '../../core/domain/errors';
 import type { Platform } from '../../core/domain/platforms';
-import { NO_SETTINGS } from '../../core/domain/settings';
-import type { PlatformAdapter, PlatformCredentials, PublishContext, PublishPost } from '../../core/ports/platform';
+import { NO_SETTINGS, type SettingsSchema } from '../../core/domain/settings';
+import type { PlatformAdapter, PlatformCredentials, PlatformLimits, PublishContext, PublishPost } from '../../core/ports/platform';
+import type { MediaKind } from '../../core/domain/platforms';
 
 /**
  * An in-memory network for unit tests of the core: records posts, fails on demand, can ask for
  * processing waits, refreshes tokens and takes first comments.
  */
-export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number } = {}) {
-  const posts: Array<{ text: string; credentials: PlatformCredentials; idempotencyKey: string }> = [];
+export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; endpoints?: MediaKind[]; settings?: SettingsSchema; limits?: PlatformLimits } = {}) {
+  const posts: Array<{ text: string; credentials: PlatformCredentials; idempotencyKey: string; post: PublishPost }> = [];
   const comments: Array<{ postId: string; text: string }> = [];
   const failures: Array<{ failure: PlatformFailure; message: string }> = [];
   const refreshes: PlatformCredentials[] = [];
@@ -19,11 +20,14 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number } =
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     const failure = failures.shift();
     if (failure) throw new PlatformError(id, failure.failure, failure.message);
-    posts.push({ text: post.title, credentials: ctx.credentials, idempotencyKey: ctx.idempotencyKey });
+    posts.push({ text: post.title, credentials: ctx.credentials, idempotencyKey: ctx.idempotencyKey, post });
     return { postId: `${id}-post-${posts.length}`, url: `https://${id}.example/p/${posts.length}`, warnings: [] };
   };
   const adapter: PlatformAdapter = {
-    descriptor: { id, displayName: id, connect: 'credentials', endpoints: ['text'], limits: { textMaxChars: opts.textMaxChars ?? 280 }, settings: NO_SETTINGS },
+    descriptor: {
+      id, displayName: id, connect: 'credentials', endpoints: opts.endpoints ?? ['text'],
+      limits: { textMaxChars: opts.textMaxChars ?? 280, ...opts.limits }, settings: opts.settings ?? NO_SETTINGS,
+    },
     credentialConnector: {
       async verify(input) {
         if (input.secret !== 'good') throw new PlatformError(id, { kind: 'auth_expired', reason: 'bad_secret' }, 'secret rejected');

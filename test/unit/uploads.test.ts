@@ -1,6 +1,6 @@
 import { createProfile } from '../../core/usecases/profiles';
 import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
-import { submitTextUpload, type TextUploadInput } from '../../core/usecases/submit-text-upload';
+import { submitUpload as submitTextUpload, type UploadInput } from '../../core/usecases/submit-upload';
 import { getUploadStatus, listUploadHistory } from '../../core/usecases/read-uploads';
 import { publishTarget } from '../../core/usecases/run-upload';
 import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
@@ -15,11 +15,13 @@ async function connectedWorld() {
   return { world, account };
 }
 
-const post = (overrides: Partial<TextUploadInput> = {}): TextUploadInput => ({
+const post = (overrides: Partial<UploadInput> = {}): UploadInput => ({
+  kind: 'text',
   profileUsername: 'alice',
   platforms: ['discord', 'telegram'],
   title: 'Hello both',
-  platformTitles: {},
+  media: [],
+  fields: {},
   async: false,
   warnings: [],
   syncTimeoutMs: 5_000,
@@ -29,7 +31,7 @@ const post = (overrides: Partial<TextUploadInput> = {}): TextUploadInput => ({
 describe('text uploads', () => {
   it('publishes synchronously to every platform and reports per-platform results', async () => {
     const { world, account } = await connectedWorld();
-    const { upload, finished } = await submitTextUpload(world.deps, account, post({ platformTitles: { telegram: 'Hello telegram' } }));
+    const { upload, finished } = await submitTextUpload(world.deps, account, post({ fields: { telegram_title: 'Hello telegram' } }));
     expect(finished).toBe(true);
     expect(upload.status).toBe('completed');
     expect(world.discord.posts.map((p) => p.text)).toEqual(['Hello both']);
@@ -253,10 +255,10 @@ describe('tokens and first comments', () => {
 
   it('posts the first comment under the post, and turns a failing one into a warning', async () => {
     const { world, account } = await connected();
-    const ok = await submitTextUpload(world.deps, account, post({ platforms: ['discord'], firstComments: { discord: 'first!' } }));
+    const ok = await submitTextUpload(world.deps, account, post({ platforms: ['discord'], fields: { discord_first_comment: 'first!' } }));
     expect(ok.upload.results.discord).toMatchObject({ success: true, first_comment_posted: true, warnings: [] });
     expect(world.discord.comments).toEqual([{ postId: 'discord-post-1', text: 'first!' }]);
-    const failed = await submitTextUpload(world.deps, account, post({ platforms: ['discord'], firstComments: { discord: 'fail' } }));
+    const failed = await submitTextUpload(world.deps, account, post({ platforms: ['discord'], fields: { discord_first_comment: 'fail' } }));
     expect(failed.upload.results.discord).toMatchObject({
       success: true, first_comment_posted: false, warnings: ['The first comment was not posted: comments are closed'],
     });

@@ -1,10 +1,12 @@
 import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { invalidInput } from '../../../core/domain/errors';
-import { isPlatform, PLATFORM_ALIASES, PLATFORMS, type Platform } from '../../../core/domain/platforms';
+import { isPlatform, PLATFORM_ALIASES, type MediaKind, type Platform } from '../../../core/domain/platforms';
 import { toUploadView } from '../../../core/domain/upload-view';
-import { submitTextUpload } from '../../../core/usecases/submit-text-upload';
+import { precheckUpload, submitUpload } from '../../../core/usecases/submit-upload';
+import { removeTempFiles, takeMedia } from '../media-intake';
 import { getUploadStatus, listUploadHistory } from '../../../core/usecases/read-uploads';
 import { bodyFields, formBoolean, list, parse, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
@@ -14,8 +16,8 @@ const text = (name: string, max?: number) => {
   return z.preprocess(single, (max ? base.max(max, `${name} is at most ${max} characters`) : base).optional());
 };
 
-/** The common fields of POST /upload_text (the per-platform fields join with their adapters). */
-export const TextUploadBody = z.object({
+/** The common fields of the three upload endpoints; the networks' own fields are checked by their schemas. */
+export const UploadCommonFields = z.object({
   user: z.preprocess(single, z.string({ error: 'user is required: the profile username' }).min(1, 'user is required: the profile username')),
   platform: z.array(z.string()).min(1, 'platform[] is required: at least one target platform'),
   title: text('title'),
@@ -26,11 +28,6 @@ export const TextUploadBody = z.object({
   scheduled_date: text('scheduled_date'),
   add_to_queue: formBoolean,
 });
-
-const KNOWN_FIELDS = new Set([
-  ...Object.keys(TextUploadBody.shape), 'platform[]', 'timezone', 'max_posts_per_slot', 'first_comment',
-  ...PLATFORMS.flatMap((p) => [`${p}_title`, `${p}_first_comment`]),
-]);
 
 function header(ctx: Context, ...names: string[]): string | undefined {
   for (const name of names) {
@@ -54,42 +51,51 @@ function normalizePlatforms(raw: string[]): Platform[] {
   return [...platforms];
 }
 
+const ENDPOINTS: Array<{ path: string; kind: MediaKind }> = [
+  { path: '/api/upload', kind: 'video' },
+  { path: '/api/upload_photos', kind: 'photo' },
+  { path: '/api/upload_text', kind: 'text' },
+];
+
 export function uploadRoutes(router: Router<AppState>, deps: ApiDeps, ns: string, syncTimeoutMs: number): void {
-  router.post('/api/upload_text', async (ctx) => {
+  for (const endpoint of ENDPOINTS) {
+    router.post(endpoint.path, async (ctx) => {
+      try {
+        await handleUpload(ctx, endpoint.kind);
+      } finally {
+        await removeTempFiles(ctx);
+      }
+    });
+  }
+
+  async function handleUpload(ctx: RouterContext<AppState>, kind: MediaKind): Promise<void> {
     const fields = bodyFields(ctx);
-    const body = parse(TextUploadBody, { ...fields, platform: list(fields['platform[]'] ?? fields.platform) ?? [] });
+    const body = parse(UploadCommonFields, { ...fields, platform: list(fields['platform[]'] ?? fields.platform) ?? [] });
     if (body.scheduled_date !== undefined || body.add_to_queue) {
       throw invalidInput('scheduled_date and add_to_queue are not available in this Herald version yet: publish now (omit them).', undefined, 'unsupported_field');
     }
     const platforms = normalizePlatforms(body.platform);
-    const platformTitles: Partial<Record<Platform, string>> = {};
-    for (const platform of platforms) {
-      const value = single(fields[`${platform}_title`]);
-      if (typeof value === 'string') platformTitles[platform] = value;
-    }
-    const firstComments: Partial<Record<Platform, string>> = {};
-    for (const platform of platforms) {
-      const value = single(fields[`${platform}_first_comment`] ?? fields.first_comment);
-      if (typeof value === 'string' && value.trim()) firstComments[platform] = value;
-    }
-    const warnings = Object.keys(fields).filter((f) => !KNOWN_FIELDS.has(f)).map((f) => `Field "${f}" is not used by upload_text and was ignored.`);
-
     const requestId = body.request_id ?? header(ctx, 'Idempotency-Key', 'X-Idempotency-Key', 'X-Request-Id');
     const externalId = body.external_id ?? header(ctx, 'X-External-Id');
     if (externalId !== undefined && externalId.length > 255) throw invalidInput('external_id is at most 255 characters.');
     if (requestId !== undefined && requestId.length > 255) throw invalidInput('request_id is at most 255 characters.');
+    // A repeat of a known request answers before any media is stored again.
+    const existing = requestId ? await deps.storage.uploads.find(ctx.state.caller.account.id, requestId) : null;
+    if (!existing) await precheckUpload(deps, ctx.state.caller.account, { kind: kind, platforms, profileUsername: body.user });
+    const { media, fileFields } = existing ? { media: [], fileFields: {} } : await takeMedia(deps, ctx, kind, fields);
 
-    const { upload, finished } = await submitTextUpload(deps, ctx.state.caller.account, {
+    const { upload, finished } = await submitUpload(deps, ctx.state.caller.account, {
+      kind: kind,
       profileUsername: body.user,
       platforms,
       title: body.title ?? '',
       ...(body.description !== undefined ? { description: body.description } : {}),
-      platformTitles,
-      firstComments,
+      media,
+      fields: { ...fields, ...fileFields },
       ...(requestId ? { requestId } : {}),
       ...(externalId ? { externalId } : {}),
       async: body.async_upload ?? false,
-      warnings,
+      warnings: [],
       syncTimeoutMs,
     });
     const view = toUploadView(upload);
@@ -103,7 +109,7 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
       ...view,
       message: `Accepted. Poll GET /api/${ns}/status?request_id=${encodeURIComponent(upload.requestId)} for the results.`,
     };
-  });
+  }
 
   router.get(`/api/${ns}/status`, async (ctx) => {
     const requestId = single(ctx.query.request_id);

@@ -1,0 +1,86 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { invalidInput } from '../../core/domain/errors';
+import type { MediaStore, StoredMedia } from '../../core/ports/media';
+import { MediaTooLargeError } from '../../core/ports/media';
+
+/**
+ * Fetches media from a URL the caller gave, into the media store, refusing what would make Herald
+ * a proxy into private networks (SSRF): loopback, link-local (cloud metadata), private and other
+ * non-public addresses, unless the exact host:port is allow-listed (the local simulators need it).
+ * Redirects are followed by hand so every hop is checked.
+ */
+const BLOCKED = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['::ffff:0:0', 96]] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
+
+export interface UrlFetcherOptions {
+  /** `host:port` pairs allowed even on private addresses (e.g. `127.0.0.1:4101`). */
+  allow: readonly string[];
+  maxBytes: number;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+export function createUrlMediaFetcher(store: MediaStore, opts: UrlFetcherOptions) {
+  const doFetch = opts.fetch ?? fetch;
+  const allowed = new Set(opts.allow.map((a) => a.toLowerCase()));
+
+  async function check(url: URL): Promise<void> {
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidInput(`Media URL ${url} must be http(s).`);
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    if (allowed.has(`${host}:${port}`)) return;
+    const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true }).catch(() => []);
+    if (!addresses.length) throw invalidInput(`Media URL host ${host} does not resolve.`, undefined, 'media_url_unreachable');
+    for (const a of addresses) {
+      if (BLOCKED.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4')) {
+        throw invalidInput(`Media URL ${url.origin} points to a private or reserved address; use a public URL.`, undefined, 'media_url_forbidden');
+      }
+    }
+  }
+
+  return {
+    /** Downloads `raw` into the store; `accept` checks the content type (e.g. video/*). */
+    async fetchInto(raw: string, accept: (contentType: string) => boolean, field: string): Promise<StoredMedia & { filename: string }> {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw invalidInput(`${field}: "${raw}" is neither a file nor a URL.`);
+      }
+      let res: Response | undefined;
+      for (let hop = 0; hop < 4; hop += 1) {
+        await check(url);
+        res = await doFetch(url, { redirect: 'manual', signal: AbortSignal.timeout(opts.timeoutMs) }).catch((err: Error) => {
+          throw invalidInput(`${field}: could not download ${url.origin}: ${err.message}`, undefined, 'media_url_unreachable');
+        });
+        const location = res.headers.get('location');
+        if (res.status >= 300 && res.status < 400 && location) {
+          url = new URL(location, url);
+          continue;
+        }
+        break;
+      }
+      if (!res || !res.ok || !res.body) throw invalidInput(`${field}: downloading ${url.origin}${url.pathname} answered HTTP ${res?.status}.`, undefined, 'media_url_unreachable');
+      const contentType = (res.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]!.trim().toLowerCase();
+      if (!accept(contentType)) throw invalidInput(`${field}: ${url.pathname} is ${contentType}, which this field does not take.`, undefined, 'media_type_unsupported');
+      const declared = Number(res.headers.get('content-length'));
+      if (Number.isFinite(declared) && declared > opts.maxBytes) throw invalidInput(`${field}: the file is larger than ${opts.maxBytes} bytes.`, undefined, 'media_too_large');
+      try {
+        const stored = await store.put(Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>), { contentType, maxBytes: opts.maxBytes });
+        return { ...stored, filename: url.pathname.split('/').pop() || 'media' };
+      } catch (err) {
+        if (err instanceof MediaTooLargeError) throw invalidInput(`${field}: the file is larger than ${opts.maxBytes} bytes.`, undefined, 'media_too_large');
+        throw err;
+      }
+    },
+  };
+}
+
+export type UrlMediaFetcher = ReturnType<typeof createUrlMediaFetcher>;

@@ -1,0 +1,201 @@
+import { HeraldError, invalidInput, redditUnavailable } from '../domain/errors';
+import type { MediaRef } from '../domain/media';
+import { mediaLimitViolations } from '../domain/media-limits';
+import type { OperatorAccount } from '../domain/operator';
+import { ENDPOINT_PLATFORMS, PLATFORMS, UNAVAILABLE_PLATFORMS, type MediaKind, type Platform } from '../domain/platforms';
+import { resolveSettings } from '../domain/settings';
+import type { PublishTarget, UploadRequest } from '../domain/upload';
+import type { PlatformRegistry } from '../ports/platform';
+import { DuplicateKeyError, type Storage } from '../ports/storage';
+import type { Clock, IdGenerator } from '../ports/system';
+import type { UploadRunner } from '../ports/upload-runner';
+import { requireProfile } from './profiles';
+
+export interface SubmitDeps {
+  storage: Storage;
+  platforms: PlatformRegistry;
+  runner: UploadRunner;
+  ids: IdGenerator;
+  clock: Clock;
+  log?: (message: string, fields: Record<string, unknown>) => void;
+}
+
+export interface UploadInput {
+  kind: MediaKind;
+  profileUsername: string;
+  platforms: Platform[];
+  title: string;
+  description?: string;
+  /** Photos or the video, already in the media store, in request order. */
+  media: MediaRef[];
+  /**
+   * Every other request field as sent (form values are text): `<platform>_title`,
+   * `<platform>_first_comment`, `first_comment` and the networks' own settings.
+   */
+  fields: Record<string, unknown>;
+  requestId?: string;
+  externalId?: string;
+  async: boolean;
+  /** Notices from the edge, kept with the upload. */
+  warnings: string[];
+  /** How long a synchronous request waits before it switches to asynchronous. */
+  syncTimeoutMs: number;
+}
+
+export interface SubmitResult {
+  upload: UploadRequest;
+  /** The request id existed already: this is the earlier request, nothing new was started. */
+  duplicate: boolean;
+  finished: boolean;
+}
+
+/** Request fields every endpoint understands; anything else must be some targeted network's setting. */
+const COMMON_FIELDS = new Set([
+  'user', 'platform', 'platform[]', 'title', 'description', 'video', 'photos', 'photos[]', 'request_id', 'external_id',
+  'async_upload', 'scheduled_date', 'timezone', 'add_to_queue', 'max_posts_per_slot', 'first_comment', 'first_comment_media', 'first_comment_media[]',
+  ...PLATFORMS.flatMap((p) => [`${p}_title`, `${p}_first_comment`]),
+]);
+
+/** Networks whose title (or caption) is required on the video endpoint. */
+const TITLE_REQUIRED_FOR_VIDEO: readonly Platform[] = ['youtube'];
+/** Only these take videos on the photo endpoint (mixed carousels). */
+const VIDEO_IN_PHOTOS: readonly Platform[] = ['instagram', 'threads'];
+
+const text = (value: unknown): string | undefined => {
+  const v = Array.isArray(value) ? value[value.length - 1] : value;
+  return typeof v === 'string' ? v : undefined;
+};
+
+/**
+ * The checks that need no media: run before the request's files are stored, so a request that
+ * must fail never costs a 1 GB copy.
+ */
+export async function precheckUpload(
+  deps: Pick<SubmitDeps, 'storage' | 'platforms'>, account: OperatorAccount, input: Pick<UploadInput, 'kind' | 'platforms' | 'profileUsername'>,
+): Promise<void> {
+  if (input.platforms.some((p) => UNAVAILABLE_PLATFORMS.includes(p))) throw redditUnavailable();
+  const supported = ENDPOINT_PLATFORMS[input.kind].filter((p) => {
+    const adapter = deps.platforms.get(p);
+    return adapter?.publisher && adapter.descriptor.endpoints.includes(input.kind);
+  });
+  const unsupported = input.platforms.filter((p) => !supported.includes(p));
+  if (unsupported.length) {
+    throw invalidInput(`The ${input.kind} endpoint cannot publish to ${unsupported.join(', ')}. Supported: ${supported.join(', ')}.`,
+      { unsupported_platforms: unsupported, supported_platforms: supported }, 'platform_not_supported');
+  }
+  await requireProfile(deps.storage, account.id, input.profileUsername);
+}
+
+async function buildTargets(deps: SubmitDeps, account: OperatorAccount, input: UploadInput): Promise<{ targets: PublishTarget[]; warnings: string[] }> {
+  await precheckUpload(deps, account, input);
+  if (input.kind === 'video' && input.media.filter((m) => m.kind === 'video').length !== 1) {
+    throw invalidInput('video is required: exactly one video file or URL.', { violations: [{ field: 'video', message: 'exactly one video is required' }] });
+  }
+  if (input.kind === 'photo' && input.media.length === 0) {
+    throw invalidInput('photos[] is required: at least one photo file or URL.', { violations: [{ field: 'photos[]', message: 'at least one photo is required' }] });
+  }
+
+  const violations: Array<Record<string, unknown>> = [];
+  const consumed = new Set<string>();
+  const targets: PublishTarget[] = [];
+  for (const platform of input.platforms) {
+    const adapter = deps.platforms.get(platform)!;
+    const connection = await deps.storage.connectedAccounts.find(account.id, input.profileUsername, platform);
+    if (!connection || connection.status === 'disconnected') {
+      violations.push({ platform, type: 'not_connected', message: `No ${platform} account is connected to profile "${input.profileUsername}".` });
+      continue;
+    }
+    const title = text(input.fields[`${platform}_title`]) ?? input.title;
+    const max = adapter.descriptor.limits.textMaxChars;
+    if (input.kind === 'text' && !title.trim()) {
+      violations.push({ platform, type: 'empty_text', message: `The ${platform} post has no text: send title or ${platform}_title.` });
+    } else if (input.kind === 'video' && TITLE_REQUIRED_FOR_VIDEO.includes(platform) && !title.trim()) {
+      violations.push({ platform, field: 'title', type: 'required', message: `${platform} needs a title: send title or ${platform}_title.` });
+    } else if (max !== undefined && [...title].length > max) {
+      violations.push({ platform, type: 'text_too_long', limit: max, length: [...title].length, message: `${platform} accepts at most ${max} characters; this text has ${[...title].length}.` });
+    }
+    if (input.kind === 'photo' && !VIDEO_IN_PHOTOS.includes(platform) && input.media.some((m) => m.kind === 'video')) {
+      violations.push({ platform, type: 'video_not_allowed', message: `${platform} does not take videos on the photo endpoint (only instagram and threads mixed carousels do).` });
+    }
+    violations.push(...mediaLimitViolations(platform, adapter.descriptor.limits, input.kind, input.media).map((v) => ({ ...v })));
+
+    const settings = resolveSettings(platform, adapter.descriptor.settings, input.fields, { endpoint: input.kind, mediaCount: input.media.length });
+    settings.consumed.forEach((f) => consumed.add(f));
+    violations.push(...settings.violations.map((v) => ({ platform, field: v.field, type: 'invalid_field', message: `${platform}: ${v.message}` })));
+
+    const firstComment = text(input.fields[`${platform}_first_comment`]) ?? text(input.fields.first_comment);
+    targets.push({
+      platform,
+      connectedAccountId: connection.id,
+      title,
+      settings: settings.values,
+      ...(firstComment?.trim() ? { firstComment } : {}),
+      ...(settings.warnings.length ? { warnings: settings.warnings } : {}),
+    });
+  }
+  if (violations.length) throw invalidInput(violations.map((v) => v.message).join(' '), { violations });
+
+  // Fields no targeted network uses are reported, never silently dropped.
+  const ignored = Object.keys(input.fields).filter((f) => !COMMON_FIELDS.has(f) && !consumed.has(f));
+  const warnings = ignored.map((f) => `Field "${f}" is not used by ${input.platforms.join(', ')} on this endpoint and was ignored.`);
+  return { targets, warnings };
+}
+
+/**
+ * Accepts a post (text, photos or video) for several platforms and hands it to the durable
+ * runner. A repeated request id returns the earlier request instead of publishing again.
+ * Synchronous requests wait up to `syncTimeoutMs`, then answer like asynchronous ones while the
+ * upload goes on.
+ */
+export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, input: UploadInput): Promise<SubmitResult> {
+  if (input.requestId) {
+    const existing = await deps.storage.uploads.find(account.id, input.requestId);
+    if (existing) return { upload: existing, duplicate: true, finished: existing.status === 'completed' };
+  }
+  const { targets, warnings } = await buildTargets(deps, account, input);
+  const now = deps.clock.now();
+  const upload: UploadRequest = {
+    accountId: account.id,
+    requestId: input.requestId ?? deps.ids.next('req'),
+    profileUsername: input.profileUsername,
+    mediaType: input.kind,
+    content: {
+      title: input.title,
+      ...(input.description ? { description: input.description } : {}),
+      ...(input.media.length ? { media: input.media } : {}),
+    },
+    targets,
+    status: 'pending',
+    async: input.async,
+    ...(input.externalId ? { externalId: input.externalId } : {}),
+    results: {},
+    dispatches: {},
+    warnings: [...input.warnings, ...warnings],
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await deps.storage.uploads.insert(upload);
+  } catch (err) {
+    if (!(err instanceof DuplicateKeyError)) throw err;
+    // A concurrent request with the same id won: answer with its upload.
+    const existing = (await deps.storage.uploads.find(account.id, upload.requestId))!;
+    return { upload: existing, duplicate: true, finished: existing.status === 'completed' };
+  }
+
+  try {
+    await deps.runner.start(upload);
+  } catch (err) {
+    // Stored means accepted: the start reconciler picks up pending uploads whose workflow did not start.
+    deps.log?.('upload stored but its workflow did not start yet; the reconciler will start it', {
+      request_id: upload.requestId, error: (err as Error).message,
+    });
+    return { upload, duplicate: false, finished: false };
+  }
+  if (input.async) return { upload, duplicate: false, finished: false };
+
+  const finished = await deps.runner.waitForCompletion(upload, input.syncTimeoutMs);
+  const latest = await deps.storage.uploads.find(account.id, upload.requestId);
+  if (!latest) throw new HeraldError('internal', `Upload ${upload.requestId} vanished while publishing.`);
+  return { upload: latest, duplicate: false, finished: finished && latest.status === 'completed' };
+}
