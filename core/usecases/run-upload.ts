@@ -166,7 +166,7 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
         } else {
           try {
             const comment = await adapter.firstCommenter.postFirstComment(ctx, { post: outcome, text: target.firstComment });
-            result.first_comment_posted = true;
+            result.first_comment_posted = Boolean(comment.commentId);
             result.warnings.push(...(comment.warnings ?? []));
           } catch (err) {
             result.first_comment_posted = false;
