@@ -44,8 +44,11 @@ export function redditUnavailable(): HeraldError {
 export type PlatformFailure =
   /** The token expired or was revoked; the account must be reconnected. */
   | { kind: 'auth_expired'; reason: string }
-  /** The account is paused by the network for a while (spec restriction reasons). */
-  | { kind: 'restricted'; reason: string; until: Date }
+  /**
+   * The account is paused by the network for a while (spec restriction reasons). `code` is the
+   * result's error_code when it differs from the reason (youtube_channel_daily_limit).
+   */
+  | { kind: 'restricted'; reason: string; until: Date; code?: string }
   /** The network demands a checkpoint (account_checkpoint_required); reconnecting alone does not clear it. */
   | { kind: 'checkpoint' }
   /** Throughput limit; try again after `retryAfterMs`. */
@@ -77,7 +80,7 @@ export class PlatformError extends Error {
 export function failureErrorCode(failure: PlatformFailure): string {
   switch (failure.kind) {
     case 'auth_expired': return 'reauth_required';
-    case 'restricted': return failure.reason;
+    case 'restricted': return failure.code ?? failure.reason;
     case 'checkpoint': return 'account_checkpoint_required';
     case 'rate_limited': return 'rate_limited';
     case 'invalid_content': return failure.code ?? 'invalid_content';
