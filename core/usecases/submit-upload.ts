@@ -61,6 +61,13 @@ const TITLE_REQUIRED_FOR_VIDEO: readonly Platform[] = ['youtube'];
 /** Only these take videos on the photo endpoint (mixed carousels). */
 const VIDEO_IN_PHOTOS: readonly Platform[] = ['instagram', 'threads'];
 
+/**
+ * Text length as people see it (grapheme clusters): the most lenient count any network uses.
+ * Each adapter enforces its own exact rule (code points, UTF-16 units, X's weighting).
+ */
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const visibleLength = (s: string) => [...graphemes.segment(s)].length;
+
 const text = (value: unknown): string | undefined => {
   const v = Array.isArray(value) ? value[value.length - 1] : value;
   return typeof v === 'string' ? v : undefined;
@@ -111,8 +118,8 @@ async function buildTargets(deps: SubmitDeps, account: OperatorAccount, input: U
       violations.push({ platform, type: 'empty_text', message: `The ${platform} post has no text: send title or ${platform}_title.` });
     } else if (input.kind === 'video' && TITLE_REQUIRED_FOR_VIDEO.includes(platform) && !title.trim()) {
       violations.push({ platform, field: 'title', type: 'required', message: `${platform} needs a title: send title or ${platform}_title.` });
-    } else if (max !== undefined && [...title].length > max) {
-      violations.push({ platform, type: 'text_too_long', limit: max, length: [...title].length, message: `${platform} accepts at most ${max} characters; this text has ${[...title].length}.` });
+    } else if (max !== undefined && visibleLength(title) > max) {
+      violations.push({ platform, type: 'text_too_long', limit: max, length: visibleLength(title), message: `${platform} accepts at most ${max} characters; this text has ${visibleLength(title)}.` });
     }
     if (input.kind === 'photo' && !VIDEO_IN_PHOTOS.includes(platform) && input.media.some((m) => m.kind === 'video')) {
       violations.push({ platform, type: 'video_not_allowed', message: `${platform} does not take videos on the photo endpoint (only instagram and threads mixed carousels do).` });
