@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { Clock, IdGenerator, KeyHasher, SecretBox } from '../../core/ports/system';
+import type { Clock, IdGenerator, KeyHasher, Pkce, SecretBox } from '../../core/ports/system';
 
 export const systemClock: Clock = { now: () => new Date() };
 
@@ -36,3 +36,8 @@ export function createAesSecretBox(keyBase64: string): SecretBox {
     },
   };
 }
+
+export const s256Pkce: Pkce = {
+  newVerifier: () => randomBytes(48).toString('base64url'),
+  challenge: (verifier: string) => createHash('sha256').update(verifier).digest('base64url'),
+};

@@ -12,6 +12,8 @@ import {
   type Storage,
   type UploadHistoryQuery,
   type UploadRepository,
+  type OAuthState,
+  type OAuthStateRepository,
 } from '../../core/ports/storage';
 
 /**
@@ -27,6 +29,32 @@ export function createMemoryStorage(): Storage {
     profiles: memoryProfiles(),
     connectedAccounts: memoryConnectedAccounts(),
     uploads: memoryUploads(),
+    oauthStates: memoryOAuthStates(),
+  };
+}
+
+function memoryOAuthStates(): OAuthStateRepository {
+  const states = new Map<string, OAuthState>();
+  return {
+    async insert(state) {
+      if (states.has(state.id)) throw new DuplicateKeyError('oauth state');
+      states.set(state.id, copy(state));
+    },
+    async take(id, now) {
+      const found = states.get(id);
+      states.delete(id);
+      return found && found.expiresAt > now ? copy(found) : null;
+    },
+    async deleteExpired(now) {
+      let n = 0;
+      for (const [id, state] of states) {
+        if (state.expiresAt <= now) {
+          states.delete(id);
+          n += 1;
+        }
+      }
+      return n;
+    },
   };
 }
 

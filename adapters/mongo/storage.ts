@@ -12,6 +12,8 @@ import {
   type Storage,
   type UploadHistoryQuery,
   type UploadRepository,
+  type OAuthState,
+  type OAuthStateRepository,
 } from '../../core/ports/storage';
 
 /**
@@ -27,6 +29,7 @@ export const COLLECTIONS = {
   uploads: 'uploads',
   /** One document per platform target: its result and its latest dispatch. */
   uploadTargets: 'upload_targets',
+  oauthStates: 'oauth_states',
 } as const;
 
 interface IndexDef {
@@ -56,6 +59,8 @@ const INDEXES: Record<keyof typeof COLLECTIONS, IndexDef[]> = {
     { key: { status: 1, createdAt: 1 }, name: 'status_createdAt' },
   ],
   uploadTargets: [{ key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' }],
+  // Expiry is a field plus periodic cleanup: FerretDB has no TTL indexes.
+  oauthStates: [{ key: { expiresAt: 1 }, name: 'expiresAt' }],
 };
 
 /** Builds the Storage on `db`, creating its indexes first (idempotent: same names, same specs). */
@@ -73,6 +78,7 @@ export async function createMongoStorage(db: Db): Promise<Storage> {
     profiles: mongoProfiles(db.collection(COLLECTIONS.profiles)),
     connectedAccounts: mongoConnectedAccounts(db.collection<IdDoc>(COLLECTIONS.connectedAccounts)),
     uploads: mongoUploads(db.collection(COLLECTIONS.uploads), db.collection<TargetDoc>(COLLECTIONS.uploadTargets)),
+    oauthStates: mongoOAuthStates(db.collection<IdDoc>(COLLECTIONS.oauthStates)),
   };
 }
 
@@ -397,6 +403,23 @@ function mongoUploads(col: Collection<Document>, targets: Collection<TargetDoc>)
         .limit(n)
         .toArray();
       return withTargets(docs);
+    },
+  };
+}
+
+function mongoOAuthStates(col: Collection<IdDoc>): OAuthStateRepository {
+  return {
+    async insert(state) {
+      await mapDuplicate('oauth state', () => col.insertOne(toIdDoc(state)));
+    },
+    async take(id, now) {
+      // findOneAndDelete is one document operation: of two callbacks racing with one state, one wins.
+      const doc = await col.findOneAndDelete({ _id: id });
+      const state = fromIdDoc<OAuthState>(doc);
+      return state && state.expiresAt > now ? state : null;
+    },
+    async deleteExpired(now) {
+      return (await col.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
     },
   };
 }

@@ -20,3 +20,9 @@ export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
 }
+
+/** PKCE (RFC 7636) for OAuth networks that require it: a random verifier and its S256 challenge. */
+export interface Pkce {
+  newVerifier(): string;
+  challenge(verifier: string): string;
+}
