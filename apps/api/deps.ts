@@ -2,7 +2,7 @@ import type { Caller } from '../../core/usecases/authenticate';
 import type { PlatformRegistry } from '../../core/ports/platform';
 import type { AuthFailureGuard, RequestRateLimiter } from '../../core/ports/rate-limit';
 import type { Storage } from '../../core/ports/storage';
-import type { Clock, IdGenerator, KeyHasher, SecretBox } from '../../core/ports/system';
+import type { Clock, IdGenerator, KeyHasher, Pkce, SecretBox } from '../../core/ports/system';
 import type { UploadRunner } from '../../core/ports/upload-runner';
 import type { MediaProbe, MediaStore } from '../../core/ports/media';
 import type { UrlMediaFetcher } from '../../adapters/media/url-fetcher';
@@ -15,6 +15,7 @@ export interface ApiDeps {
   ids: IdGenerator;
   clock: Clock;
   hasher: KeyHasher;
+  pkce: Pkce;
   guard: AuthFailureGuard;
   limiter: RequestRateLimiter;
   log: (message: string, fields: Record<string, unknown>) => void;
@@ -30,6 +31,8 @@ export interface ApiOptions {
   namespace: string;
   syncTimeoutMs: number;
   trustProxy: boolean;
+  /** Herald's address as networks and browsers reach it (OAuth callbacks, media URLs). */
+  publicBaseUrl: string;
   /** Largest uploaded file, streamed to a temporary file, never held in memory. */
   maxUploadBytes: number;
 }

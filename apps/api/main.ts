@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
 import { createAuthFailureGuard, createRequestRateLimiter } from '../../adapters/redis/rate-limit';
-import { createAesSecretBox, randomIds, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
+import { createAesSecretBox, randomIds, s256Pkce, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectRedis, connectTemporal, log } from '../shared/compose';
 import { onShutdown } from '../shared/shutdown';
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     ids: randomIds,
     clock: systemClock,
     hasher: sha256KeyHasher,
+    pkce: s256Pkce,
     guard: createAuthFailureGuard(redis, {
       maxFailures: config.rateLimit.authMaxFailures, blockSeconds: config.rateLimit.authBlockSeconds, keyPrefix: `${config.redisKeyPrefix}:authfail`,
     }),
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
       redis: redis.status === 'ready',
       temporal: await temporal.connection.healthService.check({}).then(() => true, () => false),
     }),
-  }, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes });
+  }, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, publicBaseUrl: config.media.publicBaseUrl });
 
   const server = createServer(app.callback());
   // Synchronous uploads may hold a request for up to a minute.

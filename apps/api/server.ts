@@ -9,6 +9,7 @@ import type { ApiDeps, ApiOptions, AppState } from './deps';
 import { errorMiddleware } from './http-errors';
 import { profileRoutes } from './routes/profiles';
 import { uploadRoutes } from './routes/uploads';
+import { oauthCallbackRoute, oauthStartRoute } from './routes/oauth';
 
 export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
@@ -38,6 +39,11 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
     ctx.type = stored.contentType;
     ctx.body = Readable.from(deps.mediaStore.read(id));
   });
+
+  // Routes that carry their own credential (a one-time OAuth state) instead of an API key.
+  const open = new Router();
+  oauthCallbackRoute(open, deps, ns);
+  app.use(open.routes());
 
   // Authentication, then the per-key rate limit whose figures go on every authenticated response.
   app.use(async (ctx, next) => {
@@ -81,6 +87,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   });
   profileRoutes(router, deps, ns);
   uploadRoutes(router, deps, ns, options.syncTimeoutMs);
+  oauthStartRoute(router, deps, ns, options.publicBaseUrl);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

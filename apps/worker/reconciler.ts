@@ -4,7 +4,8 @@ import type { UploadRunner } from '../../core/ports/upload-runner';
 
 /**
  * Accepted uploads are stored before their workflow starts. If the API died or Temporal was down
- * in between, the upload would sit in `pending`: this loop starts those workflows.
+ * in between, the upload would sit in `pending`: this loop starts those workflows. It also
+ * removes expired OAuth states.
  */
 export function startPendingReconciler(opts: {
   storage: Storage;
@@ -24,6 +25,8 @@ export function startPendingReconciler(opts: {
         await opts.runner.start(upload);
         opts.log('reconciler ensured the workflow of a pending upload', { request_id: upload.requestId });
       }
+      // Expiry is a field plus this cleanup, since FerretDB has no TTL indexes.
+      await opts.storage.oauthStates.deleteExpired(opts.clock.now());
     } catch (err) {
       opts.log('reconciler pass failed', { error: (err as Error).message });
     } finally {

@@ -388,6 +388,33 @@ export function storageContract(name: string, make: () => Promise<StorageUnderTe
       });
     });
 
+    describe('oauth states', () => {
+      const state = (id: string, expiresAt: Date) => ({
+        id, accountId: 'acct-1', profileUsername: 'alice', platform: 'x' as const, codeVerifier: 'verifier', redirectUri: 'https://h/cb', expiresAt,
+      });
+
+      it('hands a state out once, and never after it expired', async () => {
+        await storage.oauthStates.insert(state('s1', at(30)));
+        await storage.oauthStates.insert(state('s2', at(30)));
+        expect(await storage.oauthStates.take('s1', at(1))).toEqual(state('s1', at(30)));
+        expect(await storage.oauthStates.take('s1', at(1))).toBeNull();
+        expect(await storage.oauthStates.take('s2', at(31))).toBeNull();
+        expect(await storage.oauthStates.take('nope', at(1))).toBeNull();
+      });
+
+      it('refuses a duplicate state id', async () => {
+        await storage.oauthStates.insert(state('dup', at(30)));
+        await expect(storage.oauthStates.insert(state('dup', at(30)))).rejects.toBeInstanceOf(DuplicateKeyError);
+      });
+
+      it('deletes expired states in the periodic cleanup', async () => {
+        await storage.oauthStates.insert(state('old', at(5)));
+        await storage.oauthStates.insert(state('new', at(50)));
+        expect(await storage.oauthStates.deleteExpired(at(10))).toBe(1);
+        expect(await storage.oauthStates.take('new', at(11))).toMatchObject({ id: 'new' });
+      });
+    });
+
     describe('uploads', () => {
       const insert = async (overrides: Partial<UploadRequest> = {}): Promise<UploadRequest> => {
         const upload = anUpload({ accountId: 'acct-1', ...overrides });
