@@ -1,6 +1,13 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { condition, defineSignal, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Platform } from '../core/domain/platforms';
 import type { UploadWorkflowInput } from '../core/ports/upload-runner';
+
+export const rescheduleSignal = defineSignal<[string]>('reschedule');
+export const cancelSignal = defineSignal('cancel');
+
+// Workflow time: the Temporal sandbox makes Date.now() replay-safe (it is the workflow task's time).
+// eslint-disable-next-line no-restricted-syntax
+const workflowNow = (): number => Date.now();
 import type { UploadActivities } from './activities';
 
 /**
@@ -22,7 +29,27 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
   });
 
-  await bookkeeping.beginUpload({ accountId: input.accountId, requestId: input.requestId });
+  if (input.notBefore) {
+    // A scheduled post: a durable timer that a signal can move (edit) or end (cancel).
+    let target = Date.parse(input.notBefore);
+    let moves = 0;
+    let cancelled = false;
+    setHandler(rescheduleSignal, (iso: string) => {
+      target = Date.parse(iso);
+      moves += 1;
+    });
+    setHandler(cancelSignal, () => {
+      cancelled = true;
+    });
+    while (!cancelled && target > workflowNow()) {
+      const seen = moves;
+      await condition(() => cancelled || moves !== seen, target - workflowNow());
+    }
+    if (cancelled) return;
+  }
+
+  // false: the upload was cancelled meanwhile (the stored status is the authority).
+  if (!(await bookkeeping.beginUpload({ accountId: input.accountId, requestId: input.requestId }))) return;
 
   // `retry` starts the call again in a new round; `wait` resumes a multi-step publish with its state.
   const publishOne = async (platform: Platform): Promise<void> => {

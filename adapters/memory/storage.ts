@@ -265,11 +265,26 @@ function memoryUploads(): UploadRepository {
     },
     async markInProgress(accountId, requestId, at) {
       const found = get(accountId, requestId);
-      if (found && found.status === 'pending') {
+      if (found && (found.status === 'pending' || found.status === 'scheduled')) {
         found.status = 'in_progress';
         found.startedAt = new Date(at.getTime());
         found.updatedAt = new Date(at.getTime());
       }
+      return found ? found.status : null;
+    },
+    async cancelScheduled(accountId, requestId, at) {
+      const found = get(accountId, requestId);
+      if (!found || found.status !== 'scheduled') return false;
+      found.status = 'cancelled';
+      found.completedAt = new Date(at.getTime());
+      found.updatedAt = new Date(at.getTime());
+      return true;
+    },
+    async updateScheduled(accountId, requestId, patch, at) {
+      const found = get(accountId, requestId);
+      if (!found || found.status !== 'scheduled') return false;
+      Object.assign(found, copy(patch), { updatedAt: new Date(at.getTime()) });
+      return true;
     },
     // Per-target writes leave the upload's updatedAt alone, as the Mongo adapter does (they live in their own documents there).
     async recordDispatch(accountId, requestId, platform, attempt, at) {

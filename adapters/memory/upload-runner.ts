@@ -10,7 +10,8 @@ export function createInlineUploadRunner(deps: RunUploadDeps, timing: UploadTimi
   const running = new Map<string, Promise<void>>();
   const run = async (upload: UploadRequest) => {
     const ids = { accountId: upload.accountId, requestId: upload.requestId };
-    await beginUpload(deps, ids);
+    if (upload.scheduledFor) return;
+    if (!(await beginUpload(deps, ids))) return;
     await Promise.all(upload.targets.map(async ({ platform }) => {
       let round = 0;
       let step = 0;
@@ -40,6 +41,9 @@ export function createInlineUploadRunner(deps: RunUploadDeps, timing: UploadTimi
         clearTimeout(timer);
       }
     },
+    // Scheduled uploads are not timed in memory: unit tests drive them through the use cases.
+    async reschedule() {},
+    async cancel() {},
     async settled() {
       await Promise.all(running.values());
     },

@@ -2,7 +2,7 @@ import type { Collection, Db, Document, Filter, IndexSpecification } from 'mongo
 import type { ApiKey, OperatorAccount } from '../../core/domain/operator';
 import type { Profile } from '../../core/domain/profile';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
-import type { TargetResult, UploadRequest } from '../../core/domain/upload';
+import type { TargetResult, UploadRequest, UploadStatus } from '../../core/domain/upload';
 import {
   DuplicateKeyError,
   type ApiKeyRepository,
@@ -350,9 +350,22 @@ function mongoUploads(col: Collection<Document>, targets: Collection<TargetDoc>)
     },
     async markInProgress(accountId, requestId, at) {
       await col.updateOne(
-        { accountId, requestId, status: 'pending' },
+        { accountId, requestId, status: { $in: ['pending', 'scheduled'] } },
         { $set: { status: 'in_progress', startedAt: at, updatedAt: at } },
       );
+      const doc = await col.findOne({ accountId, requestId }, { projection: { status: 1 } });
+      return doc ? (doc.status as UploadStatus) : null;
+    },
+    async cancelScheduled(accountId, requestId, at) {
+      const res = await col.updateOne({ accountId, requestId, status: 'scheduled' }, { $set: { status: 'cancelled', completedAt: at, updatedAt: at } });
+      return res.modifiedCount === 1;
+    },
+    async updateScheduled(accountId, requestId, patch, at) {
+      const res = await col.updateOne(
+        { accountId, requestId, status: 'scheduled' },
+        { $set: { ...clean(patch), platforms: patch.targets.map((t) => t.platform), updatedAt: at } },
+      );
+      return res.modifiedCount === 1;
     },
     async recordDispatch(accountId, requestId, platform, attempt, at) {
       // Attempts of one target run one after another, so this upsert never races itself.

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { uploadWorkflowId, type UploadRequest } from '../../core/domain/upload';
 import {
-  UPLOAD_WORKFLOW_TYPE, type UploadRunner, type UploadTiming, type UploadWorkflowInput,
+  CANCEL_SIGNAL, RESCHEDULE_SIGNAL, UPLOAD_WORKFLOW_TYPE, type UploadRunner, type UploadTiming, type UploadWorkflowInput,
 } from '../../core/ports/upload-runner';
 
 /** Runs each upload as one Temporal workflow whose id is derived from the request id. */
@@ -13,6 +13,7 @@ export function createTemporalUploadRunner(client: Client, opts: { taskQueue: st
         requestId: upload.requestId,
         platforms: upload.targets.map((t) => t.platform),
         timing: opts.timing,
+        ...(upload.scheduledFor ? { notBefore: upload.scheduledFor.toISOString() } : {}),
       };
       try {
         await client.workflow.start(UPLOAD_WORKFLOW_TYPE, {
@@ -26,6 +27,15 @@ export function createTemporalUploadRunner(client: Client, opts: { taskQueue: st
         // Same business key, same workflow: a repeated start is the idempotent case, not an error.
         if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       }
+    },
+
+    async reschedule(upload: UploadRequest): Promise<void> {
+      if (!upload.scheduledFor) return;
+      await client.workflow.getHandle(uploadWorkflowId(upload.accountId, upload.requestId)).signal(RESCHEDULE_SIGNAL, upload.scheduledFor.toISOString());
+    },
+
+    async cancel(upload: UploadRequest): Promise<void> {
+      await client.workflow.getHandle(uploadWorkflowId(upload.accountId, upload.requestId)).signal(CANCEL_SIGNAL);
     },
 
     async waitForCompletion(upload: UploadRequest, timeoutMs: number): Promise<boolean> {

@@ -1,7 +1,11 @@
 import type { MediaRef } from './media';
 import type { MediaKind, Platform } from './platforms';
 
-export type UploadStatus = 'pending' | 'in_progress' | 'completed';
+/**
+ * pending → in_progress → completed (spec). Scheduled posts start as `scheduled` and move to
+ * in_progress when their time comes, or to `cancelled` when deleted before that.
+ */
+export type UploadStatus = 'scheduled' | 'pending' | 'in_progress' | 'completed' | 'cancelled';
 
 /** The content of a text post (photos and video join in the publishing-engine work). */
 export interface PostContent {
@@ -52,6 +56,11 @@ export interface UploadRequest {
   async: boolean;
   externalId?: string;
   jobId?: string;
+  /** When a scheduled post runs (UTC), and the IANA zone its date was given in. */
+  scheduledFor?: Date;
+  timezone?: string;
+  /** The request's own fields, kept so an edit of a scheduled post re-checks them like the original. */
+  fields?: Record<string, unknown>;
   /** Per platform, filled as each target finishes. */
   results: Partial<Record<Platform, TargetResult>>;
   /** Per platform, set just before the network is called, so a retried attempt knows the outcome may be unknown. */

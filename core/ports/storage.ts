@@ -75,8 +75,12 @@ export interface UploadRepository {
   insert(upload: UploadRequest): Promise<void>;
   find(accountId: string, requestId: string): Promise<UploadRequest | null>;
   findByJobId(accountId: string, jobId: string): Promise<UploadRequest | null>;
-  /** pending → in_progress; no-op in any other state. */
-  markInProgress(accountId: string, requestId: string, at: Date): Promise<void>;
+  /** pending or scheduled → in_progress; returns the status after the call (null: no such upload). */
+  markInProgress(accountId: string, requestId: string, at: Date): Promise<UploadStatus | null>;
+  /** scheduled → cancelled; false when the upload is not (or no longer) scheduled. */
+  cancelScheduled(accountId: string, requestId: string, at: Date): Promise<boolean>;
+  /** Replaces the editable parts of a scheduled upload; false when it is not scheduled any more. */
+  updateScheduled(accountId: string, requestId: string, patch: Pick<UploadRequest, 'scheduledFor' | 'timezone' | 'content' | 'targets' | 'fields'>, at: Date): Promise<boolean>;
   /** Records that the network is about to be called for one target (attempt number of the activity). */
   recordDispatch(accountId: string, requestId: string, platform: Platform, attempt: number, at: Date): Promise<void>;
   /** Stores one target's result; the first stored result of a target wins. */

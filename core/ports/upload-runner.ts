@@ -32,7 +32,13 @@ export interface UploadWorkflowInput {
   requestId: string;
   platforms: Platform[];
   timing: UploadTiming;
+  /** Scheduled posts: the workflow waits (durable, movable timer) until this instant (ISO). */
+  notBefore?: string;
 }
+
+/** Signals of the upload workflow. */
+export const RESCHEDULE_SIGNAL = 'reschedule';
+export const CANCEL_SIGNAL = 'cancel';
 
 export const UPLOAD_WORKFLOW_TYPE = 'uploadWorkflow';
 
@@ -42,4 +48,8 @@ export interface UploadRunner {
   start(upload: UploadRequest): Promise<void>;
   /** Resolves true when the upload finished within `timeoutMs`, false when it is still running. */
   waitForCompletion(upload: UploadRequest, timeoutMs: number): Promise<boolean>;
+  /** Moves the timer of a scheduled upload to its (stored) new `scheduledFor`. */
+  reschedule(upload: UploadRequest): Promise<void>;
+  /** Ends a scheduled upload's wait without publishing. */
+  cancel(upload: UploadRequest): Promise<void>;
 }

@@ -59,8 +59,10 @@ async function loadUpload(storage: Storage, accountId: string, requestId: string
   return upload;
 }
 
-export async function beginUpload(deps: RunUploadDeps, input: { accountId: string; requestId: string }): Promise<void> {
-  await deps.storage.uploads.markInProgress(input.accountId, input.requestId, deps.clock.now());
+/** Marks the upload in progress; false when it must not run (cancelled while scheduled). */
+export async function beginUpload(deps: RunUploadDeps, input: { accountId: string; requestId: string }): Promise<boolean> {
+  const status = await deps.storage.uploads.markInProgress(input.accountId, input.requestId, deps.clock.now());
+  return status === 'in_progress';
 }
 
 export async function finishUpload(deps: RunUploadDeps, input: { accountId: string; requestId: string }): Promise<void> {

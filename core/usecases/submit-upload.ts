@@ -35,6 +35,8 @@ export interface UploadInput {
   fields: Record<string, unknown>;
   requestId?: string;
   externalId?: string;
+  /** A scheduled post: when it runs (already validated) and the zone its date was given in. */
+  schedule?: { at: Date; timezone: string };
   async: boolean;
   /** Notices from the edge, kept with the upload. */
   warnings: string[];
@@ -93,7 +95,7 @@ export async function precheckUpload(
   await requireProfile(deps.storage, account.id, input.profileUsername);
 }
 
-async function buildTargets(deps: SubmitDeps, account: OperatorAccount, input: UploadInput): Promise<{ targets: PublishTarget[]; warnings: string[] }> {
+export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, input: UploadInput): Promise<{ targets: PublishTarget[]; warnings: string[] }> {
   await precheckUpload(deps, account, input);
   if (input.kind === 'video' && input.media.filter((m) => m.kind === 'video').length !== 1) {
     throw invalidInput('video is required: exactly one video file or URL.', { violations: [{ field: 'video', message: 'exactly one video is required' }] });
@@ -172,9 +174,10 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
       ...(input.media.length ? { media: input.media } : {}),
     },
     targets,
-    status: 'pending',
+    status: input.schedule ? 'scheduled' : 'pending',
     async: input.async,
     ...(input.externalId ? { externalId: input.externalId } : {}),
+    ...(input.schedule ? { jobId: deps.ids.next('job'), scheduledFor: input.schedule.at, timezone: input.schedule.timezone, fields: input.fields } : {}),
     results: {},
     dispatches: {},
     warnings: [...input.warnings, ...warnings],
@@ -199,7 +202,7 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
     });
     return { upload, duplicate: false, finished: false };
   }
-  if (input.async) return { upload, duplicate: false, finished: false };
+  if (input.async || input.schedule) return { upload, duplicate: false, finished: false };
 
   const finished = await deps.runner.waitForCompletion(upload, input.syncTimeoutMs);
   const latest = await deps.storage.uploads.find(account.id, upload.requestId);

@@ -562,6 +562,31 @@ export function storageContract(name: string, make: () => Promise<StorageUnderTe
         expect(found).not.toHaveProperty('startedAt');
       });
 
+      it('runs a scheduled upload, or cancels it, but never both', async () => {
+        const a = await insert({ status: 'scheduled', jobId: 'job-a', scheduledFor: at(60), timezone: 'Europe/Paris' });
+        const b = await insert({ status: 'scheduled', jobId: 'job-b', scheduledFor: at(60) });
+        expect(await storage.uploads.markInProgress('acct-1', a.requestId, at(60))).toBe('in_progress');
+        expect(await storage.uploads.cancelScheduled('acct-1', a.requestId, at(61))).toBe(false);
+        expect(await storage.uploads.cancelScheduled('acct-1', b.requestId, at(30))).toBe(true);
+        expect(await storage.uploads.markInProgress('acct-1', b.requestId, at(60))).toBe('cancelled');
+        expect(await storage.uploads.markInProgress('acct-1', 'no-such', at(60))).toBeNull();
+        expect(await mustFind(b.requestId)).toMatchObject({ status: 'cancelled', completedAt: at(30), jobId: 'job-b' });
+        expect(await storage.uploads.findByJobId('acct-1', 'job-a')).toMatchObject({ status: 'in_progress', timezone: 'Europe/Paris', scheduledFor: at(60) });
+      });
+
+      it('edits a scheduled upload only while it is scheduled', async () => {
+        const up = await insert({ status: 'scheduled', jobId: 'job-e', scheduledFor: at(60), fields: { x_title: 'a' } });
+        const patch = {
+          scheduledFor: at(90), timezone: 'UTC', content: { title: 'new' }, fields: { x_title: 'b' },
+          targets: [{ platform: 'x' as const, connectedAccountId: 'conn-x', title: 'b', settings: { reply_settings: 'following' } }],
+        };
+        expect(await storage.uploads.updateScheduled('acct-1', up.requestId, patch, at(2))).toBe(true);
+        expect(await mustFind(up.requestId)).toMatchObject({ ...patch, status: 'scheduled', updatedAt: at(2) });
+        await storage.uploads.markInProgress('acct-1', up.requestId, at(90));
+        expect(await storage.uploads.updateScheduled('acct-1', up.requestId, { ...patch, content: { title: 'late' } }, at(91))).toBe(false);
+        expect((await mustFind(up.requestId)).content.title).toBe('new');
+      });
+
       it('keeps the first result of a target', async () => {
         const upload = await insert();
         const first = aTargetResult({ platform: 'x', post_id: 'first' });

@@ -85,7 +85,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   const infra = infraEnv();
   const id = randomBytes(4).toString('hex');
   const dbName = `herald_e2e_${id}`;
-  const port = await freePort();
+  const port = extraEnv.HERALD_API_PORT ? Number(extraEnv.HERALD_API_PORT) : await freePort();
   const env: Record<string, string> = {
     HERALD_API_PORT: String(port),
     HERALD_API_HOST: '127.0.0.1',

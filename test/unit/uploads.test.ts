@@ -156,7 +156,7 @@ describe('publishing one target', () => {
   async function pendingUpload() {
     const { world, account } = await connectedWorld();
     // Stored but not run: a runner that does nothing.
-    const deps = { ...world.deps, runner: { start: async () => undefined, waitForCompletion: async () => false } };
+    const deps = { ...world.deps, runner: { start: async () => undefined, waitForCompletion: async () => false, reschedule: async () => undefined, cancel: async () => undefined } };
     const { upload } = await submitTextUpload(deps, account, post({ async: true, requestId: 'manual' }));
     const input = { accountId: account.id, requestId: upload.requestId, timing: DEFAULT_UPLOAD_TIMING, step: 0 };
     return { world, account, input };

@@ -6,6 +6,8 @@ import { invalidInput } from '../../../core/domain/errors';
 import { isPlatform, PLATFORM_ALIASES, type MediaKind, type Platform } from '../../../core/domain/platforms';
 import { toUploadView } from '../../../core/domain/upload-view';
 import { precheckUpload, submitUpload } from '../../../core/usecases/submit-upload';
+import { parseScheduledDate } from '../../../core/domain/schedule';
+import { cancelScheduledPost, editScheduledPost, listScheduled } from '../../../core/usecases/scheduled-posts';
 import { removeTempFiles, takeMedia } from '../media-intake';
 import { getUploadStatus, listUploadHistory } from '../../../core/usecases/read-uploads';
 import { bodyFields, formBoolean, list, parse, single } from '../input';
@@ -71,9 +73,16 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
   async function handleUpload(ctx: RouterContext<AppState>, kind: MediaKind): Promise<void> {
     const fields = bodyFields(ctx);
     const body = parse(UploadCommonFields, { ...fields, platform: list(fields['platform[]'] ?? fields.platform) ?? [] });
-    if (body.scheduled_date !== undefined || body.add_to_queue) {
-      throw invalidInput('scheduled_date and add_to_queue are not available in this Herald version yet: publish now (omit them).', undefined, 'unsupported_field');
+    if (body.scheduled_date !== undefined && body.add_to_queue) {
+      throw invalidInput('scheduled_date cannot be combined with add_to_queue: send one of them.', { violations: [{ field: 'add_to_queue', message: 'not with scheduled_date' }] });
     }
+    if (body.add_to_queue) {
+      throw invalidInput('add_to_queue is not available in this Herald version yet: publish now or send scheduled_date.', undefined, 'unsupported_field');
+    }
+    const timezone = typeof single(fields.timezone) === 'string' ? String(single(fields.timezone)) : 'UTC';
+    const schedule = body.scheduled_date !== undefined
+      ? { at: parseScheduledDate(body.scheduled_date, timezone, deps.clock.now()), timezone }
+      : undefined;
     const platforms = normalizePlatforms(body.platform);
     const requestId = body.request_id ?? header(ctx, 'Idempotency-Key', 'X-Idempotency-Key', 'X-Request-Id');
     const externalId = body.external_id ?? header(ctx, 'X-External-Id');
@@ -94,11 +103,17 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
       fields: { ...fields, ...fileFields },
       ...(requestId ? { requestId } : {}),
       ...(externalId ? { externalId } : {}),
+      ...(schedule ? { schedule } : {}),
       async: body.async_upload ?? false,
       warnings: [],
       syncTimeoutMs,
     });
     const view = toUploadView(upload);
+    if (upload.scheduledFor) {
+      ctx.status = 202;
+      ctx.body = { success: true, ...view, job_id: upload.jobId, scheduled_date: upload.scheduledFor.toISOString(), timezone: upload.timezone };
+      return;
+    }
     if (finished) {
       ctx.body = { success: true, ...view };
       return;
@@ -127,7 +142,7 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
     page: z.coerce.number().int().min(1).default(1),
     limit: z.coerce.number().int().min(1).max(100).default(20),
     platform: z.string().refine(isPlatform, 'unknown platform').optional(),
-    status: z.enum(['pending', 'in_progress', 'completed']).optional(),
+    status: z.enum(['scheduled', 'pending', 'in_progress', 'completed', 'cancelled']).optional(),
     profile_username: z.string().optional(),
     start: z.coerce.date({ error: 'start must be an ISO-8601 date' }).optional(),
     end: z.coerce.date({ error: 'end must be an ISO-8601 date' }).optional(),
@@ -153,5 +168,35 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
         ...(q.external_id ? { externalId: q.external_id } : {}),
       })),
     };
+  });
+
+  router.get(`/api/${ns}/schedule`, async (ctx) => {
+    ctx.body = { success: true, scheduled: await listScheduled(deps, ctx.state.caller.account) };
+  });
+
+  router.delete(`/api/${ns}/schedule/:job_id`, async (ctx) => {
+    const cancelled = await cancelScheduledPost(deps, ctx.state.caller.account, ctx.params.job_id!);
+    ctx.body = { success: true, message: `Scheduled post ${cancelled.job_id} cancelled; it will not be published.`, ...cancelled };
+  });
+
+  const ScheduleEdit = z.object({
+    scheduled_date: z.string().optional(),
+    timezone: z.string().optional(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+  }).loose();
+
+  // Edit a scheduled post: JSON body with scheduled_date, timezone, title, description and any
+  // per-platform field (<platform>_title, the networks' settings), merged over the original request.
+  router.patch(`/api/${ns}/schedule/:job_id`, async (ctx) => {
+    const { scheduled_date, timezone, title, description, ...fields } = parse(ScheduleEdit, bodyFields(ctx));
+    const edited = await editScheduledPost(deps, ctx.state.caller.account, ctx.params.job_id!, {
+      ...(scheduled_date !== undefined ? { scheduled_date } : {}),
+      ...(timezone !== undefined ? { timezone } : {}),
+      ...(title !== undefined ? { title } : {}),
+      ...(description !== undefined ? { description } : {}),
+      fields,
+    });
+    ctx.body = { success: true, ...edited };
   });
 }
