@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import {
-  beginUpload, finishUpload, publishTarget, type PublishTargetInput, type RunUploadDeps, type TargetOutcome,
+  beginUpload, clearExpiredRestriction, finishUpload, publishTarget, type PublishTargetInput, type RunUploadDeps, type TargetOutcome,
 } from '../core/usecases/run-upload';
 
 export type PublishTargetActivityInput = Omit<PublishTargetInput, 'attempt' | 'signal'>;
@@ -10,6 +10,7 @@ export function createUploadActivities(deps: RunUploadDeps) {
   return {
     beginUpload: (input: { accountId: string; requestId: string }) => beginUpload(deps, input),
     finishUpload: (input: { accountId: string; requestId: string }) => finishUpload(deps, input),
+    clearExpiredRestriction: (input: { connectionId: string }) => clearExpiredRestriction(deps, input),
 
     async publishTarget(input: PublishTargetActivityInput): Promise<TargetOutcome> {
       const ctx = Context.current();

@@ -1,2 +1,3 @@
 // The workflows bundled into the worker.
 export { uploadWorkflow } from './upload.workflow';
+export { accountPauseWorkflow } from './account-pause.workflow';

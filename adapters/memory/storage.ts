@@ -211,6 +211,20 @@ function memoryConnectedAccounts(): ConnectedAccountRepository {
         found.updatedAt = new Date(at.getTime());
       }
     },
+    async setRestriction(id, restriction, at) {
+      const found = byId.get(id);
+      if (!found) return;
+      if (restriction) found.restriction = copy(restriction);
+      else delete found.restriction;
+      found.updatedAt = new Date(at.getTime());
+    },
+    async setCheckpointRequired(id, required, at) {
+      const found = byId.get(id);
+      if (!found) return;
+      if (required) found.checkpointRequired = true;
+      else delete found.checkpointRequired;
+      found.updatedAt = new Date(at.getTime());
+    },
     async updateCredentials(id, sealedCredentials, at) {
       const found = byId.get(id);
       if (found) {

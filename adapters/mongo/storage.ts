@@ -218,7 +218,8 @@ function mongoProfiles(col: Collection<Document>): ProfileRepository {
 const UPSERT_ATTEMPTS = 3;
 
 /** Optional ConnectedAccount fields: removed on replace when the new value lacks them. */
-const CONNECTED_ACCOUNT_OPTIONAL = ['capabilities'] as const;
+// Absent optional fields are unset on upsert: reconnecting ends a pause and clears a checkpoint flag.
+const CONNECTED_ACCOUNT_OPTIONAL = ['capabilities', 'restriction', 'checkpointRequired'] as const;
 
 function mongoConnectedAccounts(col: Collection<IdDoc>): ConnectedAccountRepository {
   const fromDoc = (doc: Document | null) => fromIdDoc<ConnectedAccount>(doc);
@@ -257,6 +258,16 @@ function mongoConnectedAccounts(col: Collection<IdDoc>): ConnectedAccountReposit
     },
     async setStatus(id, status, at) {
       await col.updateOne({ _id: id }, { $set: { status, updatedAt: at } });
+    },
+    async setRestriction(id, restriction, at) {
+      await col.updateOne({ _id: id }, restriction
+        ? { $set: { restriction: clean(restriction), updatedAt: at } }
+        : { $unset: { restriction: '' }, $set: { updatedAt: at } });
+    },
+    async setCheckpointRequired(id, required, at) {
+      await col.updateOne({ _id: id }, required
+        ? { $set: { checkpointRequired: true, updatedAt: at } }
+        : { $unset: { checkpointRequired: '' }, $set: { updatedAt: at } });
     },
     async updateCredentials(id, sealedCredentials, at) {
       await col.updateOne({ _id: id }, { $set: { sealedCredentials, updatedAt: at } });

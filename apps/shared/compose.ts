@@ -4,15 +4,13 @@ import { Client, Connection } from '@temporalio/client';
 import type { PlatformRegistry } from '../../core/ports/platform';
 import type { Storage } from '../../core/ports/storage';
 import { createMongoStorage } from '../../adapters/mongo/storage';
-import { createPlatformRegistry } from '../../adapters/platforms/registry';
-import { createDiscordPlatform } from '../../adapters/platforms/discord';
-import { createTelegramPlatform } from '../../adapters/platforms/telegram';
 import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createMediaAccess, createMediaUrlSigner } from '../../adapters/media/signed-urls';
 import { createFfprobe } from '../../adapters/media/ffprobe';
 import { createUrlMediaFetcher } from '../../adapters/media/url-fetcher';
 import { systemClock } from '../../adapters/crypto/node-crypto';
 import type { HeraldConfig } from './config';
+import { buildPlatforms as buildPlatformRegistry } from './platforms';
 
 /** Logs one JSON line per event; secrets never reach it (callers pass ids, not tokens). */
 export function log(message: string, fields: Record<string, unknown> = {}): void {
@@ -47,12 +45,16 @@ export async function connectTemporal(config: HeraldConfig): Promise<{ connectio
   return { connection, client: new Client({ connection, namespace: config.temporal.namespace }) };
 }
 
+/** The adapters of every configured network (apps/shared/platforms.ts); logs which, never their credentials. */
 export function buildPlatforms(config: HeraldConfig): PlatformRegistry {
-  const { discordApiBase, telegramApiBase, timeoutMs } = config.platforms;
-  return createPlatformRegistry([
-    createDiscordPlatform({ apiBase: discordApiBase, timeoutMs }),
-    createTelegramPlatform({ apiBase: telegramApiBase, timeoutMs }),
-  ]);
+  const registry = buildPlatformRegistry(config.platforms);
+  log('platforms registered', {
+    platforms: registry.list().map((a) => a.descriptor.id),
+    ...(config.platforms.unconfigured.length
+      ? { not_configured: Object.fromEntries(config.platforms.unconfigured.map((u) => [u.network, `${u.missing.join(' and ')} not set`])) }
+      : {}),
+  });
+  return registry;
 }
 
 /** The media store, URL signer and the access adapters get (bytes + signed public URLs). */

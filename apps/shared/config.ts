@@ -1,4 +1,5 @@
 import { DEFAULT_UPLOAD_TIMING, type UploadTiming } from '../../core/ports/upload-runner';
+import { loadPlatformSettings, type PlatformSettings } from './platforms';
 
 /** Every setting of the daemons, read from the environment here and nowhere else. */
 export interface HeraldConfig {
@@ -10,7 +11,8 @@ export interface HeraldConfig {
   redisKeyPrefix: string;
   temporal: { address: string; namespace: string; taskQueue: string };
   secretKey: string | undefined;
-  platforms: { discordApiBase: string; telegramApiBase: string; timeoutMs: number };
+  /** Per network: base URLs, OAuth client credentials, timeout (apps/shared/platforms.ts lists the variables). */
+  platforms: PlatformSettings;
   rateLimit: { points: number; windowSeconds: number; authMaxFailures: number; authBlockSeconds: number };
   uploadTiming: UploadTiming;
   reconciler: { intervalMs: number; pendingAfterMs: number };
@@ -27,9 +29,24 @@ function int(env: Env, name: string, fallback: number): number {
   return value;
 }
 
-export function loadConfig(env: Env = process.env): HeraldConfig {
+/** `HERALD_NAMESPACE`: the `svc` path segment of every route. */
+function namespaceOf(env: Env): string {
   const namespace = env.HERALD_NAMESPACE ?? 'herald';
   if (!/^[a-z0-9][a-z0-9_-]*$/.test(namespace)) throw new Error(`HERALD_NAMESPACE must be a lower-case path segment, got "${namespace}"`);
+  return namespace;
+}
+
+/**
+ * Herald's address as networks and browsers reach it (media URLs, OAuth callbacks):
+ * `HERALD_PUBLIC_BASE_URL`, else the API's own listen address. No trailing slash.
+ */
+function publicBaseUrlOf(env: Env): string {
+  const raw = env.HERALD_PUBLIC_BASE_URL || `http://${env.HERALD_API_HOST ?? '127.0.0.1'}:${int(env, 'HERALD_API_PORT', 8787)}`;
+  return raw.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: Env = process.env): HeraldConfig {
+  const namespace = namespaceOf(env);
   return {
     namespace,
     api: {
@@ -48,11 +65,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       taskQueue: env.HERALD_TASK_QUEUE ?? 'herald',
     },
     secretKey: env.HERALD_SECRET_KEY,
-    platforms: {
-      discordApiBase: env.DISCORD_API_BASE ?? 'https://discord.com/api/v10',
-      telegramApiBase: env.TELEGRAM_API_BASE ?? 'https://api.telegram.org',
-      timeoutMs: int(env, 'HERALD_PLATFORM_TIMEOUT_MS', 60_000),
-    },
+    platforms: loadPlatformSettings(env),
     rateLimit: {
       points: int(env, 'HERALD_RATE_LIMIT_POINTS', 300),
       windowSeconds: int(env, 'HERALD_RATE_LIMIT_WINDOW_SECONDS', 60),
@@ -73,7 +86,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
     media: {
       dir: env.HERALD_MEDIA_DIR ?? `${process.cwd()}/.herald/media`,
       // Where networks fetch stored media from: the API's own address unless a public one is set.
-      publicBaseUrl: env.HERALD_PUBLIC_BASE_URL ?? `http://${env.HERALD_API_HOST ?? '127.0.0.1'}:${int(env, 'HERALD_API_PORT', 8787)}`,
+      publicBaseUrl: publicBaseUrlOf(env),
       urlTtlSeconds: int(env, 'HERALD_MEDIA_URL_TTL_SECONDS', 24 * 3600),
       // Files over 1 GB are routine for video: the default cap is 10 GB, streamed to disk.
       maxBytes: int(env, 'HERALD_MEDIA_MAX_BYTES', 10 * 1024 ** 3),

@@ -1,6 +1,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createUploadActivities } from '../../workflows/activities';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
+import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
 import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
 import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     workflowsPath: require.resolve('../../workflows/index'),
     activities: createUploadActivities({
       storage: mongo.storage, platforms: buildPlatforms(config), secrets, notifier, clock: systemClock, media: media.access,
+      pauses: createTemporalAccountPauses(temporal.client, { taskQueue: config.temporal.taskQueue }),
     }),
     // On SIGTERM running activities get this long to finish; what remains is handed back to Temporal.
     shutdownGraceTime: config.api.shutdownGraceMs,

@@ -21,6 +21,38 @@ export interface ConnectedAccount {
   sealedCredentials: string;
   connectedAt: Date;
   updatedAt: Date;
+  /** A network verdict that keeps failing: new posts are refused at precheck until `until`. Reconnecting clears it. */
+  restriction?: AccountRestriction;
+  /** The network demands a checkpoint (account_checkpoint_required): precheck answers account_reauth_required. */
+  checkpointRequired?: boolean;
+}
+
+export interface AccountRestriction {
+  reason: string;
+  until: Date;
+  /** The result's error_code when it differs from the reason. */
+  code?: string;
+}
+
+/** Why a connection cannot publish right now, checked before anything is sent; null when it can. */
+export function precheckFailure(account: ConnectedAccount, now: Date): Record<string, unknown> | null {
+  if (account.checkpointRequired) {
+    return {
+      error_code: 'account_reauth_required', failure_stage: 'precheck',
+      error: `The ${account.platform} account needs a checkpoint cleared on ${account.platform} and then reconnecting before it can publish.`,
+    };
+  }
+  if (account.restriction && account.restriction.until > now) {
+    const seconds = Math.ceil((account.restriction.until.getTime() - now.getTime()) / 1000);
+    return {
+      error_code: 'account_restricted', failure_stage: 'precheck',
+      restriction_reason: account.restriction.reason,
+      restricted_until: account.restriction.until.toISOString(),
+      retry_after_seconds: seconds,
+      error: `The ${account.platform} account is paused by ${account.platform} (${account.restriction.reason}) until ${account.restriction.until.toISOString()}.`,
+    };
+  }
+  return null;
 }
 
 /** The spec's social-account object, as profiles show it. */

@@ -1,6 +1,6 @@
 import type { ApiKey, OperatorAccount } from '../domain/operator';
 import type { Profile } from '../domain/profile';
-import type { ConnectedAccount } from '../domain/connected-account';
+import type { AccountRestriction, ConnectedAccount } from '../domain/connected-account';
 import type { Platform } from '../domain/platforms';
 import type { TargetResult, UploadRequest, UploadStatus } from '../domain/upload';
 
@@ -50,6 +50,9 @@ export interface ConnectedAccountRepository {
   find(accountId: string, profileUsername: string, platform: Platform): Promise<ConnectedAccount | null>;
   listByProfile(accountId: string, profileUsername: string): Promise<ConnectedAccount[]>;
   setStatus(id: string, status: ConnectedAccount['status'], at: Date): Promise<void>;
+  /** Pauses (or, with null, resumes) a connection after a network restriction verdict. */
+  setRestriction(id: string, restriction: AccountRestriction | null, at: Date): Promise<void>;
+  setCheckpointRequired(id: string, required: boolean, at: Date): Promise<void>;
   /** Stores renewed credentials (sealed) after a token refresh. */
   updateCredentials(id: string, sealedCredentials: string, at: Date): Promise<void>;
   deleteByProfile(accountId: string, profileUsername: string): Promise<number>;

@@ -1,8 +1,9 @@
 import { failureErrorCode, PlatformError } from '../domain/errors';
-import type { ConnectedAccount } from '../domain/connected-account';
+import { precheckFailure, type ConnectedAccount } from '../domain/connected-account';
 import type { Platform } from '../domain/platforms';
 import type { PublishTarget, TargetResult, UploadRequest } from '../domain/upload';
 import type { Notifier } from '../ports/notifications';
+import type { AccountPauses } from '../ports/account-pauses';
 import type {
   MediaAccess, PlatformAdapter, PlatformCredentials, PlatformRegistry, PublishContext, PublishPost, PublishStep,
 } from '../ports/platform';
@@ -18,6 +19,7 @@ export interface RunUploadDeps {
   notifier: Notifier;
   clock: Clock;
   media: MediaAccess;
+  pauses?: AccountPauses;
 }
 
 export type TargetOutcome =
@@ -57,6 +59,14 @@ async function loadUpload(storage: Storage, accountId: string, requestId: string
   const upload = await storage.uploads.find(accountId, requestId);
   if (!upload) throw new Error(`upload ${requestId} of ${accountId} not found`);
   return upload;
+}
+
+/** Lifts a pause whose time has passed (the pause workflow's timer fired); a newer pause stays. */
+export async function clearExpiredRestriction(deps: RunUploadDeps, input: { connectionId: string }): Promise<boolean> {
+  const connection = await deps.storage.connectedAccounts.findById(input.connectionId);
+  if (!connection?.restriction || connection.restriction.until > deps.clock.now()) return false;
+  await deps.storage.connectedAccounts.setRestriction(connection.id, null, deps.clock.now());
+  return true;
 }
 
 /** Marks the upload in progress; false when it must not run (cancelled while scheduled). */
@@ -135,6 +145,10 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
     result = fail(`No ${input.platform} account is connected to profile "${upload.profileUsername}" any more.`, 'account_not_connected');
   } else if (connection.status === 'reauth_required') {
     result = fail(`The ${input.platform} account must be reconnected before it can publish.`, 'reauth_required');
+  } else if (input.round === 0 && input.step === 0 && precheckFailure(connection, deps.clock.now())) {
+    // Checked again when the post runs (scheduled posts, or a pause that began meanwhile).
+    const refused = precheckFailure(connection, deps.clock.now())!;
+    result = { ...fail(String(refused.error), String(refused.error_code)), ...refused };
   } else if (!adapter?.publisher) {
     result = fail(`Herald cannot publish to ${input.platform} yet.`, 'platform_not_supported');
   } else {
@@ -194,6 +208,13 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
         result = fail(err.message, failureErrorCode(failure), warnings);
         if (failure.kind === 'restricted') {
           Object.assign(result, { restriction_reason: failure.reason, restricted_until: failure.until.toISOString() });
+          // A verdict that keeps failing pauses the account: later posts are refused at precheck.
+          const restriction = { reason: failure.reason, until: failure.until, ...(failure.code ? { code: failure.code } : {}) };
+          await deps.storage.connectedAccounts.setRestriction(connection.id, restriction, deps.clock.now());
+          await deps.pauses?.paused(connection, restriction);
+        }
+        if (failure.kind === 'checkpoint') {
+          await deps.storage.connectedAccounts.setCheckpointRequired(connection.id, true, deps.clock.now());
         }
       }
     }

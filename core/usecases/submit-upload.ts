@@ -4,7 +4,8 @@ import { mediaLimitViolations } from '../domain/media-limits';
 import type { OperatorAccount } from '../domain/operator';
 import { ENDPOINT_PLATFORMS, PLATFORMS, UNAVAILABLE_PLATFORMS, type MediaKind, type Platform } from '../domain/platforms';
 import { resolveSettings } from '../domain/settings';
-import type { PublishTarget, UploadRequest } from '../domain/upload';
+import type { PublishTarget, TargetResult, UploadRequest } from '../domain/upload';
+import { precheckFailure } from '../domain/connected-account';
 import type { PlatformRegistry } from '../ports/platform';
 import { DuplicateKeyError, type Storage } from '../ports/storage';
 import type { Clock, IdGenerator } from '../ports/system';
@@ -95,7 +96,7 @@ export async function precheckUpload(
   await requireProfile(deps.storage, account.id, input.profileUsername);
 }
 
-export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, input: UploadInput): Promise<{ targets: PublishTarget[]; warnings: string[] }> {
+export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, input: UploadInput): Promise<{ targets: PublishTarget[]; warnings: string[]; prechecked: TargetResult[] }> {
   await precheckUpload(deps, account, input);
   if (input.kind === 'video' && input.media.filter((m) => m.kind === 'video').length !== 1) {
     throw invalidInput('video is required: exactly one video file or URL.', { violations: [{ field: 'video', message: 'exactly one video is required' }] });
@@ -107,6 +108,7 @@ export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, i
   const violations: Array<Record<string, unknown>> = [];
   const consumed = new Set<string>();
   const targets: PublishTarget[] = [];
+  const prechecked: TargetResult[] = [];
   for (const platform of input.platforms) {
     const adapter = deps.platforms.get(platform)!;
     const connection = await deps.storage.connectedAccounts.find(account.id, input.profileUsername, platform);
@@ -114,6 +116,9 @@ export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, i
       violations.push({ platform, type: 'not_connected', message: `No ${platform} account is connected to profile "${input.profileUsername}".` });
       continue;
     }
+    // A paused or checkpointed account is refused before anything is sent; other platforms go on.
+    const refused = precheckFailure(connection, deps.clock.now());
+    if (refused) prechecked.push({ platform, success: false, warnings: [], finished_at: deps.clock.now().toISOString(), ...refused } as TargetResult);
     const title = text(input.fields[`${platform}_title`]) ?? input.title;
     const max = adapter.descriptor.limits.textMaxChars;
     if (input.kind === 'text' && !title.trim()) {
@@ -147,7 +152,7 @@ export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, i
   // Fields no targeted network uses are reported, never silently dropped.
   const ignored = Object.keys(input.fields).filter((f) => !COMMON_FIELDS.has(f) && !consumed.has(f));
   const warnings = ignored.map((f) => `Field "${f}" is not used by ${input.platforms.join(', ')} on this endpoint and was ignored.`);
-  return { targets, warnings };
+  return { targets, warnings, prechecked };
 }
 
 /**
@@ -161,7 +166,13 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
     const existing = await deps.storage.uploads.find(account.id, input.requestId);
     if (existing) return { upload: existing, duplicate: true, finished: existing.status === 'completed' };
   }
-  const { targets, warnings } = await buildTargets(deps, account, input);
+  const { targets, warnings, prechecked } = await buildTargets(deps, account, input);
+  if (prechecked.length === targets.length) {
+    // Nothing could go out: refused as a whole, and not counted as an upload.
+    const first = prechecked[0]!;
+    throw new HeraldError(first.error_code === 'account_restricted' ? 'too_many_requests' : 'conflict', prechecked.map((p) => p.error).join(' '),
+      String(first.error_code), { failure_stage: 'precheck', ...(first.retry_after_seconds ? { retry_after_seconds: first.retry_after_seconds } : {}), results: Object.fromEntries(prechecked.map((p) => [p.platform, p])) });
+  }
   const now = deps.clock.now();
   const upload: UploadRequest = {
     accountId: account.id,
@@ -193,6 +204,10 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
     return { upload: existing, duplicate: true, finished: existing.status === 'completed' };
   }
 
+  for (const result of prechecked) {
+    await deps.storage.uploads.recordResult(account.id, upload.requestId, result, now);
+    upload.results[result.platform] = result;
+  }
   try {
     await deps.runner.start(upload);
   } catch (err) {

@@ -345,6 +345,25 @@ export function storageContract(name: string, make: () => Promise<StorageUnderTe
         expect(await storage.connectedAccounts.findById('no-such-connection')).toBeNull();
       });
 
+      it('pauses and resumes a connection, and a reconnection (upsert) ends the pause and the checkpoint flag', async () => {
+        const conn = aConnectedAccount({ ...key, platform: 'x' });
+        await storage.connectedAccounts.upsert(conn);
+        await storage.connectedAccounts.setRestriction(conn.id, { reason: 'spam_restricted', until: at(60), code: 'c' }, at(1));
+        await storage.connectedAccounts.setCheckpointRequired(conn.id, true, at(2));
+        expect(await storage.connectedAccounts.findById(conn.id)).toMatchObject({ restriction: { reason: 'spam_restricted', until: at(60), code: 'c' }, checkpointRequired: true });
+        await storage.connectedAccounts.setRestriction(conn.id, null, at(3));
+        await storage.connectedAccounts.setCheckpointRequired(conn.id, false, at(3));
+        const cleared = await storage.connectedAccounts.findById(conn.id);
+        expect(cleared).not.toHaveProperty('restriction');
+        expect(cleared).not.toHaveProperty('checkpointRequired');
+        await storage.connectedAccounts.setRestriction(conn.id, { reason: 'publish_limit', until: at(90) }, at(4));
+        await storage.connectedAccounts.setCheckpointRequired(conn.id, true, at(4));
+        const reconnected = await storage.connectedAccounts.upsert(aConnectedAccount({ ...key, platform: 'x', handle: '@again' }));
+        expect(reconnected.id).toBe(conn.id);
+        expect(reconnected).not.toHaveProperty('restriction');
+        expect(reconnected).not.toHaveProperty('checkpointRequired');
+      });
+
       it('replaces the sealed credentials of one connection', async () => {
         const conn = aConnectedAccount({ ...key, platform: 'x', sealedCredentials: 'v1.old' });
         const other = aConnectedAccount({ ...key, platform: 'threads' });

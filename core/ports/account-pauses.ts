@@ -1,0 +1,20 @@
+import type { AccountRestriction, ConnectedAccount } from '../domain/connected-account';
+
+/**
+ * The account pause state machine runs as one long-lived workflow per connected account
+ * (`account:<connection id>`) with a movable timer: a restriction verdict starts it or moves its
+ * timer; when `until` passes it lifts the pause. Reconnecting lifts it at once.
+ */
+export interface AccountPauses {
+  paused(connection: ConnectedAccount, restriction: AccountRestriction): Promise<void>;
+}
+
+export const ACCOUNT_PAUSE_WORKFLOW_TYPE = 'accountPauseWorkflow';
+export const PAUSE_SIGNAL = 'paused';
+
+export interface AccountPauseInput {
+  connectionId: string;
+  until: string;
+}
+
+export const accountPauseWorkflowId = (connectionId: string) => `account:${connectionId}`;
