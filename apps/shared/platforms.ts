@@ -19,6 +19,10 @@
  * | x         | `HERALD_X_CLIENT_ID`, `HERALD_X_CLIENT_SECRET`, `X_API_BASE`, `X_AUTH_BASE`, `X_KEEP_LINKS` (true/false) |
  * | pinterest | `HERALD_PINTEREST_CLIENT_ID`, `HERALD_PINTEREST_CLIENT_SECRET`, `PINTEREST_API_BASE`, `PINTEREST_AUTH_BASE` |
  *
+ * Processing polls (how often Herald asks a network whether a video is ready; workflow timers):
+ * `TIKTOK_POLL_MS`, `TIKTOK_POST_ID_POLL_MS`, `INSTAGRAM_POLL_MS`, `THREADS_POLL_MS`, `FACEBOOK_POLL_MS`,
+ * `YOUTUBE_POLL_MS`, `LINKEDIN_POLL_MS`, `BLUESKY_POLL_MS` (defaults: each adapter's production value).
+ *
  * Discord, Telegram and Bluesky are connected with credentials and are always registered. An OAuth
  * network is registered only when both its client id and secret are set.
  */
@@ -96,6 +100,11 @@ const flag: Read<boolean> = (raw, variable) => {
   if (/^(false|0|no)$/i.test(raw)) return false;
   throw new Error(`${variable} must be true or false, got "${raw}"`);
 };
+const millis: Read<number> = (raw, variable) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${variable} must be a positive number of milliseconds, got "${raw}"`);
+  return n;
+};
 const hostList: Read<string[]> = (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean);
 const linkedInVersion: Read<string> = (raw, variable) => {
   if (!/^\d{6}(\.\d{2})?$/.test(raw)) throw new Error(`${variable} must be a LinkedIn API version YYYYMM or YYYYMM.RR, got "${raw}"`);
@@ -133,6 +142,7 @@ const NETWORKS: { [K in NetworkId]: NetworkEntry<NetworkOptions[K]> } = {
       videoBase: ['BLUESKY_VIDEO_BASE', httpUrl],
       videoServiceDid: ['BLUESKY_VIDEO_SERVICE_DID', did],
       appUrl: ['BLUESKY_APP_URL', httpUrl],
+      videoPollMs: ['BLUESKY_POLL_MS', millis],
     },
     create: createBlueskyPlatform,
   },
@@ -142,6 +152,8 @@ const NETWORKS: { [K in NetworkId]: NetworkEntry<NetworkOptions[K]> } = {
       authBase: ['TIKTOK_AUTH_BASE', httpUrl],
       businessApiBase: ['TIKTOK_BUSINESS_API_BASE', httpUrl],
       videoSource: ['TIKTOK_VIDEO_SOURCE', tiktokVideoSource],
+      pollIntervalMs: ['TIKTOK_POLL_MS', millis],
+      postIdPollIntervalMs: ['TIKTOK_POST_ID_POLL_MS', millis],
     },
     create: createTikTokPlatform,
   },
@@ -151,6 +163,7 @@ const NETWORKS: { [K in NetworkId]: NetworkEntry<NetworkOptions[K]> } = {
       apiVersion: ['INSTAGRAM_API_VERSION', text],
       authorizeUrl: ['INSTAGRAM_AUTHORIZE_URL', httpUrl],
       tokenUrl: ['INSTAGRAM_TOKEN_URL', httpUrl],
+      pollIntervalMs: ['INSTAGRAM_POLL_MS', millis],
     },
     create: createInstagramPlatform,
   },
@@ -159,6 +172,7 @@ const NETWORKS: { [K in NetworkId]: NetworkEntry<NetworkOptions[K]> } = {
       apiBase: ['THREADS_API_BASE', httpUrl],
       apiVersion: ['THREADS_API_VERSION', text],
       authorizeUrl: ['THREADS_AUTHORIZE_URL', httpUrl],
+      pollIntervalMs: ['THREADS_POLL_MS', millis],
     },
     create: createThreadsPlatform,
   },
@@ -167,6 +181,7 @@ const NETWORKS: { [K in NetworkId]: NetworkEntry<NetworkOptions[K]> } = {
       apiBase: ['FACEBOOK_API_BASE', httpUrl],
       videoApiBase: ['FACEBOOK_VIDEO_API_BASE', httpUrl],
       authBase: ['FACEBOOK_AUTH_BASE', httpUrl],
+      pollIntervalMs: ['FACEBOOK_POLL_MS', millis],
     },
     create: createFacebookPlatform,
   },
@@ -175,6 +190,7 @@ const NETWORKS: { [K in NetworkId]: NetworkEntry<NetworkOptions[K]> } = {
       apiBase: ['YOUTUBE_API_BASE', httpUrl],
       authBase: ['YOUTUBE_AUTH_BASE', httpUrl],
       tokenUrl: ['YOUTUBE_TOKEN_URL', httpUrl],
+      pollIntervalMs: ['YOUTUBE_POLL_MS', millis],
     },
     create: createYoutubePlatform,
   },
@@ -184,6 +200,7 @@ const NETWORKS: { [K in NetworkId]: NetworkEntry<NetworkOptions[K]> } = {
       authBase: ['LINKEDIN_AUTH_BASE', httpUrl],
       version: ['LINKEDIN_VERSION', linkedInVersion],
       organizationPages: ['LINKEDIN_ORGANIZATION_PAGES', flag],
+      videoPollMs: ['LINKEDIN_POLL_MS', millis],
     },
     create: createLinkedInPlatform,
   },

@@ -1,0 +1,132 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
+import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+
+jest.setTimeout(300_000);
+
+const OAUTH = ['tiktok', 'instagram', 'threads', 'facebook', 'youtube', 'linkedin', 'x', 'pinterest'] as const;
+const NINE = [...OAUTH, 'bluesky'] as const;
+const POLL_ENV = Object.fromEntries(['TIKTOK_POLL_MS', 'TIKTOK_POST_ID_POLL_MS', 'INSTAGRAM_POLL_MS', 'THREADS_POLL_MS', 'FACEBOOK_POLL_MS', 'YOUTUBE_POLL_MS', 'LINKEDIN_POLL_MS', 'BLUESKY_POLL_MS'].map((k) => [k, '200']));
+
+/**
+ * Issue 4's end to end: every network connected through its real connect flow (OAuth authorize
+ * page + callback, or app password), then ONE request with a video to all nine networks, and one
+ * with photos, through Temporal, with per-network results, warnings, status and history.
+ */
+describe('one request to all nine networks', () => {
+  let sandbox: Sandbox;
+  let stack: Stack;
+  let api: ReturnType<typeof apiClient>;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-media-'));
+  const video = path.join(dir, 'clip.mp4');
+  const photos = [0, 1].map((i) => path.join(dir, `photo-${i}.jpg`));
+
+  beforeAll(async () => {
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=5', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=5',
+      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', video]);
+    photos.forEach((p, i) => execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0x${(0x336699 + i * 0x111111).toString(16)}:size=1080x1350`, '-frames:v', '1', p]));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
+    stack = await startStack({ ...sandbox.env, ...POLL_ENV, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, HERALD_HEARTBEAT_TIMEOUT_MS: '5000' });
+    await stack.startWorker();
+    api = apiClient(stack.apiUrl, await stack.newApiKey('all@herald.dev'));
+    expect((await api.post('/api/herald/users', { username: 'nina' })).status).toBe(201);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await sandbox?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('connects eight OAuth networks through authorize page and callback, and bluesky with an app password', async () => {
+    for (const platform of OAUTH) {
+      const start = await api.post(`/api/herald/oauth/${platform}/start`, { profile_username: 'nina', redirect_url: 'https://integrator.example/connected' });
+      expect(start).toMatchObject({ status: 200, body: { success: true, authorize_url: expect.any(String), state: expect.any(String) } });
+      const callback = await approveAuthorization(start.body.authorize_url);
+      expect(callback.origin + callback.pathname).toBe(`${stack.apiUrl}/api/herald/oauth/${platform}/callback`);
+      const res = await fetch(callback, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      const back = new URL(res.headers.get('location')!);
+      expect([platform, back.searchParams.get('connect_status'), back.searchParams.get('error_code')]).toEqual([platform, 'success', null]);
+    }
+    const bsky = await api.post('/api/herald/users/bluesky/credentials', {
+      profile_username: 'nina', identifier: sandbox.env.SANDBOX_BLUESKY_IDENTIFIER, app_password: sandbox.env.SANDBOX_BLUESKY_APP_PASSWORD,
+    });
+    expect(bsky).toMatchObject({ status: 200, body: { success: true } });
+    const profile = await api.get('/api/herald/users/nina');
+    expect(Object.keys(profile.body.profile.social_accounts).sort()).toEqual([...NINE].sort());
+    for (const p of NINE) expect(profile.body.profile.social_accounts[p]).toMatchObject({ username: expect.any(String), reauth_required: false });
+  });
+
+  it('publishes one video to all nine networks with per-network results and a first comment', async () => {
+    const form = new FormData();
+    form.append('user', 'nina');
+    for (const p of NINE) form.append('platform[]', p);
+    form.append('title', 'Herald everywhere');
+    form.append('description', 'One request, nine networks.');
+    form.append('pinterest_board_id', sandbox.env.SANDBOX_PINTEREST_BOARD_ID!);
+    form.append('privacy_level', 'PUBLIC_TO_EVERYONE');
+    form.append('first_comment', 'First!');
+    form.append('async_upload', 'true');
+    form.append('video', new Blob([readFileSync(video)], { type: 'video/mp4' }), 'clip.mp4');
+    const res = await fetch(`${stack.apiUrl}/api/upload`, { method: 'POST', headers: { Authorization: authOf(api) }, body: form, signal: AbortSignal.timeout(60_000) });
+    const body = await res.json() as { request_id: string };
+    expect(res.status).toBe(202);
+    const done = await eventually(() => api.get(`/api/herald/status?request_id=${body.request_id}`), (r) => r.body.status === 'completed', 180_000, 1000);
+    const failed = Object.values(done.body.results as Record<string, { success: boolean; platform: string; error?: string }>).filter((r) => !r.success);
+    expect(failed).toEqual([]);
+    expect(done.body).toMatchObject({ all_succeeded: true, media_type: 'video', summary: { total: 9, succeeded: 9 } });
+    for (const p of NINE) {
+      expect(done.body.results[p]).toMatchObject({ success: true, post_id: expect.any(String), warnings: expect.any(Array) });
+    }
+    // Networks with first comments took it; Pinterest has none and says so.
+    for (const p of ['youtube', 'x', 'threads', 'bluesky', 'facebook', 'instagram', 'linkedin'] as const) {
+      expect([p, done.body.results[p].first_comment_posted]).toEqual([p, true]);
+    }
+    expect(done.body.results.pinterest.warnings.join(' ')).toMatch(/first comment/i);
+    // The networks hold the posts: a few read back from their simulators.
+    const sims = sandbox.simulators;
+    expect(sims.youtube.videos().length).toBeGreaterThanOrEqual(1);
+    expect(sims.tiktok.posts().length).toBeGreaterThanOrEqual(1);
+    expect(sims.pinterest.pins().length).toBeGreaterThanOrEqual(1);
+    expect(sims.bluesky.posts().some((p) => JSON.stringify(p).includes('Herald everywhere'))).toBe(true);
+    const history = await api.get(`/api/herald/history?request_id=${body.request_id}`);
+    expect(history.body.history).toHaveLength(1);
+    expect(history.body.history[0]).toMatchObject({ status: 'completed', all_succeeded: true });
+  });
+
+  it('publishes two photos to the eight photo networks in one request', async () => {
+    const photoNetworks = ['tiktok', 'instagram', 'threads', 'facebook', 'linkedin', 'x', 'pinterest', 'bluesky'];
+    const form = new FormData();
+    form.append('user', 'nina');
+    for (const p of photoNetworks) form.append('platform[]', p);
+    form.append('title', 'Two photos');
+    form.append('pinterest_board_id', sandbox.env.SANDBOX_PINTEREST_BOARD_ID!);
+    for (const p of photos) form.append('photos[]', new Blob([readFileSync(p)], { type: 'image/jpeg' }), path.basename(p));
+    const res = await fetch(`${stack.apiUrl}/api/upload_photos`, { method: 'POST', headers: { Authorization: authOf(api) }, body: form, signal: AbortSignal.timeout(150_000) });
+    const body = await res.json() as { request_id: string };
+    expect([200, 202]).toContain(res.status);
+    const done = await eventually(() => api.get(`/api/herald/status?request_id=${body.request_id}`), (r) => r.body.status === 'completed', 120_000, 1000);
+    expect(Object.values(done.body.results as Record<string, { success: boolean }>).filter((r) => !r.success)).toEqual([]);
+    expect(done.body).toMatchObject({ all_succeeded: true, media_type: 'photo', summary: { total: 8, succeeded: 8 } });
+  });
+
+  it('publishes text to the text networks', async () => {
+    const res = await api.post('/api/upload_text', { user: 'nina', 'platform[]': ['x', 'linkedin', 'facebook', 'threads', 'bluesky'], title: 'Plain words to five networks.' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'completed', all_succeeded: true, summary: { total: 5, succeeded: 5 } });
+  });
+
+  let keyHeader: string | undefined;
+  function authOf(_client: unknown): string {
+    return keyHeader!;
+  }
+  beforeAll(async () => {
+    keyHeader = `Apikey ${await stack.newApiKey('all@herald.dev')}`;
+  });
+});
