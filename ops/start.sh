@@ -104,7 +104,9 @@ line "" "Herald is running (started in $((SECONDS - t0))s)"
 line "API" "http://127.0.0.1:$HERALD_API_PORT/api"
 line "API key" "$key   ($(rel "$KEY_FILE"))"
 line "Temporal UI" "${TEMPORAL_UI_URL:-(external Temporal at $TEMPORAL_ADDRESS)}"
-while IFS= read -r l; do line "Simulator" "$l"; done < <(grep -E '^[A-Za-z_][A-Za-z0-9_]*=' "$SANDBOX_ENV")
+# The sandbox credentials a newcomer needs; the simulators' own URLs and client secrets stay in the file.
+line "Simulators" "$(grep -cE '_API_BASE=' "$SANDBOX_ENV") networks, all URLs and client ids in .herald/sandbox.env"
+while IFS= read -r l; do line "Sandbox" "$l"; done < <(grep -E '^SANDBOX_[A-Z0-9_]*=' "$SANDBOX_ENV")
 line "Logs" "$(rel "$LOG_DIR")/{api,worker,sandbox,temporal,ferretdb,cli}.log"
 line "Env" "set -a; . $(rel "$ENV_FILE"); . $(rel "$SANDBOX_ENV"); set +a"
 line "Stop" "npm run stop   (or bash ops/stop.sh)"
