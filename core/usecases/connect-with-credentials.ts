@@ -2,7 +2,7 @@ import { invalidInput, redditUnavailable } from '../domain/errors';
 import type { ConnectedAccount } from '../domain/connected-account';
 import type { OperatorAccount } from '../domain/operator';
 import { UNAVAILABLE_PLATFORMS, type Platform } from '../domain/platforms';
-import type { PlatformRegistry } from '../ports/platform';
+import type { PlatformRegistry, VerifiedConnection } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import type { Clock, IdGenerator, SecretBox } from '../ports/system';
 import { requireProfile } from './profiles';
@@ -34,17 +34,28 @@ export async function connectWithCredentials(
   }
   const profile = await requireProfile(deps.storage, account.id, input.profile_username);
   const verified = await connector.verify(input);
+  return storeConnection(deps, { accountId: account.id, profileUsername: profile.username, platform }, verified);
+}
+
+/**
+ * Stores a verified connection as the profile's one connection of that platform (reconnecting
+ * replaces it, keeps its id, and clears reauth_required, a pause and a checkpoint flag).
+ */
+export async function storeConnection(
+  deps: Pick<ConnectDeps, 'storage' | 'secrets' | 'ids' | 'clock'>,
+  owner: { accountId: string; profileUsername: string; platform: Platform },
+  verified: VerifiedConnection,
+): Promise<ConnectedAccount> {
   const now = deps.clock.now();
   return deps.storage.connectedAccounts.upsert({
     id: deps.ids.next('conn'),
-    accountId: account.id,
-    profileUsername: profile.username,
-    platform,
+    ...owner,
     platformUserId: verified.identity.platformUserId,
     handle: verified.identity.handle,
     displayName: verified.identity.displayName,
     avatarUrl: verified.identity.avatarUrl,
     status: 'connected',
+    ...(verified.identity.capabilities ? { capabilities: verified.identity.capabilities } : {}),
     sealedCredentials: deps.secrets.seal(JSON.stringify(verified.credentials)),
     connectedAt: now,
     updatedAt: now,

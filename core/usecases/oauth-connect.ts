@@ -6,6 +6,7 @@ import type { PlatformRegistry } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import type { Clock, IdGenerator, Pkce, SecretBox } from '../ports/system';
 import { requireProfile } from './profiles';
+import { storeConnection } from './connect-with-credentials';
 
 export interface OAuthDeps {
   storage: Storage;
@@ -85,22 +86,7 @@ export async function completeOAuth(
   if (!connector) return { status: 'error', errorCode: 'platform_not_supported', message: `${platform} is not connected by OAuth here.`, ...back };
   try {
     const verified = await connector.exchangeCode({ code: input.code, redirectUri: state.redirectUri, ...(state.codeVerifier ? { codeVerifier: state.codeVerifier } : {}) });
-    const now = deps.clock.now();
-    const connection = await deps.storage.connectedAccounts.upsert({
-      id: deps.ids.next('conn'),
-      accountId: state.accountId,
-      profileUsername: state.profileUsername,
-      platform,
-      platformUserId: verified.identity.platformUserId,
-      handle: verified.identity.handle,
-      displayName: verified.identity.displayName,
-      avatarUrl: verified.identity.avatarUrl,
-      status: 'connected',
-      ...(verified.identity.capabilities ? { capabilities: verified.identity.capabilities } : {}),
-      sealedCredentials: deps.secrets.seal(JSON.stringify(verified.credentials)),
-      connectedAt: now,
-      updatedAt: now,
-    });
+    const connection = await storeConnection(deps, { accountId: state.accountId, profileUsername: state.profileUsername, platform }, verified);
     return { status: 'success', connection, ...back };
   } catch (err) {
     if (err instanceof PlatformError || err instanceof HeraldError) {
