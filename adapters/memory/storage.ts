@@ -325,6 +325,12 @@ function memoryUploads(): UploadRepository {
       const skip = Math.max(0, (Math.floor(query.page) - 1) * limit);
       return { items: matching.slice(skip, skip + limit).map((u) => copy(u)), total: matching.length };
     },
+    async countSince(accountId, since) {
+      return [...byKey.values()].filter((u) => u.accountId === accountId && u.createdAt >= since && u.status !== 'cancelled').length;
+    },
+    async countForConnectionSince(connectionId, since) {
+      return [...byKey.values()].filter((u) => u.targets.some((t) => t.connectedAccountId === connectionId) && u.createdAt >= since && u.status !== 'cancelled').length;
+    },
     async listStalePending(olderThan, limit) {
       return [...byKey.values()]
         .filter((u) => u.status === 'pending' && u.createdAt.getTime() < olderThan.getTime())

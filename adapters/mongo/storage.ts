@@ -57,6 +57,7 @@ const INDEXES: Record<keyof typeof COLLECTIONS, IndexDef[]> = {
     { key: { accountId: 1, jobId: 1 }, name: 'accountId_jobId' },
     { key: { accountId: 1, createdAt: -1 }, name: 'accountId_createdAt' },
     { key: { status: 1, createdAt: 1 }, name: 'status_createdAt' },
+    { key: { connectionIds: 1, createdAt: 1 }, name: 'connectionIds_createdAt' },
   ],
   uploadTargets: [{ key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' }],
   // Expiry is a field plus periodic cleanup: FerretDB has no TTL indexes.
@@ -280,7 +281,7 @@ function mongoConnectedAccounts(col: Collection<IdDoc>): ConnectedAccountReposit
 }
 
 /** Storage-only field of uploads: the target platforms, for history filtering by platform. */
-const UPLOAD_STORAGE_ONLY = ['platforms', 'results', 'dispatches'];
+const UPLOAD_STORAGE_ONLY = ['platforms', 'connectionIds', 'results', 'dispatches'];
 
 /**
  * The targets of an upload finish concurrently. FerretDB 1.x applies an update by reading the
@@ -303,7 +304,7 @@ function toUploadDoc(upload: UploadRequest): Document {
   const { results: _results, dispatches: _dispatches, ...rest } = clean(upload);
   void _results;
   void _dispatches;
-  return { ...rest, platforms: upload.targets.map((t) => t.platform) };
+  return { ...rest, platforms: upload.targets.map((t) => t.platform), connectionIds: upload.targets.map((t) => t.connectedAccountId) };
 }
 
 function fromUploadDoc(doc: Document, targets: TargetDoc[]): UploadRequest {
@@ -374,7 +375,7 @@ function mongoUploads(col: Collection<Document>, targets: Collection<TargetDoc>)
     async updateScheduled(accountId, requestId, patch, at) {
       const res = await col.updateOne(
         { accountId, requestId, status: 'scheduled' },
-        { $set: { ...clean(patch), platforms: patch.targets.map((t) => t.platform), updatedAt: at } },
+        { $set: { ...clean(patch), platforms: patch.targets.map((t) => t.platform), connectionIds: patch.targets.map((t) => t.connectedAccountId), updatedAt: at } },
       );
       return res.modifiedCount === 1;
     },
@@ -417,6 +418,12 @@ function mongoUploads(col: Collection<Document>, targets: Collection<TargetDoc>)
           ? []
           : await col.find(filter).sort({ createdAt: -1, requestId: -1 }).skip(skip).limit(limit).toArray();
       return { items: await withTargets(docs), total };
+    },
+    async countSince(accountId, since) {
+      return col.countDocuments({ accountId, createdAt: { $gte: since }, status: { $ne: 'cancelled' } });
+    },
+    async countForConnectionSince(connectionId, since) {
+      return col.countDocuments({ connectionIds: connectionId, createdAt: { $gte: since }, status: { $ne: 'cancelled' } });
     },
     async listStalePending(olderThan, limit) {
       const n = Math.max(0, Math.floor(limit));

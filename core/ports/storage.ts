@@ -93,6 +93,10 @@ export interface UploadRepository {
   history(query: UploadHistoryQuery): Promise<{ items: UploadRequest[]; total: number }>;
   /** Uploads still `pending` that were created before `olderThan` (for the start reconciler). */
   listStalePending(olderThan: Date, limit: number): Promise<UploadRequest[]>;
+  /** Uploads of an operator created since `since`, cancelled ones excluded (monthly plan quota). */
+  countSince(accountId: string, since: Date): Promise<number>;
+  /** Uploads that target one connected account, created since `since`, cancelled ones excluded (daily caps). */
+  countForConnectionSince(connectionId: string, since: Date): Promise<number>;
 }
 
 /** A pending OAuth authorization: created at start, taken once by the callback. */

@@ -1,4 +1,6 @@
-import { HeraldError, invalidInput, redditUnavailable } from '../domain/errors';
+import { forbidden, HeraldError, invalidInput, redditUnavailable } from '../domain/errors';
+import { PLANS } from '../domain/plans';
+import { DAILY_CAPS, DAY_MS, PER_MINUTE_CAPS } from '../domain/caps';
 import type { MediaRef } from '../domain/media';
 import { mediaLimitViolations } from '../domain/media-limits';
 import type { OperatorAccount } from '../domain/operator';
@@ -76,14 +78,42 @@ const text = (value: unknown): string | undefined => {
   return typeof v === 'string' ? v : undefined;
 };
 
+/** The rolling-24-hour cap (and TikTok's per-minute burst) of one connected account, if this post would pass it. */
+async function capExceeded(deps: Pick<SubmitDeps, 'storage' | 'clock'>, platform: Platform, connectionId: string): Promise<Record<string, unknown> | null> {
+  const now = deps.clock.now().getTime();
+  const daily = DAILY_CAPS[platform];
+  if (daily !== undefined) {
+    const used = await deps.storage.uploads.countForConnectionSince(connectionId, new Date(now - DAY_MS));
+    if (used >= daily) return { platform, type: 'hard_cap', used_last_24h: used, cap: daily, message: `${platform}: ${used} posts in the last 24 hours; the cap is ${daily}.` };
+  }
+  const perMinute = PER_MINUTE_CAPS[platform];
+  if (perMinute !== undefined) {
+    const used = await deps.storage.uploads.countForConnectionSince(connectionId, new Date(now - 60_000));
+    if (used >= perMinute) return { platform, type: 'rate_cap', used_last_minute: used, cap: perMinute, message: `${platform}: ${used} posts in the last minute; at most ${perMinute}.` };
+  }
+  return null;
+}
+
 /**
  * The checks that need no media: run before the request's files are stored, so a request that
  * must fail never costs a 1 GB copy.
  */
 export async function precheckUpload(
-  deps: Pick<SubmitDeps, 'storage' | 'platforms'>, account: OperatorAccount, input: Pick<UploadInput, 'kind' | 'platforms' | 'profileUsername'>,
+  deps: Pick<SubmitDeps, 'storage' | 'platforms' | 'clock'>, account: OperatorAccount, input: Pick<UploadInput, 'kind' | 'platforms' | 'profileUsername'>,
 ): Promise<void> {
   if (input.platforms.some((p) => UNAVAILABLE_PLATFORMS.includes(p))) throw redditUnavailable();
+  const plan = PLANS[account.plan];
+  if (input.platforms.includes('tiktok') && !plan.tiktokPosting) {
+    throw forbidden(`The ${plan.name} plan does not include TikTok posting: upgrade the plan or remove tiktok from platform[].`, 'tiktok_not_in_plan');
+  }
+  if (plan.uploadsPerMonth !== null) {
+    const now = deps.clock.now();
+    const used = await deps.storage.uploads.countSince(account.id, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
+    if (used >= plan.uploadsPerMonth) {
+      throw new HeraldError('too_many_requests', `Monthly upload quota reached: ${used} of ${plan.uploadsPerMonth} uploads used on the ${plan.name} plan this month.`,
+        'monthly_quota_exceeded', { usage: { used, limit: plan.uploadsPerMonth, plan: plan.name } });
+    }
+  }
   const supported = ENDPOINT_PLATFORMS[input.kind].filter((p) => {
     const adapter = deps.platforms.get(p);
     return adapter?.publisher && adapter.descriptor.endpoints.includes(input.kind);
@@ -109,6 +139,7 @@ export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, i
   const consumed = new Set<string>();
   const targets: PublishTarget[] = [];
   const prechecked: TargetResult[] = [];
+  const caps: Array<Record<string, unknown>> = [];
   for (const platform of input.platforms) {
     const adapter = deps.platforms.get(platform)!;
     const connection = await deps.storage.connectedAccounts.find(account.id, input.profileUsername, platform);
@@ -116,6 +147,8 @@ export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, i
       violations.push({ platform, type: 'not_connected', message: `No ${platform} account is connected to profile "${input.profileUsername}".` });
       continue;
     }
+    const capViolation = await capExceeded(deps, platform, connection.id);
+    if (capViolation) caps.push(capViolation);
     // A paused or checkpointed account is refused before anything is sent; other platforms go on.
     const refused = precheckFailure(connection, deps.clock.now());
     if (refused) prechecked.push({ platform, success: false, warnings: [], finished_at: deps.clock.now().toISOString(), ...refused } as TargetResult);
@@ -148,6 +181,10 @@ export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, i
     });
   }
   if (violations.length) throw invalidInput(violations.map((v) => v.message).join(' '), { violations });
+  if (caps.length) {
+    throw new HeraldError('too_many_requests', caps.map((c) => c.message).join(' '), 'daily_cap_reached',
+      { violations: caps.map(({ message: _m, ...v }) => v) });
+  }
 
   // Fields no targeted network uses are reported, never silently dropped.
   const ignored = Object.keys(input.fields).filter((f) => !COMMON_FIELDS.has(f) && !consumed.has(f));

@@ -581,6 +581,19 @@ export function storageContract(name: string, make: () => Promise<StorageUnderTe
         expect(found).not.toHaveProperty('startedAt');
       });
 
+      it('counts uploads per operator and per connected account since a time, cancelled ones excluded', async () => {
+        const target = (c: string) => ({ platform: 'x' as const, connectedAccountId: c, title: 't', settings: {} });
+        await insert({ createdAt: at(1), targets: [target('c1')] });
+        await insert({ createdAt: at(5), targets: [target('c1'), { ...target('c2'), platform: 'threads' as const }] });
+        await insert({ createdAt: at(9), targets: [target('c2')], status: 'cancelled' });
+        await insert({ accountId: 'acct-2', createdAt: at(9), targets: [target('c1')] });
+        expect(await storage.uploads.countSince('acct-1', at(0))).toBe(2);
+        expect(await storage.uploads.countSince('acct-1', at(2))).toBe(1);
+        expect(await storage.uploads.countForConnectionSince('c1', at(0))).toBe(3);
+        expect(await storage.uploads.countForConnectionSince('c1', at(5))).toBe(2);
+        expect(await storage.uploads.countForConnectionSince('c2', at(0))).toBe(1);
+      });
+
       it('runs a scheduled upload, or cancels it, but never both', async () => {
         const a = await insert({ status: 'scheduled', jobId: 'job-a', scheduledFor: at(60), timezone: 'Europe/Paris' });
         const b = await insert({ status: 'scheduled', jobId: 'job-b', scheduledFor: at(60) });
