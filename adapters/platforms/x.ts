@@ -451,9 +451,12 @@ function planThread(post: PublishPost, keepLinks: boolean): { tweets: PlannedTwe
     text = stripped.text;
   }
   let parts: string[];
+  // The descriptor's limit holds for a thread too: beyond it, nothing is sent (a 90-tweet thread is no answer).
+  const weight = xWeightedLength(text);
+  if (weight > LONG_POST_MAX_WEIGHT) {
+    throw invalid('text_too_long', `X takes at most ${LONG_POST_MAX_WEIGHT} characters of text (as one long post with x_long_text_as_post, or as a thread); this text counts ${weight}.`);
+  }
   if (post.settings.x_long_text_as_post === true) {
-    const weight = xWeightedLength(text);
-    if (weight > LONG_POST_MAX_WEIGHT) throw invalid('text_too_long', `A single X post holds at most ${LONG_POST_MAX_WEIGHT} characters (x_long_text_as_post); this text counts ${weight}.`);
     parts = text ? [text] : [];
   } else {
     parts = splitIntoThread(text);

@@ -43,6 +43,11 @@ export const SANDBOX_PORTS: Record<NetworkId, number> = {
 /** Time simulators take to "process" media: long enough that the Temporal UI shows the waits. */
 export const SANDBOX_PROCESSING_MS = 1000;
 
+/** How often Herald polls each network's processing (see apps/shared/platforms.ts). */
+export const SANDBOX_POLL_VARIABLES = [
+  'TIKTOK_POLL_MS', 'TIKTOK_POST_ID_POLL_MS', 'INSTAGRAM_POLL_MS', 'THREADS_POLL_MS', 'FACEBOOK_POLL_MS', 'YOUTUBE_POLL_MS', 'LINKEDIN_POLL_MS', 'BLUESKY_POLL_MS',
+] as const;
+
 /** Keys of `env` whose values are credentials: written to sandbox.env, never printed. */
 export const SANDBOX_SECRET_KEYS: ReadonlySet<string> = new Set([
   ...OAUTH_NETWORKS.map((n) => clientVariables(n).secret),
@@ -277,7 +282,10 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
     await Promise.allSettled(Object.values(sims).map((s: { close(): Promise<void> }) => s.close()));
   };
   try {
-    const { env, accounts } = seed(sims, (network) => oauthCallbackUrl(opts.heraldPublicBaseUrl, namespace, network));
+    const { env: seeded, accounts } = seed(sims, (network) => oauthCallbackUrl(opts.heraldPublicBaseUrl, namespace, network));
+    // Simulators finish processing in `processingMs`: Herald polls them about as often, not at production pace.
+    const pollMs = String(Math.max(100, opts.processingMs ?? SANDBOX_PROCESSING_MS));
+    const env = { ...seeded, ...Object.fromEntries(SANDBOX_POLL_VARIABLES.map((v) => [v, pollMs])) };
     const envFile = opts.stateDir ? await writeEnvFile(opts.stateDir, env) : undefined;
     return { env, simulators: sims, accounts, ...(envFile ? { envFile } : {}), close };
   } catch (err) {

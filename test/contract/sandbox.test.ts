@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { approveAuthorization, pkcePair, startSandbox, type Sandbox } from '../../apps/sandbox/main';
+import { approveAuthorization, pkcePair, startSandbox, type Sandbox, SANDBOX_POLL_VARIABLES } from '../../apps/sandbox/main';
 import { loadConfig } from '../../apps/shared/config';
 import {
   buildPlatforms, clientVariables, loadPlatformSettings, networkVariables, NETWORK_IDS, OAUTH_NETWORKS, oauthCallbackPaths,
@@ -41,6 +41,7 @@ function portless(s: Sandbox): string {
 }
 
 const EXPECTED_ENV_KEYS = [
+  ...SANDBOX_POLL_VARIABLES,
   'DISCORD_API_BASE', 'TELEGRAM_API_BASE',
   'BLUESKY_API_BASE', 'BLUESKY_VIDEO_BASE', 'BLUESKY_VIDEO_SERVICE_DID',
   'TIKTOK_API_BASE', 'TIKTOK_AUTH_BASE', 'TIKTOK_BUSINESS_API_BASE',
