@@ -105,7 +105,7 @@ line "API" "http://127.0.0.1:$HERALD_API_PORT/api"
 line "API key" "$key   ($(rel "$KEY_FILE"))"
 line "Temporal UI" "${TEMPORAL_UI_URL:-(external Temporal at $TEMPORAL_ADDRESS)}"
 # The sandbox credentials a newcomer needs; the simulators' own URLs and client secrets stay in the file.
-line "Simulators" "$(grep -cE '_API_BASE=' "$SANDBOX_ENV") networks, all URLs and client ids in .herald/sandbox.env"
+line "Simulators" "$(grep -cE '^[A-Z]+_API_BASE=' "$SANDBOX_ENV") networks, all URLs and client ids in .herald/sandbox.env"
 while IFS= read -r l; do line "Sandbox" "$l"; done < <(grep -E '^SANDBOX_[A-Z0-9_]*=' "$SANDBOX_ENV")
 line "Logs" "$(rel "$LOG_DIR")/{api,worker,sandbox,temporal,ferretdb,cli}.log"
 line "Env" "set -a; . $(rel "$ENV_FILE"); . $(rel "$SANDBOX_ENV"); set +a"

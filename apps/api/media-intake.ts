@@ -21,6 +21,25 @@ export interface MediaIntakeDeps {
   urlFetcher: UrlMediaFetcher;
 }
 
+const BY_EXTENSION: Record<string, string> = {
+  mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', mkv: 'video/x-matroska', mpeg: 'video/mpeg', mpg: 'video/mpeg',
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', heic: 'image/heic', bmp: 'image/bmp',
+};
+const BY_CONTAINER: Array<[RegExp, string]> = [[/mp4|mov/, 'video/mp4'], [/webm/, 'video/webm'], [/jpeg_pipe/, 'image/jpeg'], [/png_pipe/, 'image/png'], [/gif/, 'image/gif'], [/webp_pipe/, 'image/webp']];
+
+/**
+ * Clients (curl -F file=@clip.mp4) often send application/octet-stream: the networks need the real
+ * type, so a generic one is replaced from the file name, and else from what ffprobe found.
+ */
+function realContentType(declared: string, filename: string | undefined, container?: string | null): string {
+  const generic = !declared || declared === 'application/octet-stream';
+  if (!generic) return declared;
+  const ext = filename?.split('.').pop()?.toLowerCase();
+  if (ext && BY_EXTENSION[ext]) return BY_EXTENSION[ext]!;
+  const found = container ? BY_CONTAINER.find(([re]) => re.test(container)) : undefined;
+  return found ? found[1] : declared;
+}
+
 const isVideoType = (t: string) => t.startsWith('video/') || t === 'application/octet-stream';
 const isImageType = (t: string) => t.startsWith('image/');
 const isMediaType = (t: string) => isVideoType(t) || isImageType(t);
@@ -48,7 +67,7 @@ export async function takeMedia(deps: MediaIntakeDeps, ctx: Context, kind: Media
   const cleanup = Object.values(files).flat().map((f) => f.filepath);
   try {
     const storeFile = async (file: UploadedFile, field: string, accept: (t: string) => boolean): Promise<MediaRef> => {
-      const contentType = (file.mimetype ?? 'application/octet-stream').toLowerCase();
+      const contentType = realContentType((file.mimetype ?? '').toLowerCase(), file.originalFilename ?? undefined);
       if (!accept(contentType)) throw invalidInput(`${field}: ${file.originalFilename ?? 'the file'} is ${contentType}, which this field does not take.`, undefined, 'media_type_unsupported');
       const stored = await deps.mediaStore.put(createReadStream(file.filepath), { contentType });
       return describe(stored.id, contentType, stored.size, file.originalFilename ?? undefined);
@@ -57,8 +76,9 @@ export async function takeMedia(deps: MediaIntakeDeps, ctx: Context, kind: Media
       const stored = await deps.urlFetcher.fetchInto(url, accept, field);
       return describe(stored.id, stored.contentType, stored.size, stored.filename);
     };
-    const describe = async (id: string, contentType: string, size: number, filename?: string): Promise<MediaRef> => {
+    const describe = async (id: string, declared: string, size: number, filename?: string): Promise<MediaRef> => {
       const info = await deps.mediaProbe.probe(id).catch(() => undefined);
+      const contentType = realContentType(declared, filename, info?.container);
       const isVideo = contentType.startsWith('video/') || (contentType === 'application/octet-stream' && !!info?.durationSeconds);
       return { id, kind: isVideo ? 'video' : 'image', contentType, size, ...(filename ? { filename } : {}), ...(info ? { info } : {}) };
     };

@@ -106,7 +106,8 @@ describe('one request to all nine networks', () => {
     for (const p of photoNetworks) form.append('platform[]', p);
     form.append('title', 'Two photos');
     form.append('pinterest_board_id', sandbox.env.SANDBOX_PINTEREST_BOARD_ID!);
-    for (const p of photos) form.append('photos[]', new Blob([readFileSync(p)], { type: 'image/jpeg' }), path.basename(p));
+    // Sent as application/octet-stream, like curl -F photos[]=@photo.jpg does: Herald finds the real type.
+    for (const p of photos) form.append('photos[]', new Blob([readFileSync(p)], { type: 'application/octet-stream' }), path.basename(p));
     const res = await fetch(`${stack.apiUrl}/api/upload_photos`, { method: 'POST', headers: { Authorization: authOf(api) }, body: form, signal: AbortSignal.timeout(150_000) });
     const body = await res.json() as { request_id: string };
     expect([200, 202]).toContain(res.status);
