@@ -58,6 +58,7 @@ const INDEXES: Record<keyof typeof COLLECTIONS, IndexDef[]> = {
     { key: { accountId: 1, createdAt: -1 }, name: 'accountId_createdAt' },
     { key: { status: 1, createdAt: 1 }, name: 'status_createdAt' },
     { key: { connectionIds: 1, createdAt: 1 }, name: 'connectionIds_createdAt' },
+    { key: { accountId: 1, contentHash: 1, createdAt: -1 }, name: 'accountId_contentHash_createdAt' },
   ],
   uploadTargets: [{ key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' }],
   // Expiry is a field plus periodic cleanup: FerretDB has no TTL indexes.
@@ -418,6 +419,10 @@ function mongoUploads(col: Collection<Document>, targets: Collection<TargetDoc>)
           ? []
           : await col.find(filter).sort({ createdAt: -1, requestId: -1 }).skip(skip).limit(limit).toArray();
       return { items: await withTargets(docs), total };
+    },
+    async findByContentHash(accountId, contentHash, since) {
+      const doc = await col.find({ accountId, contentHash, createdAt: { $gte: since }, status: { $ne: 'cancelled' } }).sort({ createdAt: -1 }).limit(1).next();
+      return doc ? (await withTargets([doc]))[0]! : null;
     },
     async countSince(accountId, since) {
       return col.countDocuments({ accountId, createdAt: { $gte: since }, status: { $ne: 'cancelled' } });

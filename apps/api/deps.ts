@@ -33,6 +33,8 @@ export interface ApiOptions {
   trustProxy: boolean;
   /** Herald's address as networks and browsers reach it (OAuth callbacks, media URLs). */
   publicBaseUrl: string;
+  duplicateWindowMs: number;
+  statusCacheMs: number;
   /** Largest uploaded file, streamed to a temporary file, never held in memory. */
   maxUploadBytes: number;
 }

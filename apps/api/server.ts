@@ -86,7 +86,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
     };
   });
   profileRoutes(router, deps, ns);
-  uploadRoutes(router, deps, ns, options.syncTimeoutMs);
+  uploadRoutes(router, { ...deps, duplicateWindowMs: options.duplicateWindowMs }, ns, options);
   oauthStartRoute(router, deps, ns, options.publicBaseUrl);
   app.use(router.routes());
   app.use(router.allowedMethods());

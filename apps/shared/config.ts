@@ -4,7 +4,7 @@ import { loadPlatformSettings, type PlatformSettings } from './platforms';
 /** Every setting of the daemons, read from the environment here and nowhere else. */
 export interface HeraldConfig {
   namespace: string;
-  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number };
+  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number };
   mongoUri: string;
   redisUrl: string;
   /** Prefix of every Redis key, so several Herald installations (or test stacks) can share one Redis. */
@@ -55,6 +55,10 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       trustProxy: env.HERALD_TRUST_PROXY === 'true',
       syncTimeoutMs: int(env, 'HERALD_SYNC_TIMEOUT_MS', 59_000),
       shutdownGraceMs: int(env, 'HERALD_SHUTDOWN_GRACE_MS', 30_000),
+      // Identical uploads (same profile, platforms, content) within this window return the first one.
+      duplicateWindowMs: int(env, 'HERALD_DUPLICATE_WINDOW_MS', 5 * 60_000),
+      // Status reads are cached this long (the spec: 2-5 s).
+      statusCacheMs: int(env, 'HERALD_STATUS_CACHE_MS', 2_000),
     },
     mongoUri: env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',

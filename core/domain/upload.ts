@@ -59,6 +59,8 @@ export interface UploadRequest {
   /** When a scheduled post runs (UTC), and the IANA zone its date was given in. */
   scheduledFor?: Date;
   timezone?: string;
+  /** Digest of profile, platforms, text, media and fields: identical uploads within a short window are one. */
+  contentHash?: string;
   /** The request's own fields, kept so an edit of a scheduled post re-checks them like the original. */
   fields?: Record<string, unknown>;
   /** Per platform, filled as each target finishes. */

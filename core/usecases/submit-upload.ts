@@ -16,6 +16,10 @@ import { requireProfile } from './profiles';
 
 export interface SubmitDeps {
   storage: Storage;
+  /** Digest for duplicate protection (SHA-256 in production). */
+  hasher: { hash(text: string): string };
+  /** Identical uploads within this window return the existing request; 0 turns it off. */
+  duplicateWindowMs?: number;
   platforms: PlatformRegistry;
   runner: UploadRunner;
   ids: IdGenerator;
@@ -204,6 +208,15 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
     if (existing) return { upload: existing, duplicate: true, finished: existing.status === 'completed' };
   }
   const { targets, warnings, prechecked } = await buildTargets(deps, account, input);
+  const contentHash = deps.hasher.hash(JSON.stringify([
+    input.kind, input.profileUsername, [...input.platforms].sort(), input.title, input.description ?? '',
+    input.media.map((m) => m.id), Object.entries(input.fields).filter(([k]) => !['request_id', 'async_upload', 'external_id'].includes(k)).sort(),
+    input.schedule?.at.toISOString() ?? null,
+  ]));
+  if (deps.duplicateWindowMs) {
+    const twin = await deps.storage.uploads.findByContentHash(account.id, contentHash, new Date(deps.clock.now().getTime() - deps.duplicateWindowMs));
+    if (twin) return { upload: twin, duplicate: true, finished: twin.status === 'completed' };
+  }
   if (prechecked.length === targets.length) {
     // Nothing could go out: refused as a whole, and not counted as an upload.
     const first = prechecked[0]!;
@@ -222,6 +235,7 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
       ...(input.media.length ? { media: input.media } : {}),
     },
     targets,
+    contentHash,
     status: input.schedule ? 'scheduled' : 'pending',
     async: input.async,
     ...(input.externalId ? { externalId: input.externalId } : {}),

@@ -127,6 +127,25 @@ describe('publishing text to discord and telegram end to end', () => {
     expect(filtered.body.history).toHaveLength(1);
   });
 
+  it('creates one job for ten concurrent requests with the same Idempotency-Key', async () => {
+    const responses = await Promise.all(Array.from({ length: 10 }, () =>
+      api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord', 'telegram'], title: 'Only once, concurrently', async_upload: true }, { 'Idempotency-Key': 'idem-concurrent' })));
+    expect(responses.map((r) => r.status).every((s) => s === 202 || s === 200)).toBe(true);
+    expect(new Set(responses.map((r) => r.body.request_id))).toEqual(new Set(['idem-concurrent']));
+    await eventually(() => api.get('/api/herald/status?request_id=idem-concurrent'), (r) => r.body.status === 'completed');
+    expect(discord.messages().filter((m) => m.content === 'Only once, concurrently')).toHaveLength(1);
+    expect(telegram.messages().filter((m) => m.text === 'Only once, concurrently')).toHaveLength(1);
+    const history = await api.get('/api/herald/history?request_id=idem-concurrent');
+    expect(history.body.history).toHaveLength(1);
+  });
+
+  it('treats an identical upload moments later as the same request', async () => {
+    const first = await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord'], title: 'Said twice by mistake' });
+    const second = await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord'], title: 'Said twice by mistake' });
+    expect(second.body.request_id).toBe(first.body.request_id);
+    expect(discord.messages().filter((m) => m.content === 'Said twice by mistake')).toHaveLength(1);
+  });
+
   it('refuses reddit, unknown platforms and over-long text with the spec codes', async () => {
     expect(await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord', 'reddit'], title: 'x' }))
       .toMatchObject({ status: 503, body: { success: false, error_code: 'reddit_unavailable' } });

@@ -69,6 +69,17 @@ describe('scheduled posts', () => {
     expect(messages('original text')).toHaveLength(0);
   });
 
+  it('publishes a scheduled post once although the worker was killed with -9 while it waited', async () => {
+    const res = await api.post('/api/upload_text', { user: 'carol', 'platform[]': ['discord'], title: 'survives the worker', scheduled_date: inSeconds(5) });
+    const jobId = res.body.job_id;
+    await stack.killWorker('SIGKILL');
+    await new Promise((r) => setTimeout(r, 6000));
+    expect(messages('survives the worker')).toHaveLength(0);
+    await stack.startWorker();
+    await eventually(() => api.get(`/api/herald/status?job_id=${jobId}`), (r) => r.body.status === 'completed', 60_000, 500);
+    expect(messages('survives the worker')).toHaveLength(1);
+  });
+
   it('refuses dates in the past, beyond 365 days, and combined with add_to_queue', async () => {
     const past = await api.post('/api/upload_text', { user: 'carol', 'platform[]': ['discord'], title: 'x', scheduled_date: '2020-01-01T00:00:00Z' });
     expect(past).toMatchObject({ status: 400, body: { success: false, violations: [{ field: 'scheduled_date' }] } });

@@ -264,3 +264,19 @@ describe('tokens and first comments', () => {
     });
   });
 });
+
+describe('duplicate protection', () => {
+  it('returns the existing request for an identical upload within the window, and publishes once', async () => {
+    const { world, account } = await connectedWorld();
+    const deps = { ...world.deps, duplicateWindowMs: 60_000 };
+    const first = await submitTextUpload(deps, account, post({ platforms: ['discord'] }));
+    world.advance(30_000);
+    const twin = await submitTextUpload(deps, account, post({ platforms: ['discord'] }));
+    expect(twin).toMatchObject({ duplicate: true, upload: { requestId: first.upload.requestId } });
+    // Different text, or the same text after the window, is a new upload.
+    expect((await submitTextUpload(deps, account, post({ platforms: ['discord'], title: 'other' }))).duplicate).toBe(false);
+    world.advance(31_000);
+    expect((await submitTextUpload(deps, account, post({ platforms: ['discord'] }))).duplicate).toBe(false);
+    expect(world.discord.posts.map((p) => p.text)).toEqual(['Hello both', 'other', 'Hello both']);
+  });
+});

@@ -31,6 +31,26 @@ export const UploadCommonFields = z.object({
   add_to_queue: formBoolean,
 });
 
+/**
+ * Status reads are cached briefly (spec: 2-5 s), so clients polling hard cost one database read
+ * per upload per window. Errors are not cached; the map is pruned as it goes.
+ */
+class StatusCache {
+  private readonly entries = new Map<string, { at: number; value: unknown }>();
+  constructor(private readonly ttlMs: number) {}
+  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && now - hit.at < this.ttlMs) return hit.value as T;
+    const value = await load();
+    if (this.ttlMs > 0) {
+      if (this.entries.size > 10_000) for (const [k, e] of this.entries) if (now - e.at >= this.ttlMs) this.entries.delete(k);
+      this.entries.set(key, { at: now, value });
+    }
+    return value;
+  }
+}
+
 function header(ctx: Context, ...names: string[]): string | undefined {
   for (const name of names) {
     const value = ctx.get(name);
@@ -59,7 +79,9 @@ const ENDPOINTS: Array<{ path: string; kind: MediaKind }> = [
   { path: '/api/upload_text', kind: 'text' },
 ];
 
-export function uploadRoutes(router: Router<AppState>, deps: ApiDeps, ns: string, syncTimeoutMs: number): void {
+export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplicateWindowMs: number }, ns: string, options: { syncTimeoutMs: number; statusCacheMs: number }): void {
+  const { syncTimeoutMs } = options;
+  const statusCache = new StatusCache(options.statusCacheMs);
   for (const endpoint of ENDPOINTS) {
     router.post(endpoint.path, async (ctx) => {
       try {
@@ -129,13 +151,13 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
   router.get(`/api/${ns}/status`, async (ctx) => {
     const requestId = single(ctx.query.request_id);
     const jobId = single(ctx.query.job_id);
-    ctx.body = {
-      success: true,
-      ...(await getUploadStatus(deps.storage, ctx.state.caller.account, {
-        ...(typeof requestId === 'string' && requestId ? { requestId } : {}),
-        ...(typeof jobId === 'string' && jobId ? { jobId } : {}),
-      })),
-    };
+    const account = ctx.state.caller.account;
+    const view = await statusCache.get(`${account.id}|${String(requestId)}|${String(jobId)}`, () => getUploadStatus(deps.storage, account, {
+      ...(typeof requestId === 'string' && requestId ? { requestId } : {}),
+      ...(typeof jobId === 'string' && jobId ? { jobId } : {}),
+    }));
+    ctx.set('Cache-Control', `private, max-age=${Math.ceil(options.statusCacheMs / 1000)}`);
+    ctx.body = { success: true, ...view };
   });
 
   const HistoryQuery = z.object({
