@@ -309,6 +309,16 @@ function memoryUploads(): UploadRepository {
       const found = get(accountId, requestId);
       if (found && found.results[result.platform] === undefined) found.results[result.platform] = copy(result);
     },
+    async resetForRetry(accountId, requestId, platforms, at) {
+      const found = get(accountId, requestId);
+      if (!found || found.status !== 'completed') return null;
+      found.status = 'pending';
+      delete found.completedAt;
+      found.updatedAt = new Date(at.getTime());
+      found.retryCount = (found.retryCount ?? 0) + 1;
+      for (const platform of platforms) delete found.results[platform];
+      return found.retryCount;
+    },
     async markCompleted(accountId, requestId, at) {
       const found = get(accountId, requestId);
       if (found && found.status !== 'completed') {

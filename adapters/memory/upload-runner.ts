@@ -12,7 +12,7 @@ export function createInlineUploadRunner(deps: RunUploadDeps, timing: UploadTimi
     const ids = { accountId: upload.accountId, requestId: upload.requestId };
     if (upload.scheduledFor) return;
     if (!(await beginUpload(deps, ids))) return;
-    await Promise.all(upload.targets.map(async ({ platform }) => {
+    await Promise.all(upload.targets.filter((t) => !upload.results[t.platform]).map(async ({ platform }) => {
       let round = 0;
       let step = 0;
       let resume: Record<string, unknown> | undefined;
@@ -25,7 +25,7 @@ export function createInlineUploadRunner(deps: RunUploadDeps, timing: UploadTimi
     }));
     await finishUpload(deps, ids);
   };
-  const key = (u: UploadRequest) => `${u.accountId}:${u.requestId}`;
+  const key = (u: UploadRequest) => `${u.accountId}:${u.requestId}:${u.retryCount ?? 0}`;
   return {
     async start(upload) {
       if (!running.has(key(upload))) running.set(key(upload), run(upload));

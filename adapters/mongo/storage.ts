@@ -402,6 +402,19 @@ function mongoUploads(col: Collection<Document>, targets: Collection<TargetDoc>)
         if (!isDuplicateKey(err)) throw err;
       }
     },
+    async resetForRetry(accountId, requestId, platforms, at) {
+      const res = await col.updateOne(
+        { accountId, requestId, status: 'completed' },
+        { $set: { status: 'pending', updatedAt: at }, $unset: { completedAt: '' }, $inc: { retryCount: 1 } },
+      );
+      if (res.modifiedCount !== 1) return null;
+      // Each target document on its own (no multi-document transaction): the old result is kept aside.
+      for (const platform of platforms) {
+        await targets.updateOne({ _id: targetId(accountId, requestId, platform), result: { $exists: true } }, { $rename: { result: 'previousResult' } });
+      }
+      const doc = await col.findOne({ accountId, requestId }, { projection: { retryCount: 1 } });
+      return Number(doc?.retryCount ?? 1);
+    },
     async markCompleted(accountId, requestId, at) {
       await col.updateOne(
         { accountId, requestId, status: { $ne: 'completed' } },

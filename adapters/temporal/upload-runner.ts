@@ -11,13 +11,14 @@ export function createTemporalUploadRunner(client: Client, opts: { taskQueue: st
       const input: UploadWorkflowInput = {
         accountId: upload.accountId,
         requestId: upload.requestId,
-        platforms: upload.targets.map((t) => t.platform),
+        // A retry sends only the platforms whose result was set aside.
+        platforms: upload.targets.map((t) => t.platform).filter((p) => !upload.results[p]),
         timing: opts.timing,
         ...(upload.scheduledFor ? { notBefore: upload.scheduledFor.toISOString() } : {}),
       };
       try {
         await client.workflow.start(UPLOAD_WORKFLOW_TYPE, {
-          workflowId: uploadWorkflowId(upload.accountId, upload.requestId),
+          workflowId: uploadWorkflowId(upload.accountId, upload.requestId, upload.retryCount ?? 0),
           taskQueue: opts.taskQueue,
           args: [input],
           // A finished upload is never run again under the same id: that would publish twice.
@@ -39,7 +40,7 @@ export function createTemporalUploadRunner(client: Client, opts: { taskQueue: st
     },
 
     async waitForCompletion(upload: UploadRequest, timeoutMs: number): Promise<boolean> {
-      const handle = client.workflow.getHandle(uploadWorkflowId(upload.accountId, upload.requestId));
+      const handle = client.workflow.getHandle(uploadWorkflowId(upload.accountId, upload.requestId, upload.retryCount ?? 0));
       // The abort ends the long poll when we stop waiting, so no request is left hanging on the server.
       const abort = new AbortController();
       let timer: NodeJS.Timeout | undefined;

@@ -59,6 +59,8 @@ export interface UploadRequest {
   /** When a scheduled post runs (UTC), and the IANA zone its date was given in. */
   scheduledFor?: Date;
   timezone?: string;
+  /** How many times failed platforms were sent again (POST /posts/retry). */
+  retryCount?: number;
   /** Digest of profile, platforms, text, media and fields: identical uploads within a short window are one. */
   contentHash?: string;
   /** The request's own fields, kept so an edit of a scheduled post re-checks them like the original. */
@@ -75,8 +77,8 @@ export interface UploadRequest {
 }
 
 /** The workflow id of an upload: a business key, so a retried request finds its workflow. */
-export function uploadWorkflowId(accountId: string, requestId: string): string {
-  return `upload:${accountId}:${requestId}`;
+export function uploadWorkflowId(accountId: string, requestId: string, retry = 0): string {
+  return retry ? `upload:${accountId}:${requestId}:retry-${retry}` : `upload:${accountId}:${requestId}`;
 }
 
 export function uploadSucceeded(upload: UploadRequest): boolean {

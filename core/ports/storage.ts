@@ -88,6 +88,12 @@ export interface UploadRepository {
   recordDispatch(accountId: string, requestId: string, platform: Platform, attempt: number, at: Date): Promise<void>;
   /** Stores one target's result; the first stored result of a target wins. */
   recordResult(accountId: string, requestId: string, result: TargetResult, at: Date): Promise<void>;
+  /**
+   * Sends failed platforms of a completed upload again: their results are set aside, the upload
+   * goes back to pending and its retry count grows. Returns the new retry count, or null when the
+   * upload is not completed.
+   */
+  resetForRetry(accountId: string, requestId: string, platforms: Platform[], at: Date): Promise<number | null>;
   /** → completed; no-op when already completed. */
   markCompleted(accountId: string, requestId: string, at: Date): Promise<void>;
   history(query: UploadHistoryQuery): Promise<{ items: UploadRequest[]; total: number }>;

@@ -247,5 +247,5 @@ async function emitUploadCompleted(deps: RunUploadDeps, upload: UploadRequest, r
       error: result.success ? null : (result.error ?? 'failed'),
     },
     created_at: deps.clock.now().toISOString(),
-  }, `upload_completed:${upload.accountId}:${upload.requestId}:${result.platform}`);
+  }, `upload_completed:${upload.accountId}:${upload.requestId}:${upload.retryCount ?? 0}:${result.platform}`);
 }

@@ -594,6 +594,24 @@ export function storageContract(name: string, make: () => Promise<StorageUnderTe
         expect(await storage.uploads.countForConnectionSince('c2', at(0))).toBe(1);
       });
 
+      it('sets failed results aside for a retry of a completed upload, and only then', async () => {
+        const up = await insert({ targets: [
+          { platform: 'x', connectedAccountId: 'c1', title: 't', settings: {} },
+          { platform: 'threads', connectedAccountId: 'c2', title: 't', settings: {} },
+        ] });
+        await storage.uploads.recordResult('acct-1', up.requestId, aTargetResult({ platform: 'x' }), at(1));
+        await storage.uploads.recordResult('acct-1', up.requestId, aTargetResult({ platform: 'threads', success: false, error: 'no' }), at(1));
+        expect(await storage.uploads.resetForRetry('acct-1', up.requestId, ['threads'], at(2))).toBeNull();
+        await storage.uploads.markCompleted('acct-1', up.requestId, at(3));
+        expect(await storage.uploads.resetForRetry('acct-1', up.requestId, ['threads'], at(4))).toBe(1);
+        const found = await mustFind(up.requestId);
+        expect(found).toMatchObject({ status: 'pending', retryCount: 1 });
+        expect(found).not.toHaveProperty('completedAt');
+        expect(Object.keys(found.results)).toEqual(['x']);
+        await storage.uploads.recordResult('acct-1', up.requestId, aTargetResult({ platform: 'threads', post_id: 'again' }), at(5));
+        expect((await mustFind(up.requestId)).results.threads?.post_id).toBe('again');
+      });
+
       it('runs a scheduled upload, or cancels it, but never both', async () => {
         const a = await insert({ status: 'scheduled', jobId: 'job-a', scheduledFor: at(60), timezone: 'Europe/Paris' });
         const b = await insert({ status: 'scheduled', jobId: 'job-b', scheduledFor: at(60) });

@@ -139,6 +139,23 @@ describe('publishing text to discord and telegram end to end', () => {
     expect(history.body.history).toHaveLength(1);
   });
 
+  it('retries only the failed platform of a finished upload', async () => {
+    // Five 5xx answers outlast the workflow's rounds: telegram fails, discord does not.
+    telegram.fail('server_error', 5);
+    const res = await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord', 'telegram'], title: 'Second chance' }, { 'X-Request-Id': 'retry-me' });
+    const failed = await eventually(() => api.get('/api/herald/status?request_id=retry-me'), (r) => r.body.status === 'completed', 60_000, 500);
+    expect(res.status === 200 || res.status === 202).toBe(true);
+    expect(failed.body.results).toMatchObject({ discord: { success: true }, telegram: { success: false, error_code: 'platform_unavailable' } });
+    const retry = await api.post('/api/herald/posts/retry', { request_id: 'retry-me' });
+    expect(retry).toMatchObject({ status: 202, body: { success: true, retried_platforms: ['telegram'] } });
+    await new Promise((r) => setTimeout(r, 2100));
+    const done = await eventually(() => api.get('/api/herald/status?request_id=retry-me'), (r) => r.body.status === 'completed' && r.body.all_succeeded === true, 60_000, 500);
+    expect(done.body.results.telegram).toMatchObject({ success: true });
+    expect(discord.messages().filter((m) => m.content === 'Second chance')).toHaveLength(1);
+    expect(telegram.messages().filter((m) => m.text === 'Second chance')).toHaveLength(1);
+    expect(await api.post('/api/herald/posts/retry', { request_id: 'retry-me' })).toMatchObject({ status: 400, body: { error_code: 'nothing_to_retry' } });
+  });
+
   it('treats an identical upload moments later as the same request', async () => {
     const first = await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord'], title: 'Said twice by mistake' });
     const second = await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord'], title: 'Said twice by mistake' });

@@ -280,3 +280,22 @@ describe('duplicate protection', () => {
     expect(world.discord.posts.map((p) => p.text)).toEqual(['Hello both', 'other', 'Hello both']);
   });
 });
+
+describe('retrying failed platforms', () => {
+  it('sends only the failed platforms again, with the original post, and keeps the others', async () => {
+    const { world, account } = await connectedWorld();
+    const { retryFailedPlatforms } = await import('../../core/usecases/retry-upload');
+    world.telegram.failNext({ kind: 'rejected' }, 'Bad Request: chat not found');
+    const { upload } = await submitTextUpload(world.deps, account, post({ requestId: 'to-retry' }));
+    expect(upload.results).toMatchObject({ discord: { success: true }, telegram: { success: false } });
+    const { retried } = await retryFailedPlatforms(world.deps, account, { requestId: 'to-retry' });
+    expect(retried).toEqual(['telegram']);
+    await world.runner.settled();
+    const after = await world.deps.storage.uploads.find(account.id, 'to-retry');
+    expect(after).toMatchObject({ status: 'completed', retryCount: 1, results: { discord: { success: true }, telegram: { success: true } } });
+    expect(world.discord.posts).toHaveLength(1);
+    expect(world.telegram.posts.map((p) => p.text)).toEqual(['Hello both']);
+    await expect(retryFailedPlatforms(world.deps, account, { requestId: 'to-retry' })).rejects.toMatchObject({ errorCode: 'nothing_to_retry' });
+    await expect(retryFailedPlatforms(world.deps, account, { requestId: 'nope' })).rejects.toMatchObject({ kind: 'not_found' });
+  });
+});

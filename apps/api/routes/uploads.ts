@@ -8,6 +8,7 @@ import { toUploadView } from '../../../core/domain/upload-view';
 import { precheckUpload, submitUpload } from '../../../core/usecases/submit-upload';
 import { parseScheduledDate } from '../../../core/domain/schedule';
 import { cancelScheduledPost, editScheduledPost, listScheduled } from '../../../core/usecases/scheduled-posts';
+import { retryFailedPlatforms } from '../../../core/usecases/retry-upload';
 import { removeTempFiles, takeMedia } from '../media-intake';
 import { getUploadStatus, listUploadHistory } from '../../../core/usecases/read-uploads';
 import { bodyFields, formBoolean, list, parse, single } from '../input';
@@ -220,5 +221,23 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
       fields,
     });
     ctx.body = { success: true, ...edited };
+  });
+
+  // Sends the failed platforms of a finished upload again with the original media and settings.
+  router.post(`/api/${ns}/posts/retry`, async (ctx) => {
+    const fields = bodyFields(ctx);
+    const requestId = single(fields.request_id);
+    const jobId = single(fields.job_id);
+    const { upload, retried } = await retryFailedPlatforms(deps, ctx.state.caller.account, {
+      ...(typeof requestId === 'string' && requestId ? { requestId } : {}),
+      ...(typeof jobId === 'string' && jobId ? { jobId } : {}),
+    });
+    ctx.status = 202;
+    ctx.body = {
+      success: true,
+      ...toUploadView(upload),
+      retried_platforms: retried,
+      message: `Retrying ${retried.join(', ')}. Poll GET /api/${ns}/status?request_id=${encodeURIComponent(upload.requestId)} for the results.`,
+    };
   });
 }
