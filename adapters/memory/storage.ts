@@ -1,5 +1,6 @@
 import type { ApiKey, OperatorAccount } from '../../core/domain/operator';
 import type { Profile } from '../../core/domain/profile';
+import type { QueueSettings } from '../../core/domain/queue';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
 import type { Platform } from '../../core/domain/platforms';
 import type { TargetResult, UploadRequest } from '../../core/domain/upload';
@@ -14,6 +15,7 @@ import {
   type UploadRepository,
   type OAuthState,
   type OAuthStateRepository,
+  type QueueRepository,
 } from '../../core/ports/storage';
 
 /**
@@ -30,6 +32,40 @@ export function createMemoryStorage(): Storage {
     connectedAccounts: memoryConnectedAccounts(),
     uploads: memoryUploads(),
     oauthStates: memoryOAuthStates(),
+    queues: memoryQueues(),
+  };
+}
+
+function memoryQueues(): QueueRepository {
+  const settings = new Map<string, QueueSettings>();
+  const places = new Map<string, { accountId: string; profileUsername: string; slotAt: number; requestId: string }>();
+  const key = (a: string, p: string) => `${a}|${p}`;
+  return {
+    async getSettings(accountId, profileUsername) {
+      const found = settings.get(key(accountId, profileUsername));
+      return found ? copy(found) : null;
+    },
+    async putSettings(value) {
+      settings.set(key(value.accountId, value.profileUsername), copy(value));
+    },
+    async reserve(accountId, profileUsername, slotAt, capacity, requestId) {
+      for (let place = 0; place < capacity; place += 1) {
+        const id = `${key(accountId, profileUsername)}|${slotAt.toISOString()}|${place}`;
+        if (!places.has(id)) {
+          places.set(id, { accountId, profileUsername, slotAt: slotAt.getTime(), requestId });
+          return true;
+        }
+      }
+      return false;
+    },
+    async release(accountId, profileUsername, slotAt, requestId) {
+      for (const [id, p] of places) {
+        if (p.accountId === accountId && p.profileUsername === profileUsername && p.slotAt === slotAt.getTime() && p.requestId === requestId) places.delete(id);
+      }
+    },
+    async countInSlot(accountId, profileUsername, slotAt) {
+      return [...places.values()].filter((p) => p.accountId === accountId && p.profileUsername === profileUsername && p.slotAt === slotAt.getTime()).length;
+    },
   };
 }
 

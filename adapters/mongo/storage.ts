@@ -1,6 +1,7 @@
 import type { Collection, Db, Document, Filter, IndexSpecification } from 'mongodb';
 import type { ApiKey, OperatorAccount } from '../../core/domain/operator';
 import type { Profile } from '../../core/domain/profile';
+import type { QueueSettings } from '../../core/domain/queue';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
 import type { TargetResult, UploadRequest, UploadStatus } from '../../core/domain/upload';
 import {
@@ -14,6 +15,7 @@ import {
   type UploadRepository,
   type OAuthState,
   type OAuthStateRepository,
+  type QueueRepository,
 } from '../../core/ports/storage';
 
 /**
@@ -30,6 +32,9 @@ export const COLLECTIONS = {
   /** One document per platform target: its result and its latest dispatch. */
   uploadTargets: 'upload_targets',
   oauthStates: 'oauth_states',
+  queueSettings: 'queue_settings',
+  /** One document per taken place of a queue slot: `_id` = account|profile|slot|place. */
+  queueSlots: 'queue_slots',
 } as const;
 
 interface IndexDef {
@@ -63,6 +68,8 @@ const INDEXES: Record<keyof typeof COLLECTIONS, IndexDef[]> = {
   uploadTargets: [{ key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' }],
   // Expiry is a field plus periodic cleanup: FerretDB has no TTL indexes.
   oauthStates: [{ key: { expiresAt: 1 }, name: 'expiresAt' }],
+  queueSettings: [],
+  queueSlots: [{ key: { accountId: 1, profileUsername: 1, slotAt: 1 }, name: 'accountId_profile_slotAt' }],
 };
 
 /** Builds the Storage on `db`, creating its indexes first (idempotent: same names, same specs). */
@@ -81,6 +88,7 @@ export async function createMongoStorage(db: Db): Promise<Storage> {
     connectedAccounts: mongoConnectedAccounts(db.collection<IdDoc>(COLLECTIONS.connectedAccounts)),
     uploads: mongoUploads(db.collection(COLLECTIONS.uploads), db.collection<TargetDoc>(COLLECTIONS.uploadTargets)),
     oauthStates: mongoOAuthStates(db.collection<IdDoc>(COLLECTIONS.oauthStates)),
+    queues: mongoQueues(db.collection<IdDoc>(COLLECTIONS.queueSettings), db.collection<IdDoc>(COLLECTIONS.queueSlots)),
   };
 }
 
@@ -469,6 +477,38 @@ function mongoOAuthStates(col: Collection<IdDoc>): OAuthStateRepository {
     },
     async deleteExpired(now) {
       return (await col.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+    },
+  };
+}
+
+function mongoQueues(settings: Collection<IdDoc>, slots: Collection<IdDoc>): QueueRepository {
+  const settingsId = (accountId: string, profileUsername: string) => `${accountId}|${profileUsername}`;
+  const placeId = (accountId: string, profileUsername: string, slotAt: Date, place: number) => `${accountId}|${profileUsername}|${slotAt.toISOString()}|${place}`;
+  return {
+    async getSettings(accountId, profileUsername) {
+      const doc = await settings.findOne({ _id: settingsId(accountId, profileUsername) });
+      return doc ? (strip(doc) as unknown as QueueSettings) : null;
+    },
+    async putSettings(value) {
+      const _id = settingsId(value.accountId, value.profileUsername);
+      await retryDuplicateUpsert(() => settings.replaceOne({ _id }, { ...clean(value), _id }, { upsert: true }), 'queue settings');
+    },
+    async reserve(accountId, profileUsername, slotAt, capacity, requestId) {
+      for (let place = 0; place < capacity; place += 1) {
+        try {
+          await slots.insertOne({ _id: placeId(accountId, profileUsername, slotAt, place), accountId, profileUsername, slotAt, requestId });
+          return true;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+        }
+      }
+      return false;
+    },
+    async release(accountId, profileUsername, slotAt, requestId) {
+      await slots.deleteMany({ accountId, profileUsername, slotAt, requestId });
+    },
+    async countInSlot(accountId, profileUsername, slotAt) {
+      return slots.countDocuments({ accountId, profileUsername, slotAt });
     },
   };
 }

@@ -21,6 +21,24 @@ function offsetAt(utcMs: number, tz: string): number {
   return asUtc - Math.floor(utcMs / 1000) * 1000;
 }
 
+/** The UTC instant of a wall-clock time in `tz` (two passes settle the offset around DST changes). */
+export function zonedTimeToUtc(parts: { year: number; month: number; day: number; hour: number; minute: number; second?: number; ms?: number }, tz: string): Date {
+  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second ?? 0, parts.ms ?? 0);
+  const guess = wall - offsetAt(wall, tz);
+  return new Date(wall - offsetAt(guess, tz));
+}
+
+/** Year, month, day and weekday (0 = Sunday) of an instant as seen in `tz`. */
+export function zonedDate(at: Date, tz: string): { year: number; month: number; day: number; weekday: number } {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', weekday: 'short' })
+    .formatToParts(at).map((p) => [p.type, p.value]));
+  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), weekday: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(String(parts.weekday)) };
+}
+
+export function isTimeZoneName(tz: string): boolean {
+  return isTimeZone(tz);
+}
+
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
 const ABSOLUTE = /(Z|[+-]\d{2}:?\d{2})$/i;
 
@@ -38,10 +56,7 @@ export function parseScheduledDate(raw: string, timezone: string | undefined, no
     at = Date.parse(raw);
   } else if (local) {
     const [, y, mo, d, h, mi, s, ms] = local;
-    const wall = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0), Number((ms ?? '0').padEnd(3, '0')));
-    // Two passes settle the offset around daylight-saving changes.
-    const guess = wall - offsetAt(wall, tz);
-    at = wall - offsetAt(guess, tz);
+    at = zonedTimeToUtc({ year: Number(y), month: Number(mo), day: Number(d), hour: Number(h), minute: Number(mi), second: Number(s ?? 0), ms: Number((ms ?? '0').padEnd(3, '0')) }, tz).getTime();
   } else {
     at = NaN;
   }

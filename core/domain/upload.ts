@@ -59,6 +59,8 @@ export interface UploadRequest {
   /** When a scheduled post runs (UTC), and the IANA zone its date was given in. */
   scheduledFor?: Date;
   timezone?: string;
+  /** Queued posts: the queue slot they hold (its place is released if the post is cancelled). */
+  queueSlot?: Date;
   /** How many times failed platforms were sent again (POST /posts/retry). */
   retryCount?: number;
   /** Digest of profile, platforms, text, media and fields: identical uploads within a short window are one. */

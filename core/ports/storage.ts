@@ -1,5 +1,6 @@
 import type { ApiKey, OperatorAccount } from '../domain/operator';
 import type { Profile } from '../domain/profile';
+import type { QueueSettings } from '../domain/queue';
 import type { AccountRestriction, ConnectedAccount } from '../domain/connected-account';
 import type { Platform } from '../domain/platforms';
 import type { TargetResult, UploadRequest, UploadStatus } from '../domain/upload';
@@ -129,6 +130,18 @@ export interface OAuthStateRepository {
   deleteExpired(now: Date): Promise<number>;
 }
 
+export interface QueueRepository {
+  getSettings(accountId: string, profileUsername: string): Promise<QueueSettings | null>;
+  putSettings(settings: QueueSettings): Promise<void>;
+  /**
+   * Takes one of the `capacity` places of a slot for an upload; false when the slot is full.
+   * Each place is a unique key, so concurrent requests never overfill a slot (no transactions needed).
+   */
+  reserve(accountId: string, profileUsername: string, slotAt: Date, capacity: number, requestId: string): Promise<boolean>;
+  release(accountId: string, profileUsername: string, slotAt: Date, requestId: string): Promise<void>;
+  countInSlot(accountId: string, profileUsername: string, slotAt: Date): Promise<number>;
+}
+
 export interface Storage {
   operators: OperatorAccountRepository;
   apiKeys: ApiKeyRepository;
@@ -136,4 +149,5 @@ export interface Storage {
   connectedAccounts: ConnectedAccountRepository;
   uploads: UploadRepository;
   oauthStates: OAuthStateRepository;
+  queues: QueueRepository;
 }

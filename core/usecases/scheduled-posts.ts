@@ -34,6 +34,8 @@ export async function cancelScheduledPost(deps: SubmitDeps, account: OperatorAcc
   if (!(await deps.storage.uploads.cancelScheduled(account.id, upload.requestId, deps.clock.now()))) {
     throw conflict(`The post of job ${jobId} is ${upload.status === 'scheduled' ? 'starting' : upload.status} and can no longer be cancelled.`, 'job_not_cancellable');
   }
+  // A queued post gives its place in the slot back.
+  if (upload.queueSlot) await deps.storage.queues.release(account.id, upload.profileUsername, upload.queueSlot, upload.requestId);
   // The stored status already stops it; the signal only ends the workflow's wait early.
   await deps.runner.cancel(upload).catch((err: Error) => deps.log?.('cancel signal not delivered (the stored status still stops the post)', { job_id: jobId, error: err.message }));
   return scheduledView((await deps.storage.uploads.find(account.id, upload.requestId))!);

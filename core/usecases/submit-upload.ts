@@ -13,6 +13,7 @@ import { DuplicateKeyError, type Storage } from '../ports/storage';
 import type { Clock, IdGenerator } from '../ports/system';
 import type { UploadRunner } from '../ports/upload-runner';
 import { requireProfile } from './profiles';
+import { reserveQueueSlot } from './queue';
 
 export interface SubmitDeps {
   storage: Storage;
@@ -44,6 +45,8 @@ export interface UploadInput {
   externalId?: string;
   /** A scheduled post: when it runs (already validated) and the zone its date was given in. */
   schedule?: { at: Date; timezone: string };
+  /** add_to_queue: the post takes the next free slot of the profile's queue. */
+  queue?: { maxPostsPerSlot?: number };
   async: boolean;
   /** Notices from the edge, kept with the upload. */
   warnings: string[];
@@ -224,9 +227,17 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
       String(first.error_code), { failure_stage: 'precheck', ...(first.retry_after_seconds ? { retry_after_seconds: first.retry_after_seconds } : {}), results: Object.fromEntries(prechecked.map((p) => [p.platform, p])) });
   }
   const now = deps.clock.now();
+  const requestId = input.requestId ?? deps.ids.next('req');
+  let schedule = input.schedule;
+  let queueSlot: Date | undefined;
+  if (input.queue) {
+    queueSlot = await reserveQueueSlot(deps, account, input.profileUsername, requestId, input.queue.maxPostsPerSlot);
+    const settings = await deps.storage.queues.getSettings(account.id, input.profileUsername);
+    schedule = { at: queueSlot, timezone: settings?.timezone ?? 'UTC' };
+  }
   const upload: UploadRequest = {
     accountId: account.id,
-    requestId: input.requestId ?? deps.ids.next('req'),
+    requestId,
     profileUsername: input.profileUsername,
     mediaType: input.kind,
     content: {
@@ -236,10 +247,11 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
     },
     targets,
     contentHash,
-    status: input.schedule ? 'scheduled' : 'pending',
+    status: schedule ? 'scheduled' : 'pending',
     async: input.async,
     ...(input.externalId ? { externalId: input.externalId } : {}),
-    ...(input.schedule ? { jobId: deps.ids.next('job'), scheduledFor: input.schedule.at, timezone: input.schedule.timezone, fields: input.fields } : {}),
+    ...(schedule ? { jobId: deps.ids.next('job'), scheduledFor: schedule.at, timezone: schedule.timezone, fields: input.fields } : {}),
+    ...(queueSlot ? { queueSlot } : {}),
     results: {},
     dispatches: {},
     warnings: [...input.warnings, ...warnings],
@@ -249,6 +261,7 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
   try {
     await deps.storage.uploads.insert(upload);
   } catch (err) {
+    if (queueSlot) await deps.storage.queues.release(account.id, input.profileUsername, queueSlot, requestId);
     if (!(err instanceof DuplicateKeyError)) throw err;
     // A concurrent request with the same id won: answer with its upload.
     const existing = (await deps.storage.uploads.find(account.id, upload.requestId))!;
@@ -268,7 +281,7 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
     });
     return { upload, duplicate: false, finished: false };
   }
-  if (input.async || input.schedule) return { upload, duplicate: false, finished: false };
+  if (input.async || schedule) return { upload, duplicate: false, finished: false };
 
   const finished = await deps.runner.waitForCompletion(upload, input.syncTimeoutMs);
   const latest = await deps.storage.uploads.find(account.id, upload.requestId);

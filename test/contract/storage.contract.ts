@@ -407,6 +407,28 @@ export function storageContract(name: string, make: () => Promise<StorageUnderTe
       });
     });
 
+    describe('queues', () => {
+      it('stores queue settings per profile', async () => {
+        const settings = { accountId: 'acct-1', profileUsername: 'alice', timezone: 'Europe/Paris', slots: [{ day: 'mon' as const, time: '09:00' }], postsPerSlot: 2, updatedAt: at(1) };
+        await storage.queues.putSettings(settings);
+        await storage.queues.putSettings({ ...settings, postsPerSlot: 3, updatedAt: at(2) });
+        expect(await storage.queues.getSettings('acct-1', 'alice')).toEqual({ ...settings, postsPerSlot: 3, updatedAt: at(2) });
+        expect(await storage.queues.getSettings('acct-1', 'bob')).toBeNull();
+      });
+
+      it('never gives more places in a slot than its capacity, even to racing requests', async () => {
+        const wins = await Promise.all(Array.from({ length: 8 }, (_, i) => storage.queues.reserve('acct-1', 'alice', at(60), 3, `r${i}`)));
+        expect(wins.filter(Boolean)).toHaveLength(3);
+        expect(await storage.queues.countInSlot('acct-1', 'alice', at(60))).toBe(3);
+        expect(await storage.queues.countInSlot('acct-1', 'alice', at(61))).toBe(0);
+        const winner = `r${wins.indexOf(true)}`;
+        await storage.queues.release('acct-1', 'alice', at(60), winner);
+        expect(await storage.queues.countInSlot('acct-1', 'alice', at(60))).toBe(2);
+        expect(await storage.queues.reserve('acct-1', 'alice', at(60), 3, 'late')).toBe(true);
+        expect(await storage.queues.reserve('acct-1', 'alice', at(60), 3, 'later')).toBe(false);
+      });
+    });
+
     describe('oauth states', () => {
       const state = (id: string, expiresAt: Date) => ({
         id, accountId: 'acct-1', profileUsername: 'alice', platform: 'x' as const, codeVerifier: 'verifier', redirectUri: 'https://h/cb', expiresAt,

@@ -80,6 +80,35 @@ describe('scheduled posts', () => {
     expect(messages('survives the worker')).toHaveLength(1);
   });
 
+  it('fills queue slots in order under 20 concurrent requests, never beyond their capacity', async () => {
+    const settings = await api.post('/api/herald/queue/settings', {
+      profile_username: 'carol', timezone: 'America/New_York', posts_per_slot: 3,
+      slots: [{ day: 'mon', time: '09:00' }, { day: 'wed', time: '12:30' }, { day: 'fri', time: '17:00' }],
+    });
+    expect(settings).toMatchObject({ status: 200, body: { success: true, settings: { posts_per_slot: 3, timezone: 'America/New_York' } } });
+    const preview = await api.get('/api/herald/queue/preview?profile_username=carol&count=7');
+    const expected: string[] = preview.body.slots.map((s: { slot_at: string }) => s.slot_at);
+    expect(expected).toHaveLength(7);
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      api.post('/api/upload_text', { user: 'carol', 'platform[]': ['discord'], title: `queued post ${i}`, add_to_queue: true })));
+    expect(responses.map((r) => [r.status, r.body.status, r.body.error_code])).toEqual(Array(20).fill([202, 'scheduled', undefined]));
+    const perSlot = new Map<string, number>();
+    for (const r of responses) perSlot.set(r.body.queue_slot, (perSlot.get(r.body.queue_slot) ?? 0) + 1);
+    // 20 posts, 3 per slot: the first six slots full, the seventh with two.
+    expect([...perSlot.keys()].sort()).toEqual(expected.slice(0, 7).sort());
+    expect(expected.slice(0, 6).map((slot) => perSlot.get(slot))).toEqual([3, 3, 3, 3, 3, 3]);
+    expect(perSlot.get(expected[6]!)).toBe(2);
+    expect(responses.every((r) => r.body.status === 'scheduled' && r.body.scheduled_date === r.body.queue_slot)).toBe(true);
+    const after = await api.get('/api/herald/queue/preview?profile_username=carol&count=1');
+    expect(after.body.slots).toEqual([{ slot_at: expected[6], used: 2, capacity: 3 }]);
+    // Clean up: cancelled queued posts give their places back.
+    for (const r of responses) {
+      const del = await fetch(`${stack.apiUrl}/api/herald/schedule/${r.body.job_id}`, { method: 'DELETE', headers: { Authorization: await keyHeader() } });
+      expect(del.status).toBe(200);
+    }
+    expect((await api.get('/api/herald/queue/preview?profile_username=carol&count=1')).body.slots[0]).toEqual({ slot_at: expected[0], used: 0, capacity: 3 });
+  });
+
   it('refuses dates in the past, beyond 365 days, and combined with add_to_queue', async () => {
     const past = await api.post('/api/upload_text', { user: 'carol', 'platform[]': ['discord'], title: 'x', scheduled_date: '2020-01-01T00:00:00Z' });
     expect(past).toMatchObject({ status: 400, body: { success: false, violations: [{ field: 'scheduled_date' }] } });

@@ -9,6 +9,7 @@ import { precheckUpload, submitUpload } from '../../../core/usecases/submit-uplo
 import { parseScheduledDate } from '../../../core/domain/schedule';
 import { cancelScheduledPost, editScheduledPost, listScheduled } from '../../../core/usecases/scheduled-posts';
 import { retryFailedPlatforms } from '../../../core/usecases/retry-upload';
+import { getQueueSettings, previewQueue, saveQueueSettings } from '../../../core/usecases/queue';
 import { removeTempFiles, takeMedia } from '../media-intake';
 import { getUploadStatus, listUploadHistory } from '../../../core/usecases/read-uploads';
 import { bodyFields, formBoolean, list, parse, single } from '../input';
@@ -99,8 +100,13 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     if (body.scheduled_date !== undefined && body.add_to_queue) {
       throw invalidInput('scheduled_date cannot be combined with add_to_queue: send one of them.', { violations: [{ field: 'add_to_queue', message: 'not with scheduled_date' }] });
     }
-    if (body.add_to_queue) {
-      throw invalidInput('add_to_queue is not available in this Herald version yet: publish now or send scheduled_date.', undefined, 'unsupported_field');
+    const maxPerSlot = single(fields.max_posts_per_slot);
+    if (maxPerSlot !== undefined && !body.add_to_queue) {
+      throw invalidInput('max_posts_per_slot goes only with add_to_queue=true.', { violations: [{ field: 'max_posts_per_slot', message: 'only with add_to_queue' }] });
+    }
+    const maxPostsPerSlot = maxPerSlot === undefined ? undefined : Number(maxPerSlot);
+    if (maxPostsPerSlot !== undefined && (!Number.isInteger(maxPostsPerSlot) || maxPostsPerSlot < 1)) {
+      throw invalidInput('max_posts_per_slot must be a whole number of at least 1.', { violations: [{ field: 'max_posts_per_slot', message: 'whole number ≥ 1' }] });
     }
     const timezone = typeof single(fields.timezone) === 'string' ? String(single(fields.timezone)) : 'UTC';
     const schedule = body.scheduled_date !== undefined
@@ -127,6 +133,7 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
       ...(requestId ? { requestId } : {}),
       ...(externalId ? { externalId } : {}),
       ...(schedule ? { schedule } : {}),
+      ...(body.add_to_queue ? { queue: maxPostsPerSlot !== undefined ? { maxPostsPerSlot } : {} } : {}),
       async: body.async_upload ?? false,
       warnings: [],
       syncTimeoutMs,
@@ -134,7 +141,10 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     const view = toUploadView(upload);
     if (upload.scheduledFor) {
       ctx.status = 202;
-      ctx.body = { success: true, ...view, job_id: upload.jobId, scheduled_date: upload.scheduledFor.toISOString(), timezone: upload.timezone };
+      ctx.body = {
+        success: true, ...view, job_id: upload.jobId, scheduled_date: upload.scheduledFor.toISOString(), timezone: upload.timezone,
+        ...(upload.queueSlot ? { queue_slot: upload.queueSlot.toISOString() } : {}),
+      };
       return;
     }
     if (finished) {
@@ -239,5 +249,22 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
       retried_platforms: retried,
       message: `Retrying ${retried.join(', ')}. Poll GET /api/${ns}/status?request_id=${encodeURIComponent(upload.requestId)} for the results.`,
     };
+  });
+
+  // The posting queue of a profile: weekly slots in a time zone, posts per slot, and a preview.
+  const profileQuery = (ctx: RouterContext<AppState>) => {
+    const value = single(ctx.query.profile_username ?? ctx.query.username);
+    if (typeof value !== 'string' || !value) throw invalidInput('profile_username is required as a query parameter.');
+    return value;
+  };
+  router.get(`/api/${ns}/queue/settings`, async (ctx) => {
+    ctx.body = { success: true, settings: await getQueueSettings(deps, ctx.state.caller.account, profileQuery(ctx)) };
+  });
+  router.post(`/api/${ns}/queue/settings`, async (ctx) => {
+    ctx.body = { success: true, settings: await saveQueueSettings(deps, ctx.state.caller.account, bodyFields(ctx)) };
+  });
+  router.get(`/api/${ns}/queue/preview`, async (ctx) => {
+    const count = Math.min(100, Math.max(1, Number(single(ctx.query.count) ?? 10) || 10));
+    ctx.body = { success: true, slots: await previewQueue(deps, ctx.state.caller.account, profileQuery(ctx), count) };
   });
 }
