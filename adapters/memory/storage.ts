@@ -199,6 +199,14 @@ function memoryProfiles(): ProfileRepository {
       for (const p of byKey.values()) if (p.accountId === accountId) n += 1;
       return n;
     },
+    async setPin(accountId, username, field, value) {
+      const found = byKey.get(key(accountId, username));
+      if (!found) return;
+      const pins = { ...(found.pins ?? {}) };
+      if (value === null) delete pins[field];
+      else pins[field] = value;
+      found.pins = pins;
+    },
     async delete(accountId, username) {
       return byKey.delete(key(accountId, username));
     },

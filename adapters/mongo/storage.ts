@@ -222,6 +222,9 @@ function mongoProfiles(col: Collection<Document>): ProfileRepository {
       const res = await col.deleteOne({ accountId, username });
       return res.deletedCount > 0;
     },
+    async setPin(accountId, username, field, value) {
+      await col.updateOne({ accountId, username }, value === null ? { $unset: { [`pins.${field}`]: '' } } : { $set: { [`pins.${field}`]: value } });
+    },
   };
 }
 

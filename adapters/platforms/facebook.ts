@@ -9,8 +9,7 @@
  *
  * Page choice (spec: facebook_page_id): the setting wins (the engine puts a page pinned to the profile
  * there); otherwise exactly one connected page is used; with several and none chosen the publish
- * fails with `rejected` code `facebook_page_required`. The engine should then add
- * `available_pages: facebookPages(credentials)` to the target's result.
+ * fails with `rejected` code `facebook_page_required`, carrying `available_pages` for the target's result.
  *
  * The Graph API takes no idempotency key, so ctx.idempotencyKey cannot be forwarded.
  */
@@ -498,7 +497,8 @@ export function createFacebookPlatform(opts: FacebookPlatformOptions): PlatformA
     }
     if (singlePage) return { page: pages[0]!, singlePage };
     throw new PlatformError('facebook', { kind: 'rejected', code: 'facebook_page_required' },
-      `Several Facebook Pages are connected (${listed}); choose one with facebook_page_id.`);
+      `Several Facebook Pages are connected (${listed}); choose one with facebook_page_id.`, {},
+      { available_pages: pages.map((p) => ({ page_id: p.id, page_name: p.name })) });
   }
 
   const permalink = (raw: unknown): string | undefined => {

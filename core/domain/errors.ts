@@ -70,6 +70,8 @@ export class PlatformError extends Error {
     message: string,
     /** The network's own status and code, for logs and debugging. */
     readonly upstream: { status?: number; code?: string | number } = {},
+    /** Spec fields the failed target's result carries (Facebook `available_pages`, …). */
+    readonly resultFields: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'PlatformError';

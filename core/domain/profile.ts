@@ -6,7 +6,17 @@ export interface Profile {
   username: string;
   createdAt: Date;
   uiLabels: Record<string, string>;
+  /** Pinned targets (`facebook_page_id`, `target_linkedin_page_id`, `gbp_location_id`): they win over the request's value. */
+  pins?: Record<string, string>;
 }
+
+/** The pin endpoints of the spec and the request field each pin fills. */
+export const PIN_KINDS = {
+  'facebook-page': { field: 'facebook_page_id', input: 'page_id' },
+  'linkedin-page': { field: 'target_linkedin_page_id', input: 'page_id' },
+  'google-business-location': { field: 'gbp_location_id', input: 'location_id' },
+} as const;
+export type PinKind = keyof typeof PIN_KINDS;
 
 const USERNAME = /^[A-Za-z0-9_.@-]{1,128}$/;
 

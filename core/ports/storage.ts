@@ -42,6 +42,8 @@ export interface ProfileRepository {
   count(accountId: string): Promise<number>;
   /** Returns false when there was nothing to delete. */
   delete(accountId: string, username: string): Promise<boolean>;
+  /** Sets (or, with null, removes) one pinned target field of a profile. */
+  setPin(accountId: string, username: string, field: string, value: string | null): Promise<void>;
 }
 
 export interface ConnectedAccountRepository {

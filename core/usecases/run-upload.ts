@@ -205,7 +205,7 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
         if (failure.kind === 'auth_expired') {
           await deps.storage.connectedAccounts.setStatus(connection.id, 'reauth_required', deps.clock.now());
         }
-        result = fail(err.message, failureErrorCode(failure), warnings);
+        result = { ...fail(err.message, failureErrorCode(failure), warnings), ...err.resultFields };
         if (failure.kind === 'restricted') {
           Object.assign(result, { restriction_reason: failure.reason, restricted_until: failure.until.toISOString() });
           // A verdict that keeps failing pauses the account: later posts are refused at precheck.

@@ -144,6 +144,9 @@ export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, i
 
   const violations: Array<Record<string, unknown>> = [];
   const consumed = new Set<string>();
+  // A page or location pinned to the profile wins over the request's value.
+  const pins = (await deps.storage.profiles.find(account.id, input.profileUsername))?.pins ?? {};
+  const fieldsWithPins = { ...input.fields, ...pins };
   const targets: PublishTarget[] = [];
   const prechecked: TargetResult[] = [];
   const caps: Array<Record<string, unknown>> = [];
@@ -173,7 +176,7 @@ export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, i
     }
     violations.push(...mediaLimitViolations(platform, adapter.descriptor.limits, input.kind, input.media).map((v) => ({ ...v })));
 
-    const settings = resolveSettings(platform, adapter.descriptor.settings, input.fields, { endpoint: input.kind, mediaCount: input.media.length });
+    const settings = resolveSettings(platform, adapter.descriptor.settings, fieldsWithPins, { endpoint: input.kind, mediaCount: input.media.length });
     settings.consumed.forEach((f) => consumed.add(f));
     violations.push(...settings.violations.map((v) => ({ platform, field: v.field, type: 'invalid_field', message: `${platform}: ${v.message}` })));
 

@@ -407,6 +407,17 @@ export function storageContract(name: string, make: () => Promise<StorageUnderTe
       });
     });
 
+    describe('profile pins', () => {
+      it('sets and removes pinned fields of one profile', async () => {
+        await storage.profiles.insert(aProfile({ accountId: 'acct-1', username: 'alice' }));
+        await storage.profiles.setPin('acct-1', 'alice', 'facebook_page_id', 'p1');
+        await storage.profiles.setPin('acct-1', 'alice', 'gbp_location_id', 'l1');
+        expect((await storage.profiles.find('acct-1', 'alice'))?.pins).toEqual({ facebook_page_id: 'p1', gbp_location_id: 'l1' });
+        await storage.profiles.setPin('acct-1', 'alice', 'facebook_page_id', null);
+        expect((await storage.profiles.find('acct-1', 'alice'))?.pins).toEqual({ gbp_location_id: 'l1' });
+      });
+    });
+
     describe('queues', () => {
       it('stores queue settings per profile', async () => {
         const settings = { accountId: 'acct-1', profileUsername: 'alice', timezone: 'Europe/Paris', slots: [{ day: 'mon' as const, time: '09:00' }], postsPerSlot: 2, updatedAt: at(1) };

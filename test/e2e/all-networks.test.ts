@@ -116,10 +116,14 @@ describe('one request to all nine networks', () => {
     expect(done.body).toMatchObject({ all_succeeded: true, media_type: 'photo', summary: { total: 8, succeeded: 8 } });
   });
 
-  it('publishes text to the text networks', async () => {
-    const res = await api.post('/api/upload_text', { user: 'nina', 'platform[]': ['x', 'linkedin', 'facebook', 'threads', 'bluesky'], title: 'Plain words to five networks.' });
+  it('publishes text to the text networks, to the Facebook page pinned to the profile', async () => {
+    const pageId = sandbox.accounts.facebook.pageId;
+    expect(await api.post('/api/herald/users/facebook-page', { profile_username: 'nina', page_id: pageId })).toMatchObject({ status: 200, body: { success: true, page_id: pageId } });
+    expect(await api.get('/api/herald/users/facebook-page?profile_username=nina')).toMatchObject({ status: 200, body: { page_id: pageId } });
+    const res = await api.post('/api/upload_text', { user: 'nina', 'platform[]': ['x', 'linkedin', 'facebook', 'threads', 'bluesky'], title: 'Plain words to five networks.', facebook_page_id: 'not-a-page' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'completed', all_succeeded: true, summary: { total: 5, succeeded: 5 } });
+    expect(res.body.results.facebook).toMatchObject({ success: true, page_id: pageId });
   });
 
   let keyHeader: string | undefined;

@@ -11,7 +11,7 @@ import type { MediaKind } from '../../core/domain/platforms';
 export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; endpoints?: MediaKind[]; settings?: SettingsSchema; limits?: PlatformLimits } = {}) {
   const posts: Array<{ text: string; credentials: PlatformCredentials; idempotencyKey: string; post: PublishPost }> = [];
   const comments: Array<{ postId: string; text: string }> = [];
-  const failures: Array<{ failure: PlatformFailure; message: string }> = [];
+  const failures: Array<{ failure: PlatformFailure; message: string; resultFields?: Record<string, unknown> }> = [];
   const refreshes: PlatformCredentials[] = [];
   let delayMs = 0;
   let processingSteps = 0;
@@ -19,7 +19,7 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; en
   const publishNow = async (ctx: PublishContext, post: PublishPost) => {
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     const failure = failures.shift();
-    if (failure) throw new PlatformError(id, failure.failure, failure.message);
+    if (failure) throw new PlatformError(id, failure.failure, failure.message, {}, failure.resultFields);
     posts.push({ text: post.title, credentials: ctx.credentials, idempotencyKey: ctx.idempotencyKey, post });
     return { postId: `${id}-post-${posts.length}`, url: `https://${id}.example/p/${posts.length}`, warnings: [] };
   };
@@ -68,7 +68,7 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; en
     posts,
     comments,
     refreshes,
-    failNext(failure: PlatformFailure, message = `${failure.kind} from ${id}`) { failures.push({ failure, message }); },
+    failNext(failure: PlatformFailure, message = `${failure.kind} from ${id}`, resultFields?: Record<string, unknown>) { failures.push({ failure, message, ...(resultFields ? { resultFields } : {}) }); },
     setDelay(ms: number) { delayMs = ms; },
     setProcessingSteps(n: number) { processingSteps = n; },
     setRefreshFails(v: boolean) { refreshFails = v; },

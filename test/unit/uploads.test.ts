@@ -122,6 +122,14 @@ describe('text uploads', () => {
     });
   });
 
+  it('carries the spec fields a network attaches to a refusal into the result (available_pages)', async () => {
+    const { world, account } = await connectedWorld();
+    const pages = [{ page_id: '1', page_name: 'North' }, { page_id: '2', page_name: 'South' }];
+    world.discord.failNext({ kind: 'rejected', code: 'facebook_page_required' }, 'choose a page', { available_pages: pages });
+    const { upload } = await submitTextUpload(world.deps, account, post({ platforms: ['discord'] }));
+    expect(upload.results.discord).toMatchObject({ success: false, error_code: 'facebook_page_required', available_pages: pages });
+  });
+
   it('marks the account reauth_required when the network says the credentials are gone', async () => {
     const { world, account } = await connectedWorld();
     world.discord.failNext({ kind: 'auth_expired', reason: 'webhook_deleted' }, 'Unknown Webhook');

@@ -4,7 +4,9 @@ import { createProfile, deleteProfile, getProfile, listProfiles } from '../../..
 import { connectWithCredentials } from '../../../core/usecases/connect-with-credentials';
 import { isPlatform } from '../../../core/domain/platforms';
 import { invalidInput } from '../../../core/domain/errors';
-import { bodyFields, parse } from '../input';
+import { bodyFields, parse, single } from '../input';
+import { PIN_KINDS, type PinKind } from '../../../core/domain/profile';
+import { deletePin, getPin, setPin } from '../../../core/usecases/pins';
 import type { ApiDeps, AppState } from '../deps';
 
 const UsernameBody = z.object({ username: z.unknown() });
@@ -36,6 +38,25 @@ export function profileRoutes(router: Router<AppState>, deps: ApiDeps, ns: strin
       message: `${platform} account "${connection.displayName}" connected to profile "${connection.profileUsername}".`,
     };
   });
+
+  // Pins: a page or location pinned to a profile wins over the request parameter when publishing.
+  for (const kind of Object.keys(PIN_KINDS) as PinKind[]) {
+    const path = `/api/${ns}/users/${kind}`;
+    const profileOf = (value: unknown) => {
+      const v = single(value);
+      if (typeof v !== 'string' || !v) throw invalidInput('profile_username is required.');
+      return v;
+    };
+    router.get(path, async (ctx) => {
+      ctx.body = { success: true, ...(await getPin(deps.storage, ctx.state.caller.account, kind, profileOf(ctx.query.profile_username))) };
+    });
+    router.post(path, async (ctx) => {
+      ctx.body = { success: true, ...(await setPin(deps.storage, ctx.state.caller.account, kind, bodyFields(ctx))) };
+    });
+    router.delete(path, async (ctx) => {
+      ctx.body = { success: true, ...(await deletePin(deps.storage, ctx.state.caller.account, kind, profileOf(bodyFields(ctx).profile_username ?? ctx.query.profile_username))) };
+    });
+  }
 
   router.get(`/api/${ns}/users/:username`, async (ctx) => {
     ctx.body = { success: true, profile: await getProfile(deps, ctx.state.caller.account, ctx.params.username) };

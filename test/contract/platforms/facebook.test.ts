@@ -199,6 +199,8 @@ describe('page choice', () => {
     expect((err as Error).message).toContain(`North Shop (${c.pages[0]!.id})`);
     expect((err as Error).message).toContain('South Shop');
     expect(facebookPages(c.credentials)).toEqual(c.pages.map((p) => ({ page_id: p.id, page_name: p.name })));
+    // The failed target's result carries the spec's available_pages.
+    expect((err as PlatformError).resultFields).toEqual({ available_pages: c.pages.map((p) => ({ page_id: p.id, page_name: p.name })) });
     expect(sim.requests).toHaveLength(0);
   });
 
