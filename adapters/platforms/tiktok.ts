@@ -721,6 +721,14 @@ export function createTikTokPlatform(opts: TikTokPlatformOptions): PlatformAdapt
     return level;
   }
 
+  /** At intake: a privacy level the account does not offer answers 400 before anything is sent. */
+  async function precheck(ctx: PublishContext, post: PublishPost): Promise<void> {
+    if (post.kind === 'text') return;
+    const plan = planPost(post, capabilitiesOf(ctx.credentials), ctx.media);
+    if (plan.draft) return;
+    checkPrivacy(plan.privacy, await creatorInfo(ctx));
+  }
+
   async function publishVideo(ctx: PublishContext, post: PublishPost): Promise<PublishStep> {
     const video = validateVideo(post);
     const caps = capabilitiesOf(ctx.credentials);
@@ -873,6 +881,7 @@ export function createTikTokPlatform(opts: TikTokPlatformOptions): PlatformAdapt
     tokenRefresher,
     firstCommenter,
     publisher: {
+      precheck,
       async publish(ctx, post) {
         if (post.kind === 'video') return publishVideo(ctx, post);
         if (post.kind === 'photo') return publishPhotos(ctx, post);

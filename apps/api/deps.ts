@@ -5,6 +5,7 @@ import type { Storage } from '../../core/ports/storage';
 import type { Clock, IdGenerator, KeyHasher, Pkce, SecretBox } from '../../core/ports/system';
 import type { UploadRunner } from '../../core/ports/upload-runner';
 import type { MediaProbe, MediaStore } from '../../core/ports/media';
+import type { MediaAccess } from '../../core/ports/platform';
 import type { UrlMediaFetcher } from '../../adapters/media/url-fetcher';
 
 export interface ApiDeps {
@@ -20,6 +21,8 @@ export interface ApiDeps {
   limiter: RequestRateLimiter;
   log: (message: string, fields: Record<string, unknown>) => void;
   mediaStore: MediaStore;
+  /** Bytes and signed URLs of stored media, for networks' prechecks at intake. */
+  media: MediaAccess;
   mediaProbe: MediaProbe;
   urlFetcher: UrlMediaFetcher;
   mediaUrls: { verify(id: string, exp: string | undefined, sig: string | undefined): boolean };

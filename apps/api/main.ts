@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     }),
     log,
     mediaStore: media.store,
+    media: media.access,
     mediaProbe: media.probe,
     urlFetcher: media.fetcher,
     mediaUrls: media.signer,

@@ -138,6 +138,12 @@ export type PublishStep =
 
 /** Publishes posts. Throws PlatformError for every network refusal. */
 export interface Publisher {
+  /**
+   * Optional read-only checks with the network when the post is accepted (TikTok: the account's
+   * privacy levels). Throws PlatformError invalid_content for what the caller must fix; the API
+   * answers 400 with that code and nothing is published. Other failures are left to the publish.
+   */
+  precheck?(ctx: PublishContext, post: PublishPost): Promise<void>;
   publish(ctx: PublishContext, post: PublishPost): Promise<PublishStep>;
   resume?(ctx: PublishContext, post: PublishPost, state: Record<string, unknown>): Promise<PublishStep>;
 }

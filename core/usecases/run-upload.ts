@@ -90,8 +90,8 @@ function postOf(upload: UploadRequest, target: PublishTarget): PublishPost {
 }
 
 /** Credentials that are about to expire are renewed first, and the renewed ones are stored. */
-async function freshCredentials(
-  deps: RunUploadDeps, adapter: PlatformAdapter, connection: ConnectedAccount, force: boolean,
+export async function freshCredentials(
+  deps: Pick<RunUploadDeps, 'storage' | 'secrets' | 'clock'>, adapter: PlatformAdapter, connection: ConnectedAccount, force: boolean,
 ): Promise<PlatformCredentials> {
   const credentials = JSON.parse(deps.secrets.open(connection.sealedCredentials)) as PlatformCredentials;
   const expiresAt = credentials.expires_at ? Date.parse(credentials.expires_at) : NaN;

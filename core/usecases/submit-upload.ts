@@ -8,9 +8,12 @@ import { ENDPOINT_PLATFORMS, PLATFORMS, UNAVAILABLE_PLATFORMS, type MediaKind, t
 import { resolveSettings } from '../domain/settings';
 import type { PublishTarget, TargetResult, UploadRequest } from '../domain/upload';
 import { precheckFailure } from '../domain/connected-account';
-import type { PlatformRegistry } from '../ports/platform';
+import type { MediaAccess, PlatformRegistry } from '../ports/platform';
+import type { SecretBox } from '../ports/system';
+import { freshCredentials } from './run-upload';
 import { DuplicateKeyError, type Storage } from '../ports/storage';
 import type { Clock, IdGenerator } from '../ports/system';
+import { PlatformError } from '../domain/errors';
 import type { UploadRunner } from '../ports/upload-runner';
 import { requireProfile } from './profiles';
 import { reserveQueueSlot } from './queue';
@@ -21,6 +24,9 @@ export interface SubmitDeps {
   hasher: { hash(text: string): string };
   /** Identical uploads within this window return the existing request; 0 turns it off. */
   duplicateWindowMs?: number;
+  /** With these, networks' read-only prechecks run at intake (TikTok privacy levels). */
+  secrets?: SecretBox;
+  media?: MediaAccess;
   platforms: PlatformRegistry;
   runner: UploadRunner;
   ids: IdGenerator;
@@ -99,6 +105,30 @@ async function capExceeded(deps: Pick<SubmitDeps, 'storage' | 'clock'>, platform
     if (used >= perMinute) return { platform, type: 'rate_cap', used_last_minute: used, cap: perMinute, message: `${platform}: ${used} posts in the last minute; at most ${perMinute}.` };
   }
   return null;
+}
+
+/** Runs each network's read-only precheck; what the caller must fix answers 400 with the network's code. */
+async function networkPrechecks(deps: SubmitDeps, account: OperatorAccount, input: UploadInput, targets: PublishTarget[]): Promise<void> {
+  if (!deps.secrets || !deps.media) return;
+  const { secrets, media } = deps;
+  const refused: Array<{ platform: Platform; error_code: string; message: string }> = [];
+  for (const target of targets) {
+    const adapter = deps.platforms.get(target.platform);
+    const connection = adapter?.publisher?.precheck ? await deps.storage.connectedAccounts.findById(target.connectedAccountId) : null;
+    if (!adapter?.publisher?.precheck || !connection) continue;
+    try {
+      const credentials = await freshCredentials({ storage: deps.storage, secrets, clock: deps.clock }, adapter, connection, false);
+      await adapter.publisher.precheck({ credentials, idempotencyKey: `precheck:${account.id}`, media }, {
+        kind: input.kind, title: target.title, ...(input.description !== undefined ? { description: input.description } : {}), media: input.media, settings: target.settings,
+      });
+    } catch (err) {
+      // Only "fix your request" answers stop the post; anything else is the publish's business.
+      if (err instanceof PlatformError && err.failure.kind === 'invalid_content') {
+        refused.push({ platform: target.platform, error_code: err.failure.code ?? 'invalid_content', message: err.message });
+      }
+    }
+  }
+  if (refused.length) throw invalidInput(refused.map((r) => `${r.platform}: ${r.message}`).join(' '), { violations: refused }, refused[0]!.error_code);
 }
 
 /**
@@ -214,6 +244,7 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
     if (existing) return { upload: existing, duplicate: true, finished: existing.status === 'completed' };
   }
   const { targets, warnings, prechecked } = await buildTargets(deps, account, input);
+  await networkPrechecks(deps, account, input, targets);
   const contentHash = deps.hasher.hash(JSON.stringify([
     input.kind, input.profileUsername, [...input.platforms].sort(), input.title, input.description ?? '',
     input.media.map((m) => m.id), Object.entries(input.fields).filter(([k]) => !['request_id', 'async_upload', 'external_id'].includes(k)).sort(),

@@ -99,6 +99,23 @@ describe('one request to all nine networks', () => {
     expect(history.body.history[0]).toMatchObject({ status: 'completed', all_succeeded: true });
   });
 
+  it('refuses a TikTok privacy level the account does not offer with 400, before anything is sent', async () => {
+    const before = sandbox.simulators.tiktok.posts().length;
+    const form = new FormData();
+    form.append('user', 'nina');
+    form.append('platform[]', 'tiktok');
+    form.append('platform[]', 'youtube');
+    form.append('title', 'Followers only');
+    form.append('privacy_level', 'FOLLOWER_OF_CREATOR');
+    form.append('video', new Blob([readFileSync(video)], { type: 'video/mp4' }), 'clip.mp4');
+    const res = await fetch(`${stack.apiUrl}/api/upload`, { method: 'POST', headers: { Authorization: authOf(api) }, body: form });
+    const body = await res.json() as { error_code: string; message: string; violations: unknown[] };
+    expect(res.status).toBe(400);
+    expect(body).toMatchObject({ success: false, error_code: 'tiktok_privacy_unavailable', violations: [{ platform: 'tiktok', error_code: 'tiktok_privacy_unavailable' }] });
+    expect(body.message).toContain('PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, SELF_ONLY');
+    expect(sandbox.simulators.tiktok.posts().length).toBe(before);
+  });
+
   it('publishes two photos to the eight photo networks in one request', async () => {
     const photoNetworks = ['tiktok', 'instagram', 'threads', 'facebook', 'linkedin', 'x', 'pinterest', 'bluesky'];
     const form = new FormData();
