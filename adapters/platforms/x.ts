@@ -107,6 +107,8 @@ function checkXSettings(values: Record<string, unknown>, ctx: { mediaCount: numb
 export const xSettings: SettingsSchema = {
   fields: [
     { name: 'x_long_text_as_post', type: 'boolean', endpoints: ALL, default: false, description: 'Post a long text as one (Premium) post instead of a thread.' },
+    { name: 'x_article_title', type: 'string', endpoints: ['text'], maxLength: 100, description: 'Publish the text as a long-form X Article with this title (Premium accounts).' },
+    { name: 'x_article_draft', type: 'boolean', endpoints: ['text'], description: 'With x_article_title: save the Article as a draft instead of publishing it.' },
     { name: 'x_thread_image_layout', type: 'string_list', endpoints: ['photo'], separator: ',', description: 'Images per tweet of the thread, e.g. 2,0,2 (0 = text-only tweet); must add up to the number of images.' },
     { name: 'reply_settings', type: 'string', endpoints: ALL, oneOf: ['following', 'mentionedUsers', 'subscribers', 'verified'] },
     { name: 'geo_place_id', type: 'string', endpoints: ALL },
@@ -697,6 +699,34 @@ export function createXPlatform(opts: XPlatformOptions): PlatformAdapter {
     return postThread(ctx, post, state);
   }
 
+  /**
+   * Long-form X Articles (POST /2/articles/draft, then /2/articles/{id}/publish): paragraphs become
+   * DraftJS text blocks; links stay (Articles show them). x_article_draft stops after the draft.
+   */
+  async function publishArticle(ctx: PublishContext, post: PublishPost): Promise<PublishOutcome> {
+    const token = accessToken(ctx);
+    const title = String(post.settings.x_article_title).trim();
+    const paragraphs = post.title.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+    if (!title) throw invalid('article_title', 'x_article_title is empty.');
+    if (!paragraphs.length) throw invalid('text_empty', 'The X Article has no text.');
+    const blocks = paragraphs.map((text, i) => ({ key: `b${i}`, text, type: 'unstyled', entity_ranges: [], inline_style_ranges: [] }));
+    const draft = await apiData(token, 'POST', '/2/articles/draft', 'the Article draft', { json: { title, content_state: { blocks, entities: [] } }, signal: ctx.signal });
+    const articleId = typeof draft.id === 'string' ? draft.id : '';
+    if (!articleId) throw invalid('unexpected_response', 'X answered the Article draft without an id.');
+    if (post.settings.x_article_draft === true) {
+      return { postId: articleId, warnings: ['The X Article was saved as a draft: publish it on X.'], extra: { x_article_id: articleId, x_article_status: 'draft' } };
+    }
+    const published = await apiData(token, 'POST', `/2/articles/${encodeURIComponent(articleId)}/publish`, 'the published Article', { signal: ctx.signal });
+    const postId = typeof published.post_id === 'string' ? published.post_id : articleId;
+    const handle = ctx.credentials.username;
+    return {
+      postId,
+      ...(handle ? { url: `https://x.com/${handle}/status/${postId}` } : {}),
+      warnings: [],
+      extra: { x_article_id: articleId, x_article_status: 'published' },
+    };
+  }
+
   return {
     descriptor: xDescriptor,
     oauthConnector: {
@@ -734,6 +764,7 @@ export function createXPlatform(opts: XPlatformOptions): PlatformAdapter {
     },
     publisher: {
       async publish(ctx, post) {
+        if (post.kind === 'text' && typeof post.settings.x_article_title === 'string') return { kind: 'done', outcome: await publishArticle(ctx, post) };
         const token = accessToken(ctx);
         const { tweets, warnings } = planThread(post, keepLinks);
         // X has no idempotency key on POST /2/tweets; ctx.idempotencyKey cannot be forwarded.

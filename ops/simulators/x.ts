@@ -112,6 +112,18 @@ export interface XSimTweet {
   paid_partnership?: boolean;
 }
 
+/** A long-form Article (POST /2/articles/draft, then /publish). */
+export interface XSimArticle {
+  id: string;
+  author_id: string;
+  title: string;
+  /** The DraftJS text blocks, joined by blank lines. */
+  text: string;
+  status: 'draft' | 'published';
+  /** The Article's seed post once published. */
+  post_id?: string;
+}
+
 export interface XSimulatorOptions {
   /** Default 0 (any free port). */
   port?: number;
@@ -147,6 +159,7 @@ export interface XSimulator {
   replies(tweetId: string): XSimTweet[];
   comments(tweetId: string): XSimTweet[];
   media(): XSimMedia[];
+  articles(): XSimArticle[];
   fail(mode: XFailureMode, times?: number): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
@@ -205,6 +218,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
   const communities = new Map<string, string>();
   const mediaById = new Map<string, MediaRecord>();
   const tweets: XSimTweet[] = [];
+  const articles = new Map<string, XSimArticle>();
   let sequence = 0;
   let failNextProcessing = false;
 
@@ -499,6 +513,33 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
   const tweetExists = (id: unknown) => typeof id === 'string' && tweets.some((t) => t.id === id);
   const idList = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === 'string' && NUMERIC_ID.test(v));
 
+  // Articles: title + DraftJS content_state (blocks of text); a draft becomes public with /publish.
+  function createArticleDraft(res: ServerResponse, caller: Caller, body: ParsedBody) {
+    if (body.kind !== 'json' || !body.value || typeof body.value !== 'object') return invalidRequest(res, 'The request body must be a JSON object.');
+    const a = body.value as { title?: unknown; content_state?: { blocks?: unknown; entities?: unknown } };
+    if (typeof a.title !== 'string' || !a.title.trim()) return invalidRequest(res, 'title is required.', { title: [] });
+    if (a.title.length > 100) return invalidRequest(res, 'title is at most 100 characters.', { title: [a.title] });
+    const blocks = a.content_state?.blocks;
+    if (!Array.isArray(blocks) || !blocks.length || blocks.some((b) => typeof (b as { text?: unknown })?.text !== 'string' || typeof (b as { key?: unknown })?.key !== 'string')) {
+      return invalidRequest(res, 'content_state.blocks must be a non-empty list of {key, text} blocks.', { 'content_state.blocks': [] });
+    }
+    if (!caller.account.premium) return forbidden(res, 'Articles are available to Premium accounts only.');
+    const id = liveId();
+    articles.set(id, { id, author_id: caller.account.id, title: a.title, text: (blocks as Array<{ text: string }>).map((b) => b.text).join('\n\n'), status: 'draft' });
+    return sendJson(res, 201, { data: { id } });
+  }
+
+  function publishArticleDraft(res: ServerResponse, caller: Caller, id: string) {
+    const article = articles.get(id);
+    if (!article || article.author_id !== caller.account.id) return sendJson(res, 404, problem(404, 'Not Found Error', 'Could not find the article.'));
+    if (article.status === 'published') return invalidRequest(res, 'The article is published already.', { article_id: [id] });
+    const postId = liveId();
+    tweets.push({ id: postId, author_id: caller.account.id, text: article.title, created_at: new Date().toISOString(), conversation_id: postId, media_ids: [] });
+    article.status = 'published';
+    article.post_id = postId;
+    return sendJson(res, 200, { data: { post_id: postId } });
+  }
+
   function createTweet(res: ServerResponse, caller: Caller, body: ParsedBody) {
     if (body.kind !== 'json' || !body.value || typeof body.value !== 'object' || Array.isArray(body.value)) {
       return invalidRequest(res, 'The request body must be a JSON object.');
@@ -613,6 +654,9 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     const route = `${req.method} ${req.path}`;
     if (route === 'GET /2/users/me') return usersMe(req, res, caller);
     if (route === 'POST /2/tweets') return createTweet(res, caller, req.body);
+    if (route === 'POST /2/articles/draft') return createArticleDraft(res, caller, req.body);
+    const publishArticle = /^\/2\/articles\/([0-9]+)\/publish$/.exec(req.path);
+    if (publishArticle && req.method === 'POST') return publishArticleDraft(res, caller, publishArticle[1]!);
     if (route === 'POST /2/media/upload/initialize') return initialize(res, caller, fieldsOf(req.body));
     if (route === 'POST /2/media/metadata') return metadata(res, caller, fieldsOf(req.body));
     if (route === 'POST /2/media/upload') return legacyUpload(req, res, caller);
@@ -642,6 +686,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     }),
     reset: () => {
       tweets.length = 0;
+      articles.clear();
       mediaById.clear();
       codes.clear();
       failNextProcessing = false;
@@ -706,6 +751,9 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
       const id = liveId();
       tweets.push({ id, author_id: accountId, text, created_at: new Date().toISOString(), conversation_id: id, media_ids: [] });
       return id;
+    },
+    articles() {
+      return [...articles.values()].map((a) => ({ ...a }));
     },
     createCommunity(name) {
       const id = fixtureId('community');

@@ -574,3 +574,33 @@ describe('simulator wire format', () => {
     expect(await (await post({ text: 'hi', made_up: true })).json()).toMatchObject({ title: 'Invalid Request' });
   });
 });
+
+describe('long-form Articles (x_article_title)', () => {
+  const premium = () => sim.createAccount({ username: `writer_${Math.random().toString(36).slice(2, 8)}`, name: 'Writer', premium: true });
+
+  it('creates a draft from the paragraphs and publishes it, reporting the seed post', async () => {
+    const who = premium();
+    const r = resolve('text', { x_article_title: 'Why Herald' });
+    expect(r.violations).toEqual([]);
+    const { outcome } = await drivePublish(adapter(), ctxFor(credentialsFor(who)), post('text', 'First paragraph.\n\nSecond https://example.com paragraph.', [], r.values));
+    const article = sim.articles().find((a) => a.author_id === who.id)!;
+    expect(article).toMatchObject({ title: 'Why Herald', text: 'First paragraph.\n\nSecond https://example.com paragraph.', status: 'published', post_id: outcome.postId });
+    expect(outcome).toMatchObject({ url: `https://x.com/${who.username}/status/${outcome.postId}`, extra: { x_article_id: article.id, x_article_status: 'published' } });
+    const draftBody = sim.requests.filter((q) => q.path === '/2/articles/draft').pop()!.body as { content_state: { blocks: Array<{ key: string; text: string }> } };
+    expect(draftBody.content_state.blocks.map((b) => [b.key, b.text])).toEqual([['b0', 'First paragraph.'], ['b1', 'Second https://example.com paragraph.']]);
+  });
+
+  it('stops at the draft with x_article_draft', async () => {
+    const who = premium();
+    const r = resolve('text', { x_article_title: 'Later', x_article_draft: 'true' });
+    const { outcome } = await drivePublish(adapter(), ctxFor(credentialsFor(who)), post('text', 'Body', [], r.values));
+    expect(sim.articles().find((a) => a.author_id === who.id)).toMatchObject({ status: 'draft' });
+    expect(outcome).toMatchObject({ extra: { x_article_status: 'draft' }, warnings: [expect.stringContaining('draft')] });
+  });
+
+  it('maps the refusal of a non-Premium account', async () => {
+    const r = resolve('text', { x_article_title: 'Nope' });
+    const err = await rejection(drivePublish(adapter(), ctxFor(credentialsFor(account)), post('text', 'Body', [], r.values)));
+    expect(err.failure.kind).toBe('rejected');
+  });
+});
