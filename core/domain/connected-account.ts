@@ -36,6 +36,12 @@ export interface AccountRestriction {
 
 /** Why a connection cannot publish right now, checked before anything is sent; null when it can. */
 export function precheckFailure(account: ConnectedAccount, now: Date): Record<string, unknown> | null {
+  if (account.status === 'reauth_required') {
+    return {
+      error_code: 'reauth_required', failure_stage: 'precheck', reauth_required: true,
+      error: `The ${account.platform} account's authorization expired: reconnect it before it can publish.`,
+    };
+  }
   if (account.checkpointRequired) {
     return {
       error_code: 'account_reauth_required', failure_stage: 'precheck',

@@ -258,7 +258,12 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
     // Nothing could go out: refused as a whole, and not counted as an upload.
     const first = prechecked[0]!;
     throw new HeraldError(first.error_code === 'account_restricted' ? 'too_many_requests' : 'conflict', prechecked.map((p) => p.error).join(' '),
-      String(first.error_code), { failure_stage: 'precheck', ...(first.retry_after_seconds ? { retry_after_seconds: first.retry_after_seconds } : {}), results: Object.fromEntries(prechecked.map((p) => [p.platform, p])) });
+      String(first.error_code), {
+        failure_stage: 'precheck',
+        ...(first.retry_after_seconds ? { retry_after_seconds: first.retry_after_seconds } : {}),
+        ...(first.reauth_required ? { reauth_required: true } : {}),
+        results: Object.fromEntries(prechecked.map((p) => [p.platform, p])),
+      });
   }
   const now = deps.clock.now();
   const requestId = input.requestId ?? deps.ids.next('req');

@@ -137,9 +137,13 @@ describe('text uploads', () => {
     await submitTextUpload(world.deps, account, post({ platforms: ['discord'] }));
     const conn = await world.deps.storage.connectedAccounts.find(account.id, 'alice', 'discord');
     expect(conn?.status).toBe('reauth_required');
-    // The next post fails fast without calling the network.
-    const { upload } = await submitTextUpload(world.deps, account, post({ platforms: ['discord'] }));
-    expect(upload.results.discord).toMatchObject({ success: false, error_code: 'reauth_required' });
+    // The next post is refused at precheck (409, reauth_required) without calling the network.
+    await expect(submitTextUpload(world.deps, account, post({ platforms: ['discord'] })))
+      .rejects.toMatchObject({ kind: 'conflict', errorCode: 'reauth_required', details: { reauth_required: true, failure_stage: 'precheck' } });
+    // With another platform it goes out there, and the expired one is reported in its result.
+    const { upload } = await submitTextUpload(world.deps, account, post());
+    expect(upload.results.discord).toMatchObject({ success: false, error_code: 'reauth_required', reauth_required: true });
+    expect(upload.results.telegram).toMatchObject({ success: true });
     expect(world.discord.posts).toHaveLength(0);
   });
 
