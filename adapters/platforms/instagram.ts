@@ -13,7 +13,11 @@ import type { SettingsSchema, SettingViolation } from '../../core/domain/setting
 import type {
   PlatformAdapter, PlatformCredentials, PlatformDescriptor, PublishContext, PublishPost, PublishStep, VerifiedConnection,
 } from '../../core/ports/platform';
-import { exchangeJson, isObject, type HttpExchange, type Json } from './http';
+import { isObject, type HttpExchange, type Json } from './http';
+import {
+  createMetaGraphClient, META_RATE_LIMIT_CODES, metaAuthorizeUrl, META_TOKEN_SUBCODE_REASONS, metaNoResponseMessage, metaRetryAfterMs, metaTokenExpiresAt,
+  metaWaitStep, readMetaAccount, readMetaGraphError, readMetaIdentity, readMetaPermalink,
+} from './meta-graph';
 
 export const INSTAGRAM_API_BASE = 'https://graph.instagram.com';
 export const INSTAGRAM_API_VERSION = 'v21.0';
@@ -219,35 +223,9 @@ const CONTENT_SUBCODES: Record<number, string> = {
 };
 /** Subcodes Meta documents as "try again": server errors, download timeouts, expired or unready containers. */
 const TRANSIENT_SUBCODES = new Set([2207001, 2207003, 2207008, 2207020, 2207027, 2207032, 2207053]);
-const RATE_LIMIT_CODES = new Set([4, 17, 32, 613, 80002]);
-/** 190 subcodes (Graph API error handling): why the token stopped working. */
-const TOKEN_SUBCODE_REASONS: Record<number, string> = { 458: 'app_removed', 460: 'password_changed', 463: 'token_expired', 464: 'unconfirmed_user', 467: 'token_invalid' };
-
-/**
- * Meta's throttling headers: X-Business-Use-Case-Usage / X-App-Usage carry
- * `estimated_time_to_regain_access` in minutes; Retry-After in seconds when a proxy sends it.
- */
-function retryAfterMs(headers: Headers): number {
-  let minutes = 0;
-  for (const name of ['x-business-use-case-usage', 'x-app-usage', 'x-ad-account-usage']) {
-    const raw = headers.get(name);
-    if (!raw) continue;
-    try {
-      const walk = (v: unknown): void => {
-        if (Array.isArray(v)) v.forEach(walk);
-        else if (isObject(v)) {
-          const t = Number(v.estimated_time_to_regain_access);
-          if (Number.isFinite(t)) minutes = Math.max(minutes, t);
-          Object.values(v).forEach(walk);
-        }
-      };
-      walk(JSON.parse(raw));
-    } catch { /* a malformed header says nothing */ }
-  }
-  if (minutes > 0) return minutes * 60_000;
-  const seconds = Number.parseFloat(headers.get('retry-after') ?? '');
-  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds * 1000) : DEFAULT_RATE_LIMIT_MS;
-}
+/** Meta's throttling headers, read for `estimated_time_to_regain_access`. */
+const USAGE_HEADERS = ['x-business-use-case-usage', 'x-app-usage', 'x-ad-account-usage'] as const;
+const retryAfterMs = (headers: Headers): number => metaRetryAfterMs(headers, USAGE_HEADERS, DEFAULT_RATE_LIMIT_MS);
 
 const subcodeIn = (text: string | undefined): number | undefined => {
   const m = /\b(220\d{4})\b/.exec(text ?? '');
@@ -267,12 +245,8 @@ export function mapInstagramFailure(outcome: InstagramOutcome, ctx: InstagramFai
     new PlatformError('instagram', failure, message, upstream);
 
   switch (outcome.kind) {
-    case 'no_response': {
-      const what = outcome.reason === 'timeout' ? `Instagram did not answer within ${ctx.timeoutMs} ms`
-        : outcome.reason === 'aborted' ? 'The request to Instagram was cancelled before it answered'
-        : `The connection to Instagram failed${outcome.detail ? ` (${outcome.detail})` : ''}`;
-      return fail({ kind: 'transient' }, `${what}; the outcome is unknown: the request may or may not have taken effect.`);
-    }
+    case 'no_response':
+      return fail({ kind: 'transient' }, metaNoResponseMessage('Instagram', outcome, ctx.timeoutMs));
     case 'malformed':
       return fail({ kind: 'rejected', code: 'unexpected_response' },
         `Instagram answered HTTP ${outcome.status} without ${outcome.what}; check the account before retrying.`, { status: outcome.status });
@@ -296,9 +270,9 @@ export function mapInstagramFailure(outcome: InstagramOutcome, ctx: InstagramFai
 
   const { status, headers } = outcome;
   const body = isObject(outcome.body) ? outcome.body : {};
-  const error = isObject(body.error) ? body.error : undefined;
+  const graphError = readMetaGraphError(body, status, 'Instagram');
 
-  if (!error) {
+  if (!graphError) {
     // api.instagram.com (code exchange) answers {error_type, code, error_message}.
     if (typeof body.error_type === 'string') {
       const said = typeof body.error_message === 'string' ? body.error_message : body.error_type;
@@ -309,12 +283,7 @@ export function mapInstagramFailure(outcome: InstagramOutcome, ctx: InstagramFai
     return fail({ kind: 'rejected' }, `Instagram answered HTTP ${status}.`, { status });
   }
 
-  const code = typeof error.code === 'number' ? error.code : Number(error.code);
-  const subcode = typeof error.error_subcode === 'number' ? error.error_subcode : Number(error.error_subcode ?? NaN);
-  const detail = typeof error.error_user_msg === 'string' && error.error_user_msg ? error.error_user_msg
-    : typeof error.message === 'string' && error.message ? error.message : `HTTP ${status}`;
-  const said = `Instagram: ${detail}`;
-  const upstream = { status, code: Number.isFinite(subcode) ? `${code}/${subcode}` : code };
+  const { error, code, subcode, detail, said, upstream } = graphError;
 
   if (subcode === 2207050 || (code === 190 && subcode === 459)) {
     return fail({ kind: 'checkpoint' }, `${said}. Sign in to the Instagram app and complete what it asks, then try again.`, upstream);
@@ -327,10 +296,10 @@ export function mapInstagramFailure(outcome: InstagramOutcome, ctx: InstagramFai
     return fail({ kind: 'restricted', reason: 'spam_restricted', until: new Date(Date.now() + SPAM_PAUSE_MS) }, said, upstream);
   }
   if (code === 190 || code === 102) {
-    const reason = TOKEN_SUBCODE_REASONS[subcode] ?? 'token_invalid';
+    const reason = META_TOKEN_SUBCODE_REASONS[subcode] ?? 'token_invalid';
     return fail({ kind: 'auth_expired', reason }, `${said}. Reconnect the Instagram account.`, upstream);
   }
-  if (RATE_LIMIT_CODES.has(code) || status === 429) {
+  if (META_RATE_LIMIT_CODES.has(code) || status === 429) {
     return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers) }, said, upstream);
   }
   if (ctx.stage === 'connect' && status < 500) return fail({ kind: 'rejected', code: 'oauth_rejected' }, `Instagram refused the authorization: ${detail}`, upstream);
@@ -369,87 +338,41 @@ function invalid(message: string, code?: string): PlatformError {
 
 export function createInstagramPlatform(opts: InstagramPlatformOptions): PlatformAdapter {
   const apiBase = (opts.apiBase ?? INSTAGRAM_API_BASE).replace(/\/+$/, '');
-  const graph = `${apiBase}/${opts.apiVersion ?? INSTAGRAM_API_VERSION}`;
   const authorizeUrl = opts.authorizeUrl ?? INSTAGRAM_AUTHORIZE_URL;
   const tokenUrl = opts.tokenUrl ?? INSTAGRAM_TOKEN_URL;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxProcessingMs = opts.maxProcessingMs ?? DEFAULT_MAX_PROCESSING_MS;
-  const doFetch = opts.fetch ?? fetch;
-
-  /** One exchange; non-2xx and no answer leave as PlatformError, a 2xx without a JSON object as malformed. */
-  async function send(url: string, init: RequestInit, what: string, failCtx: Omit<InstagramFailureContext, 'timeoutMs'>, signal?: AbortSignal): Promise<Json> {
-    const outcome = await exchangeJson(url, init, { fetch: doFetch, timeoutMs, signal });
-    if (outcome.kind === 'no_response') throw mapInstagramFailure(outcome, { timeoutMs, ...failCtx });
-    if (outcome.status < 200 || outcome.status >= 300) throw mapInstagramFailure(outcome, { timeoutMs, ...failCtx });
-    if (!isObject(outcome.body)) throw mapInstagramFailure({ kind: 'malformed', status: outcome.status, what }, { timeoutMs, ...failCtx });
-    return outcome.body;
-  }
-
-  /** Graph call with the token in the Authorization header (kept out of URLs); POST params as a form. */
-  function graphCall(method: 'GET' | 'POST', path: string, params: Record<string, string>, token: string,
-    what: string, failCtx: Omit<InstagramFailureContext, 'timeoutMs'> = {}, signal?: AbortSignal): Promise<Json> {
-    const query = method === 'GET' && Object.keys(params).length ? `?${new URLSearchParams(params)}` : '';
-    return send(`${graph}${path}${query}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json',
-        ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-      ...(method === 'POST' ? { body: new URLSearchParams(params).toString() } : {}),
-    }, what, failCtx, signal);
-  }
-
-  const idOf = (body: Json, what: string): string => {
-    const id = typeof body.id === 'string' ? body.id : typeof body.id === 'number' ? String(body.id) : '';
-    if (!id) throw mapInstagramFailure({ kind: 'malformed', status: 200, what }, { timeoutMs });
-    return id;
-  };
+  const meta = createMetaGraphClient<Omit<InstagramFailureContext, 'timeoutMs'>>({
+    apiBase, apiVersion: opts.apiVersion ?? INSTAGRAM_API_VERSION, timeoutMs, fetch: opts.fetch ?? fetch, baseCtx: {},
+    fail: (outcome, failCtx) => mapInstagramFailure(outcome, { timeoutMs, ...failCtx }),
+  });
+  const { graphCall, idOf } = meta;
 
   function account(credentials: PlatformCredentials): { token: string; igUserId: string } {
-    const token = credentials.access_token;
-    const igUserId = credentials.ig_user_id;
-    if (!token || !igUserId) {
-      throw new PlatformError('instagram', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored Instagram connection is incomplete; reconnect the account.');
-    }
-    return { token, igUserId };
+    const { token, userId } = readMetaAccount(credentials, 'instagram', 'Instagram', 'ig_user_id');
+    return { token, igUserId: userId };
   }
-
-  const expiresAt = (expiresIn: unknown): string => {
-    const seconds = Number(expiresIn);
-    return new Date(Date.now() + (Number.isFinite(seconds) && seconds > 0 ? seconds : 60 * 86400) * 1000).toISOString();
-  };
 
   async function exchangeCode(input: { code: string; redirectUri: string }): Promise<VerifiedConnection> {
     // Instagram appends "#_" to the redirect; it is not part of the code.
     const code = input.code.replace(/#_$/, '');
-    const short = await send(tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        client_id: opts.clientId, client_secret: opts.clientSecret, grant_type: 'authorization_code', redirect_uri: input.redirectUri, code,
-      }).toString(),
+    const short = await meta.postForm(tokenUrl, {
+      client_id: opts.clientId, client_secret: opts.clientSecret, grant_type: 'authorization_code', redirect_uri: input.redirectUri, code,
     }, 'an access token', { stage: 'connect' });
     // Business Login documents {data:[{access_token, user_id, permissions}]}; the endpoint also answers flat.
     const grant = Array.isArray(short.data) && isObject(short.data[0]) ? short.data[0] : short;
     if (typeof grant.access_token !== 'string') throw mapInstagramFailure({ kind: 'malformed', status: 200, what: 'an access token' }, { timeoutMs });
     const permissions = Array.isArray(grant.permissions) ? grant.permissions.join(',') : typeof grant.permissions === 'string' ? grant.permissions : '';
 
-    const long = await send(`${apiBase}/access_token?${new URLSearchParams({
-      grant_type: 'ig_exchange_token', client_secret: opts.clientSecret, access_token: grant.access_token,
-    })}`, { method: 'GET', headers: { accept: 'application/json' } }, 'a long-lived token', { stage: 'connect' });
-    if (typeof long.access_token !== 'string') throw mapInstagramFailure({ kind: 'malformed', status: 200, what: 'a long-lived token' }, { timeoutMs });
+    const long = await meta.exchangeForLongLived('ig_exchange_token', opts.clientSecret, grant.access_token, { stage: 'connect' });
 
     // user_id of the token response is app-scoped (and a JSON number past 2^53): /me gives the account's own id.
     const me = await graphCall('GET', '/me', { fields: 'user_id,username,name,profile_picture_url' }, long.access_token, 'the account');
-    const igUserId = typeof me.user_id === 'string' || typeof me.user_id === 'number' ? String(me.user_id) : '';
-    const username = typeof me.username === 'string' ? me.username : '';
-    if (!igUserId || !username) throw mapInstagramFailure({ kind: 'malformed', status: 200, what: 'the account id and username' }, { timeoutMs });
+    const identity = readMetaIdentity(me, 'user_id', 'profile_picture_url');
+    if (!identity) throw mapInstagramFailure({ kind: 'malformed', status: 200, what: 'the account id and username' }, { timeoutMs });
     return {
-      identity: {
-        platformUserId: igUserId,
-        handle: username,
-        displayName: typeof me.name === 'string' && me.name ? me.name : username,
-        avatarUrl: typeof me.profile_picture_url === 'string' ? me.profile_picture_url : '',
-      },
-      credentials: { access_token: long.access_token, expires_at: expiresAt(long.expires_in), ig_user_id: igUserId, scopes: permissions },
+      identity,
+      credentials: { access_token: long.access_token, expires_at: metaTokenExpiresAt(long.expires_in), ig_user_id: identity.platformUserId, scopes: permissions },
     };
   }
 
@@ -457,10 +380,7 @@ export function createInstagramPlatform(opts: InstagramPlatformOptions): Platfor
     const { token } = account(credentials);
     // Instagram has no separate refresh token: the long-lived token itself is renewed (it must be
     // at least 24 h old and unexpired). Always keep the token that comes back.
-    const renewed = await send(`${apiBase}/refresh_access_token?${new URLSearchParams({ grant_type: 'ig_refresh_token', access_token: token })}`,
-      { method: 'GET', headers: { accept: 'application/json' } }, 'a refreshed token', {});
-    if (typeof renewed.access_token !== 'string') throw mapInstagramFailure({ kind: 'malformed', status: 200, what: 'a refreshed token' }, { timeoutMs });
-    return { ...credentials, access_token: renewed.access_token, expires_at: expiresAt(renewed.expires_in) };
+    return meta.refreshLongLived('ig_refresh_token', token, credentials, {});
   }
 
   /**
@@ -623,11 +543,8 @@ export function createInstagramPlatform(opts: InstagramPlatformOptions): Platfor
       const body = await graphCall('GET', `/${encodeURIComponent(id)}`, { fields: 'status_code,status' }, token, 'a container status', failCtx, ctx.signal);
       return { code: typeof body.status_code === 'string' ? body.status_code : '', status: typeof body.status === 'string' ? body.status : undefined };
     };
-    const waitOrGiveUp = (next: PublishState): PublishStep => {
-      const waited = Date.now() - next.startedAt;
-      if (waited > maxProcessingMs) throw mapInstagramFailure({ kind: 'processing_timeout', waitedMs: waited }, { timeoutMs, ...failCtx });
-      return { kind: 'wait', afterMs: next.pollMs, state: next as unknown as Record<string, unknown> };
-    };
+    const waitOrGiveUp = (next: PublishState): PublishStep =>
+      metaWaitStep(next, maxProcessingMs, (waitedMs) => mapInstagramFailure({ kind: 'processing_timeout', waitedMs }, { timeoutMs, ...failCtx }));
     const failed = (s: { code: string; status?: string }) => mapInstagramFailure({ kind: 'container_failed', statusCode: s.code, status: s.status }, { timeoutMs, ...failCtx });
 
     if (state.phase === 'children') {
@@ -654,14 +571,8 @@ export function createInstagramPlatform(opts: InstagramPlatformOptions): Platfor
       token, 'the published media id', failCtx, ctx.signal);
     const mediaId = idOf(published, 'the published media id');
     const warnings = [...state.warnings];
-    let url: string | undefined;
-    try {
-      const media = await graphCall('GET', `/${encodeURIComponent(mediaId)}`, { fields: 'permalink' }, token, 'the permalink', failCtx, ctx.signal);
-      if (typeof media.permalink === 'string') url = media.permalink;
-    } catch (err) {
-      // Published already: a missing link must not turn the post into a failure.
-      warnings.push(`The post was published but its link could not be read: ${(err as Error).message}`);
-    }
+    const url = await readMetaPermalink(
+      () => graphCall('GET', `/${encodeURIComponent(mediaId)}`, { fields: 'permalink' }, token, 'the permalink', failCtx, ctx.signal), warnings);
     return { kind: 'done', outcome: { postId: mediaId, ...(url ? { url } : {}), warnings } };
   }
 
@@ -699,15 +610,9 @@ export function createInstagramPlatform(opts: InstagramPlatformOptions): Platfor
     descriptor: instagramDescriptor,
     oauthConnector: {
       pkce: false,
-      authorizeUrl({ state, redirectUri }) {
-        const url = new URL(authorizeUrl);
-        url.searchParams.set('client_id', opts.clientId);
-        url.searchParams.set('redirect_uri', redirectUri);
-        url.searchParams.set('response_type', 'code');
-        url.searchParams.set('scope', INSTAGRAM_SCOPES.join(','));
-        url.searchParams.set('state', state);
-        return url.toString();
-      },
+      authorizeUrl: ({ state, redirectUri }) => metaAuthorizeUrl(authorizeUrl, {
+        client_id: opts.clientId, redirect_uri: redirectUri, response_type: 'code', scope: INSTAGRAM_SCOPES.join(','), state,
+      }),
       exchangeCode,
     },
     tokenRefresher: { refresh },

@@ -13,7 +13,11 @@ import type { SettingsSchema, SettingViolation } from '../../core/domain/setting
 import type {
   PlatformAdapter, PlatformCredentials, PlatformDescriptor, PublishContext, PublishPost, PublishStep, VerifiedConnection,
 } from '../../core/ports/platform';
-import { exchangeJson, isObject, type HttpExchange, type Json } from './http';
+import { isObject, type HttpExchange } from './http';
+import {
+  createMetaGraphClient, META_RATE_LIMIT_CODES, metaAuthorizeUrl, META_TOKEN_SUBCODE_REASONS, metaNoResponseMessage, metaRetryAfterMs, metaTokenExpiresAt,
+  metaWaitStep, readMetaAccount, readMetaGraphError, readMetaIdentity, readMetaPermalink,
+} from './meta-graph';
 
 export const THREADS_API_BASE = 'https://graph.threads.net';
 export const THREADS_API_VERSION = 'v1.0';
@@ -137,30 +141,9 @@ export interface ThreadsFailureContext {
   stage?: 'connect';
 }
 
-const RATE_LIMIT_CODES = new Set([4, 17, 32, 613, 80002]);
-const TOKEN_SUBCODE_REASONS: Record<number, string> = { 458: 'app_removed', 460: 'password_changed', 463: 'token_expired', 464: 'unconfirmed_user', 467: 'token_invalid' };
-
 /** X-Business-Use-Case-Usage / X-App-Usage `estimated_time_to_regain_access` (minutes), else Retry-After. */
-function retryAfterMs(headers: Headers): number {
-  let minutes = 0;
-  for (const name of ['x-business-use-case-usage', 'x-app-usage']) {
-    try {
-      const walk = (v: unknown): void => {
-        if (Array.isArray(v)) v.forEach(walk);
-        else if (isObject(v)) {
-          const t = Number(v.estimated_time_to_regain_access);
-          if (Number.isFinite(t)) minutes = Math.max(minutes, t);
-          Object.values(v).forEach(walk);
-        }
-      };
-      const raw = headers.get(name);
-      if (raw) walk(JSON.parse(raw));
-    } catch { /* a malformed header says nothing */ }
-  }
-  if (minutes > 0) return minutes * 60_000;
-  const seconds = Number.parseFloat(headers.get('retry-after') ?? '');
-  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds * 1000) : DEFAULT_RATE_LIMIT_MS;
-}
+const USAGE_HEADERS = ['x-business-use-case-usage', 'x-app-usage'] as const;
+const retryAfterMs = (headers: Headers): number => metaRetryAfterMs(headers, USAGE_HEADERS, DEFAULT_RATE_LIMIT_MS);
 
 /**
  * The one place Threads' answers get a meaning in the core taxonomy. Threads answers in the Graph
@@ -174,12 +157,8 @@ export function mapThreadsFailure(outcome: ThreadsOutcome, ctx: ThreadsFailureCo
     new PlatformError('threads', failure, message, upstream);
 
   switch (outcome.kind) {
-    case 'no_response': {
-      const what = outcome.reason === 'timeout' ? `Threads did not answer within ${timeoutMs} ms`
-        : outcome.reason === 'aborted' ? 'The request to Threads was cancelled before it answered'
-        : `The connection to Threads failed${outcome.detail ? ` (${outcome.detail})` : ''}`;
-      return fail({ kind: 'transient' }, `${what}; the outcome is unknown: the request may or may not have taken effect.`);
-    }
+    case 'no_response':
+      return fail({ kind: 'transient' }, metaNoResponseMessage('Threads', outcome, timeoutMs));
     case 'malformed':
       return fail({ kind: 'rejected', code: 'unexpected_response' },
         `Threads answered HTTP ${outcome.status} without ${outcome.what}; check the profile before retrying.`, { status: outcome.status });
@@ -198,28 +177,23 @@ export function mapThreadsFailure(outcome: ThreadsOutcome, ctx: ThreadsFailureCo
 
   const { status, headers } = outcome;
   const body = isObject(outcome.body) ? outcome.body : {};
-  const error = isObject(body.error) ? body.error : undefined;
-  if (!error) {
+  const graphError = readMetaGraphError(body, status, 'Threads');
+  if (!graphError) {
     if (status === 429) return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers) }, 'Threads: too many requests.', { status });
     if (status >= 500) return fail({ kind: 'transient' }, `Threads is failing (HTTP ${status}); try again later.`, { status });
     return fail({ kind: 'rejected' }, `Threads answered HTTP ${status}.`, { status });
   }
-  const code = typeof error.code === 'number' ? error.code : Number(error.code);
-  const subcode = typeof error.error_subcode === 'number' ? error.error_subcode : Number(error.error_subcode ?? NaN);
-  const detail = typeof error.error_user_msg === 'string' && error.error_user_msg ? error.error_user_msg
-    : typeof error.message === 'string' && error.message ? error.message : `HTTP ${status}`;
-  const said = `Threads: ${detail}`;
-  const upstream = { status, code: Number.isFinite(subcode) ? `${code}/${subcode}` : code };
+  const { error, code, subcode, detail, said, upstream } = graphError;
 
   if (code === 190 && subcode === 459) {
     return fail({ kind: 'checkpoint' }, `${said}. Sign in to Threads or Instagram and complete what it asks, then try again.`, upstream);
   }
   if (code === 190 || code === 102) {
-    return fail({ kind: 'auth_expired', reason: TOKEN_SUBCODE_REASONS[subcode] ?? 'token_invalid' }, `${said}. Reconnect the Threads account.`, upstream);
+    return fail({ kind: 'auth_expired', reason: META_TOKEN_SUBCODE_REASONS[subcode] ?? 'token_invalid' }, `${said}. Reconnect the Threads account.`, upstream);
   }
   // Code 9 is the 24-hour publishing limit: no reset time comes with it.
   if (code === 9) return fail({ kind: 'rate_limited', retryAfterMs: QUOTA_RETRY_MS }, said, upstream);
-  if (RATE_LIMIT_CODES.has(code) || status === 429) return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers) }, said, upstream);
+  if (META_RATE_LIMIT_CODES.has(code) || status === 429) return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers) }, said, upstream);
   if (ctx.stage === 'connect' && status < 500) return fail({ kind: 'rejected', code: 'oauth_rejected' }, `Threads refused the authorization: ${detail}`, upstream);
   if (code === 10 || (code >= 200 && code <= 299)) {
     return fail({ kind: 'rejected', code: 'permission_denied' }, `${said}. The connection lacks a permission; reconnect the account.`, upstream);
@@ -256,85 +230,41 @@ function invalid(message: string, code?: string): PlatformError {
 
 export function createThreadsPlatform(opts: ThreadsPlatformOptions): PlatformAdapter {
   const apiBase = (opts.apiBase ?? THREADS_API_BASE).replace(/\/+$/, '');
-  const graph = `${apiBase}/${opts.apiVersion ?? THREADS_API_VERSION}`;
   const authorizeUrl = opts.authorizeUrl ?? THREADS_AUTHORIZE_URL;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxProcessingMs = opts.maxProcessingMs ?? DEFAULT_MAX_PROCESSING_MS;
-  const doFetch = opts.fetch ?? fetch;
-
-  async function send(url: string, init: RequestInit, what: string, signal?: AbortSignal, stage?: 'connect'): Promise<Json> {
-    const outcome = await exchangeJson(url, init, { fetch: doFetch, timeoutMs, signal });
-    if (outcome.kind === 'no_response' || outcome.status < 200 || outcome.status >= 300) throw mapThreadsFailure(outcome, { timeoutMs, stage });
-    if (!isObject(outcome.body)) throw mapThreadsFailure({ kind: 'malformed', status: outcome.status, what }, { timeoutMs });
-    return outcome.body;
-  }
-
-  /** Graph call with the token in the Authorization header (kept out of URLs); POST params as a form. */
-  function graphCall(method: 'GET' | 'POST', path: string, params: Record<string, string>, token: string, what: string, signal?: AbortSignal): Promise<Json> {
-    const query = method === 'GET' && Object.keys(params).length ? `?${new URLSearchParams(params)}` : '';
-    return send(`${graph}${path}${query}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-      ...(method === 'POST' ? { body: new URLSearchParams(params).toString() } : {}),
-    }, what, signal);
-  }
-
-  const idOf = (body: Json, what: string): string => {
-    const id = typeof body.id === 'string' ? body.id : typeof body.id === 'number' ? String(body.id) : '';
-    if (!id) throw mapThreadsFailure({ kind: 'malformed', status: 200, what }, { timeoutMs });
-    return id;
-  };
+  const meta = createMetaGraphClient<{ stage?: 'connect' }>({
+    apiBase, apiVersion: opts.apiVersion ?? THREADS_API_VERSION, timeoutMs, fetch: opts.fetch ?? fetch, baseCtx: {},
+    fail: (outcome, { stage }) => mapThreadsFailure(outcome, { timeoutMs, stage }),
+  });
+  const { idOf } = meta;
+  const graphCall = (method: 'GET' | 'POST', path: string, params: Record<string, string>, token: string, what: string, signal?: AbortSignal) =>
+    meta.graphCall(method, path, params, token, what, {}, signal);
 
   function account(credentials: PlatformCredentials): { token: string; userId: string } {
-    const token = credentials.access_token;
-    const userId = credentials.threads_user_id;
-    if (!token || !userId) {
-      throw new PlatformError('threads', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored Threads connection is incomplete; reconnect the account.');
-    }
-    return { token, userId };
+    return readMetaAccount(credentials, 'threads', 'Threads', 'threads_user_id');
   }
 
-  const expiresAt = (expiresIn: unknown): string => {
-    const seconds = Number(expiresIn);
-    return new Date(Date.now() + (Number.isFinite(seconds) && seconds > 0 ? seconds : 60 * 86400) * 1000).toISOString();
-  };
-
   async function exchangeCode(input: { code: string; redirectUri: string }): Promise<VerifiedConnection> {
-    const short = await send(`${apiBase}/oauth/access_token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        client_id: opts.clientId, client_secret: opts.clientSecret, grant_type: 'authorization_code', redirect_uri: input.redirectUri, code: input.code.replace(/#_$/, ''),
-      }).toString(),
-    }, 'an access token', undefined, 'connect');
+    const short = await meta.postForm(`${apiBase}/oauth/access_token`, {
+      client_id: opts.clientId, client_secret: opts.clientSecret, grant_type: 'authorization_code', redirect_uri: input.redirectUri, code: input.code.replace(/#_$/, ''),
+    }, 'an access token', { stage: 'connect' });
     if (typeof short.access_token !== 'string') throw mapThreadsFailure({ kind: 'malformed', status: 200, what: 'an access token' }, { timeoutMs });
-    const long = await send(`${apiBase}/access_token?${new URLSearchParams({
-      grant_type: 'th_exchange_token', client_secret: opts.clientSecret, access_token: short.access_token,
-    })}`, { method: 'GET', headers: { accept: 'application/json' } }, 'a long-lived token', undefined, 'connect');
-    if (typeof long.access_token !== 'string') throw mapThreadsFailure({ kind: 'malformed', status: 200, what: 'a long-lived token' }, { timeoutMs });
+    const long = await meta.exchangeForLongLived('th_exchange_token', opts.clientSecret, short.access_token, { stage: 'connect' });
 
     const me = await graphCall('GET', '/me', { fields: 'id,username,name,threads_profile_picture_url' }, long.access_token, 'the profile');
-    const id = typeof me.id === 'string' || typeof me.id === 'number' ? String(me.id) : '';
-    const username = typeof me.username === 'string' ? me.username : '';
-    if (!id || !username) throw mapThreadsFailure({ kind: 'malformed', status: 200, what: 'the profile id and username' }, { timeoutMs });
+    const identity = readMetaIdentity(me, 'id', 'threads_profile_picture_url');
+    if (!identity) throw mapThreadsFailure({ kind: 'malformed', status: 200, what: 'the profile id and username' }, { timeoutMs });
     return {
-      identity: {
-        platformUserId: id,
-        handle: username,
-        displayName: typeof me.name === 'string' && me.name ? me.name : username,
-        avatarUrl: typeof me.threads_profile_picture_url === 'string' ? me.threads_profile_picture_url : '',
-      },
-      credentials: { access_token: long.access_token, expires_at: expiresAt(long.expires_in), threads_user_id: id },
+      identity,
+      credentials: { access_token: long.access_token, expires_at: metaTokenExpiresAt(long.expires_in), threads_user_id: identity.platformUserId },
     };
   }
 
   async function refresh(credentials: PlatformCredentials): Promise<PlatformCredentials> {
     const { token } = account(credentials);
     // The long-lived token is itself renewed (no separate refresh token): always keep the one that comes back.
-    const renewed = await send(`${apiBase}/refresh_access_token?${new URLSearchParams({ grant_type: 'th_refresh_token', access_token: token })}`,
-      { method: 'GET', headers: { accept: 'application/json' } }, 'a refreshed token');
-    if (typeof renewed.access_token !== 'string') throw mapThreadsFailure({ kind: 'malformed', status: 200, what: 'a refreshed token' }, { timeoutMs });
-    return { ...credentials, access_token: renewed.access_token, expires_at: expiresAt(renewed.expires_in) };
+    return meta.refreshLongLived('th_refresh_token', token, credentials);
   }
 
   function checkMedia(m: MediaRef, i: number): void {
@@ -415,11 +345,8 @@ export function createThreadsPlatform(opts: ThreadsPlatformOptions): PlatformAda
       }
       return status;
     };
-    const wait = (next: PublishState): PublishStep => {
-      const waited = Date.now() - next.startedAt;
-      if (waited > maxProcessingMs) throw mapThreadsFailure({ kind: 'processing_timeout', waitedMs: waited }, { timeoutMs });
-      return { kind: 'wait', afterMs: next.pollMs, state: next as unknown as Record<string, unknown> };
-    };
+    const wait = (next: PublishState): PublishStep =>
+      metaWaitStep(next, maxProcessingMs, (waitedMs) => mapThreadsFailure({ kind: 'processing_timeout', waitedMs }, { timeoutMs }));
 
     let st = state;
     for (;;) {
@@ -458,14 +385,7 @@ export function createThreadsPlatform(opts: ThreadsPlatformOptions): PlatformAda
     const { token } = account(ctx.credentials);
     const postId = st.published[0]!;
     const warnings = [...st.warnings];
-    let url: string | undefined;
-    try {
-      const body = await graphCall('GET', `/${encodeURIComponent(postId)}`, { fields: 'permalink' }, token, 'the permalink', ctx.signal);
-      if (typeof body.permalink === 'string') url = body.permalink;
-    } catch (err) {
-      // Published already: a missing link must not turn the post into a failure.
-      warnings.push(`The post was published but its link could not be read: ${(err as Error).message}`);
-    }
+    const url = await readMetaPermalink(() => graphCall('GET', `/${encodeURIComponent(postId)}`, { fields: 'permalink' }, token, 'the permalink', ctx.signal), warnings);
     return { postId, ...(url ? { url } : {}), warnings, ...(st.published.length > 1 ? { extra: { thread_post_ids: st.published } } : {}) };
   }
 
@@ -497,15 +417,9 @@ export function createThreadsPlatform(opts: ThreadsPlatformOptions): PlatformAda
     descriptor: threadsDescriptor,
     oauthConnector: {
       pkce: false,
-      authorizeUrl({ state, redirectUri }) {
-        const url = new URL(authorizeUrl);
-        url.searchParams.set('client_id', opts.clientId);
-        url.searchParams.set('redirect_uri', redirectUri);
-        url.searchParams.set('scope', THREADS_SCOPES.join(','));
-        url.searchParams.set('response_type', 'code');
-        url.searchParams.set('state', state);
-        return url.toString();
-      },
+      authorizeUrl: ({ state, redirectUri }) => metaAuthorizeUrl(authorizeUrl, {
+        client_id: opts.clientId, redirect_uri: redirectUri, scope: THREADS_SCOPES.join(','), response_type: 'code', state,
+      }),
       exchangeCode,
     },
     tokenRefresher: { refresh },

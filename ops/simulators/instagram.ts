@@ -9,18 +9,14 @@
  */
 import type { ServerResponse } from 'node:http';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type RecordedRequest, type SimRequest } from './http';
+import {
+  approvePage, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, META_SIM_COMMON_FAILURE_MODES, sendGraphError, sniffMedia,
+} from './meta-graph';
+
+export { approvePage, fetchMedia, sniffMedia, type SniffedMedia } from './meta-graph';
 
 export const INSTAGRAM_FAILURE_MODES = [
-  /** Any API call: 190/463, the token expired. */
-  'token_expired',
-  /** Any API call: 190/458, the user removed the app. */
-  'token_revoked',
-  /** Any API call: code 4 with X-Business-Use-Case-Usage estimated_time_to_regain_access. */
-  'rate_limited',
-  /** Any API call: HTTP 500, code 2, is_transient. */
-  'server_error',
-  /** Any API call: code 10, the app lacks the permission. */
-  'permission_denied',
+  ...META_SIM_COMMON_FAILURE_MODES,
   /** Any API call: subcode 2207050, the account is checkpointed. */
   'checkpoint',
   /** The next media_publish: code 9 / 2207042, 24-hour publishing limit. */
@@ -134,93 +130,6 @@ export interface InstagramSimulator {
 // ---------------------------------------------------------------------------------------------
 // Media as Meta sees it after fetching the URL (shared with the Threads simulator).
 
-export interface SniffedMedia { kind: 'jpeg' | 'png' | 'mp4' | 'unknown'; width?: number; height?: number; durationSeconds?: number }
-
-/** JPEG size from its SOF marker. */
-function jpegSize(buf: Buffer): { width: number; height: number } | undefined {
-  let pos = 2;
-  while (pos + 9 < buf.length) {
-    if (buf[pos] !== 0xff) return undefined;
-    const marker = buf[pos + 1]!;
-    const length = buf.readUInt16BE(pos + 2);
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return { height: buf.readUInt16BE(pos + 5), width: buf.readUInt16BE(pos + 7) };
-    }
-    pos += 2 + length;
-  }
-  return undefined;
-}
-
-/** Duration from the MP4 `moov/mvhd` box. */
-function mp4Duration(buf: Buffer): number | undefined {
-  const walk = (start: number, end: number): number | undefined => {
-    let pos = start;
-    while (pos + 8 <= end) {
-      let size = buf.readUInt32BE(pos);
-      const type = buf.toString('latin1', pos + 4, pos + 8);
-      let header = 8;
-      if (size === 1 && pos + 16 <= end) { size = Number(buf.readBigUInt64BE(pos + 8)); header = 16; }
-      if (size === 0) size = end - pos;
-      if (size < header) return undefined;
-      if (type === 'moov') return walk(pos + header, Math.min(pos + size, end));
-      if (type === 'mvhd') {
-        const v = buf[pos + header]!;
-        const timescale = buf.readUInt32BE(pos + header + (v === 1 ? 20 : 12));
-        const duration = v === 1 ? Number(buf.readBigUInt64BE(pos + header + 24)) : buf.readUInt32BE(pos + header + 16);
-        return timescale ? duration / timescale : undefined;
-      }
-      pos += size;
-    }
-    return undefined;
-  };
-  return walk(0, buf.length);
-}
-
-/** What the bytes are, by their magic numbers (never by the URL or the served content type). */
-export function sniffMedia(buf: Buffer): SniffedMedia {
-  if (buf.length > 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return { kind: 'jpeg', ...jpegSize(buf) };
-  if (buf.length > 24 && buf.toString('latin1', 1, 4) === 'PNG') return { kind: 'png', width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
-  if (buf.length > 12 && buf.toString('latin1', 4, 8) === 'ftyp') return { kind: 'mp4', durationSeconds: mp4Duration(buf) };
-  return { kind: 'unknown' };
-}
-
-/** Fetches a media URL the way Meta's crawler does: it must answer 200 within the time limit. */
-export async function fetchMedia(url: string, maxBytes: number): Promise<{ ok: true; data: Buffer; contentType: string } | { ok: false; reason: string }> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return { ok: false, reason: 'the media URL is not a valid URL' };
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { ok: false, reason: 'the media URL is not http(s)' };
-  try {
-    const res = await fetch(parsed, { signal: AbortSignal.timeout(10_000), redirect: 'follow' });
-    if (res.status !== 200) return { ok: false, reason: `the media URL answered HTTP ${res.status}` };
-    const data = Buffer.from(await res.arrayBuffer());
-    if (data.length > maxBytes) return { ok: false, reason: `the media is larger than ${maxBytes} bytes` };
-    return { ok: true, data, contentType: res.headers.get('content-type') ?? '' };
-  } catch {
-    return { ok: false, reason: 'the media URL could not be fetched' };
-  }
-}
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** The sandbox's stand-in for the network's consent screen: pick an account, allow or cancel. */
-export function approvePage(input: {
-  network: string; appName: string; action: string; scopes: string[];
-  hidden: Record<string, string>; accounts: Array<{ id: string; username: string; name: string }>;
-}): string {
-  const hidden = Object.entries(input.hidden).map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join('');
-  const accounts = input.accounts.length
-    ? input.accounts.map((a, i) => `<label><input type="radio" name="account_id" value="${escapeHtml(a.id)}"${i === 0 ? ' checked' : ''}> @${escapeHtml(a.username)} (${escapeHtml(a.name)})</label><br>`).join('')
-    : '<p>No sandbox accounts exist yet.</p>';
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(input.network)} (simulator)</title></head><body>
-<h1>${escapeHtml(input.network)} simulator</h1><p><b>${escapeHtml(input.appName)}</b> asks for: ${input.scopes.map(escapeHtml).join(', ')}</p>
-<form method="post" action="${escapeHtml(input.action)}">${hidden}${accounts}
-<button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Cancel</button></form></body></html>`;
-}
-
 // ---------------------------------------------------------------------------------------------
 
 interface SimApp { clientId: string; clientSecret: string; redirectUris: string[] }
@@ -266,7 +175,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
   const fbtrace = () => secret('trace', 11);
 
   const graphError = (res: ServerResponse, status: number, error: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    sendJson(res, status, { error: { type: 'OAuthException', ...error, fbtrace_id: fbtrace() } }, headers);
+    sendGraphError(res, status, error, fbtrace(), headers);
   const paramError = (res: ServerResponse, message: string, subcode?: number) =>
     graphError(res, 400, { message: `(#100) ${message}`, code: 100, ...(subcode ? { error_subcode: subcode } : {}) });
   const legacyError = (res: ServerResponse, message: string) =>
@@ -274,19 +183,13 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
 
   function failWith(res: ServerResponse, mode: InstagramFailureMode, ownerId?: string): void {
     switch (mode) {
-      case 'token_expired':
-        return graphError(res, 400, { message: 'Error validating access token: Session has expired.', code: 190, error_subcode: 463 });
-      case 'token_revoked':
-        return graphError(res, 400, { message: 'Error validating access token: The user has not authorized application.', code: 190, error_subcode: 458 });
+      case 'token_expired': case 'token_revoked': case 'server_error': case 'permission_denied':
+        return graphError(res, META_SIM_COMMON_ERRORS[mode].status, META_SIM_COMMON_ERRORS[mode].error);
       case 'rate_limited': {
         const usage = JSON.stringify({ [ownerId ?? '0']: [{ type: 'instagram', call_count: 100, total_cputime: 20, total_time: 25, estimated_time_to_regain_access: INSTAGRAM_SIM_REGAIN_MINUTES }] });
         return graphError(res, 400, { message: '(#4) Application request limit reached', code: 4, is_transient: true },
           { 'x-app-usage': JSON.stringify({ call_count: 100, total_cputime: 20, total_time: 25 }), 'x-business-use-case-usage': usage });
       }
-      case 'server_error':
-        return graphError(res, 500, { message: 'An unexpected error has occurred. Please retry your request later.', code: 2, is_transient: true });
-      case 'permission_denied':
-        return graphError(res, 403, { message: '(#10) Application does not have permission for this action', code: 10 });
       case 'checkpoint':
         return graphError(res, 400, { message: 'The user is restricted.', code: 25, error_subcode: 2207050,
           error_user_title: 'Restricted user', error_user_msg: "The app user's Instagram professional account is inactive, checkpointed, or restricted." });
@@ -303,17 +206,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     }
   }
 
-  /** Query, form, multipart and JSON parameters together, as the Graph API reads them. */
-  function paramsOf(req: SimRequest): Record<string, string> {
-    const out: Record<string, string> = { ...req.query };
-    const body = req.body;
-    const add = (fields: Record<string, unknown>) => {
-      for (const [k, v] of Object.entries(fields)) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
-    };
-    if (body.kind === 'form' || body.kind === 'multipart') add(body.fields);
-    if (body.kind === 'json' && body.value && typeof body.value === 'object' && !Array.isArray(body.value)) add(body.value as Record<string, unknown>);
-    return out;
-  }
+  const paramsOf = graphParamsOf;
 
   const newToken = (accountId: string, clientId: string, kind: 'short' | 'long', scopes: string[]): SimToken => {
     const token: SimToken = {

@@ -9,19 +9,12 @@
  */
 import type { ServerResponse } from 'node:http';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type RecordedRequest, type SimRequest } from './http';
-import { approvePage, fetchMedia, sniffMedia } from './instagram';
+import {
+  approvePage, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, META_SIM_COMMON_FAILURE_MODES, sendGraphError, sniffMedia,
+} from './meta-graph';
 
 export const THREADS_FAILURE_MODES = [
-  /** Any API call: 190/463. */
-  'token_expired',
-  /** Any API call: 190/458, the user removed the app. */
-  'token_revoked',
-  /** Any API call: code 4 with X-Business-Use-Case-Usage estimated_time_to_regain_access. */
-  'rate_limited',
-  /** Any API call: HTTP 500, code 2, is_transient. */
-  'server_error',
-  /** Any API call: code 10. */
-  'permission_denied',
+  ...META_SIM_COMMON_FAILURE_MODES,
   /** Any API call: 190/459, the user is checkpointed. */
   'checkpoint',
   /** The next threads_publish: code 9, the 24-hour publishing limit. */
@@ -135,35 +128,26 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
   const liveId = (prefix: string) => `${prefix}${String(nextId++).padStart(17 - prefix.length, '0')}`;
 
   const graphError = (res: ServerResponse, status: number, error: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    sendJson(res, status, { error: { type: 'OAuthException', ...error, fbtrace_id: secret('trace', 11) } }, headers);
+    sendGraphError(res, status, error, secret('trace', 11), headers);
   const paramError = (res: ServerResponse, message: string, subcode?: number) =>
     graphError(res, 400, { message, type: 'THApiException', code: 100, ...(subcode ? { error_subcode: subcode } : {}) });
   const notReady = (res: ServerResponse) => graphError(res, 400, { message: 'Media Not Ready: the media is still being processed.', type: 'THApiException', code: 9007 });
 
   function failWith(res: ServerResponse, mode: ThreadsFailureMode, ownerId = '0'): void {
     switch (mode) {
-      case 'token_expired': return graphError(res, 400, { message: 'Error validating access token: Session has expired.', code: 190, error_subcode: 463 });
-      case 'token_revoked': return graphError(res, 400, { message: 'Error validating access token: The user has not authorized application.', code: 190, error_subcode: 458 });
+      case 'token_expired': case 'token_revoked': case 'server_error': case 'permission_denied':
+        return graphError(res, META_SIM_COMMON_ERRORS[mode].status, META_SIM_COMMON_ERRORS[mode].error);
       case 'checkpoint': return graphError(res, 400, { message: 'Error validating access token: The user is checkpointed.', code: 190, error_subcode: 459 });
       case 'rate_limited':
         return graphError(res, 400, { message: '(#4) Application request limit reached', code: 4, is_transient: true }, {
           'x-business-use-case-usage': JSON.stringify({ [ownerId]: [{ type: 'threads', call_count: 100, total_cputime: 30, total_time: 40, estimated_time_to_regain_access: THREADS_SIM_REGAIN_MINUTES }] }),
         });
-      case 'server_error': return graphError(res, 500, { message: 'An unexpected error has occurred. Please retry your request later.', code: 2, is_transient: true });
-      case 'permission_denied': return graphError(res, 403, { message: '(#10) Application does not have permission for this action', code: 10 });
       case 'publish_limit': return graphError(res, 400, { message: 'The user has reached the 24-hour publishing limit.', type: 'THApiException', code: 9 });
       case 'container_error': return;
     }
   }
 
-  function paramsOf(req: SimRequest): Record<string, string> {
-    const out: Record<string, string> = { ...req.query };
-    const body = req.body;
-    const add = (fields: Record<string, unknown>) => { for (const [k, v] of Object.entries(fields)) out[k] = typeof v === 'string' ? v : JSON.stringify(v); };
-    if (body.kind === 'form' || body.kind === 'multipart') add(body.fields);
-    if (body.kind === 'json' && body.value && typeof body.value === 'object' && !Array.isArray(body.value)) add(body.value as Record<string, unknown>);
-    return out;
-  }
+  const paramsOf = graphParamsOf;
 
   const newToken = (accountId: string, clientId: string, kind: 'short' | 'long', scopes: string[]): SimToken => {
     const t: SimToken = { token: `THAA${secret('token', 120)}`, accountId, clientId, kind, scopes,
