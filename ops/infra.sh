@@ -11,7 +11,9 @@ LOCAL_TEMPORAL=127.0.0.1:$HERALD_TEMPORAL_PORT
 LOCAL_MONGO=mongodb://127.0.0.1:$HERALD_FERRETDB_PORT/herald
 LOCAL_REDIS=redis://127.0.0.1:$HERALD_REDIS_PORT
 LOCAL_TEMPORAL_UI=http://127.0.0.1:$HERALD_TEMPORAL_UI_PORT
-PG_URL=postgres://postgres@127.0.0.1:5432/ferretdb
+# FerretDB keeps up to pool_max_conns PostgreSQL connections open (its default, 50, is half of
+# PostgreSQL's default max_connections: two instances would starve everything else).
+PG_URL=postgres://postgres@127.0.0.1:5432/ferretdb?pool_max_conns=${HERALD_FERRETDB_PG_CONNS:-20}
 
 # External = set to something other than what we would start ourselves.
 # Comparing with the local value means that sourcing .herald/env into your
