@@ -1,0 +1,251 @@
+/**
+ * Async-accept latency: how fast Herald answers `POST /api/upload_text` with `async_upload=true`
+ * (store the upload, start its Temporal workflow, answer 202), next to a bare Temporal
+ * workflow-start loop with the same concurrency and count, so Herald's own overhead is visible.
+ *
+ * Phases, all in one run against one sandbox + stack (own database and task queue):
+ *   1. temporal start (bare): a @temporalio/client Client starts a no-op workflow type on an unused
+ *      task queue (no worker: starting only), `BENCH_REQUESTS` times;
+ *   2. herald accept, worker stopped: the API alone (the workflows wait in Temporal), then the
+ *      worker is started and drains them;
+ *   3. herald accept, worker running: the API while the worker publishes the uploads as they
+ *      arrive (same machine, so both compete for the CPU).
+ * Each phase is preceded by `BENCH_WARMUP` unmeasured requests. At the end every accepted upload
+ * must be `completed` with all targets succeeded, and the Discord simulator must hold exactly one
+ * message per accepted upload (nothing lost, nothing published twice).
+ *
+ * Knobs: BENCH_REQUESTS (2000), BENCH_CONCURRENCY (100), BENCH_WARMUP (100),
+ * BENCH_TIME_LIMIT_S per phase (180), BENCH_DRAIN_TIMEOUT_S (1200),
+ * BENCH_ACCEPT_PHASES (temporal,herald-idle,herald-busy).
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { Client, Connection } from '@temporalio/client';
+import {
+  boundedLoop, connectNetworks, describeEnvironment, envInt, envList, errorCounts, heading, ms, onCleanup, procCpuMs, runMain,
+  say, sleep, startBenchStack, summarize, table, type BenchStack, type LoopResult,
+} from './support';
+
+const REQUESTS = envInt('BENCH_REQUESTS', 2000);
+const CONCURRENCY = envInt('BENCH_CONCURRENCY', 100);
+const WARMUP = envInt('BENCH_WARMUP', 100, 0);
+const TIME_LIMIT_MS = envInt('BENCH_TIME_LIMIT_S', 180) * 1000;
+const DRAIN_TIMEOUT_MS = envInt('BENCH_DRAIN_TIMEOUT_S', 1200) * 1000;
+const PHASES = envList('BENCH_ACCEPT_PHASES', ['temporal', 'herald-idle', 'herald-busy']);
+const PROFILE = 'bench';
+
+interface PhaseRow {
+  label: string;
+  loop: LoopResult<string>;
+  apiCpuMs?: number;
+  workerCpuMs?: number;
+}
+
+async function main(): Promise<void> {
+  const unknownPhase = PHASES.filter((p) => !['temporal', 'herald-idle', 'herald-busy'].includes(p));
+  if (unknownPhase.length) throw new Error(`BENCH_ACCEPT_PHASES: unknown ${unknownPhase.join(', ')}`);
+  heading('accept: async upload_text accept latency vs bare Temporal workflow start');
+  say(describeEnvironment());
+  say(`requests ${REQUESTS} per phase, concurrency ${CONCURRENCY}, warm-up ${WARMUP}, time limit ${TIME_LIMIT_MS / 1000} s per phase, phases ${PHASES.join(', ')}`);
+
+  const b = await startBenchStack({ name: 'accept', worker: false, profile: PROFILE });
+  await connectNetworks(b, PROFILE, ['discord']);
+  const rows: PhaseRow[] = [];
+  const run = randomBytes(3).toString('hex');
+  let accepted = 0;
+  const drainRows: Array<Array<string | number>> = [];
+
+  if (PHASES.includes('temporal')) rows.push(await temporalPhase(run));
+
+  if (PHASES.includes('herald-idle')) {
+    const before = accepted;
+    accepted += await heraldLoop(b, `${run}-idle-warm`, WARMUP);
+    const row = await measuredHerald(b, `${run}-idle`, 'herald accept, worker stopped');
+    accepted += row.loop.outcomes.filter((o) => o.ok).length;
+    rows.push(row);
+    say(`[accept] starting the worker to drain ${accepted - before} queued uploads…`);
+    await b.stack.startWorker();
+    drainRows.push(await drain(b, 'worker stopped → started', accepted, accepted - before));
+  }
+
+  if (PHASES.includes('herald-busy')) {
+    if (!b.stack.worker) await b.stack.startWorker();
+    const before = accepted;
+    accepted += await heraldLoop(b, `${run}-busy-warm`, WARMUP);
+    const row = await measuredHerald(b, `${run}-busy`, 'herald accept, worker running');
+    accepted += row.loop.outcomes.filter((o) => o.ok).length;
+    rows.push(row);
+    drainRows.push(await drain(b, 'worker running', accepted, accepted - before));
+  }
+
+  heading(`accept latency (ms), ${CONCURRENCY} concurrent clients, loopback`);
+  const tableRows = rows.map((r) => {
+    const lat = summarize(r.loop.outcomes.filter((o) => o.ok).map((o) => o.latencyMs));
+    const ok = r.loop.outcomes.filter((o) => o.ok).length;
+    return [
+      r.label, r.loop.outcomes.length, ok, ms(lat.p50), ms(lat.p90), ms(lat.p99), ms(lat.max), ms(lat.mean),
+      (ok / (r.loop.wallMs / 1000)).toFixed(0),
+      r.apiCpuMs !== undefined ? (r.apiCpuMs / Math.max(1, r.loop.outcomes.length)).toFixed(2) : '-',
+      r.workerCpuMs !== undefined ? (r.workerCpuMs / Math.max(1, r.loop.outcomes.length)).toFixed(2) : '-',
+    ];
+  });
+  say(table(['path', 'sent', 'ok', 'p50', 'p90', 'p99', 'max', 'mean', 'req/s', 'api cpu ms/req', 'worker cpu ms/req'], tableRows));
+  const bare = rows.find((r) => r.label.startsWith('temporal'));
+  if (bare) {
+    const base = summarize(bare.loop.outcomes.filter((o) => o.ok).map((o) => o.latencyMs));
+    const baseRate = bare.loop.outcomes.filter((o) => o.ok).length / (bare.loop.wallMs / 1000);
+    for (const r of rows.filter((x) => x !== bare)) {
+      const lat = summarize(r.loop.outcomes.filter((o) => o.ok).map((o) => o.latencyMs));
+      const rate = r.loop.outcomes.filter((o) => o.ok).length / (r.loop.wallMs / 1000);
+      say(`${r.label}: p50 +${ms(lat.p50 - base.p50)} ms (x${(lat.p50 / base.p50).toFixed(1)}), p99 +${ms(lat.p99 - base.p99)} ms, ` +
+        `throughput ${(100 * rate / baseRate).toFixed(0)}% of bare Temporal starts`);
+    }
+  }
+  for (const r of rows) {
+    const errors = errorCounts(r.loop.outcomes);
+    if (errors.length) say(`${r.label}: failures: ${errors.slice(0, 5).map(([e, n]) => `${n}× ${e}`).join('; ')}`);
+    if (r.loop.skipped) say(`${r.label}: ${r.loop.skipped} requests not sent (time limit ${TIME_LIMIT_MS / 1000} s reached)`);
+  }
+
+  heading('completion of every accepted upload');
+  say(table(['phase', 'accepted in phase (incl. warm-up)', 'drain after last accept (s)', 'all completed'], drainRows.map((r) => r.slice(0, 4))));
+  const verdict = await verify(b, accepted);
+  say(table(['check', 'value'], verdict.rows));
+  if (!verdict.ok) throw new Error('not every accepted upload completed successfully (see above)');
+}
+
+// ------------------------------------------------------------------------------------ Temporal
+
+async function temporalPhase(run: string): Promise<PhaseRow> {
+  const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
+  const connection = await Connection.connect({ address });
+  onCleanup(() => connection.close());
+  const client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });
+  const taskQueue = `bench-unused-${run}`;
+  const started: string[] = [];
+  onCleanup(async () => {
+    // No worker will ever run them: end them now (they would time out after 10 minutes anyway).
+    await boundedLoop(started.length, 50, 120_000, async (i) => {
+      await client.workflow.getHandle(started[i]!).terminate('accept bench cleanup').catch(() => undefined);
+      return { ok: true };
+    });
+  });
+  const startOne = async (id: string, i: number) => {
+    await client.workflow.start('BenchNoopWorkflow', {
+      taskQueue, workflowId: id, args: [{ i }], workflowExecutionTimeout: '10 minutes',
+    });
+    started.push(id);
+    return { ok: true, value: id };
+  };
+  say(`[accept] temporal: warm-up ${WARMUP}, then ${REQUESTS} starts of BenchNoopWorkflow on unused task queue ${taskQueue}`);
+  await boundedLoop(WARMUP, CONCURRENCY, TIME_LIMIT_MS, (i) => startOne(`bench-noop-${run}-warm-${i}`, i));
+  const loop = await boundedLoop(REQUESTS, CONCURRENCY, TIME_LIMIT_MS, (i) => startOne(`bench-noop-${run}-${i}`, i));
+  return { label: 'temporal start (bare)', loop };
+}
+
+// ------------------------------------------------------------------------------------ Herald
+
+async function acceptOne(b: BenchStack, tag: string, i: number): Promise<{ ok: boolean; value?: string; error?: string }> {
+  const res = await fetch(`${b.stack.apiUrl}/api/upload_text`, {
+    method: 'POST',
+    headers: { Authorization: b.auth, 'Content-Type': 'application/json' },
+    // A distinct text per request: identical posts within the duplicate window return the first one.
+    body: JSON.stringify({ user: PROFILE, 'platform[]': ['discord'], title: `accept bench ${tag} #${i}`, async_upload: true }),
+  });
+  const text = await res.text();
+  if (res.status !== 202) return { ok: false, error: `HTTP ${res.status} ${text.slice(0, 160)}` };
+  const body = JSON.parse(text) as { request_id?: string };
+  return body.request_id ? { ok: true, value: body.request_id } : { ok: false, error: 'no request_id in 202' };
+}
+
+/** Unmeasured requests; returns how many were accepted. */
+async function heraldLoop(b: BenchStack, tag: string, count: number): Promise<number> {
+  if (!count) return 0;
+  const loop = await boundedLoop(count, CONCURRENCY, TIME_LIMIT_MS, (i) => acceptOne(b, tag, i));
+  return loop.outcomes.filter((o) => o.ok).length;
+}
+
+async function measuredHerald(b: BenchStack, tag: string, label: string): Promise<PhaseRow> {
+  say(`[accept] ${label}: warm-up done, ${REQUESTS} measured requests`);
+  const apiPid = b.stack.api.child.pid!;
+  const workerPid = b.stack.worker?.child.pid;
+  const api0 = procCpuMs(apiPid);
+  const worker0 = workerPid ? procCpuMs(workerPid) : undefined;
+  const loop = await boundedLoop(REQUESTS, CONCURRENCY, TIME_LIMIT_MS, (i) => acceptOne(b, tag, i));
+  const api1 = procCpuMs(apiPid);
+  const worker1 = workerPid ? procCpuMs(workerPid) : undefined;
+  return {
+    label, loop,
+    ...(api0 !== undefined && api1 !== undefined ? { apiCpuMs: api1 - api0 } : {}),
+    ...(worker0 !== undefined && worker1 !== undefined ? { workerCpuMs: worker1 - worker0 } : {}),
+  };
+}
+
+/** A read of the API, tried again a few times before giving up (a drain lasts minutes). */
+async function read(b: BenchStack, pathAndQuery: string): ReturnType<BenchStack['api']['get']> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await b.api.get(pathAndQuery);
+      if (res.status === 200 || attempt >= 5) return res;
+    } catch (err) {
+      if (attempt >= 5 || b.stack.api.child.exitCode !== null || b.stack.api.child.signalCode) throw err;
+    }
+    await sleep(1000);
+  }
+}
+
+async function completedCount(b: BenchStack): Promise<number> {
+  const res = await read(b, '/api/herald/history?status=completed&limit=1');
+  if (res.status !== 200) throw new Error(`history answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res.body.total as number;
+}
+
+/** Waits until `expected` uploads are completed in total; the phase's row for the completion table. */
+async function drain(b: BenchStack, label: string, expected: number, inPhase: number): Promise<Array<string | number>> {
+  const t0 = performance.now();
+  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+  let done = await completedCount(b);
+  while (done < expected && Date.now() < deadline) {
+    // Not too often: on FerretDB every history read is a sequential scan of the uploads.
+    await sleep(2000);
+    done = await completedCount(b);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  say(`[accept] ${label}: ${done}/${expected} completed ${seconds.toFixed(1)} s after the last accept (${(inPhase / Math.max(seconds, 0.001)).toFixed(0)} uploads/s drained)`);
+  return [label, inPhase, seconds.toFixed(1), done >= expected ? 'yes' : `NO (${done}/${expected})`];
+}
+
+/** Every upload completed with all targets succeeded, and one Discord message per upload. */
+async function verify(b: BenchStack, accepted: number): Promise<{ ok: boolean; rows: Array<Array<string | number>> }> {
+  const all = await read(b, '/api/herald/history?limit=1');
+  const completed = await completedCount(b);
+  let failed = 0;
+  const failures = new Map<string, number>();
+  for (let page = 1; (page - 1) * 100 < completed; page++) {
+    const res = await read(b, `/api/herald/history?status=completed&limit=100&page=${page}`);
+    for (const u of res.body.history as Array<{ all_succeeded: boolean | null; results: Record<string, { success: boolean; error?: string }> }>) {
+      if (u.all_succeeded === true) continue;
+      failed += 1;
+      for (const r of Object.values(u.results)) if (!r.success) failures.set(r.error ?? 'unknown', (failures.get(r.error ?? 'unknown') ?? 0) + 1);
+    }
+  }
+  const notCompleted: string[] = [];
+  for (const status of ['pending', 'in_progress']) {
+    const res = await read(b, `/api/herald/history?status=${status}&limit=1`);
+    if (res.body.total) notCompleted.push(`${res.body.total} ${status}`);
+  }
+  const messages = b.sandbox.simulators.discord.messages().length;
+  const rows: Array<Array<string | number>> = [
+    ['uploads accepted (202) by the bench', accepted],
+    ['uploads stored by Herald', all.body.total as number],
+    ['completed', completed],
+    ['completed with a failed target', failed],
+    ['not completed', notCompleted.join(', ') || 0],
+    ['discord messages received by the simulator', messages],
+  ];
+  for (const [error, n] of failures) rows.push([`  failure: ${error.slice(0, 100)}`, n]);
+  const ok = completed === accepted && all.body.total === accepted && failed === 0 && messages === accepted;
+  return { ok, rows };
+}
+
+runMain('accept', main);

@@ -1,0 +1,380 @@
+/**
+ * Shared pieces of the benchmarks (test/bench/*.bench.ts): environment knobs, a bounded
+ * concurrent loop, latency statistics, plain-text tables, and a sandbox + stack of the real API and
+ * worker daemons (test/support/stack.ts) that is always stopped again, even on Ctrl-C.
+ *
+ * Benchmarks print figures; they are not tests and assert nothing beyond "the run was valid".
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import Module from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
+import type * as Harness from '../support/stack';
+import type { Stack } from '../support/stack';
+
+/**
+ * The e2e harness (test/support/stack.ts), loaded so that it finds the repository. It derives the
+ * repository root from its own location (`__dirname/../..`), which is right for jest running the
+ * .ts sources but points at dist/ once tsc has compiled it to dist/test/support/stack.js (it
+ * would then look for dist/dist/apps). So its compiled code is loaded as if it sat at
+ * <repo>/test/support/stack.js: same code, same behaviour, correct root. Should the harness learn
+ * to run from dist/ itself, this keeps working unchanged.
+ */
+function loadHarness(): typeof Harness {
+  const compiled = path.join(__dirname, '../support/stack.js');
+  const repoRoot = path.resolve(__dirname, '../../..');
+  const as = path.join(repoRoot, 'test/support/stack.js');
+  type Internal = Module & { _compile(code: string, filename: string): void };
+  const m = new Module(as, module) as Internal;
+  m.filename = as;
+  m.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(as));
+  m._compile(readFileSync(compiled, 'utf8'), as);
+  const harness = m.exports as typeof Harness;
+  if (!existsSync(path.join(harness.ROOT, 'dist/apps/api/main.js'))) {
+    throw new Error(`${path.join(harness.ROOT, 'dist/apps/api/main.js')} is missing: build first (npx tsc -p tsconfig.json)`);
+  }
+  return harness;
+}
+
+const { apiClient, freePort, ROOT, startStack } = loadHarness();
+export { ROOT };
+
+// ------------------------------------------------------------------------------------ environment
+
+/** Loads `.herald/env` (TEMPORAL_ADDRESS, MONGODB_URI, REDIS_URL) for variables not set already. */
+export function loadHeraldEnv(): void {
+  const file = path.join(ROOT, '.herald/env');
+  if (!existsSync(file)) return;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (!m || process.env[m[1]!] !== undefined) continue;
+    process.env[m[1]!] = m[2]!.trim().replace(/^'(.*)'$/, '$1').replace(/^"(.*)"$/, '$1');
+  }
+}
+
+/** A positive integer knob from the environment. */
+export function envInt(name: string, fallback: number, min = 1): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+export function envList(name: string, fallback: string[]): string[] {
+  const raw = process.env[name];
+  return raw ? raw.split(',').map((s) => s.trim()).filter(Boolean) : fallback;
+}
+
+// ------------------------------------------------------------------------------------ output
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function say(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+export function heading(title: string): void {
+  say('');
+  say(`== ${title} ${'='.repeat(Math.max(0, 96 - title.length))}`);
+}
+
+/** A left-aligned first column, right-aligned numbers, one space-padded line per row. */
+export function table(headers: string[], rows: Array<Array<string | number>>): string {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, c) => Math.max(...cells.map((r) => (r[c] ?? '').length)));
+  const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+export const ms = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '-' : Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(1));
+export const mib = (bytes: number) => (bytes / 1024 ** 2).toFixed(1);
+
+// ------------------------------------------------------------------------------------ statistics
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+export interface LatencySummary {
+  n: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+export function summarize(latencies: number[]): LatencySummary {
+  const s = [...latencies].sort((a, b) => a - b);
+  return {
+    n: s.length,
+    p50: percentile(s, 50),
+    p90: percentile(s, 90),
+    p99: percentile(s, 99),
+    max: s.length ? s[s.length - 1]! : NaN,
+    mean: s.length ? s.reduce((a, b) => a + b, 0) / s.length : NaN,
+  };
+}
+
+// ------------------------------------------------------------------------------------ bounded loop
+
+export interface Outcome<T> {
+  index: number;
+  ok: boolean;
+  latencyMs: number;
+  value?: T;
+  error?: string;
+}
+
+export interface LoopResult<T> {
+  outcomes: Array<Outcome<T>>;
+  /** From the first request sent to the last answer received. */
+  wallMs: number;
+  /** Requests not sent because the time limit passed first. */
+  skipped: number;
+}
+
+/**
+ * Runs `fn(0..count-1)` with `concurrency` in flight at any time, stopping new calls once
+ * `timeLimitMs` has passed. `fn` resolves to `{ok, value}`; a throw counts as a failure.
+ */
+export async function boundedLoop<T>(
+  count: number, concurrency: number, timeLimitMs: number,
+  fn: (index: number) => Promise<{ ok: boolean; value?: T; error?: string }>,
+): Promise<LoopResult<T>> {
+  const outcomes: Array<Outcome<T>> = [];
+  const started = performance.now();
+  const deadline = started + timeLimitMs;
+  let next = 0;
+  const lane = async () => {
+    while (next < count && performance.now() < deadline) {
+      const index = next++;
+      const t0 = performance.now();
+      try {
+        const r = await fn(index);
+        outcomes.push({ index, ok: r.ok, latencyMs: performance.now() - t0, ...(r.value !== undefined ? { value: r.value } : {}), ...(r.error ? { error: r.error } : {}) });
+      } catch (err) {
+        outcomes.push({ index, ok: false, latencyMs: performance.now() - t0, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
+  return { outcomes, wallMs: performance.now() - started, skipped: count - next };
+}
+
+/** The distinct error messages of failed outcomes with their counts, most frequent first. */
+export function errorCounts(outcomes: Array<Outcome<unknown>>): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) if (!o.ok) counts.set(o.error ?? 'failed', (counts.get(o.error ?? 'failed') ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]);
+}
+
+// ------------------------------------------------------------------------------------ cleanup
+
+type Cleanup = () => Promise<void> | void;
+/** What to print when a bench fails (the daemons' state and last output). */
+const diagnostics: Array<() => string> = [];
+const cleanups: Cleanup[] = [];
+let signalsHooked = false;
+
+/** Registers a cleanup run (last in, first out) by `runCleanups` and on SIGINT/SIGTERM. */
+export function onCleanup(fn: Cleanup): void {
+  cleanups.push(fn);
+  if (signalsHooked) return;
+  signalsHooked = true;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      say(`\n[bench] ${signal}: stopping everything this bench started…`);
+      void runCleanups().finally(() => process.exit(130));
+    });
+  }
+}
+
+/** Each cleanup gets this long (a hung database must not keep the bench and its daemons alive). */
+const CLEANUP_TIMEOUT_MS = 60_000;
+
+export async function runCleanups(): Promise<void> {
+  while (cleanups.length) {
+    const fn = cleanups.pop()!;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.resolve().then(fn),
+        new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out after ${CLEANUP_TIMEOUT_MS / 1000} s`)), CLEANUP_TIMEOUT_MS); }),
+      ]);
+    } catch (err) {
+      say(`[bench] cleanup failed: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  killOwnChildren();
+}
+
+/**
+ * Last resort: SIGKILL any process this bench spawned that is still alive (by parent pid, so only
+ * ours): a daemon whose start failed (startStack keeps no handle then) or whose stop hung.
+ */
+export function killOwnChildren(): void {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return;
+  }
+  for (const pid of entries) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      if (!cmd.includes('/dist/apps/')) continue;
+      say(`[bench] killing leftover daemon ${pid}: ${cmd.trim()}`);
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** Runs a bench's main with its cleanups, exit code 1 on failure. */
+export function runMain(name: string, main: () => Promise<void>): void {
+  loadHeraldEnv();
+  const started = Date.now();
+  main()
+    .then(async () => {
+      await runCleanups();
+      say(`\n[bench] ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s; load average now ${loadAverage()}`);
+    })
+    .catch(async (err: unknown) => {
+      say(`\n[bench] ${name} FAILED: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      for (const d of diagnostics) say(d());
+      await runCleanups();
+      process.exitCode = 1;
+    });
+}
+
+// ------------------------------------------------------------------------------------ sandbox + stack
+
+export interface BenchStack {
+  sandbox: Sandbox;
+  stack: Stack;
+  key: string;
+  api: ReturnType<typeof apiClient>;
+  /** `Apikey <key>` */
+  auth: string;
+  /** Per-bench media store and scratch space (deleted at the end). */
+  tmpDir: string;
+}
+
+/**
+ * All eleven simulators on random loopback ports, then the API daemon (own database, task queue
+ * and Redis prefix, as the e2e harness does) with a per-bench media directory, a key for a
+ * business-plan operator, and a first profile. The worker is started unless `worker: false`.
+ */
+export async function startBenchStack(opts: {
+  name: string; processingMs?: number; env?: Record<string, string>; worker?: boolean; profile?: string;
+}): Promise<BenchStack> {
+  const tmpDir = mkdtempSync(path.join(os.tmpdir(), `herald-bench-${opts.name}-`));
+  onCleanup(() => rmSync(tmpDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: opts.processingMs ?? 50 });
+  onCleanup(() => sandbox.close());
+  const stack = await startStack({
+    ...sandbox.env,
+    HERALD_API_PORT: String(port),
+    HERALD_PUBLIC_BASE_URL: base,
+    HERALD_MEDIA_DIR: path.join(tmpDir, 'media'),
+    // A benchmark is not abuse: the per-key limit (300 a minute by default) would cut it short.
+    HERALD_RATE_LIMIT_POINTS: '100000000',
+    ...opts.env,
+  });
+  onCleanup(() => stack.stop());
+  diagnostics.push(() => [stack.api, stack.worker].filter((d) => d !== null).map((d) =>
+    `--- ${d.name} (pid ${d.child.pid}, ${d.child.exitCode === null ? (d.child.signalCode ? `killed by ${d.child.signalCode}` : 'running') : `exited ${d.child.exitCode}`}), last output:\n` +
+    d.output.join('').slice(-2500)).join('\n'));
+  if (opts.worker !== false) await stack.startWorker();
+  const key = await stack.newApiKey(`bench-${opts.name}@herald.dev`);
+  const api = apiClient(stack.apiUrl, key);
+  const profile = opts.profile ?? 'bench';
+  const created = await api.post('/api/herald/users', { username: profile });
+  if (created.status !== 201) throw new Error(`profile create answered ${created.status}: ${JSON.stringify(created.body)}`);
+  return { sandbox, stack, key, api, auth: `Apikey ${key}`, tmpDir };
+}
+
+export const OAUTH_NETWORKS = ['tiktok', 'instagram', 'threads', 'facebook', 'youtube', 'linkedin', 'x', 'pinterest'] as const;
+export const CREDENTIAL_NETWORKS = ['bluesky', 'discord', 'telegram'] as const;
+
+/** Connects networks to a profile through their real flows (OAuth authorize page + callback, or credentials). */
+export async function connectNetworks(b: BenchStack, profile: string, networks: readonly string[]): Promise<void> {
+  const env = b.sandbox.env;
+  for (const network of networks) {
+    if ((OAUTH_NETWORKS as readonly string[]).includes(network)) {
+      const start = await b.api.post(`/api/herald/oauth/${network}/start`, { profile_username: profile, redirect_url: 'https://bench.example/connected' });
+      if (start.status !== 200) throw new Error(`${network} oauth start answered ${start.status}: ${JSON.stringify(start.body)}`);
+      const callback = await approveAuthorization(start.body.authorize_url as string);
+      const res = await fetch(callback, { redirect: 'manual' });
+      const status = res.headers.get('location') ? new URL(res.headers.get('location')!).searchParams.get('connect_status') : null;
+      if (status !== 'success') throw new Error(`${network} connect: callback answered ${res.status}, connect_status=${status}`);
+      continue;
+    }
+    const bodies: Record<string, Record<string, string>> = {
+      discord: { webhook_url: env.SANDBOX_DISCORD_WEBHOOK_URL! },
+      telegram: { bot_token: env.SANDBOX_TELEGRAM_BOT_TOKEN!, chat_id: env.SANDBOX_TELEGRAM_CHAT_ID! },
+      bluesky: { identifier: env.SANDBOX_BLUESKY_IDENTIFIER!, app_password: env.SANDBOX_BLUESKY_APP_PASSWORD! },
+    };
+    if (!bodies[network]) throw new Error(`unknown network ${network}`);
+    const res = await b.api.post(`/api/herald/users/${network}/credentials`, { profile_username: profile, ...bodies[network] });
+    if (res.status !== 200) throw new Error(`${network} credentials answered ${res.status}: ${JSON.stringify(res.body)}`);
+  }
+}
+
+/** VmRSS (or another /proc status field) of a process, in bytes; undefined once it is gone. */
+export function procStatusBytes(pid: number, field = 'VmRSS'): number | undefined {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function describeEnvironment(): string {
+  const cpus = os.cpus();
+  return `node ${process.version}, ${cpus.length} CPU (${cpus[0]?.model.trim() ?? '?'}), ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM; ` +
+    `Temporal ${process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233'}, MongoDB-wire ${(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017').replace(/\/\/[^@/]*@/, '//')}; ` +
+    `load average ${loadAverage()} (other work on the machine skews every figure)`;
+}
+
+export function loadAverage(): string {
+  return os.loadavg().map((l) => l.toFixed(2)).join(' ');
+}
+
+/** User + system CPU time a process has used so far, in milliseconds (from /proc/<pid>/stat). */
+export function procCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the whole line: 11 and 12 after the name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS = 100;
