@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import {
   beginUpload, clearExpiredRestriction, finishUpload, publishTarget, type PublishTargetInput, type RunUploadDeps, type TargetOutcome,
 } from '../core/usecases/run-upload';
+import { postponeIfCapped } from '../core/usecases/caps';
 
 export type PublishTargetActivityInput = Omit<PublishTargetInput, 'attempt' | 'signal'>;
 
@@ -11,6 +12,7 @@ export function createUploadActivities(deps: RunUploadDeps) {
     beginUpload: (input: { accountId: string; requestId: string }) => beginUpload(deps, input),
     finishUpload: (input: { accountId: string; requestId: string }) => finishUpload(deps, input),
     clearExpiredRestriction: (input: { connectionId: string }) => clearExpiredRestriction(deps, input),
+    postponeIfCapped: (input: { accountId: string; requestId: string }) => postponeIfCapped(deps, input),
 
     async publishTarget(input: PublishTargetActivityInput): Promise<TargetOutcome> {
       const ctx = Context.current();

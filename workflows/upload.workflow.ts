@@ -41,11 +41,17 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
     setHandler(cancelSignal, () => {
       cancelled = true;
     });
-    while (!cancelled && target > workflowNow()) {
-      const seen = moves;
-      await condition(() => cancelled || moves !== seen, target - workflowNow());
+    for (;;) {
+      while (!cancelled && target > workflowNow()) {
+        const seen = moves;
+        await condition(() => cancelled || moves !== seen, target - workflowNow());
+      }
+      if (cancelled) return;
+      // Due: the daily caps are checked again; a capped post moves to the next day and waits again.
+      const postponed = await bookkeeping.postponeIfCapped({ accountId: input.accountId, requestId: input.requestId });
+      if (!postponed) break;
+      target = Date.parse(postponed.postponedTo);
     }
-    if (cancelled) return;
   }
 
   // false: the upload was cancelled meanwhile (the stored status is the authority).

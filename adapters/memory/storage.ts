@@ -388,8 +388,21 @@ function memoryUploads(): UploadRepository {
     async countSince(accountId, since) {
       return [...byKey.values()].filter((u) => u.accountId === accountId && u.createdAt >= since && u.status !== 'cancelled').length;
     },
-    async countForConnectionSince(connectionId, since) {
-      return [...byKey.values()].filter((u) => u.targets.some((t) => t.connectedAccountId === connectionId) && u.createdAt >= since && u.status !== 'cancelled').length;
+    async countForConnection(connectionId, from, to, excludeRequestId) {
+      return [...byKey.values()].filter((u) => {
+        const capAt = (u.scheduledFor ?? u.createdAt).getTime();
+        return u.targets.some((t) => t.connectedAccountId === connectionId) && capAt >= from.getTime() && capAt <= to.getTime()
+          && u.status !== 'cancelled' && u.requestId !== excludeRequestId;
+      }).length;
+    },
+    async postponeScheduled(accountId, requestId, to, warning, at) {
+      const found = get(accountId, requestId);
+      if (!found || found.status !== 'scheduled') return false;
+      found.scheduledFor = new Date(to.getTime());
+      found.warnings = [...found.warnings, warning];
+      delete found.queueSlot;
+      found.updatedAt = new Date(at.getTime());
+      return true;
     },
     async listStalePending(olderThan, limit) {
       return [...byKey.values()]

@@ -106,8 +106,17 @@ export interface UploadRepository {
   findByContentHash(accountId: string, contentHash: string, since: Date): Promise<UploadRequest | null>;
   /** Uploads of an operator created since `since`, cancelled ones excluded (monthly plan quota). */
   countSince(accountId: string, since: Date): Promise<number>;
-  /** Uploads that target one connected account, created since `since`, cancelled ones excluded (daily caps). */
-  countForConnectionSince(connectionId: string, since: Date): Promise<number>;
+  /**
+   * Posts that count against one connected account's caps in [from, to] (daily caps, per-minute
+   * bursts): uploads targeting it whose cap time (`scheduledFor`, else `createdAt`) falls in the
+   * window, cancelled ones and `excludeRequestId` excluded.
+   */
+  countForConnection(connectionId: string, from: Date, to: Date, excludeRequestId?: string): Promise<number>;
+  /**
+   * Moves a scheduled upload that has not started to `to` (a daily cap was reached when it was due)
+   * and adds `warning` to it; its queue slot, if any, is given up. False when it is not scheduled any more.
+   */
+  postponeScheduled(accountId: string, requestId: string, to: Date, warning: string, at: Date): Promise<boolean>;
 }
 
 /** A pending OAuth authorization: created at start, taken once by the callback. */

@@ -68,7 +68,7 @@ export async function editScheduledPost(deps: SubmitDeps, account: OperatorAccou
     kind: upload.mediaType, profileUsername: upload.profileUsername, platforms: upload.targets.map((t) => t.platform),
     title, ...(description !== undefined ? { description } : {}), media: upload.content.media ?? [], fields,
     async: true, warnings: [], syncTimeoutMs: 0,
-  });
+  }, { deferCaps: true });
   const content = { ...upload.content, title, ...(description !== undefined ? { description } : {}) };
   if (!(await deps.storage.uploads.updateScheduled(account.id, upload.requestId, { scheduledFor, timezone, content, targets, fields }, deps.clock.now()))) {
     throw conflict(`The post of job ${jobId} started meanwhile and can no longer be edited.`, 'job_not_editable');

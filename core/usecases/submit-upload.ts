@@ -1,6 +1,5 @@
 import { forbidden, HeraldError, invalidInput, redditUnavailable } from '../domain/errors';
 import { PLANS } from '../domain/plans';
-import { DAILY_CAPS, DAY_MS, PER_MINUTE_CAPS } from '../domain/caps';
 import type { MediaRef } from '../domain/media';
 import { mediaLimitViolations } from '../domain/media-limits';
 import type { OperatorAccount } from '../domain/operator';
@@ -17,6 +16,7 @@ import { PlatformError } from '../domain/errors';
 import type { UploadRunner } from '../ports/upload-runner';
 import { requireProfile } from './profiles';
 import { reserveQueueSlot } from './queue';
+import { capExceeded, type CapViolation } from './caps';
 
 export interface SubmitDeps {
   storage: Storage;
@@ -91,22 +91,6 @@ const text = (value: unknown): string | undefined => {
   return typeof v === 'string' ? v : undefined;
 };
 
-/** The rolling-24-hour cap (and TikTok's per-minute burst) of one connected account, if this post would pass it. */
-async function capExceeded(deps: Pick<SubmitDeps, 'storage' | 'clock'>, platform: Platform, connectionId: string): Promise<Record<string, unknown> | null> {
-  const now = deps.clock.now().getTime();
-  const daily = DAILY_CAPS[platform];
-  if (daily !== undefined) {
-    const used = await deps.storage.uploads.countForConnectionSince(connectionId, new Date(now - DAY_MS));
-    if (used >= daily) return { platform, type: 'hard_cap', used_last_24h: used, cap: daily, message: `${platform}: ${used} posts in the last 24 hours; the cap is ${daily}.` };
-  }
-  const perMinute = PER_MINUTE_CAPS[platform];
-  if (perMinute !== undefined) {
-    const used = await deps.storage.uploads.countForConnectionSince(connectionId, new Date(now - 60_000));
-    if (used >= perMinute) return { platform, type: 'rate_cap', used_last_minute: used, cap: perMinute, message: `${platform}: ${used} posts in the last minute; at most ${perMinute}.` };
-  }
-  return null;
-}
-
 /** Runs each network's read-only precheck; what the caller must fix answers 400 with the network's code. */
 async function networkPrechecks(deps: SubmitDeps, account: OperatorAccount, input: UploadInput, targets: PublishTarget[]): Promise<void> {
   if (!deps.secrets || !deps.media) return;
@@ -163,7 +147,9 @@ export async function precheckUpload(
   await requireProfile(deps.storage, account.id, input.profileUsername);
 }
 
-export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, input: UploadInput): Promise<{ targets: PublishTarget[]; warnings: string[]; prechecked: TargetResult[] }> {
+export async function buildTargets(
+  deps: SubmitDeps, account: OperatorAccount, input: UploadInput, opts: { deferCaps?: boolean } = {},
+): Promise<{ targets: PublishTarget[]; warnings: string[]; prechecked: TargetResult[] }> {
   await precheckUpload(deps, account, input);
   if (input.kind === 'video' && input.media.filter((m) => m.kind === 'video').length !== 1) {
     throw invalidInput('video is required: exactly one video file or URL.', { violations: [{ field: 'video', message: 'exactly one video is required' }] });
@@ -179,7 +165,9 @@ export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, i
   const fieldsWithPins = { ...input.fields, ...pins };
   const targets: PublishTarget[] = [];
   const prechecked: TargetResult[] = [];
-  const caps: Array<Record<string, unknown>> = [];
+  const caps: CapViolation[] = [];
+  // Scheduled and queued posts meet the caps when they are due (postponeIfCapped), not now.
+  const checkCaps = !input.schedule && !input.queue && !opts.deferCaps;
   for (const platform of input.platforms) {
     const adapter = deps.platforms.get(platform)!;
     const connection = await deps.storage.connectedAccounts.find(account.id, input.profileUsername, platform);
@@ -187,7 +175,7 @@ export async function buildTargets(deps: SubmitDeps, account: OperatorAccount, i
       violations.push({ platform, type: 'not_connected', message: `No ${platform} account is connected to profile "${input.profileUsername}".` });
       continue;
     }
-    const capViolation = await capExceeded(deps, platform, connection.id);
+    const capViolation = checkCaps ? await capExceeded(deps, platform, connection.id, deps.clock.now()) : null;
     if (capViolation) caps.push(capViolation);
     // A paused or checkpointed account is refused before anything is sent; other platforms go on.
     const refused = precheckFailure(connection, deps.clock.now());

@@ -622,9 +622,36 @@ export function storageContract(name: string, make: () => Promise<StorageUnderTe
         await insert({ accountId: 'acct-2', createdAt: at(9), targets: [target('c1')] });
         expect(await storage.uploads.countSince('acct-1', at(0))).toBe(2);
         expect(await storage.uploads.countSince('acct-1', at(2))).toBe(1);
-        expect(await storage.uploads.countForConnectionSince('c1', at(0))).toBe(3);
-        expect(await storage.uploads.countForConnectionSince('c1', at(5))).toBe(2);
-        expect(await storage.uploads.countForConnectionSince('c2', at(0))).toBe(1);
+        expect(await storage.uploads.countForConnection('c1', at(0), at(60))).toBe(3);
+        expect(await storage.uploads.countForConnection('c1', at(5), at(60))).toBe(2);
+        expect(await storage.uploads.countForConnection('c1', at(0), at(4))).toBe(1);
+        expect(await storage.uploads.countForConnection('c2', at(0), at(60))).toBe(1);
+      });
+
+      it('counts a scheduled post against the caps at its scheduled time, across UTC days, leaving one request out on demand', async () => {
+        const target = (c: string) => ({ platform: 'x' as const, connectedAccountId: c, title: 't', settings: {} });
+        const day = 24 * 60;
+        await insert({ requestId: 'now', createdAt: at(0), targets: [target('c1')] });
+        await insert({ requestId: 'later', createdAt: at(0), status: 'scheduled', scheduledFor: at(day + 30), targets: [target('c1')] });
+        await insert({ requestId: 'much-later', createdAt: at(0), status: 'scheduled', scheduledFor: at(40 * day), targets: [target('c1')] });
+        expect(await storage.uploads.countForConnection('c1', at(-10), at(10))).toBe(1);
+        expect(await storage.uploads.countForConnection('c1', at(10), at(day + 30))).toBe(1);
+        expect(await storage.uploads.countForConnection('c1', at(-10), at(day + 30))).toBe(2);
+        expect(await storage.uploads.countForConnection('c1', at(-10), at(day + 30), 'later')).toBe(1);
+        // A window longer than a few days is counted in one go.
+        expect(await storage.uploads.countForConnection('c1', at(-10), at(41 * day))).toBe(3);
+      });
+
+      it('postpones a scheduled upload with a warning, giving up its queue slot, and only while it is scheduled', async () => {
+        const up = await insert({ requestId: 'sched', status: 'scheduled', scheduledFor: at(10), queueSlot: at(10), warnings: ['earlier'] });
+        expect(await storage.uploads.postponeScheduled('acct-1', 'sched', at(1450), 'moved', at(11))).toBe(true);
+        const found = await mustFind('sched');
+        expect(found).toEqual({ ...up, queueSlot: undefined, scheduledFor: at(1450), warnings: ['earlier', 'moved'], updatedAt: at(11) });
+        expect(found).not.toHaveProperty('queueSlot');
+        expect(await storage.uploads.countForConnection(up.targets[0]!.connectedAccountId, at(1400), at(1500))).toBe(1);
+        await storage.uploads.markInProgress('acct-1', 'sched', at(1450));
+        expect(await storage.uploads.postponeScheduled('acct-1', 'sched', at(3000), 'again', at(1451))).toBe(false);
+        expect((await mustFind('sched')).scheduledFor).toEqual(at(1450));
       });
 
       it('sets failed results aside for a retry of a completed upload, and only then', async () => {

@@ -2,6 +2,8 @@ import { createPlatformRegistry } from '../../adapters/platforms/registry';
 import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
 import { createProfile } from '../../core/usecases/profiles';
 import { submitUpload, type UploadInput } from '../../core/usecases/submit-upload';
+import { postponeIfCapped } from '../../core/usecases/caps';
+import { saveQueueSettings } from '../../core/usecases/queue';
 import { fakeTextPlatform } from '../support/fake-platform';
 import { aWorld } from '../support/world';
 
@@ -48,5 +50,45 @@ describe('plan limits and caps', () => {
     await expect(submitUpload(deps, account, post({ platforms: ['discord'] }))).resolves.toBeDefined();
     world.advance(24 * 3600_000 - 49 * 60_000);
     await expect(submitUpload(deps, account, post({ platforms: ['x'] }))).resolves.toBeDefined();
+  });
+
+  it('does not refuse a scheduled post at intake for a cap; when it is due and the cap is reached it moves to the next day with a warning', async () => {
+    const { deps, account, post, world } = await limitsWorld('business');
+    const inAnHour = new Date(world.deps.clock.now().getTime() + 3600_000);
+    const scheduled = await submitUpload(deps, account, post({ platforms: ['x', 'discord'], title: 'later', schedule: { at: inAnHour, timezone: 'UTC' } }));
+    for (let i = 0; i < 50; i += 1) await submitUpload(deps, account, post({ platforms: ['x'], title: `now ${i}` }));
+    // Intake of another scheduled post is not refused: the caps are met when it runs.
+    await expect(submitUpload(deps, account, post({ platforms: ['x'], title: 'later too', schedule: { at: inAnHour, timezone: 'UTC' } }))).resolves.toBeDefined();
+
+    world.advance(3600_000);
+    const ids = { accountId: account.id, requestId: scheduled.upload.requestId };
+    const moved = await postponeIfCapped(deps, ids);
+    const nextDay = new Date(inAnHour.getTime() + 24 * 3600_000);
+    expect(moved).toEqual({ postponedTo: nextDay.toISOString() });
+    const stored = (await deps.storage.uploads.find(account.id, scheduled.upload.requestId))!;
+    expect(stored).toMatchObject({ status: 'scheduled', scheduledFor: nextDay });
+    // 50 immediate posts and the other post due at the same time: one of the two moves, not both.
+    expect(stored.warnings.join(' ')).toContain('the x account had 51 posts in the last 24 hours when this post was due (daily cap 50)');
+
+    // The next day the 50 posts have left the window: it may run (and the other moved post does not count yet).
+    world.advance(24 * 3600_000);
+    expect(await postponeIfCapped(deps, ids)).toBeNull();
+    expect((await deps.storage.uploads.find(account.id, scheduled.upload.requestId))!.scheduledFor).toEqual(nextDay);
+  });
+
+  it('moves a queued post that meets a cap and gives its slot place back', async () => {
+    const { deps, account, post, world } = await limitsWorld('business');
+    const now = world.deps.clock.now();
+    const everyDay = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => ({ day, time: '12:00' }));
+    await saveQueueSettings(deps, account, { profile_username: 'alice', timezone: 'UTC', slots: everyDay, posts_per_slot: 1 });
+    const queued = await submitUpload(deps, account, post({ platforms: ['x'], queue: {} }));
+    const slot = queued.upload.queueSlot!;
+    expect(slot.getTime()).toBeGreaterThan(now.getTime());
+    for (let i = 0; i < 50; i += 1) await submitUpload(deps, account, post({ platforms: ['x'], title: `now ${i}` }));
+    world.advance(slot.getTime() - now.getTime());
+    expect(await deps.storage.queues.countInSlot(account.id, 'alice', slot)).toBe(1);
+    expect(await postponeIfCapped(deps, { accountId: account.id, requestId: queued.upload.requestId })).not.toBeNull();
+    expect((await deps.storage.uploads.find(account.id, queued.upload.requestId))!.queueSlot).toBeUndefined();
+    expect(await deps.storage.queues.countInSlot(account.id, 'alice', slot)).toBe(0);
   });
 });
