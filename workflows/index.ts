@@ -1,3 +1,4 @@
 // The workflows bundled into the worker.
 export { uploadWorkflow } from './upload.workflow';
 export { accountPauseWorkflow } from './account-pause.workflow';
+export { checkpointProbeWorkflow } from './checkpoint-probe.workflow';

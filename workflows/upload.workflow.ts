@@ -1,4 +1,4 @@
-import { condition, defineSignal, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { condition, defineSignal, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Platform } from '../core/domain/platforms';
 import type { UploadWorkflowInput } from '../core/ports/upload-runner';
 
@@ -17,7 +17,9 @@ import type { UploadActivities } from './activities';
  */
 export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> {
   const { timing } = input;
-  const bookkeeping = proxyActivities<UploadActivities>({
+  // Bookkeeping steps are short database writes: local activities run them inside the worker's
+  // workflow task, which saves two task round trips through the Temporal server each.
+  const bookkeeping = proxyLocalActivities<UploadActivities>({
     startToCloseTimeout: '1 minute',
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
   });
@@ -29,7 +31,14 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
   });
 
-  if (input.notBefore) {
+  // URL media of an asynchronous request is downloaded first (also for scheduled posts, so a bad
+  // URL is known at once); when no target is left to publish the post finishes without waiting.
+  const ids = { accountId: input.accountId, requestId: input.requestId };
+  const { publishable } = input.fetchMedia
+    ? await publishing.prepareMedia({ ...ids, heartbeatTimeoutMs: timing.heartbeatTimeoutMs })
+    : { publishable: true };
+
+  if (input.notBefore && publishable) {
     // A scheduled post: a durable timer that a signal can move (edit) or end (cancel).
     let target = Date.parse(input.notBefore);
     let moves = 0;
@@ -48,14 +57,14 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
       }
       if (cancelled) return;
       // Due: the daily caps are checked again; a capped post moves to the next day and waits again.
-      const postponed = await bookkeeping.postponeIfCapped({ accountId: input.accountId, requestId: input.requestId });
+      const postponed = await bookkeeping.postponeIfCapped(ids);
       if (!postponed) break;
       target = Date.parse(postponed.postponedTo);
     }
   }
 
   // false: the upload was cancelled meanwhile (the stored status is the authority).
-  if (!(await bookkeeping.beginUpload({ accountId: input.accountId, requestId: input.requestId }))) return;
+  if (!(await bookkeeping.beginUpload(ids))) return;
 
   // `retry` starts the call again in a new round; `wait` resumes a multi-step publish with its state.
   const publishOne = async (platform: Platform): Promise<void> => {
@@ -64,7 +73,7 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
     let resume: Record<string, unknown> | undefined;
     for (;;) {
       const outcome = await publishing.publishTarget({
-        accountId: input.accountId, requestId: input.requestId, platform, round, step, timing, ...(resume ? { resume } : {}),
+        ...ids, platform, round, step, timing, ...(resume ? { resume } : {}),
       });
       if (outcome.kind === 'done') return;
       if (outcome.kind === 'retry') {
@@ -78,7 +87,7 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
       await sleep(outcome.afterMs);
     }
   };
-  await Promise.all(input.platforms.map(publishOne));
+  if (publishable) await Promise.all(input.platforms.map(publishOne));
 
-  await bookkeeping.finishUpload({ accountId: input.accountId, requestId: input.requestId });
+  await bookkeeping.finishUpload(ids);
 }

@@ -45,15 +45,23 @@ export function createUrlMediaFetcher(store: MediaStore, opts: UrlFetcherOptions
     }
   }
 
+  const parse = (raw: string, field: string): URL => {
+    try {
+      return new URL(raw);
+    } catch {
+      throw invalidInput(`${field}: "${raw}" is neither a file nor a URL.`);
+    }
+  };
+
   return {
+    /** The checks of the first hop without downloading (a URL accepted now, fetched later). */
+    async vet(raw: string, field: string): Promise<void> {
+      await check(parse(raw, field));
+    },
+
     /** Downloads `raw` into the store; `accept` checks the content type (e.g. video/*). */
     async fetchInto(raw: string, accept: (contentType: string) => boolean, field: string): Promise<StoredMedia & { filename: string }> {
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        throw invalidInput(`${field}: "${raw}" is neither a file nor a URL.`);
-      }
+      let url = parse(raw, field);
       let res: Response | undefined;
       for (let hop = 0; hop < 4; hop += 1) {
         await check(url);

@@ -344,6 +344,13 @@ function memoryUploads(): UploadRepository {
       Object.assign(found, copy(patch), { updatedAt: new Date(at.getTime()) });
       return true;
     },
+    async setMedia(accountId, requestId, media, at) {
+      const found = get(accountId, requestId);
+      if (!found) return false;
+      found.content = { ...found.content, media: copy(media) };
+      found.updatedAt = new Date(at.getTime());
+      return true;
+    },
     // Per-target writes leave the upload's updatedAt alone, as the Mongo adapter does (they live in their own documents there).
     async recordDispatch(accountId, requestId, platform, attempt, at) {
       const found = get(accountId, requestId);

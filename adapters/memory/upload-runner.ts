@@ -1,16 +1,19 @@
 import type { UploadRequest } from '../../core/domain/upload';
 import { DEFAULT_UPLOAD_TIMING, type UploadRunner, type UploadTiming } from '../../core/ports/upload-runner';
-import { beginUpload, finishUpload, publishTarget, type RunUploadDeps } from '../../core/usecases/run-upload';
+import { beginUpload, finishUpload, publishTarget } from '../../core/usecases/run-upload';
+import { prepareMedia, type PrepareMediaDeps } from '../../core/usecases/prepare-media';
+import { isUnfetched } from '../../core/domain/media';
 
 /**
  * Runs uploads in-process with the same steps as the workflow (no durability): for fast unit
  * tests of the core. "Come back later" waits are skipped.
  */
-export function createInlineUploadRunner(deps: RunUploadDeps, timing: UploadTiming = DEFAULT_UPLOAD_TIMING): UploadRunner & { settled(): Promise<void> } {
+export function createInlineUploadRunner(deps: PrepareMediaDeps, timing: UploadTiming = DEFAULT_UPLOAD_TIMING): UploadRunner & { settled(): Promise<void> } {
   const running = new Map<string, Promise<void>>();
   const run = async (upload: UploadRequest) => {
     const ids = { accountId: upload.accountId, requestId: upload.requestId };
-    if (upload.scheduledFor) return;
+    const publishable = (upload.content.media ?? []).some(isUnfetched) ? (await prepareMedia(deps, ids)).publishable : true;
+    if (upload.scheduledFor && publishable) return;
     if (!(await beginUpload(deps, ids))) return;
     await Promise.all(upload.targets.filter((t) => !upload.results[t.platform]).map(async ({ platform }) => {
       let round = 0;

@@ -405,6 +405,10 @@ function mongoUploads(col: Collection<Document>, targets: Collection<TargetDoc>)
       );
       return res.modifiedCount === 1;
     },
+    async setMedia(accountId, requestId, media, at) {
+      const res = await col.updateOne({ accountId, requestId }, { $set: { 'content.media': clean(media), updatedAt: at } });
+      return res.matchedCount === 1;
+    },
     async postponeScheduled(accountId, requestId, to, warning, at) {
       const res = await col.updateOne(
         { accountId, requestId, status: 'scheduled' },

@@ -620,6 +620,13 @@ export function createInstagramPlatform(opts: InstagramPlatformOptions): Platfor
       publish,
       resume: (ctx, _post, state) => advance(ctx, state as unknown as PublishState),
     },
+    checkpointProbe: {
+      // The identity read of the connect flow: a checkpointed account answers 2207050 (or 190/459) to it too.
+      async probe(ctx) {
+        const { token } = account(ctx.credentials);
+        await graphCall('GET', '/me', { fields: 'user_id' }, token, 'the account', {}, ctx.signal);
+      },
+    },
     firstCommenter: {
       async postFirstComment(ctx, { post, text }) {
         if (!post.postId) return { commentId: '', warnings: ['The first comment was skipped: the Instagram post id is not known yet.'] };

@@ -427,6 +427,13 @@ export function createThreadsPlatform(opts: ThreadsPlatformOptions): PlatformAda
       publish,
       resume: (ctx, _post, state) => advance(ctx, state as unknown as PublishState),
     },
+    checkpointProbe: {
+      // The profile read of the connect flow: a checkpointed user answers 190/459 to every call.
+      async probe(ctx) {
+        const { token } = account(ctx.credentials);
+        await graphCall('GET', '/me', { fields: 'id' }, token, 'the profile', ctx.signal);
+      },
+    },
     firstCommenter: {
       /** A reply to the last post of the thread: create a TEXT container with reply_to_id, then publish it. */
       async postFirstComment(ctx, { post, text }) {

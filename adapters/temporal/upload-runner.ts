@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { uploadWorkflowId, type UploadRequest } from '../../core/domain/upload';
+import { isUnfetched } from '../../core/domain/media';
 import {
   CANCEL_SIGNAL, RESCHEDULE_SIGNAL, UPLOAD_WORKFLOW_TYPE, type UploadRunner, type UploadTiming, type UploadWorkflowInput,
 } from '../../core/ports/upload-runner';
@@ -15,6 +16,7 @@ export function createTemporalUploadRunner(client: Client, opts: { taskQueue: st
         platforms: upload.targets.map((t) => t.platform).filter((p) => !upload.results[p]),
         timing: opts.timing,
         ...(upload.scheduledFor ? { notBefore: upload.scheduledFor.toISOString() } : {}),
+        ...((upload.content.media ?? []).some(isUnfetched) ? { fetchMedia: true } : {}),
       };
       try {
         await client.workflow.start(UPLOAD_WORKFLOW_TYPE, {

@@ -4,9 +4,8 @@ import type { AuthFailureGuard, RequestRateLimiter } from '../../core/ports/rate
 import type { Storage } from '../../core/ports/storage';
 import type { Clock, IdGenerator, KeyHasher, Pkce, SecretBox } from '../../core/ports/system';
 import type { UploadRunner } from '../../core/ports/upload-runner';
-import type { MediaProbe, MediaStore } from '../../core/ports/media';
+import type { MediaFetcher, MediaProbe, MediaStore } from '../../core/ports/media';
 import type { MediaAccess } from '../../core/ports/platform';
-import type { UrlMediaFetcher } from '../../adapters/media/url-fetcher';
 
 export interface ApiDeps {
   storage: Storage;
@@ -24,7 +23,7 @@ export interface ApiDeps {
   /** Bytes and signed URLs of stored media, for networks' prechecks at intake. */
   media: MediaAccess;
   mediaProbe: MediaProbe;
-  urlFetcher: UrlMediaFetcher;
+  mediaFetcher: MediaFetcher;
   mediaUrls: { verify(id: string, exp: string | undefined, sig: string | undefined): boolean };
   /** Readiness of the backing services, for /healthz. */
   health: () => Promise<Record<string, boolean>>;

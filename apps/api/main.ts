@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     mediaStore: media.store,
     media: media.access,
     mediaProbe: media.probe,
-    urlFetcher: media.fetcher,
+    mediaFetcher: media.fetcher,
     mediaUrls: media.signer,
     health: async () => ({
       mongodb: await mongo.db.command({ ping: 1 }).then(() => true, () => false),

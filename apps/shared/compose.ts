@@ -8,6 +8,7 @@ import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createMediaAccess, createMediaUrlSigner } from '../../adapters/media/signed-urls';
 import { createFfprobe } from '../../adapters/media/ffprobe';
 import { createUrlMediaFetcher } from '../../adapters/media/url-fetcher';
+import { createMediaFetcher } from '../../adapters/media/describe';
 import { systemClock } from '../../adapters/crypto/node-crypto';
 import type { HeraldConfig } from './config';
 import { buildPlatforms as buildPlatformRegistry } from './platforms';
@@ -63,11 +64,13 @@ export function buildMedia(config: HeraldConfig, secretKey: string) {
   const signer = createMediaUrlSigner({
     key: secretKey, publicBaseUrl: config.media.publicBaseUrl, ttlSeconds: config.media.urlTtlSeconds, clock: systemClock,
   });
+  const probe = createFfprobe({ pathOf: store.pathOf });
   return {
     store,
     signer,
     access: createMediaAccess(store, signer),
-    probe: createFfprobe({ pathOf: store.pathOf }),
-    fetcher: createUrlMediaFetcher(store, { allow: config.media.fetchAllow, maxBytes: config.media.maxBytes, timeoutMs: config.media.fetchTimeoutMs }),
+    probe,
+    fetcher: createMediaFetcher(
+      createUrlMediaFetcher(store, { allow: config.media.fetchAllow, maxBytes: config.media.maxBytes, timeoutMs: config.media.fetchTimeoutMs }), probe),
   };
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_UPLOAD_TIMING, type UploadTiming } from '../../core/ports/upload-runner';
+import { DEFAULT_CHECKPOINT_PROBE_INTERVAL_MS } from '../../core/ports/checkpoint-probes';
 import { loadPlatformSettings, type PlatformSettings } from './platforms';
 
 /** Every setting of the daemons, read from the environment here and nowhere else. */
@@ -16,6 +17,8 @@ export interface HeraldConfig {
   rateLimit: { points: number; windowSeconds: number; authMaxFailures: number; authBlockSeconds: number };
   uploadTiming: UploadTiming;
   reconciler: { intervalMs: number; pendingAfterMs: number };
+  /** How often a checkpointed Instagram or Threads account is asked whether the checkpoint is gone. */
+  checkpointProbe: { intervalMs: number };
   media: { dir: string; publicBaseUrl: string; urlTtlSeconds: number; maxBytes: number; fetchAllow: string[]; fetchTimeoutMs: number };
 }
 
@@ -26,6 +29,13 @@ function int(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+/** A period: 0 would probe in a tight loop. */
+function positive(env: Env, name: string, fallback: number): number {
+  const value = int(env, name, fallback);
+  if (value === 0) throw new Error(`${name} must be a positive integer`);
   return value;
 }
 
@@ -86,6 +96,9 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
     reconciler: {
       intervalMs: int(env, 'HERALD_RECONCILE_INTERVAL_MS', 30_000),
       pendingAfterMs: int(env, 'HERALD_RECONCILE_PENDING_AFTER_MS', 30_000),
+    },
+    checkpointProbe: {
+      intervalMs: positive(env, 'HERALD_CHECKPOINT_PROBE_INTERVAL_MS', DEFAULT_CHECKPOINT_PROBE_INTERVAL_MS),
     },
     media: {
       dir: env.HERALD_MEDIA_DIR ?? `${process.cwd()}/.herald/media`,

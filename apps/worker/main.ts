@@ -2,6 +2,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createUploadActivities } from '../../workflows/activities';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
 import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
+import { createTemporalCheckpointProbes } from '../../adapters/temporal/checkpoint-probes';
 import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
 import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
@@ -24,8 +25,9 @@ async function main(): Promise<void> {
     taskQueue: config.temporal.taskQueue,
     workflowsPath: require.resolve('../../workflows/index'),
     activities: createUploadActivities({
-      storage: mongo.storage, platforms: buildPlatforms(config), secrets, notifier, clock: systemClock, media: media.access,
+      storage: mongo.storage, platforms: buildPlatforms(config), secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
       pauses: createTemporalAccountPauses(temporal.client, { taskQueue: config.temporal.taskQueue }),
+      checkpointProbes: createTemporalCheckpointProbes(temporal.client, { taskQueue: config.temporal.taskQueue, intervalMs: config.checkpointProbe.intervalMs }),
     }),
     // On SIGTERM running activities get this long to finish; what remains is handed back to Temporal.
     shutdownGraceTime: config.api.shutdownGraceMs,

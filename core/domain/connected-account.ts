@@ -45,7 +45,9 @@ export function precheckFailure(account: ConnectedAccount, now: Date): Record<st
   if (account.checkpointRequired) {
     return {
       error_code: 'account_reauth_required', failure_stage: 'precheck',
-      error: `The ${account.platform} account needs a checkpoint cleared on ${account.platform} and then reconnecting before it can publish.`,
+      error: ['instagram', 'threads'].includes(account.platform)
+        ? `The ${account.platform} account must clear a checkpoint on ${account.platform} before it can publish; Herald checks daily and lifts this once it is gone (reconnecting lifts it at once).`
+        : `The ${account.platform} account needs a checkpoint cleared on ${account.platform} and then reconnecting before it can publish.`,
     };
   }
   if (account.restriction && account.restriction.until > now) {

@@ -1,4 +1,4 @@
-import type { MediaInfo } from '../domain/media';
+import type { MediaInfo, MediaRef } from '../domain/media';
 
 export type { MediaInfo };
 
@@ -34,4 +34,19 @@ export class MediaTooLargeError extends Error {
 
 export interface MediaProbe {
   probe(id: string): Promise<MediaInfo>;
+}
+
+/**
+ * Fetches a media URL the caller sent into the media store and describes it (type, size, probe).
+ * Throws a HeraldError (`invalid_input` with `media_url_*`, `media_type_unsupported`,
+ * `media_too_large`) when the URL is refused or the download fails.
+ */
+export interface MediaFetcher {
+  /** `expect`: `video` for the video field, `media` for photos (images, or videos in mixed carousels). */
+  fetch(url: string, field: string, expect: 'video' | 'media'): Promise<MediaRef>;
+  /**
+   * Cheap checks before a URL is accepted for a background fetch: a well-formed http(s) URL whose
+   * host resolves to an address Herald may fetch from. Throws like `fetch`.
+   */
+  vet(url: string, field: string): Promise<void>;
 }

@@ -153,6 +153,18 @@ export interface FirstCommenter {
   postFirstComment(ctx: PublishContext, input: { post: PublishOutcome; text: string }): Promise<{ commentId: string; warnings?: string[] }>;
 }
 
+/** What a checkpoint probe needs: the account's credentials, no media and no idempotency key. */
+export type CheckpointProbeContext = Pick<PublishContext, 'credentials' | 'signal'>;
+
+/**
+ * Asks the network whether an account it checkpointed works again (Instagram, Threads), with a
+ * cheap read as that account. Resolves when it does; throws the adapter's PlatformError otherwise:
+ * kind `checkpoint` while the network still demands it.
+ */
+export interface CheckpointProbe {
+  probe(ctx: CheckpointProbeContext): Promise<void>;
+}
+
 /** What the core gets for one network. */
 export interface PlatformAdapter {
   descriptor: PlatformDescriptor;
@@ -161,6 +173,7 @@ export interface PlatformAdapter {
   tokenRefresher?: TokenRefresher;
   publisher?: Publisher;
   firstCommenter?: FirstCommenter;
+  checkpointProbe?: CheckpointProbe;
 }
 
 export interface PlatformRegistry {

@@ -1,3 +1,4 @@
+import type { MediaRef } from '../domain/media';
 import type { ApiKey, OperatorAccount } from '../domain/operator';
 import type { Profile } from '../domain/profile';
 import type { QueueSettings } from '../domain/queue';
@@ -87,6 +88,8 @@ export interface UploadRepository {
   cancelScheduled(accountId: string, requestId: string, at: Date): Promise<boolean>;
   /** Replaces the editable parts of a scheduled upload; false when it is not scheduled any more. */
   updateScheduled(accountId: string, requestId: string, patch: Pick<UploadRequest, 'scheduledFor' | 'timezone' | 'content' | 'targets' | 'fields'>, at: Date): Promise<boolean>;
+  /** Replaces the post's media (URL media fetched in the background); false when there is no such upload. */
+  setMedia(accountId: string, requestId: string, media: MediaRef[], at: Date): Promise<boolean>;
   /** Records that the network is about to be called for one target (attempt number of the activity). */
   recordDispatch(accountId: string, requestId: string, platform: Platform, attempt: number, at: Date): Promise<void>;
   /** Stores one target's result; the first stored result of a target wins. */

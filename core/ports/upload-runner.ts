@@ -34,6 +34,8 @@ export interface UploadWorkflowInput {
   timing: UploadTiming;
   /** Scheduled posts: the workflow waits (durable, movable timer) until this instant (ISO). */
   notBefore?: string;
+  /** URL media accepted without downloading (asynchronous request): the workflow fetches it first. */
+  fetchMedia?: boolean;
 }
 
 /** Signals of the upload workflow. */

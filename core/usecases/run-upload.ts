@@ -4,6 +4,7 @@ import type { Platform } from '../domain/platforms';
 import type { PublishTarget, TargetResult, UploadRequest } from '../domain/upload';
 import type { Notifier } from '../ports/notifications';
 import type { AccountPauses } from '../ports/account-pauses';
+import type { CheckpointProbes } from '../ports/checkpoint-probes';
 import type {
   MediaAccess, PlatformAdapter, PlatformCredentials, PlatformRegistry, PublishContext, PublishPost, PublishStep,
 } from '../ports/platform';
@@ -20,6 +21,7 @@ export interface RunUploadDeps {
   clock: Clock;
   media: MediaAccess;
   pauses?: AccountPauses;
+  checkpointProbes?: CheckpointProbes;
 }
 
 export type TargetOutcome =
@@ -149,6 +151,8 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
     // Checked again when the post runs (scheduled posts, or a pause that began meanwhile).
     const refused = precheckFailure(connection, deps.clock.now())!;
     result = { ...fail(String(refused.error), String(refused.error_code)), ...refused };
+    // Idempotent: also starts the probe when a retry follows an attempt that flagged but could not start it.
+    if (connection.checkpointRequired && adapter?.checkpointProbe) await deps.checkpointProbes?.flagged(connection);
   } else if (!adapter?.publisher) {
     result = fail(`Herald cannot publish to ${input.platform} yet.`, 'platform_not_supported');
   } else {
@@ -215,6 +219,8 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
         }
         if (failure.kind === 'checkpoint') {
           await deps.storage.connectedAccounts.setCheckpointRequired(connection.id, true, deps.clock.now());
+          // Networks that can be asked whether the checkpoint is gone lift the flag by themselves.
+          if (adapter.checkpointProbe) await deps.checkpointProbes?.flagged(connection);
         }
       }
     }
@@ -226,7 +232,7 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
   return { kind: 'done', result: final };
 }
 
-async function emitUploadCompleted(deps: RunUploadDeps, upload: UploadRequest, result: TargetResult): Promise<void> {
+export async function emitUploadCompleted(deps: RunUploadDeps, upload: UploadRequest, result: TargetResult): Promise<void> {
   const operator = await deps.storage.operators.findById(upload.accountId);
   await deps.notifier.emit({
     event: 'upload_completed',

@@ -77,7 +77,7 @@ const COMMON_FIELDS = new Set([
 /** Networks whose title (or caption) is required on the video endpoint. */
 const TITLE_REQUIRED_FOR_VIDEO: readonly Platform[] = ['youtube'];
 /** Only these take videos on the photo endpoint (mixed carousels). */
-const VIDEO_IN_PHOTOS: readonly Platform[] = ['instagram', 'threads'];
+export const VIDEO_IN_PHOTOS: readonly Platform[] = ['instagram', 'threads'];
 
 /**
  * Text length as people see it (grapheme clusters): the most lenient count any network uses.

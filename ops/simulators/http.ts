@@ -55,6 +55,11 @@ export interface SimulatorHostOptions<Mode extends string> {
   /** Network-specific part of a reset (stored messages); fixtures stay. */
   reset(): void;
   /**
+   * Network-specific control routes, `POST /__sim/<name>` with a JSON body: the answer is the
+   * state, or 400 with the message when the handler throws.
+   */
+  controls?: Record<string, (body: Record<string, unknown>) => void>;
+  /**
    * Answers one API request. Called after the latency wait, only if the client is still connected;
    * `failure` is the queued failure mode for this request, if any.
    */
@@ -251,6 +256,16 @@ export async function startSimulatorHost<Mode extends string>(opts: SimulatorHos
     }
     if (path === '/__sim/reset') {
       host.reset();
+      return sendJson(res, 200, host.state());
+    }
+    const name = path.slice('/__sim/'.length);
+    const own = opts.controls && Object.hasOwn(opts.controls, name) ? opts.controls[name] : undefined;
+    if (own) {
+      try {
+        own(body);
+      } catch (err) {
+        return sendJson(res, 400, { error: (err as Error).message });
+      }
       return sendJson(res, 200, host.state());
     }
     return sendJson(res, 404, { error: 'unknown control route' });

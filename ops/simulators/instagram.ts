@@ -10,14 +10,14 @@
 import type { ServerResponse } from 'node:http';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type RecordedRequest, type SimRequest } from './http';
 import {
-  approvePage, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, META_SIM_COMMON_FAILURE_MODES, sendGraphError, sniffMedia,
+  approvePage, createCheckpointedAccounts, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, META_SIM_COMMON_FAILURE_MODES, sendGraphError, sniffMedia,
 } from './meta-graph';
 
 export { approvePage, fetchMedia, sniffMedia, type SniffedMedia } from './meta-graph';
 
 export const INSTAGRAM_FAILURE_MODES = [
   ...META_SIM_COMMON_FAILURE_MODES,
-  /** Any API call: subcode 2207050, the account is checkpointed. */
+  /** Any API call, once per arming: subcode 2207050, the account is checkpointed (checkpointAccount() makes it stick). */
   'checkpoint',
   /** The next media_publish: code 9 / 2207042, 24-hour publishing limit. */
   'publish_limit',
@@ -119,10 +119,14 @@ export interface InstagramSimulator {
   posts(accountId?: string): InstagramMedia[];
   comments(mediaId?: string): InstagramComment[];
   fail(mode: InstagramFailureMode, times?: number): void;
+  /** Every Graph API call with the account's tokens answers 2207050 until completeCheckpoint() (`POST /__sim/checkpoint`). */
+  checkpointAccount(accountId: string): void;
+  /** The user completed the checkpoint in the app: the account's calls work again. */
+  completeCheckpoint(accountId: string): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
   state(): Record<string, unknown>;
-  /** Clears containers, posts, comments, quota use, failures, latency and requests; apps, accounts, codes and tokens stay. */
+  /** Clears containers, posts, comments, quota use, checkpoints, failures, latency and requests; apps, accounts, codes and tokens stay. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -167,6 +171,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
   const extraQuota = new Map<string, number>();
   /** Failures taken off the host's queue that wait for the kind of request they target. */
   const armed: InstagramFailureMode[] = [];
+  const checkpointed = createCheckpointedAccounts((id) => accounts.has(id));
   let nextId = 1;
 
   const digits = (kind: string, n: number) => (seeded(kind).readBigUInt64BE(0) % 10n ** BigInt(n)).toString().padStart(n, '0');
@@ -586,6 +591,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     if (!token) return;
     const owner = accounts.get(token.accountId)!;
     if (failure && failure !== 'container_error') return failWith(res, failure, owner.id);
+    if (checkpointed.has(owner.id)) return failWith(res, 'checkpoint', owner.id);
     const [, node, edge] = route;
     const isOwner = node === 'me' || node === owner.id;
 
@@ -605,6 +611,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     failureModes: INSTAGRAM_FAILURE_MODES,
     state: () => ({
       armedFailures: [...armed],
+      checkpointed: checkpointed.list(),
       apps: apps.size,
       accounts: [...accounts.values()].map((a) => ({ id: a.id, username: a.username })),
       containers: containers.size,
@@ -617,7 +624,9 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
       comments.length = 0;
       extraQuota.clear();
       armed.length = 0;
+      checkpointed.clear();
     },
+    controls: { checkpoint: checkpointed.control },
     handle(req, res, queued) {
       const kind = requestKind(req);
       if (queued) armed.push(queued);
@@ -695,6 +704,8 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     posts: (accountId) => [...media.values()].filter((m) => accountId === undefined || m.ownerId === accountId).map((m) => structuredClone(m)),
     comments: (mediaId) => comments.filter((c) => mediaId === undefined || c.mediaId === mediaId).map((c) => ({ ...c })),
     fail: (mode, times) => host.fail(mode, times),
+    checkpointAccount: (accountId) => checkpointed.set(accountId, true),
+    completeCheckpoint: (accountId) => checkpointed.set(accountId, false),
     setLatency: (ms) => host.setLatency(ms),
     state: () => host.state(),
     reset: () => host.reset(),

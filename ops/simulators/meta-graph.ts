@@ -28,6 +28,28 @@ export const META_SIM_COMMON_ERRORS: Record<'token_expired' | 'token_revoked' | 
   permission_denied: { status: 403, error: { message: '(#10) Application does not have permission for this action', code: 10 } },
 };
 
+/**
+ * Accounts the network has checkpointed until the user completes what it asks (sign in to the app,
+ * confirm it is them): sticky, unlike the one-shot `checkpoint` failure mode. While an account is
+ * in it, every Graph API call made with its token answers the network's checkpoint error.
+ * `POST /__sim/checkpoint {account_id, checkpointed}` sets or clears it over HTTP.
+ */
+export function createCheckpointedAccounts(exists: (accountId: string) => boolean) {
+  const ids = new Set<string>();
+  const set = (accountId: string, checkpointed: boolean) => {
+    if (!exists(accountId)) throw new Error(`unknown account ${accountId}`);
+    if (checkpointed) ids.add(accountId);
+    else ids.delete(accountId);
+  };
+  return {
+    has: (accountId: string) => ids.has(accountId),
+    set,
+    list: () => [...ids],
+    clear: () => ids.clear(),
+    control: (body: Record<string, unknown>) => set(String(body.account_id ?? ''), body.checkpointed !== false && body.checkpointed !== 'false'),
+  };
+}
+
 /** Graph's `{error:{message,type,code,error_subcode,fbtrace_id}}`, OAuthException unless the error names its type. */
 export function sendGraphError(res: ServerResponse, status: number, error: Record<string, unknown>, fbtraceId: string, headers: Record<string, string> = {}): void {
   sendJson(res, status, { error: { type: 'OAuthException', ...error, fbtrace_id: fbtraceId } }, headers);

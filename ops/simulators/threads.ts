@@ -10,12 +10,12 @@
 import type { ServerResponse } from 'node:http';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type RecordedRequest, type SimRequest } from './http';
 import {
-  approvePage, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, META_SIM_COMMON_FAILURE_MODES, sendGraphError, sniffMedia,
+  approvePage, createCheckpointedAccounts, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, META_SIM_COMMON_FAILURE_MODES, sendGraphError, sniffMedia,
 } from './meta-graph';
 
 export const THREADS_FAILURE_MODES = [
   ...META_SIM_COMMON_FAILURE_MODES,
-  /** Any API call: 190/459, the user is checkpointed. */
+  /** Any API call, once per arming: 190/459, the user is checkpointed (checkpointAccount() makes it stick). */
   'checkpoint',
   /** The next threads_publish: code 9, the 24-hour publishing limit. */
   'publish_limit',
@@ -89,10 +89,14 @@ export interface ThreadsSimulator {
   /** Published replies to a post (the first comment lands here). */
   replies(postId: string): ThreadsPost[];
   fail(mode: ThreadsFailureMode, times?: number): void;
+  /** Every Graph API call with the account's tokens answers 190/459 until completeCheckpoint() (`POST /__sim/checkpoint`). */
+  checkpointAccount(accountId: string): void;
+  /** The user completed the checkpoint in the app: the account's calls work again. */
+  completeCheckpoint(accountId: string): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
   state(): Record<string, unknown>;
-  /** Clears containers, posts, quota use, failures, latency and requests; apps, accounts, codes and tokens stay. */
+  /** Clears containers, posts, quota use, checkpoints, failures, latency and requests; apps, accounts, codes and tokens stay. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -121,6 +125,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
   const posts = new Map<string, ThreadsPost>();
   const extra = new Map<string, { posts: number; replies: number }>();
   const armed: ThreadsFailureMode[] = [];
+  const checkpointed = createCheckpointedAccounts((id) => accounts.has(id));
   let nextId = 1;
 
   const digits = (kind: string, n: number) => (seeded(kind).readBigUInt64BE(0) % 10n ** BigInt(n)).toString().padStart(n, '0');
@@ -381,6 +386,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     if (!t) return;
     const owner = accounts.get(t.accountId)!;
     if (failure && failure !== 'container_error') return failWith(res, failure, owner.id);
+    if (checkpointed.has(owner.id)) return failWith(res, 'checkpoint', owner.id);
     const [, node, edge] = route;
     const own = node === 'me' || node === owner.id;
     if (req.method === 'GET' && !edge) return read(res, owner, node!, p);
@@ -408,8 +414,9 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     port: opts.port,
     maxBodyBytes: 1024 * 1024,
     failureModes: THREADS_FAILURE_MODES,
-    state: () => ({ armedFailures: [...armed], accounts: [...accounts.values()].map((a) => ({ id: a.id, username: a.username })), containers: containers.size, posts: posts.size }),
-    reset: () => { containers.clear(); posts.clear(); extra.clear(); armed.length = 0; },
+    state: () => ({ armedFailures: [...armed], checkpointed: checkpointed.list(), accounts: [...accounts.values()].map((a) => ({ id: a.id, username: a.username })), containers: containers.size, posts: posts.size }),
+    reset: () => { containers.clear(); posts.clear(); extra.clear(); armed.length = 0; checkpointed.clear(); },
+    controls: { checkpoint: checkpointed.control },
     handle(req, res, queued) {
       const kind = requestKind(req);
       if (queued) armed.push(queued);
@@ -465,6 +472,8 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     posts: (accountId) => [...posts.values()].filter((p) => accountId === undefined || p.ownerId === accountId).map((p) => structuredClone(p)),
     replies: (postId) => [...posts.values()].filter((p) => p.replyToId === postId).map((p) => structuredClone(p)),
     fail: (mode, times) => host.fail(mode, times),
+    checkpointAccount: (accountId) => checkpointed.set(accountId, true),
+    completeCheckpoint: (accountId) => checkpointed.set(accountId, false),
     setLatency: (ms) => host.setLatency(ms),
     state: () => host.state(),
     reset: () => host.reset(),

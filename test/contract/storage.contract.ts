@@ -642,6 +642,16 @@ export function storageContract(name: string, make: () => Promise<StorageUnderTe
         expect(await storage.uploads.countForConnection('c1', at(-10), at(41 * day))).toBe(3);
       });
 
+      it('replaces the media of an upload once its URLs are fetched', async () => {
+        const pending = { id: '', kind: 'video' as const, contentType: '', size: 0, source: { url: 'https://cdn.example/v.mp4', field: 'video' } };
+        const up = await insert({ requestId: 'urls', content: { title: 't', media: [pending] } });
+        const fetched = { id: 'sha-1', kind: 'video' as const, contentType: 'video/mp4', size: 123, filename: 'v.mp4', source: pending.source,
+          info: { durationSeconds: 3, width: 640, height: 360, frameRate: 30, videoCodec: 'h264', audioCodec: null, container: 'mov,mp4' } };
+        expect(await storage.uploads.setMedia('acct-1', 'urls', [fetched], at(2))).toBe(true);
+        expect(await mustFind('urls')).toEqual({ ...up, content: { title: 't', media: [fetched] }, updatedAt: at(2) });
+        expect(await storage.uploads.setMedia('acct-1', 'nope', [fetched], at(2))).toBe(false);
+      });
+
       it('postpones a scheduled upload with a warning, giving up its queue slot, and only while it is scheduled', async () => {
         const up = await insert({ requestId: 'sched', status: 'scheduled', scheduledFor: at(10), queueSlot: at(10), warnings: ['earlier'] });
         expect(await storage.uploads.postponeScheduled('acct-1', 'sched', at(1450), 'moved', at(11))).toBe(true);

@@ -120,7 +120,9 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     // A repeat of a known request answers before any media is stored again.
     const existing = requestId ? await deps.storage.uploads.find(ctx.state.caller.account.id, requestId) : null;
     if (!existing) await precheckUpload(deps, ctx.state.caller.account, { kind: kind, platforms, profileUsername: body.user });
-    const { media, fileFields } = existing ? { media: [], fileFields: {} } : await takeMedia(deps, ctx, kind, fields);
+    // Asynchronous, scheduled and queued requests answer before URL media is downloaded.
+    const deferUrls = Boolean(body.async_upload || schedule || body.add_to_queue);
+    const { media, fileFields } = existing ? { media: [], fileFields: {} } : await takeMedia(deps, ctx, kind, fields, { deferUrls });
 
     const { upload, finished } = await submitUpload(deps, ctx.state.caller.account, {
       kind: kind,

@@ -398,3 +398,60 @@ describe('simulator wire format', () => {
     expect(await status.json()).toEqual({ status: 'ERROR', error_message: 'FAILED_DOWNLOADING_VIDEO' });
   });
 });
+
+describe('checkpoint probe', () => {
+  const probe = (credentials: PlatformCredentials) => threads.checkpointProbe!.probe({ credentials });
+
+  it('answers checkpoint while the user stays checkpointed, and resolves once the user completed it', async () => {
+    const a = account();
+    const other = account();
+    const creds = credentialsOf(a);
+    sim.checkpointAccount(a.id);
+    for (let i = 0; i < 2; i += 1) {
+      await expect(probe(creds)).rejects.toMatchObject({ platform: 'threads', failure: { kind: 'checkpoint' }, upstream: { status: 400, code: '190/459' } });
+    }
+    await expect(publish(ctxOf(creds, noMedia), textPost('hi'))).rejects.toMatchObject({ failure: { kind: 'checkpoint' } });
+    await expect(probe(credentialsOf(other))).resolves.toBeUndefined();
+    expect(sim.posts()).toHaveLength(0);
+
+    sim.completeCheckpoint(a.id);
+    mark = sim.requests.length;
+    await expect(probe(creds)).resolves.toBeUndefined();
+    // One cheap read as the account, the token in the header, never in the URL.
+    expect(paths()).toEqual(['GET /v1.0/me']);
+    expect(recorded()[0]!.query).toEqual({ fields: 'id' });
+    expect(recorded()[0]!.headers.authorization).toBe(`Bearer ${creds.access_token}`);
+    await publish(ctxOf(creds, noMedia), textPost('back again'));
+    expect(sim.posts(a.id)).toHaveLength(1);
+  });
+
+  it('the one-shot checkpoint failure still answers once only', async () => {
+    const creds = credentialsOf(account());
+    sim.fail('checkpoint');
+    await expect(probe(creds)).rejects.toMatchObject({ failure: { kind: 'checkpoint' } });
+    await expect(probe(creds)).resolves.toBeUndefined();
+  });
+
+  it('a dead token is auth_expired, not a checkpoint', async () => {
+    const a = account();
+    const creds = credentialsOf(a);
+    sim.checkpointAccount(a.id);
+    sim.expireAccessTokens(a.id);
+    await expect(probe(creds)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_expired' } });
+  });
+
+  it('is set and cleared over HTTP too (POST /__sim/checkpoint), and reset clears it', async () => {
+    const a = account();
+    const creds = credentialsOf(a);
+    const control = (body: unknown) => fetch(`${sim.origin}/__sim/checkpoint`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await control({ account_id: a.id, checkpointed: true })).status).toBe(200);
+    expect(sim.state()).toMatchObject({ checkpointed: [a.id] });
+    await expect(probe(creds)).rejects.toMatchObject({ failure: { kind: 'checkpoint' } });
+    expect((await control({ account_id: a.id, checkpointed: false })).status).toBe(200);
+    await expect(probe(creds)).resolves.toBeUndefined();
+    expect((await control({ account_id: 'nobody' })).status).toBe(400);
+    sim.checkpointAccount(a.id);
+    sim.reset();
+    await expect(probe(creds)).resolves.toBeUndefined();
+  });
+});

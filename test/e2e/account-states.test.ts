@@ -1,0 +1,203 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { MongoClient } from 'mongodb';
+import type { ConnectedAccount } from '../../core/domain/connected-account';
+import { accountPauseWorkflowId } from '../../core/ports/account-pauses';
+import { checkpointProbeWorkflowId } from '../../core/ports/checkpoint-probes';
+import type { Storage } from '../../core/ports/storage';
+import { COLLECTIONS, createMongoStorage } from '../../adapters/mongo/storage';
+import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
+import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
+import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+
+jest.setTimeout(180_000);
+
+const PROFILE = 'sam';
+const PROBE_INTERVAL_MS = 1000;
+
+/** Resolves with `p`, or fails after `ms`: a workflow that never ends must fail the test, not hang it. */
+async function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} not done after ${ms} ms`)), ms); });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Account states on the real stack (API and worker daemons, Temporal, FerretDB, Redis) against the
+ * sandbox simulators: the checkpoint flag and the probe workflow that lifts it, and the account
+ * pause and the workflow that ends it.
+ */
+describe('account states', () => {
+  let sandbox: Sandbox;
+  let stack: Stack;
+  let api: ReturnType<typeof apiClient>;
+  let key: string;
+  let temporal: { connection: Connection; client: Client };
+  let mongo: MongoClient;
+  let storage: Storage;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-states-'));
+  const photo = path.join(dir, 'photo.jpg');
+  /** Workflows a test leaves running (a real 30-minute pause), ended in afterAll. */
+  const leftRunning: string[] = [];
+
+  const connectionOf = async (platform: string): Promise<ConnectedAccount> => {
+    const doc = await mongo.db().collection<{ _id: string }>(COLLECTIONS.connectedAccounts).findOne({ profileUsername: PROFILE, platform });
+    const connection = doc ? await storage.connectedAccounts.findById(doc._id) : null;
+    if (!connection) throw new Error(`no ${platform} connection stored`);
+    return connection;
+  };
+  let n = 0;
+  const postText = (platform: string, title = `Post ${(n += 1)} at ${Date.now()}`) =>
+    api.post('/api/upload_text', { user: PROFILE, 'platform[]': [platform], title });
+  async function postPhoto(platform: string): Promise<{ status: number; body: any }> {
+    const form = new FormData();
+    form.append('user', PROFILE);
+    form.append('platform[]', platform);
+    form.append('title', `Photo ${(n += 1)} at ${Date.now()}`);
+    form.append('photos[]', new Blob([readFileSync(photo)], { type: 'image/jpeg' }), 'photo.jpg');
+    const res = await fetch(`${stack.apiUrl}/api/upload_photos`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(60_000) });
+    return { status: res.status, body: await res.json() };
+  }
+
+  beforeAll(async () => {
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x336699:size=1080x1350', '-frames:v', '1', photo]);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
+    stack = await startStack({
+      ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base,
+      HERALD_CHECKPOINT_PROBE_INTERVAL_MS: String(PROBE_INTERVAL_MS),
+    });
+    await stack.startWorker();
+    key = await stack.newApiKey('states@herald.dev');
+    api = apiClient(stack.apiUrl, key);
+    expect((await api.post('/api/herald/users', { username: PROFILE })).status).toBe(201);
+
+    for (const platform of ['threads', 'instagram'] as const) {
+      const start = await api.post(`/api/herald/oauth/${platform}/start`, { profile_username: PROFILE, redirect_url: 'https://integrator.example/connected' });
+      expect(start.status).toBe(200);
+      const res = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
+      expect(new URL(res.headers.get('location')!).searchParams.get('connect_status')).toBe('success');
+    }
+    const discord = await api.post('/api/herald/users/discord/credentials', { profile_username: PROFILE, webhook_url: sandbox.env.SANDBOX_DISCORD_WEBHOOK_URL });
+    expect(discord).toMatchObject({ status: 200, body: { success: true } });
+
+    const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS });
+    temporal = { connection, client: new Client({ connection, namespace: 'default' }) };
+    mongo = await MongoClient.connect(stack.env.MONGODB_URI!, { serverSelectionTimeoutMS: 5000 });
+    storage = await createMongoStorage(mongo.db());
+  });
+
+  afterAll(async () => {
+    for (const id of leftRunning) await temporal?.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+    await temporal?.connection.close();
+    await mongo?.close();
+    await stack?.stop();
+    await sandbox?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a checkpoint flags the Threads account; the probe workflow lifts the flag once the user completed it', async () => {
+    const sim = sandbox.simulators.threads;
+    const userId = sandbox.accounts.threads.accountId;
+    sim.checkpointAccount(userId);
+
+    const first = await postText('threads');
+    expect(first.status).toBe(200);
+    expect(first.body.results.threads).toMatchObject({ success: false, error_code: 'account_checkpoint_required' });
+    const flagged = await connectionOf('threads');
+    expect(flagged).toMatchObject({ status: 'connected', checkpointRequired: true });
+
+    // Refused at precheck, not counted, nothing sent to Threads.
+    const sentBefore = sim.requests.filter((r) => r.method === 'POST').length;
+    const refused = await postText('threads');
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { success: false, error_code: 'account_reauth_required', failure_stage: 'precheck', results: { threads: { error_code: 'account_reauth_required' } } },
+    });
+    expect(sim.requests.filter((r) => r.method === 'POST').length).toBe(sentBefore);
+
+    // The probe workflow asks Threads every period and gets the checkpoint answer each time.
+    const handle = temporal.client.workflow.getHandle(checkpointProbeWorkflowId(flagged.id));
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    const probes = () => sim.requests.filter((r) => r.method === 'GET' && /\/me$/.test(r.path) && r.query.fields === 'id').length;
+    await eventually(async () => probes(), (count) => count >= 2, 20_000, 200);
+    expect(await connectionOf('threads')).toMatchObject({ checkpointRequired: true });
+    expect((await postText('threads')).status).toBe(409);
+
+    // The user completes the checkpoint in the app: the next probe finds it gone.
+    sim.completeCheckpoint(userId);
+    expect(await within(15_000, 'the probe workflow', handle.result())).toBe('cleared');
+    expect((await connectionOf('threads')).checkpointRequired).toBeUndefined();
+
+    const after = await postText('threads', 'Back after the checkpoint');
+    expect(after).toMatchObject({ status: 200, body: { all_succeeded: true, results: { threads: { success: true, post_id: expect.any(String) } } } });
+    expect(sim.posts(userId).map((p) => p.text)).toContain('Back after the checkpoint');
+  });
+
+  it('a real restriction verdict pauses the Instagram account: refused at precheck with 429 while the pause workflow runs', async () => {
+    // The account used its 24-hour API publishing quota: Instagram's verdict pauses it 30 minutes (spec).
+    sandbox.simulators.instagram.usePublishingQuota(sandbox.accounts.instagram.accountId, 100);
+    const first = await postPhoto('instagram');
+    expect(first.status).toBe(200);
+    expect(first.body.results.instagram).toMatchObject({ success: false, error_code: 'publish_limit', restriction_reason: 'publish_limit' });
+    const paused = await connectionOf('instagram');
+    expect(paused.restriction).toMatchObject({ reason: 'publish_limit' });
+    const until = paused.restriction!.until;
+    expect(until.getTime() - Date.now()).toBeGreaterThan(29 * 60_000);
+
+    const handle = temporal.client.workflow.getHandle(accountPauseWorkflowId(paused.id));
+    leftRunning.push(handle.workflowId);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+
+    const refused = await postPhoto('instagram');
+    expect(refused).toMatchObject({
+      status: 429,
+      body: {
+        success: false, error_code: 'account_restricted', failure_stage: 'precheck',
+        results: { instagram: { error_code: 'account_restricted', failure_stage: 'precheck', restriction_reason: 'publish_limit', restricted_until: until.toISOString() } },
+      },
+    });
+    expect(refused.body.retry_after_seconds).toBeGreaterThan(29 * 60);
+    expect(refused.body.retry_after_seconds).toBeLessThanOrEqual(30 * 60);
+  });
+
+  it('the pause workflow lifts a pause when its end passes, and the account publishes again', async () => {
+    // Every network's pause lasts what the spec says (30 minutes at least), so the pause is set the
+    // way run-upload sets it, with a near end: stored on the connection, then the real workflow
+    // started through the worker's own adapter.
+    const connection = await connectionOf('discord');
+    const restriction = { reason: 'rate_limited', until: new Date(Date.now() + 6_000) };
+    await storage.connectedAccounts.setRestriction(connection.id, restriction, new Date());
+    await createTemporalAccountPauses(temporal.client, { taskQueue: stack.env.HERALD_TASK_QUEUE! }).paused(connection, restriction);
+    const handle = temporal.client.workflow.getHandle(accountPauseWorkflowId(connection.id));
+
+    const refused = await postText('discord');
+    expect(refused).toMatchObject({
+      status: 429,
+      body: {
+        success: false, error_code: 'account_restricted', failure_stage: 'precheck',
+        results: { discord: { restriction_reason: 'rate_limited', restricted_until: restriction.until.toISOString() } },
+      },
+    });
+    expect(refused.headers.get('retry-after')).toBe(String(refused.body.retry_after_seconds));
+    expect(refused.body.retry_after_seconds).toBeGreaterThanOrEqual(1);
+    expect(refused.body.retry_after_seconds).toBeLessThanOrEqual(6);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect((await connectionOf('discord')).restriction).toEqual(restriction);
+
+    await within(30_000, 'the pause workflow', handle.result());
+    expect(Date.now()).toBeGreaterThanOrEqual(restriction.until.getTime());
+    expect((await connectionOf('discord')).restriction).toBeUndefined();
+
+    const after = await postText('discord', 'After the pause');
+    expect(after).toMatchObject({ status: 200, body: { all_succeeded: true, results: { discord: { success: true } } } });
+  });
+});
