@@ -6,6 +6,10 @@ export interface UploadView {
   job_id?: string;
   external_id?: string;
   status: UploadRequest['status'];
+  /** Scheduled and queued posts: when they run (UTC, ISO-8601), the zone they were given in, and the queue slot held. */
+  scheduled_date?: string;
+  timezone?: string;
+  queue_slot?: string;
   /**
    * true when every platform target succeeded; false once any failed; null while unknown.
    * (The body's own `success` says the API call worked, as on every success body.)
@@ -41,6 +45,8 @@ export function toUploadView(upload: UploadRequest): UploadView {
     ...(upload.jobId ? { job_id: upload.jobId } : {}),
     ...(upload.externalId ? { external_id: upload.externalId } : {}),
     status: upload.status,
+    ...(upload.scheduledFor ? { scheduled_date: upload.scheduledFor.toISOString(), timezone: upload.timezone ?? 'UTC' } : {}),
+    ...(upload.queueSlot ? { queue_slot: upload.queueSlot.toISOString() } : {}),
     all_succeeded: failed > 0 ? false : pending === 0 ? true : null,
     profile_username: upload.profileUsername,
     media_type: upload.mediaType,

@@ -51,8 +51,8 @@ export async function postponeIfCapped(
     const violation = await capExceeded(deps, target.platform, target.connectedAccountId, now, upload.requestId);
     if (!violation) continue;
     const step = violation.type === 'hard_cap' ? DAY_MS : 60_000;
-    // The same time the next day; a post that was due long ago (worker down) moves from now.
-    const to = new Date(Math.max(due.getTime() + step, now.getTime() + step));
+    // The same time the next day; a post overdue by more than that (worker down) moves from now.
+    const to = new Date(due.getTime() + step > now.getTime() ? due.getTime() + step : now.getTime() + step);
     const warning = violation.type === 'hard_cap'
       ? `Moved from ${due.toISOString()} to ${to.toISOString()}: the ${target.platform} account had ${violation.used_last_24h} posts in the last 24 hours when this post was due (daily cap ${violation.cap}).`
       : `Moved from ${due.toISOString()} to ${to.toISOString()}: the ${target.platform} account had ${violation.used_last_minute} posts in the last minute (at most ${violation.cap}).`;

@@ -12,6 +12,7 @@ import { COLLECTIONS, createMongoStorage } from '../../adapters/mongo/storage';
 import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
 import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
 import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+import { anUpload } from '../support/mothers';
 
 jest.setTimeout(180_000);
 
@@ -199,5 +200,36 @@ describe('account states', () => {
 
     const after = await postText('discord', 'After the pause');
     expect(after).toMatchObject({ status: 200, body: { all_succeeded: true, results: { discord: { success: true } } } });
+  });
+
+  it('a scheduled post that meets a daily cap when it is due moves to the same time the next day, with a warning', async () => {
+    // Threads allows 50 posts a day per account: 50 already published in the last hours (stored
+    // as the API would have stored them), then a post scheduled a few seconds ahead.
+    const connection = await connectionOf('threads');
+    const now = Date.now();
+    for (let i = 0; i < 50; i += 1) {
+      await storage.uploads.insert(anUpload({
+        accountId: connection.accountId, profileUsername: PROFILE, status: 'completed',
+        targets: [{ platform: 'threads', connectedAccountId: connection.id, title: `earlier ${i}`, settings: {} }],
+        createdAt: new Date(now - 3600_000 + i * 1000), updatedAt: new Date(now),
+      }));
+    }
+    const due = new Date(Math.ceil((now + 4000) / 1000) * 1000);
+    const sentBefore = sandbox.simulators.threads.requests.filter((r) => r.method === 'POST').length;
+    const res = await api.post('/api/upload_text', { user: PROFILE, 'platform[]': ['threads'], title: 'Over the cap', scheduled_date: due.toISOString() });
+    expect(res).toMatchObject({ status: 202, body: { status: 'scheduled', scheduled_date: due.toISOString() } });
+
+    const nextDay = new Date(due.getTime() + 24 * 3600_000).toISOString();
+    const moved = await eventually(() => api.get(`/api/herald/status?job_id=${res.body.job_id}`),
+      (r) => r.body.scheduled_date === nextDay, 30_000, 500);
+    expect(moved.body).toMatchObject({ status: 'scheduled', scheduled_date: nextDay });
+    // 50 stored here plus what the earlier tests published on this account.
+    expect(moved.body.warnings.join(' ')).toMatch(/the threads account had 5\d posts in the last 24 hours when this post was due \(daily cap 50\)/);
+    expect(sandbox.simulators.threads.requests.filter((r) => r.method === 'POST').length).toBe(sentBefore);
+    // Still a normal scheduled post: listed, and cancellable.
+    const listed = await api.get('/api/herald/schedule');
+    expect(listed.body.scheduled).toEqual(expect.arrayContaining([expect.objectContaining({ job_id: res.body.job_id, scheduled_date: nextDay })]));
+    const cancel = await fetch(`${stack.apiUrl}/api/herald/schedule/${res.body.job_id}`, { method: 'DELETE', headers: { Authorization: `Apikey ${key}` } });
+    expect(cancel.status).toBe(200);
   });
 });

@@ -80,6 +80,30 @@ describe('scheduled posts', () => {
     expect(messages('survives the worker')).toHaveLength(1);
   });
 
+  it('publishes a queued post once although the worker was killed with -9 before its slot', async () => {
+    // A profile of its own whose queue has one slot a little ahead (slots are whole minutes).
+    await api.post('/api/herald/users', { username: 'quinn' });
+    const hook = discord.createWebhook({ name: 'Queued' });
+    expect((await api.post('/api/herald/users/discord/credentials', { profile_username: 'quinn', webhook_url: hook.url })).status).toBe(200);
+    let slot = new Date(Math.ceil((Date.now() + 1) / 60_000) * 60_000);
+    if (slot.getTime() - Date.now() < 15_000) slot = new Date(slot.getTime() + 60_000);
+    const day = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][slot.getUTCDay()];
+    const time = slot.toISOString().slice(11, 16);
+    expect((await api.post('/api/herald/queue/settings', { profile_username: 'quinn', timezone: 'UTC', slots: [{ day, time }] })).status).toBe(200);
+
+    const res = await api.post('/api/upload_text', { user: 'quinn', 'platform[]': ['discord'], title: 'queued through a crash', add_to_queue: true });
+    expect(res).toMatchObject({ status: 202, body: { status: 'scheduled', queue_slot: slot.toISOString() } });
+    await stack.killWorker('SIGKILL');
+    await new Promise((r) => setTimeout(r, slot.getTime() - Date.now() + 2000));
+    expect(messages('queued through a crash')).toHaveLength(0);
+    await stack.startWorker();
+    await eventually(() => api.get(`/api/herald/status?job_id=${res.body.job_id}`), (r) => r.body.status === 'completed', 60_000, 500);
+    expect(messages('queued through a crash')).toHaveLength(1);
+    // Nothing more arrives later (no second delivery from a replayed activity).
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(messages('queued through a crash')).toHaveLength(1);
+  });
+
   it('fills queue slots in order under 20 concurrent requests, never beyond their capacity', async () => {
     const settings = await api.post('/api/herald/queue/settings', {
       profile_username: 'carol', timezone: 'America/New_York', posts_per_slot: 3,
