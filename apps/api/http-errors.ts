@@ -28,11 +28,15 @@ function fromPlatformError(err: PlatformError): HeraldError {
   }
 }
 
+/** Codes for errors raised without a more specific one, so a client can always branch on `error_code`. */
+const DEFAULT_CODE: Partial<Record<HeraldErrorKind, string>> = { invalid_input: 'invalid_request', not_found: 'not_found' };
+
 export function errorBody(err: HeraldError): Record<string, unknown> {
+  const errorCode = err.errorCode ?? DEFAULT_CODE[err.kind];
   return {
     success: false,
     message: err.message,
-    ...(err.errorCode ? { error_code: err.errorCode } : {}),
+    ...(errorCode ? { error_code: errorCode } : {}),
     ...err.details,
   };
 }

@@ -91,3 +91,7 @@ export function failureErrorCode(failure: PlatformFailure): string {
     case 'rejected': return failure.code ?? 'platform_rejected';
   }
 }
+
+/** Joins messages into one readable text: each ends with a full stop. */
+export const sentences = (messages: readonly unknown[]): string =>
+  messages.map((m) => String(m).trim()).filter(Boolean).map((m) => (/[.!?]$/.test(m) ? m : `${m}.`)).join(' ');

@@ -1,4 +1,4 @@
-import { HeraldError } from '../domain/errors';
+import { HeraldError, sentences } from '../domain/errors';
 import { isUnfetched, type MediaRef } from '../domain/media';
 import { mediaLimitViolations } from '../domain/media-limits';
 import type { TargetResult } from '../domain/upload';
@@ -63,7 +63,7 @@ export async function prepareMedia(deps: PrepareMediaDeps, input: { accountId: s
     }
     if (!violations.length) continue;
     await finish({
-      platform: target.platform, success: false, error: `${violations.map((v) => v.message).join(' ')} Nothing was sent.`,
+      platform: target.platform, success: false, error: `${sentences(violations.map((v) => v.message))} Nothing was sent.`,
       error_code: violations[0]!.type, failure_stage: 'media', violations, warnings: [], finished_at: now().toISOString(),
     });
   }

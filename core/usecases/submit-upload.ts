@@ -1,4 +1,4 @@
-import { forbidden, HeraldError, invalidInput, redditUnavailable } from '../domain/errors';
+import { forbidden, HeraldError, invalidInput, redditUnavailable, sentences } from '../domain/errors';
 import { PLANS } from '../domain/plans';
 import type { MediaRef } from '../domain/media';
 import { mediaLimitViolations } from '../domain/media-limits';
@@ -112,7 +112,7 @@ async function networkPrechecks(deps: SubmitDeps, account: OperatorAccount, inpu
       }
     }
   }
-  if (refused.length) throw invalidInput(refused.map((r) => `${r.platform}: ${r.message}`).join(' '), { violations: refused }, refused[0]!.error_code);
+  if (refused.length) throw invalidInput(sentences(refused.map((r) => `${r.platform}: ${r.message}`)), { violations: refused }, refused[0]!.error_code);
 }
 
 /**
@@ -208,9 +208,10 @@ export async function buildTargets(
       ...(settings.warnings.length ? { warnings: settings.warnings } : {}),
     });
   }
-  if (violations.length) throw invalidInput(violations.map((v) => v.message).join(' '), { violations });
+  if (violations.length) throw invalidInput(sentences(violations.map((v) => v.message)), { violations });
   if (caps.length) {
-    throw new HeraldError('too_many_requests', caps.map((c) => c.message).join(' '), 'daily_cap_reached',
+    throw new HeraldError('too_many_requests', sentences(caps.map((c) => c.message)),
+      caps.some((c) => c.type === 'hard_cap') ? 'daily_cap_reached' : 'rate_cap_reached',
       { violations: caps.map(({ message: _m, ...v }) => v) });
   }
 
@@ -245,7 +246,7 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
   if (prechecked.length === targets.length) {
     // Nothing could go out: refused as a whole, and not counted as an upload.
     const first = prechecked[0]!;
-    throw new HeraldError(first.error_code === 'account_restricted' ? 'too_many_requests' : 'conflict', prechecked.map((p) => p.error).join(' '),
+    throw new HeraldError(first.error_code === 'account_restricted' ? 'too_many_requests' : 'conflict', sentences(prechecked.map((p) => p.error)),
       String(first.error_code), {
         failure_stage: 'precheck',
         ...(first.retry_after_seconds ? { retry_after_seconds: first.retry_after_seconds } : {}),
