@@ -19,7 +19,7 @@ export function log(message: string, fields: Record<string, unknown> = {}): void
 }
 
 export async function connectMongo(config: HeraldConfig): Promise<{ client: MongoClient; db: Db; storage: Storage }> {
-  const client = new MongoClient(config.mongoUri, { serverSelectionTimeoutMS: 10_000 });
+  const client = new MongoClient(config.mongoUri, { serverSelectionTimeoutMS: 10_000, maxPoolSize: config.mongoMaxPoolSize });
   try {
     await client.connect();
   } catch (err) {

@@ -7,6 +7,8 @@ export interface HeraldConfig {
   namespace: string;
   api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number };
   mongoUri: string;
+  /** Concurrent database operations per process (the MongoDB driver's maxPoolSize). */
+  mongoMaxPoolSize: number;
   redisUrl: string;
   /** Prefix of every Redis key, so several Herald installations (or test stacks) can share one Redis. */
   redisKeyPrefix: string;
@@ -71,6 +73,10 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       statusCacheMs: int(env, 'HERALD_STATUS_CACHE_MS', 2_000),
     },
     mongoUri: env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald',
+    // FerretDB 1.x holds one PostgreSQL connection for an update's query while it takes a second
+    // for the write: when every pool connection is held that way it deadlocks. Keeping each
+    // process's concurrent operations small keeps the sum below FerretDB's pool (ops: 40).
+    mongoMaxPoolSize: int(env, 'HERALD_MONGO_MAX_POOL_SIZE', 10),
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     redisKeyPrefix: env.HERALD_REDIS_PREFIX ?? 'herald',
     temporal: {

@@ -218,6 +218,10 @@ export async function buildTargets(
   // Fields no targeted network uses are reported, never silently dropped.
   const ignored = Object.keys(input.fields).filter((f) => !COMMON_FIELDS.has(f) && !consumed.has(f));
   const warnings = ignored.map((f) => `Field "${f}" is not used by ${input.platforms.join(', ')} on this endpoint and was ignored.`);
+  if (['first_comment_media', 'first_comment_media[]'].some((f) => input.fields[f] !== undefined)) {
+    // The spec's inline comment images are for reddit only, which is unavailable.
+    warnings.push('first_comment_media[] applies to reddit first comments only and was ignored.');
+  }
   return { targets, warnings, prechecked };
 }
 

@@ -60,6 +60,12 @@ describe('media uploads at intake', () => {
     void instagram;
   });
 
+  it('warns that first_comment_media[] (reddit only) was ignored', async () => {
+    const { deps, account, post } = await mediaWorld();
+    const { upload } = await submitUpload(deps, account, post({ kind: 'photo', platforms: ['instagram'], media: [jpg], fields: { 'first_comment_media[]': jpg } }));
+    expect(upload.warnings).toEqual(['first_comment_media[] applies to reddit first comments only and was ignored.']);
+  });
+
   it('requires exactly one video on the video endpoint and photos on the photo endpoint', async () => {
     const { deps, account, post } = await mediaWorld();
     await expect(submitUpload(deps, account, post({ media: [] }))).rejects.toMatchObject({ details: { violations: [{ field: 'video' }] } });
