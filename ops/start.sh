@@ -66,6 +66,10 @@ else
   wait_healthy api 60 api_healthy
   log "api: healthy on $HERALD_API_PORT"
 fi
+# FerretDB on PostgreSQL: indexes its lookups can use (the API has created the collections now).
+db=${MONGODB_URI##*/}; db=${db%%\?*}
+bash "$HERALD_ROOT/ops/ferretdb-tune.sh" "${db:-herald}" ||
+  warn "ferretdb-tune failed: Herald works without it, but lookups slow down as history grows"
 
 # ---- worker -------------------------------------------------------------------
 # No port to probe: ready when the SDK logs RUNNING, or when it has survived
