@@ -18,14 +18,11 @@
  * generated file for the next run), BENCH_MEDIA_MAX_BYTES (passed as HERALD_MEDIA_MAX_BYTES).
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readdirSync, rmSync, statSync, statfsSync } from 'node:fs';
-import { request } from 'node:http';
+import { existsSync, readdirSync, rmSync, statSync, statfsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { makeVideo, streamUpload } from '../support/large-video';
 import {
   connectNetworks, describeEnvironment, envInt, heading, median, mib, onCleanup, procStatusBytes, runMain, say, sleep,
   startBenchStack, table,
@@ -56,7 +53,7 @@ async function main(): Promise<void> {
 
   // ---- the video, once
   if (!KEEP) onCleanup(() => rmSync(file, { force: true }));
-  const video = makeVideo(file);
+  const video = makeVideo(file, TARGET_BYTES, say);
   say(`video: ${file}: ${video.size} bytes (${mib(video.size)} MiB), ${video.seconds.toFixed(2)} s ${video.codec} ${video.width}x${video.height}` +
     `${video.generatedMs !== undefined ? `, generated in ${(video.generatedMs / 1000).toFixed(1)} s` : ' (reused from an earlier run)'}`);
 
@@ -83,7 +80,7 @@ async function main(): Promise<void> {
 
   // ---- the upload
   say(`[large] uploading ${mib(video.size)} MiB…`);
-  const up = await upload(b.stack.apiUrl, b.auth, file, video.size);
+  const up = await streamUpload(b.stack.apiUrl, b.auth, file, video.size, { user: PROFILE, platform: 'youtube', title: `Large upload bench ${new Date().toISOString()}` });
   const acceptedAt = performance.now() - t0;
   say(`[large] HTTP ${up.status} after ${(up.totalMs / 1000).toFixed(1)} s (body sent in ${(up.bodyMs / 1000).toFixed(1)} s)`);
   if (up.status !== 202) {
@@ -158,96 +155,6 @@ async function main(): Promise<void> {
     ['new large files left in the temp dir after the 202', leftovers.length ? leftovers.join(', ') : 'none'],
   ]));
   if (status.status !== 'completed' || !yr?.success) throw new Error(`the publish did not complete within ${PUBLISH_TIMEOUT_MS / 1000} s`);
-}
-
-// ------------------------------------------------------------------------------------ video file
-
-interface VideoFile { size: number; seconds: number; codec: string; width: number; height: number; generatedMs?: number }
-
-function probe(file: string): Omit<VideoFile, 'size' | 'generatedMs'> | undefined {
-  try {
-    const out = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height:format=duration', '-of', 'json', file], { encoding: 'utf8' })) as {
-      streams?: Array<{ codec_name: string; width: number; height: number }>; format?: { duration?: string };
-    };
-    const s = out.streams?.[0];
-    return s && out.format?.duration ? { codec: s.codec_name, width: s.width, height: s.height, seconds: Number(out.format.duration) } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const ffmpegArgs = (seconds: number, out: string) => [
-  '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=30', '-vf', 'noise=alls=100:allf=t+u',
-  '-t', seconds.toFixed(3), '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '0', '-pix_fmt', 'yuv420p', out,
-];
-
-function makeVideo(file: string): VideoFile {
-  if (existsSync(file)) {
-    const info = probe(file);
-    const size = statSync(file).size;
-    if (info && Math.abs(size - TARGET_BYTES) < TARGET_BYTES * 0.05) return { ...info, size };
-    rmSync(file, { force: true });
-  }
-  const started = performance.now();
-  const sampleFile = `${file}.calibrate.mp4`;
-  execFileSync('ffmpeg', ffmpegArgs(2, sampleFile));
-  const bytesPerSecond = statSync(sampleFile).size / 2;
-  rmSync(sampleFile, { force: true });
-  const seconds = TARGET_BYTES / bytesPerSecond;
-  say(`[large] generating ${seconds.toFixed(1)} s of lossless H.264 noise (${(bytesPerSecond / MB).toFixed(1)} MB per second of video)…`);
-  execFileSync('ffmpeg', ffmpegArgs(seconds, file), { stdio: ['ignore', 'inherit', 'inherit'] });
-  const info = probe(file);
-  if (!info) throw new Error(`ffprobe cannot read the generated ${file}`);
-  return { ...info, size: statSync(file).size, generatedMs: performance.now() - started };
-}
-
-// ------------------------------------------------------------------------------------ upload
-
-/**
- * A hand-built multipart body streamed from the file with back-pressure (node:http, known
- * Content-Length), hashing the bytes on the way out. `bodyMs` is when the last byte was written
- * to the socket, `totalMs` when the answer arrived.
- */
-async function upload(apiUrl: string, auth: string, file: string, size: number): Promise<{ status: number; text: string; bodyMs: number; totalMs: number; sha256: string }> {
-  const boundary = `----herald-bench-${Date.now().toString(16)}`;
-  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  const head = Buffer.from(
-    field('user', PROFILE) + field('platform[]', 'youtube') + field('title', `Large upload bench ${new Date().toISOString()}`) +
-    field('async_upload', 'true') +
-    `--${boundary}\r\nContent-Disposition: form-data; name="video"; filename="large.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const hash = createHash('sha256');
-  async function* body() {
-    yield head;
-    for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) {
-      hash.update(chunk as Buffer);
-      yield chunk as Buffer;
-    }
-    yield tail;
-  }
-  const url = new URL('/api/upload', apiUrl);
-  const t0 = performance.now();
-  let bodyMs = NaN;
-  const req = request(url, {
-    method: 'POST',
-    headers: { Authorization: auth, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + size + tail.length) },
-  });
-  const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    req.once('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.once('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.once('error', reject);
-    });
-    req.once('error', reject);
-  });
-  // An early answer (a refusal before the whole body) ends the write side; the answer still counts.
-  const sent = pipeline(Readable.from(body()), req).then(() => { bodyMs = performance.now() - t0; }, () => undefined);
-  const { status, text } = await answer;
-  const totalMs = performance.now() - t0;
-  await Promise.race([sent, sleep(1000)]);
-  return { status, text, bodyMs: Number.isNaN(bodyMs) ? totalMs : bodyMs, totalMs, sha256: hash.digest('hex') };
 }
 
 runMain('large-upload', main);
