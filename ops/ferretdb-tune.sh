@@ -44,7 +44,9 @@ else
   mapfile -t schemas < <("${PSQL[@]}" -c "SELECT table_schema FROM information_schema.tables WHERE table_name = '_ferretdb_database_metadata'")
 fi
 
-created=0
+hgin_count() { "${PSQL[@]}" -c "SELECT count(*) FROM pg_indexes WHERE indexname LIKE 'hgin\_%'"; }
+before=$(hgin_count)
+sql=""
 for schema in "${schemas[@]}"; do
   [[ $schema =~ ^[A-Za-z0-9_-]+$ ]] || { log "ferretdb-tune: skipping odd schema name '$schema'"; continue; }
   known=$("${PSQL[@]}" -c "SELECT 1 FROM information_schema.tables WHERE table_schema = '$schema' AND table_name = '_ferretdb_database_metadata'")
@@ -54,13 +56,10 @@ for schema in "${schemas[@]}"; do
     [[ $table =~ ^[a-z0-9_]+$ ]] || continue
     for field in ${FIELDS[$collection]}; do
       index="hgin_${table}_${field,,}"
-      index=${index:0:63}
-      exists=$("${PSQL[@]}" -c "SELECT 1 FROM pg_indexes WHERE schemaname = '$schema' AND indexname = '$index'")
-      [ -z "$exists" ] || continue
-      "${PSQL[@]}" -c "CREATE INDEX IF NOT EXISTS \"$index\" ON \"$schema\".\"$table\" USING gin ((_jsonb->'$field'))"
-      created=$((created + 1))
+      sql+="CREATE INDEX IF NOT EXISTS \"${index:0:63}\" ON \"$schema\".\"$table\" USING gin ((_jsonb->'$field'));"$'\n'
     done
-    "${PSQL[@]}" -c "ANALYZE \"$schema\".\"$table\""
+    sql+="ANALYZE \"$schema\".\"$table\";"$'\n'
   done < <("${PSQL[@]}" -c "SELECT _jsonb->>'_id', _jsonb->>'table' FROM \"$schema\"._ferretdb_database_metadata")
 done
-log "ferretdb-tune: ${#schemas[@]} database(s), $created index(es) created"
+[ -z "$sql" ] || "${PSQL[@]}" -c "SET client_min_messages = warning; $sql" >/dev/null
+log "ferretdb-tune: ${#schemas[@]} database(s), $(( $(hgin_count) - before )) index(es) created"

@@ -8,6 +8,17 @@ import { probeCheckpoint } from '../core/usecases/checkpoint-probe';
 
 export type PublishTargetActivityInput = Omit<PublishTargetInput, 'attempt' | 'signal'>;
 
+/** Runs `work` while heartbeating: Temporal then knows this worker is alive during long network I/O. */
+async function heartbeating<T>(heartbeatTimeoutMs: number, work: (ctx: Context) => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const beat = setInterval(() => ctx.heartbeat(), Math.max(200, Math.floor(heartbeatTimeoutMs / 3)));
+  try {
+    return await work(ctx);
+  } finally {
+    clearInterval(beat);
+  }
+}
+
 /** The activities of the upload workflow, built over core ports (dependency injection). */
 export function createUploadActivities(deps: PrepareMediaDeps) {
   return {
@@ -18,31 +29,15 @@ export function createUploadActivities(deps: PrepareMediaDeps) {
     postponeIfCapped: (input: { accountId: string; requestId: string }) => postponeIfCapped(deps, input),
 
     /** Downloads URL media of an asynchronous request (heartbeating while the bytes come in). */
-    async prepareMedia(input: { accountId: string; requestId: string; heartbeatTimeoutMs: number }): Promise<{ publishable: boolean }> {
-      const ctx = Context.current();
-      const beat = setInterval(() => ctx.heartbeat(), Math.max(200, Math.floor(input.heartbeatTimeoutMs / 3)));
-      try {
-        return await prepareMedia(deps, input);
-      } finally {
-        clearInterval(beat);
-      }
-    },
+    prepareMedia: (input: { accountId: string; requestId: string; heartbeatTimeoutMs: number }): Promise<{ publishable: boolean }> =>
+      heartbeating(input.heartbeatTimeoutMs, () => prepareMedia(deps, input)),
 
-    async publishTarget(input: PublishTargetActivityInput): Promise<TargetOutcome> {
-      const ctx = Context.current();
-      // Heartbeats tell Temporal this worker is alive while the network call is in flight.
-      const every = Math.max(200, Math.floor(input.timing.heartbeatTimeoutMs / 3));
-      const beat = setInterval(() => ctx.heartbeat(), every);
-      try {
-        return await publishTarget(deps, {
-          ...input,
-          attempt: ctx.info.attempt,
-          signal: AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(input.timing.publishTimeoutMs)]),
-        });
-      } finally {
-        clearInterval(beat);
-      }
-    },
+    publishTarget: (input: PublishTargetActivityInput): Promise<TargetOutcome> =>
+      heartbeating(input.timing.heartbeatTimeoutMs, (ctx) => publishTarget(deps, {
+        ...input,
+        attempt: ctx.info.attempt,
+        signal: AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(input.timing.publishTimeoutMs)]),
+      })),
   };
 }
 

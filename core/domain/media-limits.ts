@@ -10,6 +10,9 @@ export interface LimitViolation {
   actual?: number | string;
 }
 
+/** Only these take videos on the photo endpoint (mixed carousels). */
+const VIDEO_IN_PHOTOS: readonly string[] = ['instagram', 'threads'];
+
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /**
@@ -18,6 +21,9 @@ const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB
  */
 export function mediaLimitViolations(platform: string, limits: PlatformLimits, kind: MediaKind, media: readonly MediaRef[]): LimitViolation[] {
   const out: LimitViolation[] = [];
+  if (kind === 'photo' && !VIDEO_IN_PHOTOS.includes(platform) && media.some((m) => m.kind === 'video')) {
+    out.push({ platform, type: 'video_not_allowed', message: `${platform} does not take videos on the photo endpoint (only instagram and threads mixed carousels do).` });
+  }
   const add = (type: string, message: string, limit?: number | string, actual?: number | string) =>
     out.push({ platform, type, message: `${platform}: ${message}`, ...(limit !== undefined ? { limit } : {}), ...(actual !== undefined ? { actual } : {}) });
 

@@ -4,7 +4,6 @@ import { mediaLimitViolations } from '../domain/media-limits';
 import type { TargetResult } from '../domain/upload';
 import type { MediaFetcher } from '../ports/media';
 import { emitUploadCompleted, type RunUploadDeps } from './run-upload';
-import { VIDEO_IN_PHOTOS } from './submit-upload';
 
 export type PrepareMediaDeps = RunUploadDeps & { mediaFetcher?: MediaFetcher };
 
@@ -58,9 +57,6 @@ export async function prepareMedia(deps: PrepareMediaDeps, input: { accountId: s
   for (const target of open()) {
     const adapter = deps.platforms.get(target.platform);
     const violations = adapter ? mediaLimitViolations(target.platform, adapter.descriptor.limits, upload.mediaType, fetched) : [];
-    if (upload.mediaType === 'photo' && !VIDEO_IN_PHOTOS.includes(target.platform) && fetched.some((m) => m.kind === 'video')) {
-      violations.push({ platform: target.platform, type: 'video_not_allowed', message: `${target.platform}: does not take videos on the photo endpoint (only instagram and threads mixed carousels do).` });
-    }
     if (!violations.length) continue;
     await finish({
       platform: target.platform, success: false, error: `${sentences(violations.map((v) => v.message))} Nothing was sent.`,

@@ -76,8 +76,6 @@ const COMMON_FIELDS = new Set([
 
 /** Networks whose title (or caption) is required on the video endpoint. */
 const TITLE_REQUIRED_FOR_VIDEO: readonly Platform[] = ['youtube'];
-/** Only these take videos on the photo endpoint (mixed carousels). */
-export const VIDEO_IN_PHOTOS: readonly Platform[] = ['instagram', 'threads'];
 
 /**
  * Text length as people see it (grapheme clusters): the most lenient count any network uses.
@@ -188,9 +186,6 @@ export async function buildTargets(
       violations.push({ platform, field: 'title', type: 'required', message: `${platform} needs a title: send title or ${platform}_title.` });
     } else if (max !== undefined && visibleLength(title) > max) {
       violations.push({ platform, type: 'text_too_long', limit: max, length: visibleLength(title), message: `${platform} accepts at most ${max} characters; this text has ${visibleLength(title)}.` });
-    }
-    if (input.kind === 'photo' && !VIDEO_IN_PHOTOS.includes(platform) && input.media.some((m) => m.kind === 'video')) {
-      violations.push({ platform, type: 'video_not_allowed', message: `${platform} does not take videos on the photo endpoint (only instagram and threads mixed carousels do).` });
     }
     violations.push(...mediaLimitViolations(platform, adapter.descriptor.limits, input.kind, input.media).map((v) => ({ ...v })));
 
