@@ -17,42 +17,27 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
-import { startTelegramSimulator, type TelegramSimulator } from '../../ops/simulators/telegram';
-import { startTikTokSimulator, type TikTokSimulator } from '../../ops/simulators/tiktok';
-import { startInstagramSimulator, type InstagramSimulator } from '../../ops/simulators/instagram';
-import { startThreadsSimulator, type ThreadsSimulator } from '../../ops/simulators/threads';
-import { startFacebookSimulator, type FacebookSimulator } from '../../ops/simulators/facebook';
-import { startYoutubeSimulator, type YoutubeSimulator } from '../../ops/simulators/youtube';
-import { startLinkedInSimulator, type LinkedInSimulator } from '../../ops/simulators/linkedin';
-import { startXSimulator, type XSimulator } from '../../ops/simulators/x';
-import { startPinterestSimulator, type PinterestSimulator } from '../../ops/simulators/pinterest';
-import { startBlueskySimulator, type BlueskySimulator } from '../../ops/simulators/bluesky';
+import { NETWORKS } from '../../adapters/platforms';
+import { SANDBOX_NETWORKS, type SandboxAccounts, type SandboxNetworkId, type SandboxSimulators } from '../../ops/simulators';
+import type { SandboxNetwork, SandboxSeed } from '../../ops/simulators/kit/sandbox';
 import { loadConfig } from '../shared/config';
-import { OAUTH_NETWORKS, clientVariables, oauthCallbackUrl, type NetworkId, type OAuthNetwork } from '../shared/platforms';
+import { POLL_VARIABLES, clientVariables, oauthCallbackUrl } from '../shared/platforms';
+
+export type { SandboxAccounts, SandboxSimulators };
 
 /** Changing it changes every sandbox id and secret: connected sandbox accounts would need reconnecting. */
 export const SANDBOX_SEED = 'herald-sandbox-v1';
 
-/** Daemon ports; discord and telegram kept theirs from the first release. */
-export const SANDBOX_PORTS: Record<NetworkId, number> = {
-  discord: 4101, telegram: 4102, tiktok: 4103, instagram: 4104, threads: 4105, facebook: 4106,
-  youtube: 4107, linkedin: 4108, x: 4109, pinterest: 4110, bluesky: 4111,
-};
+const sandboxNetworks = SANDBOX_NETWORKS as unknown as readonly SandboxNetwork<SandboxNetworkId>[];
+
+/** Daemon ports (from each simulator's record). */
+export const SANDBOX_PORTS = Object.fromEntries(sandboxNetworks.map((n) => [n.id, n.port])) as Record<SandboxNetworkId, number>;
 
 /** Time simulators take to "process" media: long enough that the Temporal UI shows the waits. */
 export const SANDBOX_PROCESSING_MS = 1000;
 
-/** How often Herald polls each network's processing (see apps/shared/platforms.ts). */
-export const SANDBOX_POLL_VARIABLES = [
-  'TIKTOK_POLL_MS', 'TIKTOK_POST_ID_POLL_MS', 'INSTAGRAM_POLL_MS', 'THREADS_POLL_MS', 'FACEBOOK_POLL_MS', 'YOUTUBE_POLL_MS', 'LINKEDIN_POLL_MS', 'BLUESKY_POLL_MS',
-] as const;
-
-/** Keys of `env` whose values are credentials: written to sandbox.env, never printed. */
-export const SANDBOX_SECRET_KEYS: ReadonlySet<string> = new Set([
-  ...OAUTH_NETWORKS.map((n) => clientVariables(n).secret),
-  'SANDBOX_DISCORD_WEBHOOK_URL', 'SANDBOX_TELEGRAM_BOT_TOKEN', 'SANDBOX_BLUESKY_APP_PASSWORD',
-]);
+/** How often Herald polls each network's processing (the `pollOptions` of the network records). */
+export const SANDBOX_POLL_VARIABLES = POLL_VARIABLES;
 
 export interface SandboxOptions {
   /** `fixed`: SANDBOX_PORTS (the daemon); `random`: any free ports (tests). */
@@ -67,72 +52,25 @@ export interface SandboxOptions {
   processingMs?: number;
 }
 
-export interface SandboxSimulators {
-  discord: DiscordSimulator;
-  telegram: TelegramSimulator;
-  tiktok: TikTokSimulator;
-  instagram: InstagramSimulator;
-  threads: ThreadsSimulator;
-  facebook: FacebookSimulator;
-  youtube: YoutubeSimulator;
-  linkedin: LinkedInSimulator;
-  x: XSimulator;
-  pinterest: PinterestSimulator;
-  bluesky: BlueskySimulator;
-}
-
-/** The app of an OAuth network: its client id and the one redirect URI it accepts (Herald's callback). */
-interface OAuthApp { clientId: string; redirectUri: string }
-
-/** What tests and people need to drive the seeded fixtures (issueAuthCode, boards, …). */
-export interface SandboxAccounts {
-  discord: { webhookId: string; webhookUrl: string };
-  telegram: { botId: number; botUsername: string; chatId: number; chatUsername: string };
-  bluesky: { did: string; handle: string; appPassword: string };
-  tiktok: OAuthApp & { openId: string; username: string; capabilities: string[] };
-  instagram: OAuthApp & { accountId: string; username: string };
-  threads: OAuthApp & { accountId: string; username: string };
-  facebook: OAuthApp & { accountId: string; pageId: string; pageName: string };
-  youtube: OAuthApp & { channelId: string; handle: string };
-  linkedin: OAuthApp & { sub: string; urn: string };
-  x: OAuthApp & { accountId: string; username: string };
-  pinterest: OAuthApp & { accountId: string; username: string; boardId: string };
-}
-
 export interface Sandbox {
   /** Every base URL, client id and secret, and the SANDBOX_* credentials; load it into the API and worker. */
   env: Record<string, string>;
   simulators: SandboxSimulators;
   accounts: SandboxAccounts;
+  /** Keys of `env` whose values are credentials: written to sandbox.env, never printed. */
+  secretKeys: ReadonlySet<string>;
   /** The sandbox.env written, when `stateDir` was given. */
   envFile?: string;
   close(): Promise<void>;
 }
 
-type Starters = { [K in NetworkId]: (port: number, seed: string, processingMs: number) => Promise<SandboxSimulators[K]> };
-
-const STARTERS: Starters = {
-  discord: (port, seed) => startDiscordSimulator({ port, seed }),
-  telegram: (port, seed) => startTelegramSimulator({ port, seed }),
-  tiktok: (port, seed, processingMs) => startTikTokSimulator({ port, seed, processingMs }),
-  instagram: (port, seed, processingMs) => startInstagramSimulator({ port, seed, processingMs }),
-  threads: (port, seed, processingMs) => startThreadsSimulator({ port, seed, processingMs }),
-  facebook: (port, seed, processingMs) => startFacebookSimulator({ port, seed, processingMs }),
-  youtube: (port, seed, processingMs) => startYoutubeSimulator({ port, seed, processingMs }),
-  linkedin: (port, seed, processingMs) => startLinkedInSimulator({ port, seed, processingMs }),
-  x: (port, seed, processingMs) => startXSimulator({ port, seed, processingMs }),
-  pinterest: (port, seed, processingMs) => startPinterestSimulator({ port, seed, processingMs }),
-  bluesky: (port, seed, processingMs) => startBlueskySimulator({ port, seed, processingMs }),
-};
-
-/** Starts all eleven simulators, or none: on a failure the ones already up are closed again. */
-async function startSimulators(opts: SandboxOptions, processingMs: number): Promise<SandboxSimulators> {
-  const networks = Object.keys(STARTERS) as NetworkId[];
-  const started = await Promise.allSettled(networks.map((network) => {
-    const port = opts.ports === 'fixed' ? SANDBOX_PORTS[network] : 0;
-    return STARTERS[network](port, SANDBOX_SEED, processingMs).catch((err: unknown) => {
+/** Starts every simulator, or none: on a failure the ones already up are closed again. */
+async function startSimulators(opts: SandboxOptions, processingMs: number): Promise<Map<SandboxNetworkId, { close(): Promise<void> }>> {
+  const started = await Promise.allSettled(sandboxNetworks.map((network) => {
+    const port = opts.ports === 'fixed' ? network.port : 0;
+    return network.start({ port, seed: SANDBOX_SEED, processingMs }).catch((err: unknown) => {
       const reason = err instanceof Error ? err.message : String(err);
-      throw new Error(`${network} simulator${port ? ` on port ${port}` : ''}: ${reason}`);
+      throw new Error(`${network.id} simulator${port ? ` on port ${port}` : ''}: ${reason}`);
     });
   }));
   const failures = started.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
@@ -140,123 +78,36 @@ async function startSimulators(opts: SandboxOptions, processingMs: number): Prom
     await Promise.allSettled(started.flatMap((r) => (r.status === 'fulfilled' ? [r.value.close()] : [])));
     throw new Error(`sandbox: ${failures.map((e) => e.message).join('; ')}`);
   }
-  return Object.fromEntries(networks.map((n, i) => [n, (started[i] as PromiseFulfilledResult<unknown>).value])) as unknown as SandboxSimulators;
+  return new Map(sandboxNetworks.map((n, i) => [n.id, (started[i] as PromiseFulfilledResult<{ close(): Promise<void> }>).value]));
 }
 
-/**
- * Creates the fixtures. Every simulator derives ids and secrets from the seed and a per-kind
- * counter, so these calls must stay in this order per simulator: append, never reorder.
- */
-function seed(sims: SandboxSimulators, callback: (network: OAuthNetwork) => string): { env: Record<string, string>; accounts: SandboxAccounts } {
-  const { discord, telegram, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest, bluesky } = sims;
+/** The variable each adapter option is read from (the network records' `env` maps). */
+function optionVariable(network: SandboxNetworkId, option: string): string {
+  const module = NETWORKS.find((m) => m.id === network);
+  const entry = (module?.env as Record<string, readonly [string, unknown]> | undefined)?.[option];
+  if (!entry) throw new Error(`sandbox: the ${network} simulator sets option ${option}, which the ${network} adapter does not read from the environment`);
+  return entry[0];
+}
 
-  // Credentials networks (discord and telegram exactly as in the first release).
-  const webhook = discord.createWebhook({ name: 'Herald Sandbox' });
-  const bot = telegram.createBot({ username: 'herald_sandbox_bot', firstName: 'Herald Sandbox' });
-  const channel = telegram.createChat({ type: 'channel', title: 'Herald Sandbox', username: 'herald_sandbox' });
-  telegram.setMember(channel.id, bot.id, 'administrator', { can_post_messages: true });
-  const sky = bluesky.createAccount({ handle: 'herald-sandbox.test', displayName: 'Herald Sandbox' });
-
-  // OAuth networks: one app whose only redirect URI is Herald's callback, one end user.
-  const tiktokClient = tiktok.createClient({ redirectUris: [callback('tiktok')] });
-  const tiktokUser = tiktok.createAccount({
-    username: 'herald.sandbox', displayName: 'Herald Sandbox',
-    // {video_privacy, inbox_fallback} and {music, location, cover_image, draft, …} never meet on one connection.
-    capabilities: ['video_privacy', 'photo_privacy', 'inbox_fallback', 'comments'],
-  });
-
-  const instagramApp = instagram.createApp({ redirectUris: [callback('instagram')] });
-  const instagramUser = instagram.createAccount({ username: 'herald.sandbox', name: 'Herald Sandbox' });
-
-  const threadsApp = threads.createApp({ redirectUris: [callback('threads')] });
-  const threadsUser = threads.createAccount({ username: 'herald.sandbox', name: 'Herald Sandbox' });
-
-  // Facebook's app comes with the simulator (its login dialog takes any redirect URI).
-  const facebookUser = facebook.createAccount({ name: 'Herald Sandbox', pages: ['Herald Sandbox Page'] });
-  const facebookPage = facebookUser.pages[0]!;
-
-  const youtubeClient = youtube.createClient({ redirectUris: [callback('youtube')] });
-  const youtubeChannel = youtube.createAccount({ title: 'Herald Sandbox', handle: '@heraldsandbox' });
-
-  const linkedinClient = linkedin.registerClient({ redirectUris: [callback('linkedin')] });
-  const linkedinMember = linkedin.createAccount({ name: 'Herald Sandbox', email: 'sandbox@herald.dev' });
-
-  const xClient = x.createClient({ name: 'Herald Sandbox', redirectUris: [callback('x')] });
-  const xUser = x.createAccount({ username: 'herald_sandbox', name: 'Herald Sandbox' });
-
-  const pinterestApp = pinterest.createApp({ name: 'Herald Sandbox', redirectUris: [callback('pinterest')] });
-  const pinterestUser = pinterest.createAccount({ username: 'herald_sandbox', businessName: 'Herald Sandbox' });
-  const board = pinterest.createBoard(pinterestUser.id, { name: 'Herald Sandbox', description: 'Pins published through the Herald sandbox' });
-
-  const clients: Record<OAuthNetwork, { clientId: string; clientSecret: string }> = {
-    tiktok: { clientId: tiktokClient.clientKey, clientSecret: tiktokClient.clientSecret },
-    instagram: instagramApp,
-    threads: threadsApp,
-    facebook: { clientId: facebook.app.id, clientSecret: facebook.app.secret },
-    youtube: youtubeClient,
-    linkedin: linkedinClient,
-    x: { clientId: xClient.clientId, clientSecret: xClient.clientSecret ?? '' },
-    pinterest: pinterestApp,
-  };
-  const app = (network: OAuthNetwork): OAuthApp => ({ clientId: clients[network].clientId, redirectUri: callback(network) });
-
-  const env: Record<string, string> = {
-    DISCORD_API_BASE: discord.baseUrl,
-    TELEGRAM_API_BASE: telegram.baseUrl,
-    BLUESKY_API_BASE: bluesky.serviceUrl,
-    BLUESKY_VIDEO_BASE: bluesky.videoBaseUrl,
-    BLUESKY_VIDEO_SERVICE_DID: bluesky.videoServiceDid,
-    TIKTOK_API_BASE: tiktok.apiBase,
-    TIKTOK_AUTH_BASE: tiktok.authBase,
-    TIKTOK_BUSINESS_API_BASE: tiktok.businessApiBase,
-    INSTAGRAM_API_BASE: instagram.apiBase,
-    INSTAGRAM_API_VERSION: instagram.apiVersion,
-    INSTAGRAM_AUTHORIZE_URL: instagram.authorizeUrl,
-    INSTAGRAM_TOKEN_URL: instagram.tokenUrl,
-    THREADS_API_BASE: threads.apiBase,
-    THREADS_API_VERSION: threads.apiVersion,
-    THREADS_AUTHORIZE_URL: threads.authorizeUrl,
-    FACEBOOK_API_BASE: facebook.baseUrl,
-    FACEBOOK_VIDEO_API_BASE: facebook.baseUrl,
-    FACEBOOK_AUTH_BASE: facebook.baseUrl,
-    YOUTUBE_API_BASE: youtube.apiBase,
-    YOUTUBE_AUTH_BASE: youtube.authBase,
-    YOUTUBE_TOKEN_URL: youtube.tokenUrl,
-    LINKEDIN_API_BASE: linkedin.apiBase,
-    LINKEDIN_AUTH_BASE: linkedin.authBase,
-    X_API_BASE: x.origin,
-    X_AUTH_BASE: x.origin,
-    PINTEREST_API_BASE: pinterest.apiBase,
-    PINTEREST_AUTH_BASE: pinterest.origin,
-  };
-  for (const [network, client] of Object.entries(clients) as Array<[OAuthNetwork, { clientId: string; clientSecret: string }]>) {
-    const names = clientVariables(network);
-    env[names.id] = client.clientId;
-    env[names.secret] = client.clientSecret;
+/** Seeds every simulator and turns the seeds into the environment of the API and worker. */
+function seed(sims: Map<SandboxNetworkId, { close(): Promise<void> }>, callback: (network: SandboxNetworkId) => string) {
+  const env: Record<string, string> = {};
+  const secretKeys = new Set<string>();
+  const accounts: Record<string, unknown> = {};
+  for (const network of sandboxNetworks) {
+    const seeded: SandboxSeed<unknown> = network.seed(sims.get(network.id)!, callback(network.id));
+    for (const [option, value] of Object.entries(seeded.options)) env[optionVariable(network.id, option)] = value;
+    if (seeded.client) {
+      const names = clientVariables(network.id);
+      env[names.id] = seeded.client.clientId;
+      env[names.secret] = seeded.client.clientSecret;
+      secretKeys.add(names.secret);
+    }
+    Object.assign(env, seeded.variables);
+    seeded.secretVariables?.forEach((key) => secretKeys.add(key));
+    accounts[network.id] = seeded.account;
   }
-  Object.assign(env, {
-    SANDBOX_DISCORD_WEBHOOK_URL: webhook.url,
-    SANDBOX_TELEGRAM_BOT_TOKEN: bot.token,
-    SANDBOX_TELEGRAM_CHAT_ID: String(channel.id),
-    SANDBOX_BLUESKY_IDENTIFIER: sky.handle,
-    SANDBOX_BLUESKY_APP_PASSWORD: sky.appPassword,
-    SANDBOX_PINTEREST_BOARD_ID: board.id,
-  });
-
-  const accounts: SandboxAccounts = {
-    discord: { webhookId: webhook.id, webhookUrl: webhook.url },
-    telegram: { botId: bot.id, botUsername: 'herald_sandbox_bot', chatId: channel.id, chatUsername: 'herald_sandbox' },
-    bluesky: { did: sky.did, handle: sky.handle, appPassword: sky.appPassword },
-    tiktok: { ...app('tiktok'), openId: tiktokUser.openId, username: tiktokUser.username, capabilities: tiktokUser.capabilities },
-    instagram: { ...app('instagram'), accountId: instagramUser.id, username: instagramUser.username },
-    threads: { ...app('threads'), accountId: threadsUser.id, username: threadsUser.username },
-    facebook: { ...app('facebook'), accountId: facebookUser.id, pageId: facebookPage.id, pageName: facebookPage.name },
-    youtube: { ...app('youtube'), channelId: youtubeChannel.id, handle: youtubeChannel.handle },
-    linkedin: { ...app('linkedin'), sub: linkedinMember.sub, urn: linkedinMember.urn },
-    x: { ...app('x'), accountId: xUser.id, username: xUser.username },
-    pinterest: { ...app('pinterest'), accountId: pinterestUser.id, username: pinterestUser.username, boardId: board.id },
-  };
-  return { env, accounts };
+  return { env, secretKeys, accounts: accounts as SandboxAccounts };
 }
 
 /** KEY=value lines for `set -a; . file`, Node's --env-file and dotenv: bare when shell-safe, else single-quoted. */
@@ -279,15 +130,16 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const namespace = opts.namespace ?? 'herald';
   const sims = await startSimulators(opts, opts.processingMs ?? SANDBOX_PROCESSING_MS);
   const close = async () => {
-    await Promise.allSettled(Object.values(sims).map((s: { close(): Promise<void> }) => s.close()));
+    await Promise.allSettled([...sims.values()].map((s) => s.close()));
   };
   try {
-    const { env: seeded, accounts } = seed(sims, (network) => oauthCallbackUrl(opts.heraldPublicBaseUrl, namespace, network));
+    const { env: seeded, secretKeys, accounts } = seed(sims, (network) => oauthCallbackUrl(opts.heraldPublicBaseUrl, namespace, network));
     // Simulators finish processing in `processingMs`: Herald polls them about as often, not at production pace.
     const pollMs = String(Math.max(100, opts.processingMs ?? SANDBOX_PROCESSING_MS));
     const env = { ...seeded, ...Object.fromEntries(SANDBOX_POLL_VARIABLES.map((v) => [v, pollMs])) };
     const envFile = opts.stateDir ? await writeEnvFile(opts.stateDir, env) : undefined;
-    return { env, simulators: sims, accounts, ...(envFile ? { envFile } : {}), close };
+    const simulators = Object.fromEntries(sims) as unknown as SandboxSimulators;
+    return { env, simulators, accounts, secretKeys, ...(envFile ? { envFile } : {}), close };
   } catch (err) {
     await close();
     throw err;
@@ -370,7 +222,7 @@ async function main(): Promise<void> {
   });
   process.stdout.write(`[sandbox] ${Object.keys(sandbox.simulators).length} simulators up; OAuth callbacks under ${config.media.publicBaseUrl}/api/${config.namespace}/oauth/; wrote ${sandbox.envFile}\n`);
   for (const [key, value] of Object.entries(sandbox.env)) {
-    process.stdout.write(SANDBOX_SECRET_KEYS.has(key) ? `${key}=(secret: see ${sandbox.envFile})\n` : `${key}=${value}\n`);
+    process.stdout.write(sandbox.secretKeys.has(key) ? `${key}=(secret: see ${sandbox.envFile})\n` : `${key}=${value}\n`);
   }
 
   let stopping = false;

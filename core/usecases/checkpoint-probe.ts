@@ -1,6 +1,6 @@
 import { PlatformError } from '../domain/errors';
 import type { CheckpointProbeOutcome } from '../ports/checkpoint-probes';
-import type { CheckpointProbeContext } from '../ports/platform';
+import type { CallContext } from '../ports/platform';
 import { freshCredentials, type RunUploadDeps } from './run-upload';
 
 export type CheckpointProbeDeps = Pick<RunUploadDeps, 'storage' | 'platforms' | 'secrets' | 'clock'>;
@@ -26,11 +26,11 @@ export async function probeCheckpoint(
   const connection = await deps.storage.connectedAccounts.findById(input.connectionId);
   if (!connection || connection.status !== 'connected' || !connection.checkpointRequired) return 'gone';
   const adapter = deps.platforms.get(connection.platform);
-  const checkpointProbe = adapter?.checkpointProbe;
+  const checkpointProbe = adapter?.probe;
   if (!adapter || !checkpointProbe) return 'gone';
 
   const ask = async (force: boolean) => {
-    const ctx: CheckpointProbeContext = {
+    const ctx: CallContext = {
       credentials: await freshCredentials(deps, adapter, connection, force),
       ...(input.signal ? { signal: input.signal } : {}),
     };
@@ -40,7 +40,7 @@ export async function probeCheckpoint(
     try {
       await ask(false);
     } catch (err) {
-      if (!authExpired(err) || !adapter.tokenRefresher) throw err;
+      if (!authExpired(err) || !adapter.refresher) throw err;
       await ask(true);
     }
   } catch (err) {

@@ -27,7 +27,7 @@ export async function connectWithCredentials(
   input: { profile_username?: unknown } & Record<string, unknown>,
 ): Promise<ConnectedAccount> {
   if (UNAVAILABLE_PLATFORMS.includes(platform)) throw redditUnavailable();
-  const connector = deps.platforms.get(platform)?.credentialConnector;
+  const connector = deps.platforms.get(platform)?.credentials;
   if (!connector) throw invalidInput(`${platform} is not connected with credentials.`, undefined, 'platform_not_supported');
   if (typeof input.profile_username !== 'string' || !input.profile_username) {
     throw invalidInput('profile_username is required: the profile to connect this account to.');

@@ -35,9 +35,9 @@ export async function startOAuth(
   input: { profileUsername: string; returnUrl?: string; callbackUrl: string },
 ): Promise<OAuthStart> {
   if (UNAVAILABLE_PLATFORMS.includes(platform)) throw redditUnavailable();
-  const connector = deps.platforms.get(platform)?.oauthConnector;
+  const connector = deps.platforms.get(platform)?.oauth;
   if (!connector) {
-    const oauth = deps.platforms.list().filter((a) => a.oauthConnector).map((a) => a.descriptor.id);
+    const oauth = deps.platforms.list().filter((a) => a.oauth).map((a) => a.descriptor.id);
     throw invalidInput(`${platform} is not connected by OAuth here. OAuth networks: ${oauth.join(', ') || 'none configured'}.`, undefined, 'platform_not_supported');
   }
   if (input.returnUrl !== undefined) {
@@ -82,7 +82,7 @@ export async function completeOAuth(
     return { status: cancelled ? 'cancelled' : 'error', errorCode: cancelled ? 'user_cancelled' : 'network_error', message: input.errorDescription ?? input.error, ...back };
   }
   if (!input.code) return { status: 'error', errorCode: 'missing_code', message: 'The network sent no authorization code.', ...back };
-  const connector = deps.platforms.get(platform)?.oauthConnector;
+  const connector = deps.platforms.get(platform)?.oauth;
   if (!connector) return { status: 'error', errorCode: 'platform_not_supported', message: `${platform} is not connected by OAuth here.`, ...back };
   try {
     const verified = await connector.exchangeCode({ code: input.code, redirectUri: state.redirectUri, ...(state.codeVerifier ? { codeVerifier: state.codeVerifier } : {}) });

@@ -8,6 +8,7 @@ import type { CheckpointProbes } from '../ports/checkpoint-probes';
 import type {
   MediaAccess, PlatformAdapter, PlatformCredentials, PlatformRegistry, PublishContext, PublishPost, PublishStep,
 } from '../ports/platform';
+import { postRefOf } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import type { Clock, SecretBox } from '../ports/system';
 import type { UploadTiming } from '../ports/upload-runner';
@@ -98,8 +99,8 @@ export async function freshCredentials(
   const credentials = JSON.parse(deps.secrets.open(connection.sealedCredentials)) as PlatformCredentials;
   const expiresAt = credentials.expires_at ? Date.parse(credentials.expires_at) : NaN;
   const expiring = Number.isFinite(expiresAt) && expiresAt - deps.clock.now().getTime() < REFRESH_AHEAD_MS;
-  if (!adapter.tokenRefresher || (!force && !expiring)) return credentials;
-  const renewed = await adapter.tokenRefresher.refresh(credentials);
+  if (!adapter.refresher || (!force && !expiring)) return credentials;
+  const renewed = await adapter.refresher.refresh(credentials);
   await deps.storage.connectedAccounts.updateCredentials(connection.id, deps.secrets.seal(JSON.stringify(renewed)), deps.clock.now());
   return renewed;
 }
@@ -119,7 +120,7 @@ async function callNetwork(
   try {
     return { step: await run(ctx), ctx };
   } catch (err) {
-    if (!(err instanceof PlatformError) || err.failure.kind !== 'auth_expired' || !adapter.tokenRefresher) throw err;
+    if (!(err instanceof PlatformError) || err.failure.kind !== 'auth_expired' || !adapter.refresher) throw err;
     const retried = context(await freshCredentials(deps, adapter, connection, true));
     return { step: await run(retried), ctx: retried };
   }
@@ -152,7 +153,7 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
     const refused = precheckFailure(connection, deps.clock.now())!;
     result = { ...fail(String(refused.error), String(refused.error_code)), ...refused };
     // Idempotent: also starts the probe when a retry follows an attempt that flagged but could not start it.
-    if (connection.checkpointRequired && adapter?.checkpointProbe) await deps.checkpointProbes?.flagged(connection);
+    if (connection.checkpointRequired && adapter?.probe) await deps.checkpointProbes?.flagged(connection);
   } else if (!adapter?.publisher) {
     result = fail(`Herald cannot publish to ${input.platform} yet.`, 'platform_not_supported');
   } else {
@@ -181,12 +182,12 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
       };
       if (target.firstComment) {
         // A first comment never fails the publish: every problem becomes a warning.
-        if (!adapter.firstCommenter) {
+        if (!adapter.comments) {
           result.warnings.push(`First comments are not supported on ${input.platform}; it was skipped.`);
         } else {
           try {
-            const comment = await adapter.firstCommenter.postFirstComment(ctx, { post: outcome, text: target.firstComment });
-            result.first_comment_posted = Boolean(comment.commentId);
+            const comment = await adapter.comments.create(ctx, { post: postRefOf(outcome), text: target.firstComment });
+            result.first_comment_posted = Boolean(comment.comment);
             result.warnings.push(...(comment.warnings ?? []));
           } catch (err) {
             result.first_comment_posted = false;
@@ -220,7 +221,7 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
         if (failure.kind === 'checkpoint') {
           await deps.storage.connectedAccounts.setCheckpointRequired(connection.id, true, deps.clock.now());
           // Networks that can be asked whether the checkpoint is gone lift the flag by themselves.
-          if (adapter.checkpointProbe) await deps.checkpointProbes?.flagged(connection);
+          if (adapter.probe) await deps.checkpointProbes?.flagged(connection);
         }
       }
     }

@@ -153,13 +153,14 @@ describe('OAuth against the simulators', () => {
       case 'linkedin': return a.linkedin.sub;
       case 'x': return a.x.accountId;
       case 'pinterest': return a.pinterest.accountId;
+      default: throw new Error(`${network} is not an OAuth network`);
     }
   };
 
   it.each([...OAUTH_NETWORKS])('%s: authorize URL on the simulator, sandbox account approved, code exchanged', async (network) => {
-    const connector = registry.get(network)!.oauthConnector!;
+    const connector = registry.get(network)!.oauth!;
     const redirectUri = `${HERALD}/api/herald/oauth/${network}/callback`;
-    expect(sandbox.accounts[network].redirectUri).toBe(redirectUri);
+    expect((sandbox.accounts[network] as { redirectUri?: string }).redirectUri).toBe(redirectUri);
     const pkce = connector.pkce ? pkcePair() : undefined;
     const url = connector.authorizeUrl({ state: `state-${network}`, redirectUri, ...(pkce ? { codeChallenge: pkce.challenge } : {}) });
     expect(new URL(url).origin).toBe(sandbox.simulators[network].origin);
@@ -177,7 +178,7 @@ describe('OAuth against the simulators', () => {
 
   it('a redirect URI other than Herald\'s callback is refused where the network registers them', async () => {
     for (const network of ['tiktok', 'youtube', 'linkedin', 'x', 'pinterest', 'instagram', 'threads'] as const) {
-      const connector = registry.get(network)!.oauthConnector!;
+      const connector = registry.get(network)!.oauth!;
       const url = connector.authorizeUrl({ state: 's', redirectUri: 'http://127.0.0.1:9/elsewhere', ...(connector.pkce ? { codeChallenge: pkcePair().challenge } : {}) });
       const res = await fetch(url, { redirect: 'manual' });
       expect({ network, status: res.status }).toEqual({ network, status: 400 });
@@ -188,11 +189,11 @@ describe('OAuth against the simulators', () => {
 describe('credentials networks', () => {
   it('connect with the SANDBOX_* values', async () => {
     const { env, accounts } = sandbox;
-    const discord = await registry.get('discord')!.credentialConnector!.verify({ webhook_url: env.SANDBOX_DISCORD_WEBHOOK_URL });
+    const discord = await registry.get('discord')!.credentials!.verify({ webhook_url: env.SANDBOX_DISCORD_WEBHOOK_URL });
     expect(discord.identity.platformUserId).toBe(accounts.discord.webhookId);
-    const telegram = await registry.get('telegram')!.credentialConnector!.verify({ bot_token: env.SANDBOX_TELEGRAM_BOT_TOKEN, chat_id: env.SANDBOX_TELEGRAM_CHAT_ID });
+    const telegram = await registry.get('telegram')!.credentials!.verify({ bot_token: env.SANDBOX_TELEGRAM_BOT_TOKEN, chat_id: env.SANDBOX_TELEGRAM_CHAT_ID });
     expect(telegram.identity.platformUserId).toBe(String(accounts.telegram.chatId));
-    const bluesky = await registry.get('bluesky')!.credentialConnector!.verify({ identifier: env.SANDBOX_BLUESKY_IDENTIFIER, app_password: env.SANDBOX_BLUESKY_APP_PASSWORD });
+    const bluesky = await registry.get('bluesky')!.credentials!.verify({ identifier: env.SANDBOX_BLUESKY_IDENTIFIER, app_password: env.SANDBOX_BLUESKY_APP_PASSWORD });
     expect(bluesky.identity.platformUserId).toBe(accounts.bluesky.did);
   });
 });

@@ -28,7 +28,7 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; en
       id, displayName: id, connect: 'credentials', endpoints: opts.endpoints ?? ['text'],
       limits: { textMaxChars: opts.textMaxChars ?? 280, ...opts.limits }, settings: opts.settings ?? NO_SETTINGS,
     },
-    credentialConnector: {
+    credentials: {
       async verify(input) {
         if (input.secret !== 'good') throw new PlatformError(id, { kind: 'auth_expired', reason: 'bad_secret' }, 'secret rejected');
         return {
@@ -37,7 +37,7 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; en
         };
       },
     },
-    tokenRefresher: {
+    refresher: {
       async refresh(credentials) {
         refreshes.push(credentials);
         if (refreshFails) throw new PlatformError(id, { kind: 'auth_expired', reason: 'refresh_refused' }, 'refresh token revoked');
@@ -55,11 +55,11 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; en
         return { kind: 'done', outcome: await publishNow(ctx, post) };
       },
     },
-    firstCommenter: {
-      async postFirstComment(_ctx, input) {
+    comments: {
+      async create(_ctx, input) {
         if (input.text === 'fail') throw new Error('comments are closed');
-        comments.push({ postId: input.post.postId, text: input.text });
-        return { commentId: `c-${comments.length}` };
+        comments.push({ postId: input.post.id, text: input.text });
+        return { comment: { id: `c-${comments.length}`, post: input.post } };
       },
     },
   };

@@ -25,7 +25,7 @@ async function probedWorld(opts: { runner?: UploadRunner; flagged?: (c: Connecte
   const probed: PlatformCredentials[] = [];
   const discord: PlatformAdapter = {
     ...world.discord.adapter,
-    checkpointProbe: {
+    probe: {
       async probe(ctx) {
         probed.push(ctx.credentials);
         const answer = answers.shift() ?? 'ok';

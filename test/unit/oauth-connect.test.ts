@@ -11,7 +11,7 @@ function oauthNetwork() {
   const exchanges: Array<{ code: string; redirectUri: string; codeVerifier?: string }> = [];
   const adapter: PlatformAdapter = {
     descriptor: { id: 'x', displayName: 'X', connect: 'oauth', endpoints: ['text'], limits: {}, settings: NO_SETTINGS },
-    oauthConnector: {
+    oauth: {
       pkce: true,
       authorizeUrl: ({ state, redirectUri, codeChallenge }) => `https://x.example/authorize?state=${state}&redirect_uri=${encodeURIComponent(redirectUri)}&code_challenge=${codeChallenge}`,
       async exchangeCode(input) {

@@ -72,8 +72,8 @@ function post(adapter: PlatformAdapter, kind: MediaKind, title: string, media: M
  * code from the redirect goes to exchangeCode (with the PKCE verifier when the adapter uses PKCE).
  */
 async function oauthConnect(adapter: PlatformAdapter, redirectUri: string, approve: Record<string, string>): Promise<VerifiedConnection> {
-  const oauth = adapter.oauthConnector;
-  if (!oauth) throw new Error(`${adapter.descriptor.id} has no oauthConnector`);
+  const oauth = adapter.oauth;
+  if (!oauth) throw new Error(`${adapter.descriptor.id} has no oauth`);
   const state = `st-${randomBytes(6).toString('hex')}`;
   const verifier = oauth.pkce ? randomBytes(32).toString('base64url') : undefined;
   const codeChallenge = verifier ? createHash('sha256').update(verifier).digest('base64url') : undefined;
@@ -540,7 +540,7 @@ const bluesky = (() => {
       adapter = createBlueskyPlatform({ apiBase: s.serviceUrl, videoBase: s.videoBaseUrl, timeoutMs: TIMEOUT_MS, videoPollMs: POLL_MS });
       return { sim: s, adapter };
     },
-    connect: () => adapter.credentialConnector!.verify({ identifier: account.handle, app_password: account.appPassword }),
+    connect: () => adapter.credentials!.verify({ identifier: account.handle, app_password: account.appPassword }),
     refresh: { model: 'after_expiry', expireAccessToken: () => sim().expireAccessTokens(account.did) },
     publishable: {
       text: () => post(adapter, 'text', 'Contract skeet', []),
@@ -585,7 +585,7 @@ const discord = (() => {
       adapter = createDiscordPlatform({ apiBase: s.baseUrl, timeoutMs: TIMEOUT_MS });
       return { sim: s, adapter };
     },
-    connect: () => adapter.credentialConnector!.verify({ webhook_url: hook.url }),
+    connect: () => adapter.credentials!.verify({ webhook_url: hook.url }),
     publishable: {
       text: () => post(adapter, 'text', 'Contract announcement', []),
     },
@@ -618,7 +618,7 @@ const telegram = (() => {
       adapter = createTelegramPlatform({ apiBase: s.baseUrl, timeoutMs: TIMEOUT_MS });
       return { sim: s, adapter };
     },
-    connect: () => adapter.credentialConnector!.verify({ bot_token: bot.token, chat_id: `@${chat.username}` }),
+    connect: () => adapter.credentials!.verify({ bot_token: bot.token, chat_id: `@${chat.username}` }),
     publishable: {
       text: () => post(adapter, 'text', 'Contract news', []),
     },

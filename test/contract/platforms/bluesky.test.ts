@@ -1,4 +1,5 @@
 import { HeraldError, PlatformError } from '../../../core/domain/errors';
+import { postFirstComment } from '../../support/first-comment';
 import { resolveSettings } from '../../../core/domain/settings';
 import type { MediaRef, PlatformAdapter, PlatformCredentials, PublishContext, PublishOutcome, PublishPost } from '../../../core/ports/platform';
 import { createBlueskyPlatform, mapBlueskyFailure } from '../../../adapters/platforms/bluesky';
@@ -39,7 +40,7 @@ const bearerOf = (r: { headers: Record<string, unknown> }) => String(r.headers.a
 async function connect(input: { emailConfirmed?: boolean; displayName?: string; avatar?: string } = {}, adapter = bluesky) {
   handles += 1;
   const account = sim.createAccount({ handle: `user${handles}.test`, displayName: `User ${handles}`, ...input });
-  const verified = await adapter.credentialConnector!.verify({ identifier: account.handle, app_password: account.appPassword });
+  const verified = await adapter.credentials!.verify({ identifier: account.handle, app_password: account.appPassword });
   sim.requests.splice(0);
   return { ...account, credentials: verified.credentials, identity: verified.identity };
 }
@@ -112,7 +113,7 @@ describe('connect', () => {
   it('creates a session with the app password and reads the profile of the DID', async () => {
     const account = sim.createAccount({ handle: 'alice.test', displayName: 'Alice', avatar: 'https://cdn.example/alice.jpg' });
     const before = Date.now();
-    const { identity, credentials } = await bluesky.credentialConnector!.verify({ identifier: '@Alice.test', app_password: account.appPassword });
+    const { identity, credentials } = await bluesky.credentials!.verify({ identifier: '@Alice.test', app_password: account.appPassword });
     expect(identity).toEqual({ platformUserId: account.did, handle: 'alice.test', displayName: 'Alice', avatarUrl: 'https://cdn.example/alice.jpg' });
     expect(Object.keys(credentials).sort()).toEqual(['access_jwt', 'did', 'email_confirmed', 'expires_at', 'handle', 'refresh_jwt', 'service']);
     expect(credentials).toMatchObject({ did: account.did, handle: 'alice.test', service: sim.origin, email_confirmed: 'true' });
@@ -139,7 +140,7 @@ describe('connect', () => {
     [{ identifier: '', app_password: 'abcd-efgh-ijkl-mnop' }, 'identifier'],
     [{ identifier: 'alice.test' }, 'app_password'],
   ])('refuses %j as invalid_input without calling Bluesky', async (input, field) => {
-    const err = await rejection(bluesky.credentialConnector!.verify(input));
+    const err = await rejection(bluesky.credentials!.verify(input));
     expect(err).toBeInstanceOf(HeraldError);
     expect(err).toMatchObject({ kind: 'invalid_input', details: { field } });
     expect(sim.requests).toHaveLength(0);
@@ -147,16 +148,16 @@ describe('connect', () => {
 
   it('maps a wrong app password to auth_expired and a taken-down account to rejected', async () => {
     const account = sim.createAccount({ handle: 'bob.test' });
-    await expect(bluesky.credentialConnector!.verify({ identifier: 'bob.test', app_password: 'aaaa-bbbb-cccc-dddd' }))
+    await expect(bluesky.credentials!.verify({ identifier: 'bob.test', app_password: 'aaaa-bbbb-cccc-dddd' }))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'authentication_required' }, upstream: { status: 401, code: 'AuthenticationRequired' } });
     sim.fail('account_takedown');
-    await expect(bluesky.credentialConnector!.verify({ identifier: 'bob.test', app_password: account.appPassword }))
+    await expect(bluesky.credentials!.verify({ identifier: 'bob.test', app_password: account.appPassword }))
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'account_takedown' } });
   });
 
   it('refresh rotates both tokens; the old refresh token stops working', async () => {
     const { credentials } = await connect();
-    const renewed = await bluesky.tokenRefresher!.refresh(credentials);
+    const renewed = await bluesky.refresher!.refresh(credentials);
     expect(renewed).toMatchObject({ did: credentials.did, handle: credentials.handle, service: credentials.service, email_confirmed: 'true' });
     expect(renewed.access_jwt).not.toBe(credentials.access_jwt);
     expect(renewed.refresh_jwt).not.toBe(credentials.refresh_jwt);
@@ -164,7 +165,7 @@ describe('connect', () => {
     expect(call).toMatchObject({ method: 'POST' });
     expect(bearerOf(call!)).toBe(credentials.refresh_jwt);
 
-    await expect(bluesky.tokenRefresher!.refresh(credentials))
+    await expect(bluesky.refresher!.refresh(credentials))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_invalid' }, upstream: { status: 401, code: 'InvalidToken' } });
     await publish(renewed, textPost('after refresh'));
     expect(sim.posts(credentials.did).map((p) => p.value.text)).toEqual(['after refresh']);
@@ -173,12 +174,12 @@ describe('connect', () => {
   it('an expired refresh token means reconnecting', async () => {
     const { credentials, did } = await connect();
     sim.expireRefreshTokens(did);
-    await expect(bluesky.tokenRefresher!.refresh(credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_expired' }, upstream: { code: 'ExpiredToken' } });
+    await expect(bluesky.refresher!.refresh(credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_expired' }, upstream: { code: 'ExpiredToken' } });
 
     // A refresh JWT past its own exp is not even sent.
     const stale = `e30.${Buffer.from(JSON.stringify({ scope: 'com.atproto.refresh', exp: Math.floor(Date.now() / 1000) - 60 })).toString('base64url')}.x`;
     sim.requests.splice(0);
-    await expect(bluesky.tokenRefresher!.refresh({ ...credentials, refresh_jwt: stale })).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_expired' } });
+    await expect(bluesky.refresher!.refresh({ ...credentials, refresh_jwt: stale })).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_expired' } });
     expect(sim.requests).toHaveLength(0);
   });
 });
@@ -333,7 +334,7 @@ describe('publish photos', () => {
     expect(outcome.extra).toEqual({ cid: root!.cid, thread: [root, second].map((p) => ({ uri: p!.uri, cid: p!.cid, url: expect.stringContaining(p!.rkey) })) });
     expect(sim.records('app.bsky.feed.postgate', did).map((r) => r.rkey)).toEqual([root!.rkey, second!.rkey]);
 
-    const comment = await bluesky.firstCommenter!.postFirstComment(ctxFor(credentials), { post: outcome, text: 'More in the thread' });
+    const comment = await postFirstComment(bluesky, ctxFor(credentials), { post: outcome, text: 'More in the thread' });
     const [reply] = sim.comments(did).filter((c) => c.value.text === 'More in the thread');
     expect(comment).toEqual({ commentId: reply!.uri });
     expect(reply!.value.reply).toEqual({ root: { uri: root!.uri, cid: root!.cid }, parent: { uri: second!.uri, cid: second!.cid } });
@@ -466,7 +467,7 @@ describe('first comment', () => {
     const { credentials, did } = await connect();
     const outcome = await publish(credentials, textPost('Main post'));
     sim.requests.splice(0);
-    const comment = await bluesky.firstCommenter!.postFirstComment(ctxFor(credentials), { post: outcome, text: 'First! https://example.com' });
+    const comment = await postFirstComment(bluesky, ctxFor(credentials), { post: outcome, text: 'First! https://example.com' });
     const [reply] = sim.comments(did);
     expect(comment).toEqual({ commentId: reply!.uri });
     const [body] = createRecordBodies();
@@ -480,11 +481,11 @@ describe('first comment', () => {
   it('looks the cid up when the outcome lacks it, and skips with a warning when the post id is unknown', async () => {
     const { credentials, did } = await connect();
     const outcome = await publish(credentials, textPost('Main post'));
-    await bluesky.firstCommenter!.postFirstComment(ctxFor(credentials), { post: { postId: outcome.postId, warnings: [] }, text: 'hi' });
+    await postFirstComment(bluesky, ctxFor(credentials), { post: { postId: outcome.postId, warnings: [] }, text: 'hi' });
     expect(sim.comments(did)[0]!.value.reply).toMatchObject({ root: { cid: outcome.extra!.cid } });
 
     sim.requests.splice(0);
-    expect(await bluesky.firstCommenter!.postFirstComment(ctxFor(credentials), { post: { postId: '', warnings: [] }, text: 'hi' }))
+    expect(await postFirstComment(bluesky, ctxFor(credentials), { post: { postId: '', warnings: [] }, text: 'hi' }))
       .toEqual({ commentId: '', warnings: [expect.stringMatching(/skipped.*not known yet/)] });
     expect(sim.requests).toHaveLength(0);
   });
@@ -529,7 +530,7 @@ describe('failure modes', () => {
     const b = await connect();
     sim.revokeTokens(b.did);
     await expect(publish(b.credentials, textPost('x'))).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_invalid' } });
-    await expect(bluesky.tokenRefresher!.refresh(b.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
+    await expect(bluesky.refresher!.refresh(b.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
   });
 
   it('a timeout is transient with an unknown outcome', async () => {

@@ -43,7 +43,7 @@ const publish = async (ctx: PublishContext, text: string, adapter = discord) => 
   if (step.kind !== 'done') throw new Error('a text post finishes in one step');
   return step.outcome;
 };
-const verify = (input: Record<string, unknown>) => discord.credentialConnector!.verify(input);
+const verify = (input: Record<string, unknown>) => discord.credentials!.verify(input);
 
 describe('descriptor', () => {
   it('declares a credentials network with a 2000-character text limit', () => {

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { postFirstComment } from '../../support/first-comment';
 import { PlatformError } from '../../../core/domain/errors';
 import type { MediaKind } from '../../../core/domain/platforms';
 import { resolveSettings } from '../../../core/domain/settings';
@@ -35,7 +36,7 @@ interface Connected { accountId: string; pages: Array<{ id: string; name: string
 async function connect(name: string, pageNames: string[] = [`${name} Page`], scopes?: string[]): Promise<Connected> {
   const account = sim.createAccount({ name, pages: pageNames });
   const code = sim.issueAuthCode(account.id, { redirectUri: REDIRECT, scopes });
-  const { credentials } = await fb.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT });
+  const { credentials } = await fb.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
   sim.reset();
   return { accountId: account.id, pages: account.pages, credentials };
 }
@@ -64,7 +65,7 @@ describe('descriptor and settings', () => {
       id: 'facebook', connect: 'oauth', endpoints: ['video', 'photo', 'text'],
       limits: { textMaxChars: 63_206, video: { maxSeconds: 240 * 60 }, photo: { maxBytes: 4 * 1024 * 1024 } },
     });
-    expect(fb.oauthConnector!.pkce).toBe(false);
+    expect(fb.oauth!.pkce).toBe(false);
   });
 
   it('applies defaults and converts photo fields (alt text lists, JSON targeting, booleans)', () => {
@@ -102,7 +103,7 @@ describe('descriptor and settings', () => {
 
 describe('connect', () => {
   it('builds the login dialog URL with the client id, scopes, redirect and state', () => {
-    const url = new URL(fb.oauthConnector!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT }));
+    const url = new URL(fb.oauth!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT }));
     expect(`${url.origin}${url.pathname}`).toBe(`${sim.baseUrl}/dialog/oauth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: sim.app.id, redirect_uri: REDIRECT, state: 'st-1', response_type: 'code', scope: FACEBOOK_SCOPES.join(','),
@@ -112,7 +113,7 @@ describe('connect', () => {
 
   it('goes through the dialog, exchanges the code for a long-lived token and reads identity and pages', async () => {
     const account = sim.createAccount({ name: 'Ada Bakery', pages: ['Ada Bakery', 'Ada Catering'], pictureUrl: 'https://cdn.example/ada.jpg' });
-    const page = await fetch(fb.oauthConnector!.authorizeUrl({ state: 'st-2', redirectUri: REDIRECT }));
+    const page = await fetch(fb.oauth!.authorizeUrl({ state: 'st-2', redirectUri: REDIRECT }));
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Ada Bakery');
     const form = new URLSearchParams({ client_id: sim.app.id, redirect_uri: REDIRECT, state: 'st-2', scope: FACEBOOK_SCOPES.join(','), account_id: account.id, decision: 'approve' });
@@ -123,7 +124,7 @@ describe('connect', () => {
     expect(back.searchParams.get('state')).toBe('st-2');
     sim.reset();
 
-    const { identity, credentials } = await fb.oauthConnector!.exchangeCode({ code: back.searchParams.get('code')!, redirectUri: REDIRECT });
+    const { identity, credentials } = await fb.oauth!.exchangeCode({ code: back.searchParams.get('code')!, redirectUri: REDIRECT });
     expect(identity).toEqual({ platformUserId: account.id, handle: 'Ada Bakery', displayName: 'Ada Bakery', avatarUrl: 'https://cdn.example/ada.jpg' });
     expect(Object.keys(credentials).sort()).toEqual(['expires_at', 'pages', 'user_access_token', 'user_id']);
     expect(credentials.user_id).toBe(account.id);
@@ -150,24 +151,24 @@ describe('connect', () => {
   it('refuses a used code or another redirect URI as auth_expired', async () => {
     const account = sim.createAccount({ name: 'Reuse', pages: ['Reuse Page'] });
     const code = sim.issueAuthCode(account.id, { redirectUri: REDIRECT });
-    await fb.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT });
-    await expect(fb.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT }))
+    await fb.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
+    await expect(fb.oauth!.exchangeCode({ code, redirectUri: REDIRECT }))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'authorization_code_invalid' }, upstream: { code: '100/36009' } });
     const other = sim.issueAuthCode(account.id, { redirectUri: REDIRECT });
-    await expect(fb.oauthConnector!.exchangeCode({ code: other, redirectUri: 'https://elsewhere.example/cb' }))
+    await expect(fb.oauth!.exchangeCode({ code: other, redirectUri: 'https://elsewhere.example/cb' }))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired' }, upstream: { code: '100/36008' } });
   });
 
   it('refuses a login without pages: personal profiles cannot be posted to', async () => {
     const account = sim.createAccount({ name: 'No Pages' });
-    await expect(fb.oauthConnector!.exchangeCode({ code: sim.issueAuthCode(account.id, { redirectUri: REDIRECT }), redirectUri: REDIRECT }))
+    await expect(fb.oauth!.exchangeCode({ code: sim.issueAuthCode(account.id, { redirectUri: REDIRECT }), redirectUri: REDIRECT }))
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'facebook_no_pages' } });
   });
 
   it('refresh re-exchanges the user token and re-reads the pages', async () => {
     const c = await connect('Refresher');
     const added = sim.addPage(c.accountId, 'Second Page');
-    const renewed = await fb.tokenRefresher!.refresh(c.credentials);
+    const renewed = await fb.refresher!.refresh(c.credentials);
     expect(renewed.user_access_token).not.toBe(c.credentials.user_access_token);
     expect(Date.parse(renewed.expires_at!)).toBeGreaterThan(Date.now() + 59 * 86400_000);
     expect(facebookPages(renewed)).toEqual([{ page_id: c.pages[0]!.id, page_name: 'Refresher Page' }, { page_id: added.id, page_name: 'Second Page' }]);
@@ -177,7 +178,7 @@ describe('connect', () => {
   it('refresh keeps the non-expiring page tokens when only the user token expired', async () => {
     const c = await connect('Idle');
     sim.expireAccessTokens(c.accountId);
-    const renewed = await fb.tokenRefresher!.refresh(c.credentials);
+    const renewed = await fb.refresher!.refresh(c.credentials);
     expect(renewed.expires_at).toBeUndefined();
     expect(renewed.pages).toBe(c.credentials.pages);
     const outcome = await publishDone(ctxOf({ ...c, credentials: renewed }, noMedia), textPost('Still here after 60 days'));
@@ -187,7 +188,7 @@ describe('connect', () => {
   it('refresh after the user removed the app is auth_expired', async () => {
     const c = await connect('Revoker');
     sim.revokeTokens(c.accountId);
-    await expect(fb.tokenRefresher!.refresh(c.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'app_deauthorized' } });
+    await expect(fb.refresher!.refresh(c.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'app_deauthorized' } });
   });
 });
 
@@ -292,7 +293,7 @@ describe('publish', () => {
     expect(sim.posts()).toHaveLength(0);
     expect(outcome).toMatchObject({ postId: sim.photos()[0]!.id, extra: { published: false } });
     expect(outcome.url).toBeUndefined();
-    const comment = await fb.firstCommenter!.postFirstComment(ctxOf(single), { post: outcome, text: 'hi' });
+    const comment = await postFirstComment(fb, ctxOf(single), { post: outcome, text: 'hi' });
     expect(comment.warnings).toEqual([expect.stringContaining('unpublished')]);
     expect(sim.comments()).toHaveLength(0);
   });
@@ -416,20 +417,20 @@ describe('first comment', () => {
 
   it('comments under a text post with the page token', async () => {
     const post = await publishDone(ctxOf(c, noMedia), textPost('Comment below'));
-    const { commentId } = await fb.firstCommenter!.postFirstComment(ctxOf(c, noMedia), { post, text: 'First!' });
+    const { commentId } = await postFirstComment(fb, ctxOf(c, noMedia), { post, text: 'First!' });
     expect(sim.comments(post.postId)).toEqual([expect.objectContaining({ id: commentId, message: 'First!' })]);
     expect(sim.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v21.0/${post.postId}/comments`, headers: { authorization: `Bearer ${pageToken(c)}` } });
   });
 
   it('comments under a video by its video id', async () => {
     const post = await publishDone(ctxOf(c), videoPost([fx.video]));
-    await fb.firstCommenter!.postFirstComment(ctxOf(c), { post, text: 'Watch to the end' });
+    await postFirstComment(fb, ctxOf(c), { post, text: 'Watch to the end' });
     expect(sim.comments(post.postId)).toHaveLength(1);
   });
 
   it('returns warnings instead of failing when the post id is unknown or the post is a story', async () => {
-    const unknown = await fb.firstCommenter!.postFirstComment(ctxOf(c), { post: { postId: '', warnings: [] }, text: 'x' });
-    const story = await fb.firstCommenter!.postFirstComment(ctxOf(c), { post: { postId: '1', warnings: [], extra: { media_type: 'STORIES' } }, text: 'x' });
+    const unknown = await postFirstComment(fb, ctxOf(c), { post: { postId: '', warnings: [] }, text: 'x' });
+    const story = await postFirstComment(fb, ctxOf(c), { post: { postId: '1', warnings: [], extra: { media_type: 'STORIES' } }, text: 'x' });
     expect([unknown.warnings, story.warnings]).toEqual([[expect.stringContaining('not known yet')], [expect.stringContaining('stories')]]);
     expect(sim.requests).toHaveLength(0);
   });

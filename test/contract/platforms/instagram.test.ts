@@ -1,4 +1,5 @@
 import { PlatformError } from '../../../core/domain/errors';
+import { postFirstComment } from '../../support/first-comment';
 import { resolveSettings } from '../../../core/domain/settings';
 import type { MediaRef, PlatformAdapter, PlatformCredentials, PublishContext, PublishPost } from '../../../core/ports/platform';
 import { createInstagramPlatform, instagramDescriptor, INSTAGRAM_SCOPES } from '../../../adapters/platforms/instagram';
@@ -112,20 +113,20 @@ describe('descriptor and settings', () => {
 
 describe('connect', () => {
   it('builds the authorize URL with client id, scopes, redirect and state (no PKCE)', () => {
-    expect(ig.oauthConnector!.pkce).toBe(false);
-    const url = new URL(ig.oauthConnector!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT }));
+    expect(ig.oauth!.pkce).toBe(false);
+    const url = new URL(ig.oauth!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT }));
     expect(`${url.origin}${url.pathname}`).toBe(sim.authorizeUrl);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: app.clientId, redirect_uri: REDIRECT, response_type: 'code', state: 'st-1',
       scope: 'instagram_business_basic,instagram_business_content_publish,instagram_business_manage_comments',
     });
-    const real = createInstagramPlatform({ clientId: 'c', clientSecret: 's' }).oauthConnector!.authorizeUrl({ state: 's', redirectUri: REDIRECT });
+    const real = createInstagramPlatform({ clientId: 'c', clientSecret: 's' }).oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT });
     expect(real.startsWith('https://www.instagram.com/oauth/authorize?')).toBe(true);
   });
 
   it('approve page → code → short-lived token → long-lived token → identity', async () => {
     const a = account({ name: 'Herald Studio', profilePictureUrl: 'https://cdn.example/avatar.jpg' });
-    const authorize = ig.oauthConnector!.authorizeUrl({ state: 'xyz', redirectUri: REDIRECT });
+    const authorize = ig.oauth!.authorizeUrl({ state: 'xyz', redirectUri: REDIRECT });
     const page = await fetch(authorize);
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -142,7 +143,7 @@ describe('connect', () => {
     expect(back.searchParams.get('state')).toBe('xyz');
     sim.reset();
 
-    const verified = await ig.oauthConnector!.exchangeCode({ code: `${back.searchParams.get('code')}#_`, redirectUri: REDIRECT });
+    const verified = await ig.oauth!.exchangeCode({ code: `${back.searchParams.get('code')}#_`, redirectUri: REDIRECT });
     expect(verified.identity).toEqual({ platformUserId: a.id, handle: a.username, displayName: 'Herald Studio', avatarUrl: 'https://cdn.example/avatar.jpg' });
     const { credentials } = verified;
     expect(credentials.ig_user_id).toBe(a.id);
@@ -173,22 +174,22 @@ describe('connect', () => {
   it('refuses a code used twice or sent with another redirect_uri', async () => {
     const a = account();
     const code = sim.issueAuthCode(a.id, { clientId: app.clientId, redirectUri: REDIRECT });
-    await expect(ig.oauthConnector!.exchangeCode({ code, redirectUri: 'https://elsewhere.example/cb' }))
+    await expect(ig.oauth!.exchangeCode({ code, redirectUri: 'https://elsewhere.example/cb' }))
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_rejected' }, upstream: { status: 400 } });
-    await ig.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT });
-    await expect(ig.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT })).rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_rejected' } });
+    await ig.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
+    await expect(ig.oauth!.exchangeCode({ code, redirectUri: REDIRECT })).rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_rejected' } });
   });
 
   it('refresh renews the long-lived token; the old one stops working', async () => {
     const a = account();
     const old = credentialsOf(a);
-    const renewed = await ig.tokenRefresher!.refresh({ ...old, expires_at: new Date(Date.now() + 86400_000).toISOString() });
+    const renewed = await ig.refresher!.refresh({ ...old, expires_at: new Date(Date.now() + 86400_000).toISOString() });
     expect(renewed.access_token).not.toBe(old.access_token);
     expect(renewed).toMatchObject({ ig_user_id: a.id, scopes: old.scopes });
     expect(Date.parse(renewed.expires_at!)).toBeGreaterThan(Date.now() + 59 * 86400_000);
     expect(sim.requests.at(-1)).toMatchObject({ path: '/refresh_access_token', query: { grant_type: 'ig_refresh_token', access_token: old.access_token } });
     expect(sim.tokenInfo(old.access_token!)!.revoked).toBe(true);
-    await expect(ig.tokenRefresher!.refresh(old)).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
+    await expect(ig.refresher!.refresh(old)).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
     await publish(ctxOf(renewed), photoPost([media.images[0]!]));
   });
 
@@ -199,7 +200,7 @@ describe('connect', () => {
     const a = account();
     const creds = credentialsOf(a);
     sim[how](a.id);
-    await expect(ig.tokenRefresher!.refresh(creds)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason } });
+    await expect(ig.refresher!.refresh(creds)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason } });
   });
 });
 
@@ -327,7 +328,7 @@ describe('first comment', () => {
     const a = account();
     const ctx = ctxOf(credentialsOf(a));
     const { outcome } = await publish(ctx, photoPost([media.images[0]!]));
-    const { commentId, warnings } = await ig.firstCommenter!.postFirstComment(ctx, { post: outcome, text: 'First! #herald' });
+    const { commentId, warnings } = await postFirstComment(ig, ctx, { post: outcome, text: 'First! #herald' });
     expect(warnings).toBeUndefined();
     expect(sim.comments(outcome.postId)).toEqual([expect.objectContaining({ id: commentId, text: 'First! #herald' })]);
     expect(sim.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v21.0/${outcome.postId}/comments`, body: { message: 'First! #herald' } });
@@ -337,10 +338,10 @@ describe('first comment', () => {
     const a = account();
     const ctx = ctxOf(credentialsOf(a));
     const { outcome } = await publish(ctx, videoPost({ media_type: 'STORIES' }));
-    await expect(ig.firstCommenter!.postFirstComment(ctx, { post: outcome, text: 'hi' }))
+    await expect(postFirstComment(ig, ctx, { post: outcome, text: 'hi' }))
       .resolves.toEqual({ commentId: '', warnings: ['The first comment was skipped: Instagram stories take no comments.'] });
     sim.reset();
-    await expect(ig.firstCommenter!.postFirstComment(ctx, { post: { postId: '', warnings: [] }, text: 'hi' }))
+    await expect(postFirstComment(ig, ctx, { post: { postId: '', warnings: [] }, text: 'hi' }))
       .resolves.toMatchObject({ commentId: '', warnings: [expect.stringMatching(/not known yet/)] });
     expect(sim.requests).toHaveLength(0);
     expect(sim.comments()).toHaveLength(0);
@@ -499,7 +500,7 @@ describe('simulator wire format', () => {
 });
 
 describe('checkpoint probe', () => {
-  const probe = (credentials: PlatformCredentials) => ig.checkpointProbe!.probe({ credentials });
+  const probe = (credentials: PlatformCredentials) => ig.probe!.probe({ credentials });
 
   it('answers checkpoint while the account stays checkpointed, and resolves once the user completed it', async () => {
     const a = account();

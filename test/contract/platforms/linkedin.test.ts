@@ -1,8 +1,9 @@
 import { PlatformError } from '../../../core/domain/errors';
+import { postFirstComment } from '../../support/first-comment';
 import { resolveSettings } from '../../../core/domain/settings';
 import type { MediaKind } from '../../../core/domain/platforms';
 import type { PlatformAdapter, PlatformCredentials, PublishContext, PublishPost } from '../../../core/ports/platform';
-import type { RecordedRequest } from '../../../ops/simulators/http';
+import type { RecordedRequest } from '../../../ops/simulators/kit/http';
 import {
   createLinkedInPlatform, escapeLittleText, LINKEDIN_DEFAULT_VERSION, linkedinDescriptor, mapLinkedInFailure,
   type LinkedInPlatformOptions,
@@ -154,18 +155,18 @@ describe('descriptor and settings', () => {
 
 describe('connect', () => {
   it('builds the authorize URL with the client id, redirect, state and the member scopes, without PKCE', () => {
-    expect(linkedin.oauthConnector!.pkce).toBe(false);
-    const url = new URL(linkedin.oauthConnector!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT, codeChallenge: 'ignored' }));
+    expect(linkedin.oauth!.pkce).toBe(false);
+    const url = new URL(linkedin.oauth!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT, codeChallenge: 'ignored' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${sim.authBase}/authorization`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code', client_id: client.clientId, redirect_uri: REDIRECT, state: 'st-1', scope: 'openid profile w_member_social',
     });
-    const pages = new URL(adapter({ organizationPages: true }).oauthConnector!.authorizeUrl({ state: 's', redirectUri: REDIRECT }));
+    const pages = new URL(adapter({ organizationPages: true }).oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT }));
     expect(pages.searchParams.get('scope')).toBe('openid profile w_member_social w_organization_social r_organization_admin');
   });
 
   it('goes through the approve page, exchanges the code and reads the identity', async () => {
-    const page = await fetch(linkedin.oauthConnector!.authorizeUrl({ state: 'st-2', redirectUri: REDIRECT }));
+    const page = await fetch(linkedin.oauth!.authorizeUrl({ state: 'st-2', redirectUri: REDIRECT }));
     expect(page.status).toBe(200);
     const html = await page.text();
     const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
@@ -180,7 +181,7 @@ describe('connect', () => {
     expect(back.searchParams.get('state')).toBe('st-2');
 
     const before = Date.now();
-    const { identity, credentials } = await linkedin.oauthConnector!.exchangeCode({ code: back.searchParams.get('code')!, redirectUri: REDIRECT });
+    const { identity, credentials } = await linkedin.oauth!.exchangeCode({ code: back.searchParams.get('code')!, redirectUri: REDIRECT });
     expect(identity).toEqual({ platformUserId: member.sub, handle: 'Ada Lovelace', displayName: 'Ada Lovelace', avatarUrl: member.picture });
     expect(Object.keys(credentials).sort()).toEqual(['access_token', 'expires_at', 'member_urn', 'refresh_expires_at', 'refresh_token', 'scope']);
     expect(credentials).toMatchObject({ scope: 'openid profile w_member_social', member_urn: `urn:li:person:${member.sub}` });
@@ -204,7 +205,7 @@ describe('connect', () => {
 
   it('lists the administered pages when the organization scopes were granted', async () => {
     const code = sim.issueAuthCode(member.sub, { clientId: client.clientId, redirectUri: REDIRECT, scope: PAGE_SCOPES });
-    const { credentials } = await adapter({ organizationPages: true }).oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT });
+    const { credentials } = await adapter({ organizationPages: true }).oauth!.exchangeCode({ code, redirectUri: REDIRECT });
     expect(JSON.parse(credentials.pages!)).toEqual([{ id: page(), role: 'ADMINISTRATOR' }]);
     expect(credentials.scope).toBe(PAGE_SCOPES.join(' '));
     const acl = only('GET', '/rest/organizationAcls');
@@ -214,15 +215,15 @@ describe('connect', () => {
 
   it('refuses a code used twice', async () => {
     const code = sim.issueAuthCode(member.sub, { clientId: client.clientId, redirectUri: REDIRECT });
-    await linkedin.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT });
-    await expect(linkedin.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT }))
+    await linkedin.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
+    await expect(linkedin.oauth!.exchangeCode({ code, redirectUri: REDIRECT }))
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_code_invalid' }, upstream: { status: 400, code: 'invalid_grant' } });
   });
 
   it('refresh rotates the refresh token, keeps its expiry, and the old one stops working', async () => {
     const code = sim.issueAuthCode(member.sub, { clientId: client.clientId, redirectUri: REDIRECT });
-    const { credentials } = await linkedin.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT });
-    const renewed = await linkedin.tokenRefresher!.refresh(credentials);
+    const { credentials } = await linkedin.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
+    const renewed = await linkedin.refresher!.refresh(credentials);
     expect(renewed.access_token).not.toBe(credentials.access_token);
     expect(renewed.refresh_token).not.toBe(credentials.refresh_token);
     expect(Math.abs(Date.parse(renewed.refresh_expires_at!) - Date.parse(credentials.refresh_expires_at!))).toBeLessThan(5000);
@@ -231,7 +232,7 @@ describe('connect', () => {
     });
     await publishText(fresh('Posted with the renewed token'), {}, ctxFor(renewed));
 
-    await expect(linkedin.tokenRefresher!.refresh(credentials))
+    await expect(linkedin.refresher!.refresh(credentials))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_invalid' } });
   });
 
@@ -239,19 +240,19 @@ describe('connect', () => {
     const plain = sim.registerClient({ redirectUris: [REDIRECT], clientId: 'no-refresh-client', refreshTokens: false });
     const a = adapter({ clientId: plain.clientId, clientSecret: plain.clientSecret });
     const code = sim.issueAuthCode(member.sub, { clientId: plain.clientId, redirectUri: REDIRECT });
-    const { credentials } = await a.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT });
+    const { credentials } = await a.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
     expect(credentials.refresh_token).toBeUndefined();
     expect(credentials.expires_at).toBeDefined();
     sim.reset();
-    await expect(a.tokenRefresher!.refresh(credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_unavailable' } });
+    await expect(a.refresher!.refresh(credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_unavailable' } });
     expect(sim.requests).toHaveLength(0);
   });
 
   it('a revoked app cannot refresh: auth_expired', async () => {
     const code = sim.issueAuthCode(member.sub, { clientId: client.clientId, redirectUri: REDIRECT });
-    const { credentials } = await linkedin.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT });
+    const { credentials } = await linkedin.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
     sim.revokeTokens(member.sub);
-    await expect(linkedin.tokenRefresher!.refresh(credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
+    await expect(linkedin.refresher!.refresh(credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
     await expect(publishText('after revoke', {}, ctxFor(credentials)))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_revoked' }, upstream: { status: 401, code: 'REVOKED_ACCESS_TOKEN' } });
   });
@@ -467,7 +468,7 @@ describe('first comment', () => {
   it('comments under the post as its author', async () => {
     const ctx = ctxFor(credentialsFor(PAGE_SCOPES));
     const outcome = await publishText(fresh('Page news'), { target_linkedin_page_id: page() }, ctx);
-    const { commentId, warnings } = await linkedin.firstCommenter!.postFirstComment(ctx, { post: outcome, text: 'Details (in) the thread' });
+    const { commentId, warnings } = await postFirstComment(linkedin, ctx, { post: outcome, text: 'Details (in) the thread' });
     const [comment] = sim.comments(outcome.postId);
     expect(comment).toMatchObject({ actor: `urn:li:organization:${page()}`, text: 'Details (in) the thread' });
     expect(commentId).toBe(comment!.urn);
@@ -477,7 +478,7 @@ describe('first comment', () => {
   });
 
   it('skips with a warning when the post id is not known, sending nothing', async () => {
-    const result = await linkedin.firstCommenter!.postFirstComment(ctxFor(credentialsFor(), noMedia), { post: { postId: '', warnings: [] }, text: 'hi' });
+    const result = await postFirstComment(linkedin, ctxFor(credentialsFor(), noMedia), { post: { postId: '', warnings: [] }, text: 'hi' });
     expect(result).toEqual({ commentId: '', warnings: [expect.stringMatching(/not known yet/)] });
     expect(sim.requests).toHaveLength(0);
   });

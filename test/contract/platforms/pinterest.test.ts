@@ -100,8 +100,8 @@ describe('descriptor and settings', () => {
         photo: { maxBytes: 20 * 1024 ** 2, maxCount: 5 },
       },
     });
-    expect(pinterest.oauthConnector!.pkce).toBe(false);
-    expect(pinterest.firstCommenter).toBeUndefined();
+    expect(pinterest.oauth!.pkce).toBe(false);
+    expect(pinterest.comments).toBeUndefined();
   });
 
   it('reads AI disclosures as CSV, JSON or a list, carousel lists by their [] names, and converts types', () => {
@@ -188,18 +188,18 @@ describe('descriptor and settings', () => {
 
 describe('connect', () => {
   it('builds the authorize URL with the client id, scopes, redirect and state (no PKCE)', () => {
-    const url = new URL(pinterest.oauthConnector!.authorizeUrl({ state: 'st-123', redirectUri: REDIRECT, codeChallenge: 'ignored' }));
+    const url = new URL(pinterest.oauth!.authorizeUrl({ state: 'st-123', redirectUri: REDIRECT, codeChallenge: 'ignored' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${sim.origin}/oauth/`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: app.clientId, redirect_uri: REDIRECT, response_type: 'code', scope: SCOPES, state: 'st-123',
     });
-    const real = createPinterestPlatform({ clientId: 'abc', clientSecret: 's' }).oauthConnector!.authorizeUrl({ state: 's', redirectUri: REDIRECT });
+    const real = createPinterestPlatform({ clientId: 'abc', clientSecret: 's' }).oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT });
     expect(real.startsWith('https://www.pinterest.com/oauth/?')).toBe(true);
   });
 
   it('approve page → code → tokens with Basic client auth → identity from /v5/user_account', async () => {
     const account = sim.createAccount({ username: 'herald_oauth', businessName: 'Herald OAuth', profileImage: 'https://i.pinimg.com/a.jpg' });
-    const authorizeUrl = pinterest.oauthConnector!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT });
+    const authorizeUrl = pinterest.oauth!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT });
     const page = await fetch(authorizeUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('herald_oauth');
@@ -215,7 +215,7 @@ describe('connect', () => {
 
     sim.reset();
     const before = Date.now();
-    const { identity, credentials } = await pinterest.oauthConnector!.exchangeCode({ code: back.searchParams.get('code')!, redirectUri: REDIRECT });
+    const { identity, credentials } = await pinterest.oauth!.exchangeCode({ code: back.searchParams.get('code')!, redirectUri: REDIRECT });
     expect(identity).toEqual({ platformUserId: account.id, handle: 'herald_oauth', displayName: 'Herald OAuth', avatarUrl: 'https://i.pinimg.com/a.jpg' });
     expect(credentials).toEqual({
       access_token: expect.stringMatching(/^pina_/),
@@ -238,7 +238,7 @@ describe('connect', () => {
   });
 
   it('a denied approval comes back with error=access_denied', async () => {
-    const params = Object.fromEntries(new URL(pinterest.oauthConnector!.authorizeUrl({ state: 'st-2', redirectUri: REDIRECT })).searchParams);
+    const params = Object.fromEntries(new URL(pinterest.oauth!.authorizeUrl({ state: 'st-2', redirectUri: REDIRECT })).searchParams);
     const res = await fetch(`${sim.origin}/oauth/`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ ...params, decision: 'deny' }) });
     const back = new URL(res.headers.get('location')!);
     expect(Object.fromEntries(back.searchParams)).toEqual({ error: 'access_denied', state: 'st-2' });
@@ -247,18 +247,18 @@ describe('connect', () => {
   it('a used code, or a code for another redirect URI, is refused as auth_expired', async () => {
     const account = sim.createAccount({ username: 'herald_code' });
     const code = sim.issueAuthCode(account.id, { clientId: app.clientId, redirectUri: REDIRECT });
-    await pinterest.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT });
-    await expect(pinterest.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT }))
+    await pinterest.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
+    await expect(pinterest.oauth!.exchangeCode({ code, redirectUri: REDIRECT }))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'grant_rejected' }, upstream: { status: 400, code: 1 } });
     const other = sim.issueAuthCode(account.id, { clientId: app.clientId, redirectUri: REDIRECT });
-    await expect(pinterest.oauthConnector!.exchangeCode({ code: other, redirectUri: 'https://elsewhere.test/cb' }))
+    await expect(pinterest.oauth!.exchangeCode({ code: other, redirectUri: 'https://elsewhere.test/cb' }))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
   });
 
   it('refresh rotates the refresh token; the old one then stops working', async () => {
     const { ctx, account } = connected();
     const old: PlatformCredentials = { ...ctx.credentials, user_id: account.id };
-    const renewed = await pinterest.tokenRefresher!.refresh(old);
+    const renewed = await pinterest.refresher!.refresh(old);
     expect(renewed.access_token).not.toBe(old.access_token);
     expect(renewed.refresh_token).toMatch(/^pinr_/);
     expect(renewed.refresh_token).not.toBe(old.refresh_token);
@@ -266,8 +266,8 @@ describe('connect', () => {
     expect(sim.requests.at(-1)!.body).toEqual({ grant_type: 'refresh_token', refresh_token: old.refresh_token });
 
     await expect(pinterest.listBoards(renewed)).resolves.toHaveLength(1);
-    await expect(pinterest.tokenRefresher!.refresh(old)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'grant_rejected' } });
-    await expect(pinterest.tokenRefresher!.refresh(renewed)).resolves.toMatchObject({ access_token: expect.stringMatching(/^pina_/) });
+    await expect(pinterest.refresher!.refresh(old)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'grant_rejected' } });
+    await expect(pinterest.refresher!.refresh(renewed)).resolves.toMatchObject({ access_token: expect.stringMatching(/^pina_/) });
   });
 
   it.each([
@@ -277,14 +277,14 @@ describe('connect', () => {
   ])('refresh with a %s refresh token is auth_expired', async (_label, breakIt) => {
     const { ctx, account } = connected();
     breakIt(account.id);
-    await expect(pinterest.tokenRefresher!.refresh(ctx.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
+    await expect(pinterest.refresher!.refresh(ctx.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
   });
 
   it('a wrong client secret is refused as auth_expired too, and no credentials means reconnect', async () => {
     const { ctx } = connected();
     const wrong = createPinterestPlatform({ clientId: app.clientId, clientSecret: 'nope', apiBase: sim.apiBase });
-    await expect(wrong.tokenRefresher!.refresh(ctx.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired' }, upstream: { status: 401, code: 2 } });
-    await expect(pinterest.tokenRefresher!.refresh({ access_token: 'x' })).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_missing' } });
+    await expect(wrong.refresher!.refresh(ctx.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired' }, upstream: { status: 401, code: 2 } });
+    await expect(pinterest.refresher!.refresh({ access_token: 'x' })).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_missing' } });
   });
 });
 

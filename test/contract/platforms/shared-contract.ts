@@ -11,6 +11,7 @@ import type {
 } from '../../../core/ports/platform';
 import { noMedia } from '../../support/media-access';
 import { drivePublish, type MediaFixtures } from '../../support/platform-harness';
+import { postFirstComment } from '../../support/first-comment';
 
 /** A network's own verdict or failure, armed on its simulator, and what the adapter must make of it. */
 export interface HarnessFailure {
@@ -24,7 +25,7 @@ export interface HarnessFailure {
   kind?: MediaKind;
 }
 
-/** How the network renews credentials, when the adapter has a tokenRefresher. */
+/** How the network renews credentials, when the adapter has a refresher. */
 export interface HarnessRefresh {
   /**
    * `after_expiry`: a refresh token (or session) renews credentials whose access token already expired.
@@ -53,10 +54,10 @@ export interface PlatformHarness {
   readonly adapter: PlatformAdapter;
   /**
    * Connects the harness's one sandbox account through the adapter's real connect flow:
-   * authorizeUrl → the simulator's approve page → exchangeCode, or credentialConnector.verify.
+   * authorizeUrl → the simulator's approve page → exchangeCode, or credentials.verify.
    */
   connect(): Promise<VerifiedConnection>;
-  /** Present exactly when the adapter has a tokenRefresher. */
+  /** Present exactly when the adapter has a refresher. */
   refresh?: HarnessRefresh;
   /** A valid post per endpoint of the descriptor, with the settings it needs (resolved like the core does). */
   publishable: Partial<Record<MediaKind, (fx: MediaFixtures) => PublishPost>>;
@@ -68,7 +69,7 @@ export interface PlatformHarness {
   publishedCount(): number;
   /** API requests the simulator received (since the last reset). */
   requestCount(): number;
-  /** Present exactly when the adapter has a firstCommenter. */
+  /** Present exactly when the adapter has comments. */
   firstComment?: { check(outcome: PublishOutcome, text: string): Promise<boolean> };
   failures: HarnessFailure[];
   /**
@@ -161,7 +162,7 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
       expect(new Set(d.endpoints).size).toBe(d.endpoints.length);
       for (const endpoint of d.endpoints) expect({ endpoint, platforms: ENDPOINT_PLATFORMS[endpoint] }).toEqual({ endpoint, platforms: expect.arrayContaining([d.id]) });
       // The connect style names the connector the adapter has.
-      expect({ connect: d.connect, oauth: Boolean(h.adapter.oauthConnector), credentials: Boolean(h.adapter.credentialConnector) })
+      expect({ connect: d.connect, oauth: Boolean(h.adapter.oauth), credentials: Boolean(h.adapter.credentials) })
         .toEqual({ connect: d.connect, oauth: d.connect === 'oauth', credentials: d.connect === 'credentials' });
       expect(h.adapter.publisher).toBeDefined();
       const names = d.settings.fields.map((f) => f.name);
@@ -179,8 +180,8 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
 
     test('harness', 'the harness covers the adapter: a post per endpoint, refresh and first comment exactly when the adapter has them', async () => {
       expect([...kinds].sort()).toEqual([...h.adapter.descriptor.endpoints].sort());
-      expect(Boolean(h.refresh)).toBe(Boolean(h.adapter.tokenRefresher));
-      expect(Boolean(h.firstComment)).toBe(Boolean(h.adapter.firstCommenter));
+      expect(Boolean(h.refresh)).toBe(Boolean(h.adapter.refresher));
+      expect(Boolean(h.firstComment)).toBe(Boolean(h.adapter.comments));
       const auth = h.failures.filter((f) => f.expect.kind === 'auth_expired');
       const limited = h.failures.filter((f) => f.expect.kind === 'rate_limited');
       const transient = h.failures.filter((f) => f.expect.kind === 'transient');
@@ -208,7 +209,7 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
           if (!refresh.expiredCredentialsStillPublish) {
             await expect(publish(credentials, defaultKind!)).rejects.toMatchObject({ failure: expect.objectContaining({ kind: 'auth_expired' }) });
           }
-          const renewed = await h.adapter.tokenRefresher!.refresh(credentials);
+          const renewed = await h.adapter.refresher!.refresh(credentials);
           for (const [key, value] of Object.entries(renewed)) expect({ key, type: typeof value }).toEqual({ key, type: 'string' });
           expect(renewed).not.toEqual(credentials);
           const { outcome } = await publish(renewed, defaultKind!);
@@ -217,7 +218,7 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
       } else {
         test('refresh', 'refresh renews a valid token into credentials that publish; an expired token cannot be renewed', async () => {
           const { credentials } = await h.connect();
-          const renewed = await h.adapter.tokenRefresher!.refresh(credentials);
+          const renewed = await h.adapter.refresher!.refresh(credentials);
           for (const [key, value] of Object.entries(renewed)) expect({ key, type: typeof value }).toEqual({ key, type: 'string' });
           expect(renewed.access_token).not.toBe(credentials.access_token);
           const { outcome } = await publish(renewed, defaultKind!);
@@ -225,7 +226,7 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
 
           const other = await h.connect();
           refresh.expireAccessToken(other.credentials);
-          await expect(h.adapter.tokenRefresher!.refresh(other.credentials))
+          await expect(h.adapter.refresher!.refresh(other.credentials))
             .rejects.toMatchObject({ failure: expect.objectContaining({ kind: 'auth_expired' }) });
         });
       }
@@ -263,7 +264,7 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
         const { credentials } = await h.connect();
         const { outcome } = await publish(credentials, defaultKind!);
         const text = `First comment from the contract on ${h.name}`;
-        const result = await h.adapter.firstCommenter!.postFirstComment(ctxOf(credentials, defaultKind!), { post: outcome, text });
+        const result = await postFirstComment(h.adapter, ctxOf(credentials, defaultKind!), { post: outcome, text });
         expect(result.commentId).toEqual(expect.any(String));
         expect(result.commentId.trim()).not.toBe('');
         expect(await firstComment.check(outcome, text)).toBe(true);

@@ -42,7 +42,7 @@ const publish = async (ctx: PublishContext, text: string, adapter = telegram) =>
   if (step.kind !== 'done') throw new Error('a text post finishes in one step');
   return step.outcome;
 };
-const verify = (input: Record<string, unknown>) => telegram.credentialConnector!.verify(input);
+const verify = (input: Record<string, unknown>) => telegram.credentials!.verify(input);
 
 describe('descriptor', () => {
   it('declares a credentials network with a 4096-character text limit', () => {

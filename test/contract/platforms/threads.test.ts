@@ -1,4 +1,5 @@
 import { PlatformError } from '../../../core/domain/errors';
+import { postFirstComment } from '../../support/first-comment';
 import { resolveSettings } from '../../../core/domain/settings';
 import type { MediaRef, PlatformAdapter, PlatformCredentials, PublishContext, PublishPost } from '../../../core/ports/platform';
 import { createThreadsPlatform, threadsDescriptor, threadsTextLength, THREADS_SCOPES } from '../../../adapters/platforms/threads';
@@ -114,18 +115,18 @@ describe('descriptor and settings', () => {
 
 describe('connect', () => {
   it('builds the authorize URL with client id, scopes, redirect and state (no PKCE)', () => {
-    expect(threads.oauthConnector!.pkce).toBe(false);
-    const url = new URL(threads.oauthConnector!.authorizeUrl({ state: 'st-9', redirectUri: REDIRECT }));
+    expect(threads.oauth!.pkce).toBe(false);
+    const url = new URL(threads.oauth!.authorizeUrl({ state: 'st-9', redirectUri: REDIRECT }));
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: app.clientId, redirect_uri: REDIRECT, response_type: 'code', state: 'st-9', scope: 'threads_basic,threads_content_publish,threads_manage_replies',
     });
-    expect(createThreadsPlatform({ clientId: 'c', clientSecret: 's' }).oauthConnector!.authorizeUrl({ state: 's', redirectUri: REDIRECT }))
+    expect(createThreadsPlatform({ clientId: 'c', clientSecret: 's' }).oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT }))
       .toMatch(/^https:\/\/threads\.net\/oauth\/authorize\?/);
   });
 
   it('approve page → code → short-lived token → long-lived token → identity', async () => {
     const a = sim.createAccount({ username: 'herald.news', name: 'Herald News', profilePictureUrl: 'https://cdn.example/th.jpg' });
-    const page = await fetch(threads.oauthConnector!.authorizeUrl({ state: 'abc', redirectUri: REDIRECT }));
+    const page = await fetch(threads.oauth!.authorizeUrl({ state: 'abc', redirectUri: REDIRECT }));
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('@herald.news');
     const approve = await fetch(`${sim.origin}/oauth/authorize`, {
@@ -136,7 +137,7 @@ describe('connect', () => {
     expect(back.searchParams.get('state')).toBe('abc');
     sim.reset();
 
-    const { identity, credentials } = await threads.oauthConnector!.exchangeCode({ code: back.searchParams.get('code')!, redirectUri: REDIRECT });
+    const { identity, credentials } = await threads.oauth!.exchangeCode({ code: back.searchParams.get('code')!, redirectUri: REDIRECT });
     expect(identity).toEqual({ platformUserId: a.id, handle: 'herald.news', displayName: 'Herald News', avatarUrl: 'https://cdn.example/th.jpg' });
     expect(credentials.threads_user_id).toBe(a.id);
     expect(sim.tokenInfo(credentials.access_token!)).toMatchObject({ accountId: a.id, kind: 'long', scopes: [...THREADS_SCOPES] });
@@ -150,24 +151,24 @@ describe('connect', () => {
   it('refuses a used code and a wrong redirect_uri as OAuth refusals', async () => {
     const a = account();
     const code = sim.issueAuthCode(a.id, { clientId: app.clientId, redirectUri: REDIRECT });
-    await expect(threads.oauthConnector!.exchangeCode({ code, redirectUri: 'https://other.example/cb' }))
+    await expect(threads.oauth!.exchangeCode({ code, redirectUri: 'https://other.example/cb' }))
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_rejected' }, upstream: { code: '100/36008' } });
-    await threads.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT });
-    await expect(threads.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT }))
+    await threads.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
+    await expect(threads.oauth!.exchangeCode({ code, redirectUri: REDIRECT }))
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_rejected' }, upstream: { code: '100/36009' } });
     const wrongSecret = createThreadsPlatform({ clientId: app.clientId, clientSecret: 'nope', apiBase: sim.apiBase });
     const fresh = sim.issueAuthCode(a.id, { clientId: app.clientId, redirectUri: REDIRECT });
-    await expect(wrongSecret.oauthConnector!.exchangeCode({ code: fresh, redirectUri: REDIRECT })).rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_rejected' } });
+    await expect(wrongSecret.oauth!.exchangeCode({ code: fresh, redirectUri: REDIRECT })).rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_rejected' } });
   });
 
   it('refresh renews the token; the old one stops working', async () => {
     const a = account();
     const old = credentialsOf(a);
-    const renewed = await threads.tokenRefresher!.refresh(old);
+    const renewed = await threads.refresher!.refresh(old);
     expect(renewed.access_token).not.toBe(old.access_token);
     expect(renewed.threads_user_id).toBe(a.id);
     expect(sim.requests.at(-1)).toMatchObject({ path: '/refresh_access_token', query: { grant_type: 'th_refresh_token', access_token: old.access_token } });
-    await expect(threads.tokenRefresher!.refresh(old)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'app_removed' } });
+    await expect(threads.refresher!.refresh(old)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'app_removed' } });
     await expect(publish(ctxOf(old, noMedia), textPost('old token'))).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
     await publish(ctxOf(renewed, noMedia), textPost('new token'));
   });
@@ -176,7 +177,7 @@ describe('connect', () => {
     const a = account();
     const creds = credentialsOf(a);
     sim.expireAccessTokens(a.id);
-    await expect(threads.tokenRefresher!.refresh(creds)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_expired' } });
+    await expect(threads.refresher!.refresh(creds)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_expired' } });
   });
 });
 
@@ -274,7 +275,7 @@ describe('first comment', () => {
     const ctx = ctxOf(credentialsOf(a));
     const { outcome } = await publish(ctx, photoPost([media.images[0]!, media.images[1]!], { threads_thread_media_layout: ['1', '1'] }));
     const last = (outcome.extra!.thread_post_ids as string[])[1]!;
-    const { commentId } = await threads.firstCommenter!.postFirstComment(ctx, { post: outcome, text: 'Links in the replies 👇' });
+    const { commentId } = await postFirstComment(threads, ctx, { post: outcome, text: 'Links in the replies 👇' });
     expect(sim.replies(last)).toEqual([expect.objectContaining({ id: commentId, text: 'Links in the replies 👇', media_type: 'TEXT_POST' })]);
     expect(containerBodies().at(-1)).toEqual({ media_type: 'TEXT', text: 'Links in the replies 👇', reply_to_id: last });
   });
@@ -283,10 +284,10 @@ describe('first comment', () => {
     const a = account();
     const ctx = ctxOf(credentialsOf(a), noMedia);
     const { outcome } = await publish(ctx, textPost('root'));
-    await threads.firstCommenter!.postFirstComment(ctx, { post: outcome, text: 'first' });
+    await postFirstComment(threads, ctx, { post: outcome, text: 'first' });
     expect(sim.replies(outcome.postId).map((p) => p.text)).toEqual(['first']);
     sim.reset();
-    await expect(threads.firstCommenter!.postFirstComment(ctx, { post: { postId: '', warnings: [] }, text: 'x' }))
+    await expect(postFirstComment(threads, ctx, { post: { postId: '', warnings: [] }, text: 'x' }))
       .resolves.toEqual({ commentId: '', warnings: ['The first comment was skipped: the Threads post id is not known yet.'] });
     expect(sim.requests).toHaveLength(0);
   });
@@ -400,7 +401,7 @@ describe('simulator wire format', () => {
 });
 
 describe('checkpoint probe', () => {
-  const probe = (credentials: PlatformCredentials) => threads.checkpointProbe!.probe({ credentials });
+  const probe = (credentials: PlatformCredentials) => threads.probe!.probe({ credentials });
 
   it('answers checkpoint while the user stays checkpointed, and resolves once the user completed it', async () => {
     const a = account();

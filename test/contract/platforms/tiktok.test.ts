@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { postFirstComment } from '../../support/first-comment';
 import { PlatformError } from '../../../core/domain/errors';
 import type { MediaRef } from '../../../core/domain/media';
 import type { MediaKind } from '../../../core/domain/platforms';
@@ -57,7 +58,7 @@ async function connect(capabilities: string[], extra: Omit<Parameters<TikTokSimu
   accountCount += 1;
   const account = sim.createAccount({ username: `creator${accountCount}`, displayName: `Creator ${accountCount}`, capabilities, ...extra });
   const code = sim.issueAuthCode(account.openId, { clientKey: client.clientKey, redirectUri: REDIRECT });
-  const { credentials } = await tiktok.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT });
+  const { credentials } = await tiktok.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
   sim.requests.splice(0);
   const ctx: PublishContext = { credentials, idempotencyKey: 'idem-1', media: media.access };
   return { account, ctx };
@@ -158,13 +159,13 @@ describe('descriptor and settings', () => {
 
 describe('connect', () => {
   it('builds the authorize URL with the client key, scopes, redirect, state and a PKCE challenge', () => {
-    const url = new URL(tiktok.oauthConnector!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT, codeChallenge: 'abc_DEF-123' }));
+    const url = new URL(tiktok.oauth!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT, codeChallenge: 'abc_DEF-123' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${sim.authBase}/v2/auth/authorize/`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_key: client.clientKey, scope: 'video.publish,video.upload,user.info.basic', response_type: 'code',
       redirect_uri: REDIRECT, state: 'st-1', code_challenge: 'abc_DEF-123', code_challenge_method: 'S256',
     });
-    const real = createTikTokPlatform({ clientId: 'ck', clientSecret: 's' }).oauthConnector!.authorizeUrl({ state: 's', redirectUri: REDIRECT });
+    const real = createTikTokPlatform({ clientId: 'ck', clientSecret: 's' }).oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT });
     expect(real.startsWith('https://www.tiktok.com/v2/auth/authorize/?client_key=ck&')).toBe(true);
     expect(real).not.toContain('code_challenge');
   });
@@ -173,7 +174,7 @@ describe('connect', () => {
     const account = sim.createAccount({ username: 'herald.fan', displayName: 'Herald Fan', capabilities: ['video_privacy', 'inbox_fallback', 'comments'] });
     const verifier = 'v'.repeat(64);
     const challenge = createHash('sha256').update(verifier).digest('base64url');
-    const authorize = tiktok.oauthConnector!.authorizeUrl({ state: 'xyz', redirectUri: REDIRECT, codeChallenge: challenge });
+    const authorize = tiktok.oauth!.authorizeUrl({ state: 'xyz', redirectUri: REDIRECT, codeChallenge: challenge });
     const page = await fetch(authorize);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('@herald.fan');
@@ -187,7 +188,7 @@ describe('connect', () => {
     sim.requests.splice(0);
 
     const before = Date.now();
-    const { identity, credentials } = await tiktok.oauthConnector!.exchangeCode({ code: back.searchParams.get('code')!, redirectUri: REDIRECT, codeVerifier: verifier });
+    const { identity, credentials } = await tiktok.oauth!.exchangeCode({ code: back.searchParams.get('code')!, redirectUri: REDIRECT, codeVerifier: verifier });
     expect(identity).toEqual({
       platformUserId: account.openId, handle: 'herald.fan', displayName: 'Herald Fan', avatarUrl: account.avatarUrl,
       capabilities: ['video_privacy', 'inbox_fallback', 'comments'],
@@ -214,22 +215,22 @@ describe('connect', () => {
     const account = sim.createAccount({ username: 'pkce.user' });
     const challenge = createHash('sha256').update('right-verifier').digest('base64url');
     const code = sim.issueAuthCode(account.openId, { clientKey: client.clientKey, redirectUri: REDIRECT, codeChallenge: challenge });
-    await expect(tiktok.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: 'wrong-verifier' }))
+    await expect(tiktok.oauth!.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: 'wrong-verifier' }))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'invalid_grant' }, upstream: { status: 400, code: 'invalid_grant' } });
 
     const plain = sim.issueAuthCode(account.openId, { clientKey: client.clientKey, redirectUri: REDIRECT });
-    await tiktok.oauthConnector!.exchangeCode({ code: plain, redirectUri: REDIRECT });
-    await expect(tiktok.oauthConnector!.exchangeCode({ code: plain, redirectUri: REDIRECT }))
+    await tiktok.oauth!.exchangeCode({ code: plain, redirectUri: REDIRECT });
+    await expect(tiktok.oauth!.exchangeCode({ code: plain, redirectUri: REDIRECT }))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'invalid_grant' } });
 
     const another = sim.issueAuthCode(account.openId, { clientKey: client.clientKey, redirectUri: REDIRECT });
-    await expect(adapter({ clientSecret: 'not-the-secret' }).oauthConnector!.exchangeCode({ code: another, redirectUri: REDIRECT }))
+    await expect(adapter({ clientSecret: 'not-the-secret' }).oauth!.exchangeCode({ code: another, redirectUri: REDIRECT }))
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'invalid_client' }, upstream: { status: 401 } });
   });
 
   it('answers a denied approval with access_denied on the redirect', async () => {
     const account = sim.createAccount({ username: 'says.no' });
-    const authorize = new URL(tiktok.oauthConnector!.authorizeUrl({ state: 's-9', redirectUri: REDIRECT }));
+    const authorize = new URL(tiktok.oauth!.authorizeUrl({ state: 's-9', redirectUri: REDIRECT }));
     const form = new URLSearchParams({ ...Object.fromEntries(authorize.searchParams), open_id: account.openId, decision: 'deny' });
     const denied = await fetch(`${sim.authBase}/v2/auth/authorize/`, { method: 'POST', body: form, redirect: 'manual' });
     const back = new URL(denied.headers.get('location')!);
@@ -239,21 +240,21 @@ describe('connect', () => {
   it('refresh rotates the refresh token, keeps what TikTok does not resend, and the old token stops working', async () => {
     const { ctx } = await connect(['video_privacy', 'comments']);
     const old = ctx.credentials;
-    const renewed = await tiktok.tokenRefresher!.refresh(old);
+    const renewed = await tiktok.refresher!.refresh(old);
     expect(renewed.refresh_token).not.toBe(old.refresh_token);
     expect(renewed.access_token).not.toBe(old.access_token);
     expect(renewed).toMatchObject({ open_id: old.open_id, handle: old.handle, capabilities: 'video_privacy,comments' });
     expect(sim.requests.map((r) => r.body)).toEqual([{
       client_key: client.clientKey, client_secret: client.clientSecret, grant_type: 'refresh_token', refresh_token: old.refresh_token,
     }]);
-    await expect(tiktok.tokenRefresher!.refresh(old)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'invalid_grant' } });
-    await expect(tiktok.tokenRefresher!.refresh(renewed)).resolves.toMatchObject({ open_id: old.open_id });
+    await expect(tiktok.refresher!.refresh(old)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'invalid_grant' } });
+    await expect(tiktok.refresher!.refresh(renewed)).resolves.toMatchObject({ open_id: old.open_id });
   });
 
   it('a revoked connection cannot refresh', async () => {
     const { account, ctx } = await connect([]);
     sim.revokeTokens(account.openId);
-    await expect(tiktok.tokenRefresher!.refresh(ctx.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
+    await expect(tiktok.refresher!.refresh(ctx.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
   });
 });
 
@@ -504,7 +505,7 @@ describe('first comment', () => {
     const { account, ctx } = await connect(['video_privacy', 'comments']);
     const { outcome } = await publish(ctx, videoPost());
     sim.requests.splice(0);
-    const result = await tiktok.firstCommenter!.postFirstComment(ctx, { post: outcome, text: 'First! Links in bio 🎬' });
+    const result = await postFirstComment(tiktok, ctx, { post: outcome, text: 'First! Links in bio 🎬' });
     expect(sim.comments(outcome.postId)).toEqual([expect.objectContaining({ id: result.commentId, text: 'First! Links in bio 🎬', openId: account.openId })]);
     expect(result.commentId).toMatch(/^7\d{18}$/);
     expect(calls()).toEqual(['POST /open_api/v1.3/business/comment/create/']);
@@ -515,11 +516,11 @@ describe('first comment', () => {
   it('skips with a warning, sending nothing, without the comments capability or a post id', async () => {
     const { ctx } = await connect(['video_privacy']);
     const published = { postId: '7300000000000000001', warnings: [], extra: { publish_id: 'v_pub_file~v2-1.1' } };
-    await expect(tiktok.firstCommenter!.postFirstComment(ctx, { post: published, text: 'hi' }))
+    await expect(postFirstComment(tiktok, ctx, { post: published, text: 'hi' }))
       .resolves.toEqual({ commentId: '', warnings: [expect.stringContaining('lacks the "comments" capability')] });
     const { ctx: withComments } = await connect(['comments']);
     const pending = { postId: 'v_pub_file~v2-1.2', warnings: [], extra: { publish_id: 'v_pub_file~v2-1.2' } };
-    await expect(tiktok.firstCommenter!.postFirstComment(withComments, { post: pending, text: 'hi' }))
+    await expect(postFirstComment(tiktok, withComments, { post: pending, text: 'hi' }))
       .resolves.toEqual({ commentId: '', warnings: [expect.stringContaining('has not released the post id')] });
     expect(sim.requests).toHaveLength(0);
   });
@@ -528,7 +529,7 @@ describe('first comment', () => {
     const { account, ctx } = await connect(['comments']);
     const { outcome } = await publish(ctx, videoPost());
     sim.expireAccessTokens(account.openId);
-    await expect(tiktok.firstCommenter!.postFirstComment(ctx, { post: outcome, text: 'late' }))
+    await expect(postFirstComment(tiktok, ctx, { post: outcome, text: 'late' }))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired' }, upstream: { code: 40105 } });
   });
 });

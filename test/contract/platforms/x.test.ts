@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { postFirstComment } from '../../support/first-comment';
 import { PlatformError } from '../../../core/domain/errors';
 import type { MediaRef } from '../../../core/domain/media';
 import { resolveSettings } from '../../../core/domain/settings';
@@ -155,18 +156,18 @@ describe('connect', () => {
   const challenge = createHash('sha256').update(verifier).digest('base64url');
 
   it('builds the authorize URL with the client, scopes, redirect, state and an S256 challenge', () => {
-    const url = new URL(x.oauthConnector!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT, codeChallenge: challenge }));
+    const url = new URL(x.oauth!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT, codeChallenge: challenge }));
     expect(`${url.origin}${url.pathname}`).toBe(`${sim.origin}/i/oauth2/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code', client_id: client.clientId, redirect_uri: REDIRECT, scope: 'tweet.read tweet.write users.read media.write offline.access',
       state: 'st-1', code_challenge: challenge, code_challenge_method: 'S256',
     });
-    expect(x.oauthConnector!.pkce).toBe(true);
-    expect(() => x.oauthConnector!.authorizeUrl({ state: 's', redirectUri: REDIRECT })).toThrow(/PKCE/);
+    expect(x.oauth!.pkce).toBe(true);
+    expect(() => x.oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT })).toThrow(/PKCE/);
   });
 
   it('goes through the approve page, exchanges the code with Basic auth and PKCE, and reads the identity', async () => {
-    const authorize = x.oauthConnector!.authorizeUrl({ state: 'st-2', redirectUri: REDIRECT, codeChallenge: challenge });
+    const authorize = x.oauth!.authorizeUrl({ state: 'st-2', redirectUri: REDIRECT, codeChallenge: challenge });
     const page = await fetch(authorize);
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -179,7 +180,7 @@ describe('connect', () => {
     expect(callback.searchParams.get('state')).toBe('st-2');
 
     const before = Date.now();
-    const connected = await x.oauthConnector!.exchangeCode({ code: callback.searchParams.get('code')!, redirectUri: REDIRECT, codeVerifier: verifier });
+    const connected = await x.oauth!.exchangeCode({ code: callback.searchParams.get('code')!, redirectUri: REDIRECT, codeVerifier: verifier });
     expect(connected.identity).toEqual({
       platformUserId: account.id, handle: 'herald_dev', displayName: 'Herald Dev', avatarUrl: account.profileImageUrl,
     });
@@ -200,7 +201,7 @@ describe('connect', () => {
   });
 
   it('sends the user back with access_denied when they cancel', async () => {
-    const authorize = x.oauthConnector!.authorizeUrl({ state: 'st-3', redirectUri: REDIRECT, codeChallenge: challenge });
+    const authorize = x.oauth!.authorizeUrl({ state: 'st-3', redirectUri: REDIRECT, codeChallenge: challenge });
     const form = new URLSearchParams({ ...Object.fromEntries(new URL(authorize).searchParams), account_id: account.id, decision: 'deny' });
     const res = await fetch(`${sim.origin}/i/oauth2/authorize`, { method: 'POST', body: form, redirect: 'manual' });
     expect(Object.fromEntries(new URL(res.headers.get('location')!).searchParams)).toEqual({ state: 'st-3', error: 'access_denied' });
@@ -208,41 +209,41 @@ describe('connect', () => {
 
   it('refuses a wrong verifier and a reused code', async () => {
     const code = sim.issueAuthCode(account.id, { clientId: client.clientId, redirectUri: REDIRECT, codeChallenge: challenge });
-    await expect(x.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: 'not-the-verifier' }))
+    await expect(x.oauth!.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: 'not-the-verifier' }))
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_code_rejected' }, upstream: { status: 400, code: 'invalid_request' } });
     const fresh = sim.issueAuthCode(account.id, { clientId: client.clientId, redirectUri: REDIRECT, codeChallenge: challenge });
-    await x.oauthConnector!.exchangeCode({ code: fresh, redirectUri: REDIRECT, codeVerifier: verifier });
-    await expect(x.oauthConnector!.exchangeCode({ code: fresh, redirectUri: REDIRECT, codeVerifier: verifier }))
+    await x.oauth!.exchangeCode({ code: fresh, redirectUri: REDIRECT, codeVerifier: verifier });
+    await expect(x.oauth!.exchangeCode({ code: fresh, redirectUri: REDIRECT, codeVerifier: verifier }))
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_code_rejected' } });
   });
 
   it('refuses a wrong client secret as a client problem, not an account problem', async () => {
     const wrong = adapter({ clientSecret: 'nope' });
     const code = sim.issueAuthCode(account.id, { clientId: client.clientId, redirectUri: REDIRECT, codeChallenge: challenge });
-    await expect(wrong.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: verifier }))
+    await expect(wrong.oauth!.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: verifier }))
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_client_rejected' }, upstream: { status: 401 } });
   });
 
   it('refresh rotates the refresh token: the new pair works, the old refresh token does not', async () => {
     const old = credentialsFor();
-    const renewed = await x.tokenRefresher!.refresh(old);
+    const renewed = await x.refresher!.refresh(old);
     expect(renewed.access_token).not.toBe(old.access_token);
     expect(renewed.refresh_token).not.toBe(old.refresh_token);
     expect(renewed).toMatchObject({ user_id: account.id, username: 'herald_dev' });
     expect(Date.parse(renewed.expires_at!)).toBeGreaterThan(Date.now() + 7100_000);
     expect(sim.requests.at(-1)!.body).toEqual({ grant_type: 'refresh_token', refresh_token: old.refresh_token, client_id: client.clientId });
 
-    await expect(x.tokenRefresher!.refresh(old)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_invalid' } });
+    await expect(x.refresher!.refresh(old)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_invalid' } });
     const { outcome } = await drivePublish(x, ctxFor(renewed), textPost('posted with the renewed token'));
     expect(sim.tweets().map((t) => t.id)).toEqual([outcome.postId]);
-    await x.tokenRefresher!.refresh(renewed);
+    await x.refresher!.refresh(renewed);
   });
 
   it('refresh after the user revoked the app is auth_expired', async () => {
     const creds = credentialsFor();
     sim.revokeTokens(account.id);
-    await expect(x.tokenRefresher!.refresh(creds)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_invalid' } });
-    await expect(x.tokenRefresher!.refresh({ ...creds, refresh_token: '' })).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_missing' } });
+    await expect(x.refresher!.refresh(creds)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_invalid' } });
+    await expect(x.refresher!.refresh({ ...creds, refresh_token: '' })).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_missing' } });
   });
 });
 
@@ -415,14 +416,14 @@ describe('first comment', () => {
   it('replies to the last tweet of the thread, links stripped', async () => {
     const parts = [paragraph('alpha', 40), paragraph('bravo', 40)];
     const { outcome } = await drivePublish(x, ctxFor(), textPost(parts.join('\n\n')));
-    const comment = await x.firstCommenter!.postFirstComment(ctxFor(), { post: outcome, text: 'More at https://example.com' });
+    const comment = await postFirstComment(x, ctxFor(), { post: outcome, text: 'More at https://example.com' });
     const last = sim.tweets()[1]!;
     expect(sim.replies(last.id)).toEqual([expect.objectContaining({ id: comment.commentId, text: 'More at' })]);
     expect(comment.warnings).toEqual(['1 link(s) were removed from the X first comment.']);
   });
 
   it('skips with a warning when the post id is not known yet', async () => {
-    const result = await x.firstCommenter!.postFirstComment(ctxFor(), { post: { postId: '', warnings: [] }, text: 'hello' });
+    const result = await postFirstComment(x, ctxFor(), { post: { postId: '', warnings: [] }, text: 'hello' });
     expect(result.warnings).toEqual(['The X first comment was skipped: the post id is not known yet.']);
     expect(sim.requests).toHaveLength(0);
   });
@@ -473,7 +474,7 @@ describe('failures', () => {
     const creds = credentialsFor();
     sim.expireAccessTokens(account.id);
     await expect(publishText('try', ctxFor(creds))).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
-    await publishText('try again', ctxFor(await x.tokenRefresher!.refresh(creds)));
+    await publishText('try again', ctxFor(await x.refresher!.refresh(creds)));
     expect(sim.tweets().map((t) => t.text)).toEqual(['try again']);
   });
 
@@ -481,7 +482,7 @@ describe('failures', () => {
     const creds = credentialsFor();
     sim.fail('revoked_token');
     await expect(publishText('x', ctxFor(creds))).rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
-    await expect(x.tokenRefresher!.refresh(creds)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_invalid' } });
+    await expect(x.refresher!.refresh(creds)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_invalid' } });
   });
 
   it('a timeout is transient with an unknown outcome', async () => {

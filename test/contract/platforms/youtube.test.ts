@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { postFirstComment } from '../../support/first-comment';
 import { PlatformError } from '../../../core/domain/errors';
 import { resolveSettings } from '../../../core/domain/settings';
 import type { MediaAccess, MediaRef, PlatformAdapter, PublishContext, PublishPost } from '../../../core/ports/platform';
@@ -156,19 +157,19 @@ describe('connect', () => {
   const challenge = createHash('sha256').update(verifier).digest('base64url');
 
   it('builds the consent URL with the client, both scopes, offline access, state and the S256 challenge', () => {
-    const url = new URL(yt.oauthConnector!.authorizeUrl({ state: 'st-123', redirectUri: REDIRECT, codeChallenge: challenge }));
+    const url = new URL(yt.oauth!.authorizeUrl({ state: 'st-123', redirectUri: REDIRECT, codeChallenge: challenge }));
     expect(`${url.origin}${url.pathname}`).toBe(`${sim.authBase}/o/oauth2/v2/auth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: client.clientId, redirect_uri: REDIRECT, response_type: 'code', scope: YOUTUBE_SCOPES.join(' '),
       access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true', state: 'st-123',
       code_challenge: challenge, code_challenge_method: 'S256',
     });
-    expect(yt.oauthConnector!.pkce).toBe(true);
+    expect(yt.oauth!.pkce).toBe(true);
   });
 
   it('goes through the consent page and exchanges the code (with the verifier) for tokens and the channel identity', async () => {
     const account = sim.createAccount({ title: 'Consent Channel', handle: '@consent', avatarUrl: 'https://yt3.example/avatar.jpg' });
-    const authorize = yt.oauthConnector!.authorizeUrl({ state: 'st-9', redirectUri: REDIRECT, codeChallenge: challenge });
+    const authorize = yt.oauth!.authorizeUrl({ state: 'st-9', redirectUri: REDIRECT, codeChallenge: challenge });
     const page = await fetch(authorize);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Consent Channel');
@@ -180,7 +181,7 @@ describe('connect', () => {
     expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
     expect(back.searchParams.get('state')).toBe('st-9');
 
-    const connected = await yt.oauthConnector!.exchangeCode({ code: back.searchParams.get('code')!, redirectUri: REDIRECT, codeVerifier: verifier });
+    const connected = await yt.oauth!.exchangeCode({ code: back.searchParams.get('code')!, redirectUri: REDIRECT, codeVerifier: verifier });
     expect(connected.identity).toEqual({ platformUserId: account.id, handle: '@consent', displayName: 'Consent Channel', avatarUrl: 'https://yt3.example/avatar.jpg' });
     expect(connected.credentials).toEqual({
       access_token: expect.stringMatching(/^ya29\./), refresh_token: expect.stringMatching(/^1\/\/0/),
@@ -197,7 +198,7 @@ describe('connect', () => {
 
   it('a denied consent comes back with error=access_denied', async () => {
     const account = sim.createAccount({ title: 'Denier' });
-    const authorize = yt.oauthConnector!.authorizeUrl({ state: 'st-d', redirectUri: REDIRECT, codeChallenge: challenge });
+    const authorize = yt.oauth!.authorizeUrl({ state: 'st-d', redirectUri: REDIRECT, codeChallenge: challenge });
     const form = new URLSearchParams({ ...Object.fromEntries(new URL(authorize).searchParams), channel_id: account.id, decision: 'deny' });
     const denied = await fetch(`${sim.authBase}/o/oauth2/v2/auth`, { method: 'POST', body: form, redirect: 'manual' });
     expect(Object.fromEntries(new URL(denied.headers.get('location')!).searchParams)).toEqual({ state: 'st-d', error: 'access_denied' });
@@ -206,21 +207,21 @@ describe('connect', () => {
   it('a wrong PKCE verifier is refused as invalid_grant', async () => {
     const account = sim.createAccount({ title: 'Pkce' });
     const code = sim.issueAuthCode(account.id, { clientId: client.clientId, redirectUri: REDIRECT, codeChallenge: challenge, codeChallengeMethod: 'S256' });
-    await expect(yt.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: 'not-the-verifier' }))
+    await expect(yt.oauth!.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: 'not-the-verifier' }))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'invalid_grant' }, upstream: { status: 400, code: 'invalid_grant' } });
   });
 
   it('refuses a connection without both scopes, before reading the channel', async () => {
     const account = sim.createAccount({ title: 'Partial' });
     const code = sim.issueAuthCode(account.id, { clientId: client.clientId, redirectUri: REDIRECT, scopes: [YOUTUBE_SCOPES[0]] });
-    await expect(yt.oauthConnector!.exchangeCode({ code, redirectUri: REDIRECT }))
+    await expect(yt.oauth!.exchangeCode({ code, redirectUri: REDIRECT }))
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_scope_missing' } });
     expect(requestsTo('GET', '/youtube/v3/channels')).toHaveLength(0);
   });
 
   it('refresh renews the access token and keeps the refresh token Google did not rotate', async () => {
     const { ctx } = channel();
-    const renewed = await yt.tokenRefresher!.refresh(ctx.credentials);
+    const renewed = await yt.refresher!.refresh(ctx.credentials);
     expect(renewed.access_token).not.toBe(ctx.credentials.access_token);
     expect(renewed.refresh_token).toBe(ctx.credentials.refresh_token);
     expect(renewed.channel_id).toBe(ctx.credentials.channel_id);
@@ -238,10 +239,10 @@ describe('connect', () => {
       const account = rotating.createAccount({ title: 'Rotating' });
       const tokens = rotating.issueTokens(account.id, { clientId: c.clientId });
       const first = { access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expires_at: tokens.expiresAt.toISOString() };
-      const renewed = await adapter.tokenRefresher!.refresh(first);
+      const renewed = await adapter.refresher!.refresh(first);
       expect(renewed.refresh_token).not.toBe(first.refresh_token);
-      await expect(adapter.tokenRefresher!.refresh(first)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'invalid_grant' } });
-      await adapter.tokenRefresher!.refresh(renewed);
+      await expect(adapter.refresher!.refresh(first)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'invalid_grant' } });
+      await adapter.refresher!.refresh(renewed);
     } finally {
       await rotating.close();
     }
@@ -250,7 +251,7 @@ describe('connect', () => {
   it('a revoked grant makes refresh auth_expired', async () => {
     const { account, ctx } = channel();
     sim.revokeTokens(account.id);
-    await expect(yt.tokenRefresher!.refresh(ctx.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'invalid_grant' } });
+    await expect(yt.refresher!.refresh(ctx.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'invalid_grant' } });
   });
 });
 
@@ -476,7 +477,7 @@ describe('first comment', () => {
   it('posts a top-level comment thread under the video', async () => {
     const { ctx } = channel();
     const { outcome } = await drivePublish(yt, ctx, videoPost(fx.video));
-    const result = await yt.firstCommenter!.postFirstComment(ctx, { post: outcome, text: 'Links in the description 👇' });
+    const result = await postFirstComment(yt, ctx, { post: outcome, text: 'Links in the description 👇' });
     expect(requestsTo('POST', '/youtube/v3/commentThreads')[0]).toMatchObject({
       query: { part: 'snippet' },
       body: { snippet: { videoId: outcome.postId, topLevelComment: { snippet: { textOriginal: 'Links in the description 👇' } } } },
@@ -486,7 +487,7 @@ describe('first comment', () => {
 
   it('skips with a warning when the video id is not known', async () => {
     const { ctx } = channel();
-    const result = await yt.firstCommenter!.postFirstComment(ctx, { post: { postId: '', warnings: [] }, text: 'hello' });
+    const result = await postFirstComment(yt, ctx, { post: { postId: '', warnings: [] }, text: 'hello' });
     expect(result).toEqual({ commentId: '', warnings: [expect.stringMatching(/not known yet/)] });
     expect(sim.requests).toHaveLength(0);
   });
@@ -494,13 +495,13 @@ describe('first comment', () => {
   it('a video made for kids has comments disabled', async () => {
     const { ctx } = channel();
     const { outcome } = await drivePublish(yt, ctx, videoPost(fx.video, { selfDeclaredMadeForKids: 'true' }));
-    await expect(yt.firstCommenter!.postFirstComment(ctx, { post: outcome, text: 'hi' }))
+    await expect(postFirstComment(yt, ctx, { post: outcome, text: 'hi' }))
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'comments_disabled' }, upstream: { status: 403, code: 'commentsDisabled' } });
   });
 
   it('refuses a comment over 10000 characters without sending it', async () => {
     const { ctx } = channel();
-    await expect(yt.firstCommenter!.postFirstComment(ctx, { post: { postId: 'abc', warnings: [] }, text: 'x'.repeat(10_001) }))
+    await expect(postFirstComment(yt, ctx, { post: { postId: 'abc', warnings: [] }, text: 'x'.repeat(10_001) }))
       .rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'text_too_long' } });
     expect(sim.requests).toHaveLength(0);
   });
@@ -614,10 +615,10 @@ describe('failure modes', () => {
   it('token endpoint failures: invalid_grant → auth_expired, 5xx → transient', async () => {
     const { ctx } = channel();
     sim.fail('token_revoked');
-    await expect(yt.tokenRefresher!.refresh(ctx.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'invalid_grant' } });
+    await expect(yt.refresher!.refresh(ctx.credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'invalid_grant' } });
     sim.fail('server_error');
-    await expect(yt.tokenRefresher!.refresh(ctx.credentials)).rejects.toMatchObject({ failure: { kind: 'transient' } });
-    await yt.tokenRefresher!.refresh(ctx.credentials);
+    await expect(yt.refresher!.refresh(ctx.credentials)).rejects.toMatchObject({ failure: { kind: 'transient' } });
+    await yt.refresher!.refresh(ctx.credentials);
   });
 
   it('failures can be queued over the HTTP control surface', async () => {
@@ -666,7 +667,7 @@ describe('simulator wire format', () => {
 
   it('refuses calls whose token lacks the scope', async () => {
     const { ctx } = channel({ scopes: [YOUTUBE_SCOPES[0]] });
-    const err = await yt.firstCommenter!.postFirstComment(ctx, { post: { postId: 'abc', warnings: [] }, text: 'hi' }).catch((e: unknown) => e);
+    const err = await postFirstComment(yt, ctx, { post: { postId: 'abc', warnings: [] }, text: 'hi' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ upstream: { status: 403, code: 'insufficientPermissions' } });
   });
 });

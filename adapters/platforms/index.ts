@@ -1,0 +1,21 @@
+/**
+ * Every network Herald publishes to: one record per folder. The registry, the OAuth network list,
+ * the environment wiring (apps/shared/platforms.ts) and the sandbox wiring (apps/sandbox) derive
+ * from this list; adding a network is its folder and one line here.
+ */
+import { bluesky } from './bluesky';
+import { discord } from './discord';
+import { facebook } from './facebook';
+import { instagram } from './instagram';
+import { linkedin } from './linkedin';
+import { pinterest } from './pinterest';
+import { telegram } from './telegram';
+import { threads } from './threads';
+import { tiktok } from './tiktok';
+import { x } from './x';
+import { youtube } from './youtube';
+
+/** Registry order. */
+export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest] as const;
+
+export type NetworkId = (typeof NETWORKS)[number]['id'];

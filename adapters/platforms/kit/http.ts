@@ -1,0 +1,119 @@
+/**
+ * One JSON exchange with a network's HTTP API, shared by the platform adapters. It never throws:
+ * the outcome goes to the adapter's one failure-mapping function, which gives it a meaning.
+ */
+export type Json = Record<string, unknown>;
+
+export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export type HttpExchange =
+  | { kind: 'response'; status: number; headers: Headers; body: unknown }
+  /** No answer: the outcome on the network's side is unknown. */
+  | { kind: 'no_response'; reason: 'timeout' | 'aborted' | 'network'; detail?: string };
+
+export interface ExchangeOptions {
+  fetch: typeof fetch;
+  timeoutMs: number;
+  /** Cancellation from the caller (the activity), on top of the timeout. */
+  signal?: AbortSignal;
+}
+
+/** The error may carry the URL, which for some networks holds a token: only its cause code is kept. */
+function networkDetail(err: unknown): string | undefined {
+  const cause = isObject(err) ? (err as { cause?: unknown }).cause : undefined;
+  return isObject(cause) && typeof cause.code === 'string' ? cause.code : undefined;
+}
+
+export async function exchangeJson(url: string, init: RequestInit, opts: ExchangeOptions): Promise<HttpExchange> {
+  const timeout = AbortSignal.timeout(opts.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  let res: Response;
+  let text: string;
+  try {
+    res = await opts.fetch(url, { ...init, signal });
+    text = await res.text();
+  } catch (err) {
+    const reason = timeout.aborted ? 'timeout' : opts.signal?.aborted ? 'aborted' : 'network';
+    return { kind: 'no_response', reason, detail: networkDetail(err) };
+  }
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { kind: 'response', status: res.status, headers: res.headers, body };
+}
+
+/** A clock: every adapter factory takes one (`now`), so expiry, pauses and processing deadlines are testable. */
+export type Now = () => Date;
+export const systemNow: Now = () => new Date();
+
+/**
+ * The one message for "the network did not answer": the request may or may not have taken effect,
+ * so the failure is transient and the result says the outcome is unknown.
+ */
+export function noResponseMessage(network: string, outcome: Extract<HttpExchange, { kind: 'no_response' }>, timeoutMs: number): string {
+  const what = outcome.reason === 'timeout' ? `${network} did not answer within ${timeoutMs} ms`
+    : outcome.reason === 'aborted' ? `The request to ${network} was cancelled before it answered`
+    : `The connection to ${network} failed${outcome.detail ? ` (${outcome.detail})` : ''}`;
+  return `${what}; the outcome is unknown: the request may or may not have taken effect.`;
+}
+
+/**
+ * Milliseconds to wait from a `Retry-After` header (delta seconds or an HTTP date), `fallbackMs`
+ * when absent or unreadable.
+ */
+export function retryAfterMs(headers: Headers, now: Date, fallbackMs: number): number {
+  const raw = headers.get('retry-after')?.trim();
+  if (!raw) return fallbackMs;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
+  const at = Date.parse(raw);
+  return Number.isFinite(at) ? Math.max(0, at - now.getTime()) : fallbackMs;
+}
+
+/**
+ * Milliseconds until a reset time given in epoch seconds (x-rate-limit-reset, ratelimit-reset),
+ * at least `minMs`; undefined when the header is absent or unreadable.
+ */
+export function resetHeaderMs(headers: Headers, name: string, now: Date, minMs = 1000): number | undefined {
+  const reset = Number(headers.get(name));
+  if (!Number.isFinite(reset) || reset <= 0) return undefined;
+  return Math.max(minMs, Math.ceil(reset * 1000 - now.getTime()));
+}
+
+/** The bytes of a stream; past `maxBytes` it stops reading and answers undefined. */
+export async function collectBytes(chunks: AsyncIterable<Uint8Array>, maxBytes = Infinity): Promise<Buffer | undefined> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    size += chunk.byteLength;
+    if (size > maxBytes) return undefined;
+    parts.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(parts);
+}
+
+/** All the bytes of a stream. */
+export const collectAll = async (chunks: AsyncIterable<Uint8Array>): Promise<Buffer> => (await collectBytes(chunks))!;
+
+/** A non-empty string, else undefined. */
+export const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+/** A finite number (or numeric string), else undefined. */
+export const num = (value: unknown): number | undefined => {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+};
+/** The strings of a list. */
+export const strList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((i): i is string => typeof i === 'string') : []);
+
+/** A form-encoded POST (OAuth token endpoints, Graph calls). */
+export const formPost = (fields: Record<string, string>, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...headers },
+  body: new URLSearchParams(fields).toString(),
+});
+
+/** A base URL without its trailing slashes. */
+export const trimBase = (url: string): string => url.replace(/\/+$/, '');

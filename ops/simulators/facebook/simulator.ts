@@ -1,0 +1,841 @@
+/**
+ * Loopback simulator of the Facebook Graph API for Pages: Facebook Login (dialog, code and
+ * fb_exchange_token grants), /me, /me/accounts, page publishing (/feed, /photos, /videos,
+ * /photo_stories, /video_stories, /video_reels), the Resumable Upload API (/{app-id}/uploads,
+ * /upload:<id>), the rupload host of stories and reels (/video-upload/<version>/<video-id>), object
+ * reads (permalink_url, video status) and comments, with Graph's `{error:{message,type,code,
+ * error_subcode,fbtrace_id}}` answers. One origin stands in for graph.facebook.com,
+ * graph-video.facebook.com, www.facebook.com and rupload.facebook.com; paths take an optional
+ * `/vXX.X` prefix like Graph does. Pull URLs (`url`, `file_url`) are fetched for real.
+ *
+ * Simplifications: every page answers Business Use Case limits the same way; a bad client id or
+ * secret is answered with code 101; the login dialog ignores queued failures.
+ */
+import type { ServerResponse } from 'node:http';
+import { createHmac } from 'node:crypto';
+import {
+  createSeededSource, sendJson, sendText, startSimulatorHost, type MultipartPart, type RecordedRequest, type SimRequest,
+} from '../kit/http';
+
+export const FACEBOOK_FAILURE_MODES = [
+  /** 190/463: the token expired. */
+  'token_expired',
+  /** 190/460: the session was invalidated (password change, security reset). */
+  'token_revoked',
+  /** 190/459: the user must log in to facebook.com to clear a checkpoint. */
+  'checkpoint',
+  /** 368/1404078: Facebook wants the admin to confirm their identity. */
+  'identity_confirmation',
+  /** 368/1390008: "You're posting too fast" (the spec's Facebook rate_limited restriction). */
+  'posting_too_fast',
+  /** 32 with X-Business-Use-Case-Usage (estimated_time_to_regain_access). */
+  'rate_limited',
+  /** 4 with X-App-Usage. */
+  'app_rate_limited',
+  /** 506: duplicate status message. */
+  'duplicate_post',
+  /** 200: permissions error. */
+  'permission_denied',
+  /** 500, code 2, is_transient. */
+  'server_error',
+  /** A 502 HTML page from the edge. */
+  'bad_gateway',
+  /** The request succeeds, but the next video created fails processing. */
+  'video_processing_error',
+] as const;
+export type FacebookFailureMode = (typeof FACEBOOK_FAILURE_MODES)[number];
+
+/** What `rate_limited` puts in estimated_time_to_regain_access (minutes). */
+export const FACEBOOK_SIM_REGAIN_MINUTES = 2;
+export const FACEBOOK_SIM_VERSION = 'v21.0';
+const SHORT_TOKEN_SECONDS = 2 * 3600;
+const LONG_TOKEN_SECONDS = 60 * 86400;
+const CODE_TTL_MS = 10 * 60_000;
+const MAX_MESSAGE = 63_206;
+const MAX_PHOTO_BYTES = 4 * 1024 * 1024;
+const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff'];
+const UPLOAD_FILE_TYPES = ['application/pdf', 'image/jpeg', 'image/jpg', 'image/png', 'video/mp4'];
+const DUPLICATE_WINDOW_MS = 10 * 60_000;
+export const FACEBOOK_KNOWN_SCOPES: readonly string[] = [
+  'public_profile', 'email', 'pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement',
+  'pages_read_user_content', 'pages_manage_metadata', 'publish_video', 'business_management',
+];
+
+export interface FacebookSimAccount { id: string; name: string; pictureUrl: string; pageIds: string[] }
+export interface FacebookSimPage { id: string; name: string; ownerId: string }
+
+export interface FacebookSimPost {
+  id: string;
+  pageId: string;
+  kind: 'status' | 'photo' | 'video';
+  message?: string;
+  link?: string;
+  /** Photo ids (`attached_media` or the photo itself). */
+  attachedMedia: string[];
+  published: boolean;
+  place?: string;
+  targeting?: unknown;
+  feedTargeting?: unknown;
+  createdTime: string;
+}
+
+export interface FacebookSimPhoto {
+  id: string;
+  pageId: string;
+  /** `url` (fetched by the simulator) or a multipart `source`. */
+  source: 'url' | 'upload';
+  url?: string;
+  contentType: string;
+  size: number;
+  caption?: string;
+  published: boolean;
+  altText?: string;
+  noStory: boolean;
+  place?: string;
+  targeting?: unknown;
+  feedTargeting?: unknown;
+  postId?: string;
+  /** The feed post or story it was attached to. */
+  usedBy?: string;
+}
+
+export interface FacebookSimVideo {
+  id: string;
+  pageId: string;
+  kind: 'video' | 'story' | 'reel';
+  source: 'file_url' | 'resumable' | 'rupload' | 'upload';
+  fileUrl?: string;
+  size: number;
+  title?: string;
+  description?: string;
+  published: boolean;
+  videoState?: string;
+  /** Set once the bytes are in (always for /videos). */
+  uploaded: boolean;
+  /** When processing ends (null until the upload is finished). */
+  readyAt: number | null;
+  failProcessing: boolean;
+  postId?: string;
+}
+
+export interface FacebookSimStory { postId: string; pageId: string; media: 'photo' | 'video'; mediaId: string; createdTime: string }
+export interface FacebookSimComment { id: string; objectId: string; pageId: string; message: string; createdTime: string }
+export interface FacebookSimUploadSession {
+  id: string; accountId: string; fileName: string; fileLength: number; fileType: string; offset: number; handle?: string;
+}
+
+interface SimToken {
+  token: string;
+  kind: 'user' | 'page';
+  accountId: string;
+  pageId?: string;
+  scopes: string[];
+  /** Epoch ms; null never expires. */
+  expiresAt: number | null;
+  revoked: boolean;
+  /** The user token a page token derives from: a short-lived one makes the page token expire with it. */
+  parent?: string;
+}
+
+interface SimCode { accountId: string; redirectUri: string; scopes: string[]; expiresAt: number; used: boolean }
+
+export interface FacebookSimulatorOptions {
+  port?: number;
+  /** Fixture ids and tokens derive from it. Default random. */
+  seed?: string;
+  /** How long video processing takes. Default 50 ms. */
+  processingMs?: number;
+  appId?: string;
+  appSecret?: string;
+  /** Answer calls without appsecret_proof with an error (the app's "Require App Secret"). Default true. */
+  requireAppSecretProof?: boolean;
+}
+
+export interface FacebookSimulator {
+  port: number;
+  origin: string;
+  /** `${origin}/v21.0`: the adapter's apiBase, videoApiBase and authBase. */
+  baseUrl: string;
+  app: { id: string; secret: string };
+  createAccount(input: { name: string; pages?: string[]; pictureUrl?: string }): { id: string; name: string; pages: Array<{ id: string; name: string }> };
+  addPage(accountId: string, name: string): { id: string; name: string };
+  /** A code as the login dialog would hand out (all known page scopes unless `scopes`). */
+  issueAuthCode(accountId: string, opts: { redirectUri: string; scopes?: string[] }): string;
+  /** A user token without the dialog (long-lived unless `longLived: false`). */
+  issueUserToken(accountId: string, opts?: { longLived?: boolean; scopes?: string[] }): string;
+  /** Makes user tokens expire now (page tokens derived from long-lived user tokens keep working, as on Facebook). */
+  expireAccessTokens(accountId?: string): void;
+  /** Invalidates every user and page token (the user removed the app or changed their password). */
+  revokeTokens(accountId?: string): void;
+  accounts(): FacebookSimAccount[];
+  pages(): FacebookSimPage[];
+  posts(pageId?: string): FacebookSimPost[];
+  photos(pageId?: string): FacebookSimPhoto[];
+  videos(pageId?: string): FacebookSimVideo[];
+  stories(pageId?: string): FacebookSimStory[];
+  comments(objectId?: string): FacebookSimComment[];
+  uploadSessions(): FacebookSimUploadSession[];
+  fail(mode: FacebookFailureMode, times?: number): void;
+  setLatency(ms: number): void;
+  readonly requests: RecordedRequest[];
+  state(): Record<string, unknown>;
+  /** Clears posts, photos, videos, stories, comments, sessions, failures, latency and requests; accounts, pages and tokens stay. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+interface GraphErrorBody {
+  message: string;
+  type?: string;
+  code: number;
+  error_subcode?: number;
+  is_transient?: boolean;
+  error_user_title?: string;
+  error_user_msg?: string;
+}
+
+class GraphFailure {
+  constructor(readonly status: number, readonly error: GraphErrorBody, readonly headers: Record<string, string> = {}) {}
+}
+
+const oauthError = (message: string, subcode?: number) =>
+  new GraphFailure(400, { message, type: 'OAuthException', code: 190, ...(subcode ? { error_subcode: subcode } : {}) });
+const paramError = (message: string, subcode?: number) =>
+  new GraphFailure(400, { message: `(#100) ${message}`, type: 'OAuthException', code: 100, ...(subcode ? { error_subcode: subcode } : {}) });
+const permissionError = (message: string) => new GraphFailure(403, { message: `(#200) ${message}`, type: 'OAuthException', code: 200 });
+const noSuchObject = (id: string, method: string) => paramError(
+  `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
+
+const FAILURES: Record<Exclude<FacebookFailureMode, 'bad_gateway' | 'video_processing_error'>, () => GraphFailure> = {
+  token_expired: () => oauthError('Error validating access token: Session has expired.', 463),
+  token_revoked: () => oauthError('Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.', 460),
+  checkpoint: () => oauthError('Error validating access token: You cannot access the app till you log in to www.facebook.com and follow the instructions given.', 459),
+  identity_confirmation: () => new GraphFailure(400, {
+    message: 'Please confirm your identity before you can post.', type: 'OAuthException', code: 368, error_subcode: 1404078,
+    error_user_title: 'Confirm Your Identity', error_user_msg: 'To continue posting, confirm your identity on facebook.com.',
+  }),
+  posting_too_fast: () => new GraphFailure(400, {
+    message: 'It looks like you were misusing this feature by going too fast.', type: 'OAuthException', code: 368, error_subcode: 1390008,
+    error_user_title: "You Can't Use This Feature Right Now", error_user_msg: "You're posting too fast. Please slow down.",
+  }),
+  rate_limited: () => new GraphFailure(400, { message: '(#32) Page request limit reached', type: 'OAuthException', code: 32 }, {
+    'x-business-use-case-usage': JSON.stringify({ 'sim-page': [{ type: 'pages', call_count: 100, total_cputime: 20, total_time: 25, estimated_time_to_regain_access: FACEBOOK_SIM_REGAIN_MINUTES }] }),
+  }),
+  app_rate_limited: () => new GraphFailure(400, { message: '(#4) Application request limit reached', type: 'OAuthException', code: 4, is_transient: true }, {
+    'x-app-usage': JSON.stringify({ call_count: 100, total_cputime: 40, total_time: 60 }),
+  }),
+  duplicate_post: () => new GraphFailure(400, { message: '(#506) Duplicate status message', type: 'OAuthException', code: 506 }),
+  permission_denied: () => permissionError('Permissions error'),
+  server_error: () => new GraphFailure(500, { message: 'An unexpected error has occurred. Please retry your request later.', type: 'OAuthException', code: 2, is_transient: true }),
+};
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Parameters as Graph reads them: query string and body (form, JSON or multipart fields) together. */
+function paramsOf(req: SimRequest): { params: Record<string, string>; files: MultipartPart[] } {
+  const params: Record<string, string> = { ...req.query };
+  const body = req.body;
+  if (body.kind === 'form') Object.assign(params, body.fields);
+  if (body.kind === 'multipart') Object.assign(params, body.fields);
+  if (body.kind === 'json' && body.value && typeof body.value === 'object' && !Array.isArray(body.value)) {
+    for (const [k, v] of Object.entries(body.value)) params[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return { params, files: body.kind === 'multipart' ? body.files : [] };
+}
+
+const bool = (v: string | undefined, fallback: boolean) => (v === undefined ? fallback : !['false', '0'].includes(v.toLowerCase()));
+
+function jsonObject(name: string, raw: string | undefined): unknown {
+  if (raw === undefined) return undefined;
+  try {
+    const v: unknown = JSON.parse(raw);
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v;
+  } catch { /* answered below */ }
+  throw paramError(`param ${name} must be a JSON object`);
+}
+
+/** Fetches a pull URL as Facebook does; undefined when it does not answer with a 2xx. */
+async function pull(url: string): Promise<{ contentType: string; data: Buffer } | undefined> {
+  try {
+    if (!/^https?:\/\//.test(url)) return undefined;
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    if (!res.ok) return undefined;
+    return { contentType: (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase(), data: Buffer.from(await res.arrayBuffer()) };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}): Promise<FacebookSimulator> {
+  const seeded = createSeededSource(opts.seed);
+  const processingMs = opts.processingMs ?? 50;
+  const requireProof = opts.requireAppSecretProof ?? true;
+  const fixtureId = (kind: string) => (BigInt(100000000000000) + (seeded(kind).readBigUInt64BE(0) % BigInt(900000000000000))).toString();
+  const app = { id: opts.appId ?? fixtureId('app'), secret: opts.appSecret ?? seeded('app-secret').toString('hex').slice(0, 32) };
+
+  const accounts = new Map<string, FacebookSimAccount>();
+  const pages = new Map<string, FacebookSimPage>();
+  const tokens = new Map<string, SimToken>();
+  const codes = new Map<string, SimCode>();
+  /** Page token per (user token, page): Facebook hands the same one back for the same login. */
+  const pageTokens = new Map<string, string>();
+  const posts: FacebookSimPost[] = [];
+  const photos: FacebookSimPhoto[] = [];
+  const videos: FacebookSimVideo[] = [];
+  const stories: FacebookSimStory[] = [];
+  const comments: FacebookSimComment[] = [];
+  const sessions = new Map<string, FacebookSimUploadSession & { data: Buffer[]; appId: string }>();
+  let liveCounter = 0;
+  let failNextVideo = false;
+
+  const liveId = () => (BigInt('122000000000000000') + BigInt(++liveCounter)).toString();
+  const newToken = (kind: string) => `EAA${seeded(`token-${kind}`).toString('base64url').slice(0, 80)}`;
+  const iso = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
+
+  function issueToken(t: Omit<SimToken, 'token' | 'revoked'>): string {
+    const token = newToken(t.kind);
+    tokens.set(token, { ...t, token, revoked: false });
+    return token;
+  }
+
+  function userToken(accountId: string, longLived: boolean, scopes: string[]): { token: string; expiresIn: number } {
+    const expiresIn = longLived ? LONG_TOKEN_SECONDS : SHORT_TOKEN_SECONDS;
+    return { token: issueToken({ kind: 'user', accountId, scopes, expiresAt: Date.now() + expiresIn * 1000 }), expiresIn };
+  }
+
+  /**
+   * Why a token cannot be used, or the token. A page token dies with a short-lived parent. `proof`
+   * is the request's appsecret_proof; hosts that take none (token grant, rupload) pass nothing.
+   */
+  function checkToken(raw: string | undefined, proof?: { value: string | undefined }): SimToken {
+    if (!raw) throw new GraphFailure(400, { message: 'An active access token must be used to query information about the current user.', type: 'OAuthException', code: 2500 });
+    const token = tokens.get(raw);
+    if (!token) throw oauthError('Invalid OAuth access token - Cannot parse access token');
+    if (token.revoked) throw oauthError('Error validating access token: The user has not authorized application ' + app.id + '.', 458);
+    const parent = token.parent ? tokens.get(token.parent) : undefined;
+    if (parent?.revoked) throw oauthError('Error validating access token: The user has not authorized application ' + app.id + '.', 458);
+    const expiry = [token.expiresAt, parent?.expiresAt ?? null].filter((e): e is number => e !== null);
+    if (expiry.some((e) => e <= Date.now())) throw oauthError(`Error validating access token: Session has expired on ${new Date(Math.min(...expiry)).toUTCString()}.`, 463);
+    if (!proof) return token;
+    if (proof.value === undefined && requireProof) throw paramError('API calls from the server require an appsecret_proof argument');
+    if (proof.value !== undefined && proof.value !== createHmac('sha256', app.secret).update(raw).digest('hex')) throw paramError('Invalid appsecret_proof provided in the API argument');
+    return token;
+  }
+
+  function bearer(req: SimRequest, params: Record<string, string>): string | undefined {
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? /^(?:Bearer|OAuth)\s+(\S+)$/i.exec(header) : null;
+    return match?.[1] ?? params.access_token;
+  }
+
+  function requireScopes(token: SimToken, ...scopes: string[]) {
+    const missing = scopes.filter((s) => !token.scopes.includes(s));
+    if (missing.length) throw permissionError(`This endpoint requires the ${missing.join(' and ')} permission${missing.length > 1 ? 's' : ''}`);
+  }
+
+  /** A page edge needs that page's own token. */
+  function pageOf(token: SimToken, pageId: string, ...scopes: string[]): FacebookSimPage {
+    const page = pages.get(pageId);
+    if (!page) throw noSuchObject(pageId, 'POST');
+    if (token.kind !== 'page') throw permissionError('If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission');
+    if (token.pageId !== pageId) throw permissionError('The access token does not belong to this Page');
+    requireScopes(token, ...scopes);
+    return page;
+  }
+
+  // ---- OAuth -------------------------------------------------------------------------------------
+
+  function dialog(req: SimRequest, res: ServerResponse) {
+    const { params } = paramsOf(req);
+    const htmlError = (text: string) => sendText(res, 400, `<!doctype html><title>Error</title><p>${escapeHtml(text)}</p>`, 'text/html');
+    if (params.client_id !== app.id) return htmlError('Invalid App ID: the client_id is not a known app.');
+    let redirect: URL;
+    try {
+      redirect = new URL(params.redirect_uri ?? '');
+      if (!/^https?:$/.test(redirect.protocol)) throw new Error('scheme');
+    } catch {
+      return htmlError("Can't load URL: the redirect_uri is missing or not a valid URL.");
+    }
+    const scopes = (params.scope ?? '').split(/[,\s]+/).filter(Boolean);
+    const unknown = scopes.filter((s) => !FACEBOOK_KNOWN_SCOPES.includes(s));
+    if (unknown.length) return htmlError(`Invalid Scopes: ${unknown.join(', ')}.`);
+    if ((params.response_type ?? 'code') !== 'code') return htmlError('Unsupported response_type.');
+
+    if (req.method === 'GET') {
+      const hidden = ['client_id', 'redirect_uri', 'state', 'scope'].map((k) =>
+        `<input type="hidden" name="${k}" value="${escapeHtml(params[k] ?? '')}">`).join('');
+      const choices = [...accounts.values()].map((a, i) =>
+        `<label><input type="radio" name="account_id" value="${a.id}"${i === 0 ? ' checked' : ''}> ${escapeHtml(a.name)} (${a.pageIds.length} Pages)</label><br>`).join('');
+      const html = `<!doctype html><html><head><meta charset="utf-8"><title>Log in with Facebook (simulator)</title></head><body>
+<h1>Continue as a sandbox account?</h1><p>The app wants: ${escapeHtml(scopes.join(', ') || 'public_profile')}</p>
+<form method="post" action="${escapeHtml(req.path)}">${hidden}${choices || '<p>No sandbox accounts exist.</p>'}
+<button name="decision" value="approve">Continue</button> <button name="decision" value="cancel">Cancel</button></form></body></html>`;
+      return sendText(res, 200, html, 'text/html');
+    }
+    if (params.state !== undefined) redirect.searchParams.set('state', params.state);
+    if (params.decision !== 'approve') {
+      redirect.searchParams.set('error', 'access_denied');
+      redirect.searchParams.set('error_code', '200');
+      redirect.searchParams.set('error_description', 'Permissions error');
+      redirect.searchParams.set('error_reason', 'user_denied');
+    } else {
+      const account = accounts.get(params.account_id ?? '');
+      if (!account) return htmlError('Choose a sandbox account.');
+      redirect.searchParams.set('code', issueCode(account.id, params.redirect_uri!, scopes));
+    }
+    redirect.hash = '_=_';
+    res.writeHead(302, { location: redirect.toString() });
+    res.end();
+  }
+
+  function addPage(accountId: string, name: string): { id: string; name: string } {
+    const account = accounts.get(accountId);
+    if (!account) throw new Error(`unknown account ${accountId}`);
+    const page: FacebookSimPage = { id: fixtureId('page'), name, ownerId: accountId };
+    pages.set(page.id, page);
+    account.pageIds.push(page.id);
+    return { id: page.id, name };
+  }
+
+  function issueCode(accountId: string, redirectUri: string, scopes: string[]): string {
+    const code = `AQ${seeded('code').toString('base64url').slice(0, 120)}`;
+    codes.set(code, { accountId, redirectUri, scopes, expiresAt: Date.now() + CODE_TTL_MS, used: false });
+    return code;
+  }
+
+  function accessToken(params: Record<string, string>) {
+    if (params.client_id !== app.id || params.client_secret !== app.secret) {
+      throw new GraphFailure(400, { message: 'Error validating application. Invalid application ID or secret.', type: 'OAuthException', code: 101 });
+    }
+    if (params.grant_type === 'fb_exchange_token') {
+      const current = tokens.get(params.fb_exchange_token ?? '');
+      if (!current || current.kind !== 'user') throw oauthError('Invalid OAuth access token - Cannot parse access token');
+      checkToken(current.token);
+      // Facebook hands out a fresh 60-day token; the one exchanged stays valid until its own expiry.
+      const fresh = userToken(current.accountId, true, current.scopes);
+      return { access_token: fresh.token, token_type: 'bearer', expires_in: fresh.expiresIn };
+    }
+    if (params.grant_type !== undefined && params.grant_type !== 'authorization_code') throw paramError(`Unsupported grant_type ${params.grant_type}`);
+    const code = codes.get(params.code ?? '');
+    if (!code) throw paramError('Invalid verification code format.', 36007);
+    if (code.used) throw paramError('This authorization code has been used.', 36009);
+    if (code.expiresAt <= Date.now()) throw paramError('This authorization code has expired.', 36007);
+    if (params.redirect_uri !== code.redirectUri) {
+      throw paramError('Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', 36008);
+    }
+    code.used = true;
+    const short = userToken(code.accountId, false, code.scopes);
+    return { access_token: short.token, token_type: 'bearer', expires_in: short.expiresIn };
+  }
+
+  // ---- reads ----------------------------------------------------------------------------------------
+
+  function me(token: SimToken, params: Record<string, string>) {
+    const fields = (params.fields ?? 'id,name').split(',');
+    if (token.kind === 'page') {
+      const page = pages.get(token.pageId!)!;
+      return { id: page.id, ...(fields.includes('name') ? { name: page.name } : {}) };
+    }
+    const account = accounts.get(token.accountId)!;
+    return {
+      id: account.id,
+      ...(fields.includes('name') ? { name: account.name } : {}),
+      ...(fields.includes('picture') ? { picture: { data: { height: 50, width: 50, is_silhouette: false, url: account.pictureUrl } } } : {}),
+    };
+  }
+
+  function myPages(req: SimRequest, token: SimToken, params: Record<string, string>) {
+    if (token.kind !== 'user') throw paramError('Tried accessing nonexisting field (accounts) on node type (Page)');
+    requireScopes(token, 'pages_show_list');
+    const owned = accounts.get(token.accountId)!.pageIds.map((id) => pages.get(id)!);
+    const limit = Math.min(Math.max(Number(params.limit ?? 25) || 25, 1), 100);
+    const start = params.after ? Number(Buffer.from(params.after, 'base64url').toString()) : 0;
+    const slice = owned.slice(start, start + limit);
+    const data = slice.map((page) => {
+      // Page tokens from a long-lived user token never expire; from a short-lived one they expire with it.
+      const key = `${token.token}:${page.id}`;
+      let pageToken = pageTokens.get(key);
+      if (!pageToken) {
+        const longLived = token.expiresAt !== null && token.expiresAt - Date.now() > SHORT_TOKEN_SECONDS * 1000;
+        pageToken = issueToken({ kind: 'page', accountId: token.accountId, pageId: page.id, scopes: token.scopes, expiresAt: null, parent: longLived ? undefined : token.token });
+        pageTokens.set(key, pageToken);
+      }
+      return { access_token: pageToken, category: 'Brand', category_list: [{ id: '1605186416478696', name: 'Brand' }], name: page.name, id: page.id, tasks: ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE'] };
+    });
+    const cursor = (i: number) => Buffer.from(String(i)).toString('base64url');
+    const more = start + limit < owned.length;
+    const next = new URL(req.url.toString());
+    next.searchParams.set('after', cursor(start + limit));
+    next.searchParams.delete('access_token');
+    return { data, paging: { cursors: { before: cursor(start), after: cursor(start + limit) }, ...(more ? { next: next.toString() } : {}) } };
+  }
+
+  function videoStatus(v: FacebookSimVideo) {
+    const now = Date.now();
+    if (!v.uploaded || v.readyAt === null) {
+      return { video_status: 'upload_complete', processing_progress: 0, uploading_phase: { status: v.uploaded ? 'complete' : 'in_progress' }, processing_phase: { status: 'not_started' }, publishing_phase: { status: 'not_started' } };
+    }
+    if (now < v.readyAt) {
+      const progress = Math.min(99, Math.floor(((now - (v.readyAt - processingMs)) / Math.max(processingMs, 1)) * 100));
+      return { video_status: 'processing', processing_progress: Math.max(progress, 0), uploading_phase: { status: 'complete' }, processing_phase: { status: 'in_progress' }, publishing_phase: { status: 'not_started' } };
+    }
+    if (v.failProcessing) {
+      return { video_status: 'error', processing_progress: 0, uploading_phase: { status: 'complete' }, processing_phase: { status: 'error', errors: [{ code: 1363008, message: 'Video processing failed: the file could not be decoded.' }] }, publishing_phase: { status: 'not_started' } };
+    }
+    return { video_status: 'ready', processing_progress: 100, uploading_phase: { status: 'complete' }, processing_phase: { status: 'complete' }, publishing_phase: { status: 'complete', publish_status: v.published ? 'published' : 'draft' } };
+  }
+
+  function readObject(token: SimToken, id: string, params: Record<string, string>) {
+    const fields = (params.fields ?? 'id').split(',').map((f) => f.trim());
+    const pick = (all: Record<string, unknown>) => Object.fromEntries(Object.entries(all).filter(([k]) => k === 'id' || fields.includes(k)));
+    const visible = (pageId: string) => {
+      if (token.kind === 'page' ? token.pageId !== pageId : !accounts.get(token.accountId)?.pageIds.includes(pageId)) throw noSuchObject(id, 'GET');
+    };
+    const page = pages.get(id);
+    if (page) return pick({ id: page.id, name: page.name });
+    const post = posts.find((p) => p.id === id);
+    if (post) {
+      visible(post.pageId);
+      return pick({ id: post.id, message: post.message, created_time: post.createdTime, is_published: post.published,
+        permalink_url: `https://www.facebook.com/${post.pageId}/posts/${post.id.split('_')[1]}` });
+    }
+    const photo = photos.find((p) => p.id === id);
+    if (photo) {
+      visible(photo.pageId);
+      return pick({ id: photo.id, name: photo.caption, alt_text_custom: photo.altText, permalink_url: `https://www.facebook.com/photo.php?fbid=${photo.id}` });
+    }
+    const video = videos.find((v) => v.id === id);
+    if (video) {
+      visible(video.pageId);
+      return pick({ id: video.id, title: video.title, description: video.description, published: video.published, status: videoStatus(video),
+        permalink_url: video.kind === 'reel' ? `/reel/${video.id}/` : `/${video.pageId}/videos/${video.id}/` });
+    }
+    throw noSuchObject(id, 'GET');
+  }
+
+  // ---- publishing -----------------------------------------------------------------------------------
+
+  function createPost(p: Omit<FacebookSimPost, 'id' | 'createdTime'>): FacebookSimPost {
+    const post: FacebookSimPost = { ...p, id: `${p.pageId}_${liveId()}`, createdTime: iso() };
+    posts.push(post);
+    return post;
+  }
+
+  function feed(page: FacebookSimPage, params: Record<string, string>) {
+    const message = params.message;
+    const attachedKeys = Object.keys(params).filter((k) => /^attached_media\[\d+\]$/.test(k))
+      .sort((a, b) => Number(/\d+/.exec(a)![0]) - Number(/\d+/.exec(b)![0]));
+    if (!message && !params.link && !attachedKeys.length) throw paramError('Missing message or attachment');
+    if (message && [...message].length > MAX_MESSAGE) throw paramError('The message is too long');
+    if (params.link !== undefined && !/^https?:\/\/\S+$/.test(params.link)) throw paramError('link URL is not properly formatted');
+    const targeting = jsonObject('targeting', params.targeting);
+    const feedTargeting = jsonObject('feed_targeting', params.feed_targeting);
+    const attached = attachedKeys.map((k) => {
+      let fbid: unknown;
+      try {
+        fbid = (JSON.parse(params[k]!) as { media_fbid?: unknown }).media_fbid;
+      } catch { /* answered below */ }
+      const photo = photos.find((p) => p.id === fbid && p.pageId === page.id);
+      if (!photo || photo.published || photo.usedBy) throw paramError(`${k} is not an unpublished photo of this Page`);
+      return photo;
+    });
+    const last = [...posts].reverse().find((p) => p.pageId === page.id);
+    if (last && !attached.length && last.attachedMedia.length === 0 && last.message === message && last.link === params.link
+      && Date.now() - Date.parse(last.createdTime.replace('+0000', 'Z')) < DUPLICATE_WINDOW_MS) {
+      throw new GraphFailure(400, { message: '(#506) Duplicate status message', type: 'OAuthException', code: 506 });
+    }
+    const post = createPost({
+      pageId: page.id, kind: attached.length ? 'photo' : 'status', message, link: params.link, attachedMedia: attached.map((p) => p.id),
+      published: bool(params.published, true), place: params.place, targeting, feedTargeting,
+    });
+    for (const photo of attached) photo.usedBy = post.id;
+    return { id: post.id };
+  }
+
+  async function photo(page: FacebookSimPage, params: Record<string, string>, files: MultipartPart[]) {
+    const file = files.find((f) => f.name === 'source');
+    let media: { contentType: string; data: Buffer } | undefined;
+    if (file) media = { contentType: (file.contentType ?? '').toLowerCase(), data: file.data };
+    else if (params.url) media = await pull(params.url);
+    else throw new GraphFailure(400, { message: '(#324) Requires upload file', type: 'OAuthException', code: 324 });
+    if (!media || !PHOTO_TYPES.includes(media.contentType)) {
+      throw new GraphFailure(400, { message: '(#324) Missing or invalid image file', type: 'OAuthException', code: 324 });
+    }
+    if (media.data.length > MAX_PHOTO_BYTES) throw paramError('The image file is too large');
+    const caption = params.caption ?? params.message;
+    if (caption && [...caption].length > MAX_MESSAGE) throw paramError('The message is too long');
+    const published = bool(params.published, true);
+    const stored: FacebookSimPhoto = {
+      id: liveId(), pageId: page.id, source: file ? 'upload' : 'url', url: file ? undefined : params.url, contentType: media.contentType,
+      size: media.data.length, caption, published, altText: params.alt_text_custom, noStory: bool(params.no_story, false),
+      place: params.place, targeting: jsonObject('targeting', params.targeting), feedTargeting: jsonObject('feed_targeting', params.feed_targeting),
+    };
+    if (published) {
+      const post = createPost({ pageId: page.id, kind: 'photo', message: caption, attachedMedia: [stored.id], published: true,
+        place: stored.place, targeting: stored.targeting, feedTargeting: stored.feedTargeting });
+      stored.postId = post.id;
+      stored.usedBy = post.id;
+    }
+    photos.push(stored);
+    return stored.postId ? { id: stored.id, post_id: stored.postId } : { id: stored.id };
+  }
+
+  function photoStory(page: FacebookSimPage, params: Record<string, string>) {
+    const photo = photos.find((p) => p.id === params.photo_id && p.pageId === page.id);
+    if (!photo) throw paramError('param photo_id must be a photo of this Page');
+    if (photo.published || photo.usedBy) throw paramError('The photo must be unpublished and not used in another post');
+    const story: FacebookSimStory = { postId: liveId(), pageId: page.id, media: 'photo', mediaId: photo.id, createdTime: iso() };
+    photo.usedBy = story.postId;
+    stories.push(story);
+    return { success: true, post_id: story.postId };
+  }
+
+  function newVideo(v: Omit<FacebookSimVideo, 'id' | 'failProcessing'>): FacebookSimVideo {
+    const video: FacebookSimVideo = { ...v, id: liveId(), failProcessing: failNextVideo };
+    failNextVideo = false;
+    videos.push(video);
+    return video;
+  }
+
+  async function videoPost(page: FacebookSimPage, params: Record<string, string>, files: MultipartPart[]) {
+    let source: FacebookSimVideo['source'];
+    let size: number;
+    const file = files.find((f) => f.name === 'source');
+    if (params.fbuploader_video_file_chunk) {
+      const session = [...sessions.values()].find((s) => s.handle === params.fbuploader_video_file_chunk);
+      if (!session) throw paramError('Invalid fbuploader_video_file_chunk handle');
+      if (!session.fileType.startsWith('video/')) throw new GraphFailure(400, { message: "(#352) Sorry, the video file you selected is in a format that we don't support.", type: 'OAuthException', code: 352 });
+      source = 'resumable';
+      size = session.fileLength;
+    } else if (params.file_url) {
+      const fetched = await pull(params.file_url);
+      if (!fetched) throw new GraphFailure(400, { message: '(#389) Unable to fetch video file from URL.', type: 'OAuthException', code: 389 });
+      if (!fetched.contentType.startsWith('video/')) throw new GraphFailure(400, { message: "(#352) Sorry, the video file you selected is in a format that we don't support.", type: 'OAuthException', code: 352 });
+      source = 'file_url';
+      size = fetched.data.length;
+    } else if (file) {
+      source = 'upload';
+      size = file.data.length;
+    } else {
+      throw paramError('Missing video file: send file_url, source or fbuploader_video_file_chunk');
+    }
+    const published = bool(params.published, true);
+    const video = newVideo({
+      pageId: page.id, kind: 'video', source, fileUrl: params.file_url, size, title: params.title, description: params.description,
+      published, uploaded: true, readyAt: Date.now() + processingMs,
+    });
+    if (published) video.postId = createPost({ pageId: page.id, kind: 'video', message: params.description, attachedMedia: [], published: true }).id;
+    return { id: video.id };
+  }
+
+  function uploadPhase(page: FacebookSimPage, kind: 'story' | 'reel', params: Record<string, string>, origin: string) {
+    if (params.upload_phase === 'start') {
+      const video = newVideo({ pageId: page.id, kind, source: 'rupload', size: 0, published: false, uploaded: false, readyAt: null });
+      return { video_id: video.id, upload_url: `${origin}/video-upload/${FACEBOOK_SIM_VERSION}/${video.id}` };
+    }
+    if (params.upload_phase !== 'finish') throw paramError('param upload_phase must be one of {START, FINISH}');
+    const video = videos.find((v) => v.id === params.video_id && v.pageId === page.id && v.kind === kind);
+    if (!video) throw paramError('param video_id must be a video upload session of this Page');
+    if (!video.uploaded) throw paramError('The video has not been uploaded yet');
+    if (video.readyAt !== null) throw paramError('The upload session is already finished');
+    video.readyAt = Date.now() + processingMs;
+    if (kind === 'story') {
+      const story: FacebookSimStory = { postId: liveId(), pageId: page.id, media: 'video', mediaId: video.id, createdTime: iso() };
+      stories.push(story);
+      video.published = true;
+      video.postId = story.postId;
+      return { success: true, post_id: story.postId };
+    }
+    const state = params.video_state ?? 'PUBLISHED';
+    if (!['PUBLISHED', 'DRAFT', 'SCHEDULED'].includes(state)) throw paramError('param video_state must be one of {DRAFT, PUBLISHED, SCHEDULED}');
+    Object.assign(video, { videoState: state, published: state === 'PUBLISHED', title: params.title, description: params.description });
+    return { success: true };
+  }
+
+  /** rupload.facebook.com: the bytes (or a `file_url` header) of a story or reel session. */
+  async function rupload(req: SimRequest, res: ServerResponse, videoId: string) {
+    const debug = (status: number, type: string, message: string) => sendJson(res, status, { debug_info: { retriable: false, type, message } });
+    const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
+    const video = videos.find((v) => v.id === videoId && v.kind !== 'video');
+    if (!video) return debug(404, 'NotFoundError', 'Unknown video upload session');
+    let token: SimToken;
+    try {
+      token = checkToken(/^OAuth\s+(\S+)$/i.exec(header('authorization') ?? '')?.[1]);
+    } catch {
+      return debug(401, 'AuthError', 'Invalid OAuth access token');
+    }
+    if (token.kind !== 'page' || token.pageId !== video.pageId) return debug(403, 'AuthError', 'The token does not belong to the Page of this upload');
+    if (video.uploaded) return debug(400, 'ProcessingFailedError', 'The video was already uploaded');
+    const fileUrl = header('file_url');
+    if (fileUrl) {
+      const fetched = await pull(fileUrl);
+      if (!fetched) return debug(400, 'ProcessingFailedError', 'Unable to fetch the file_url');
+      video.size = fetched.data.length;
+    } else {
+      const offset = Number(header('offset'));
+      const fileSize = Number(header('file_size'));
+      if (offset !== 0) return debug(400, 'PartialRequestError', `offset must be 0 for a new upload; got ${header('offset') ?? 'none'}`);
+      if (req.body.kind !== 'binary') return debug(400, 'ProcessingFailedError', 'Send the file bytes as the request body');
+      if (!Number.isInteger(fileSize) || fileSize !== req.body.data.length) return debug(400, 'PartialRequestError', `file_size ${header('file_size') ?? 'none'} does not match the ${req.body.data.length} bytes received`);
+      video.size = fileSize;
+    }
+    video.uploaded = true;
+    sendJson(res, 200, { success: true });
+  }
+
+  function startSession(token: SimToken, appId: string, params: Record<string, string>) {
+    if (appId !== app.id) throw noSuchObject(appId, 'POST');
+    if (token.kind !== 'user') throw paramError('The Resumable Upload API needs a user access token');
+    const length = Number(params.file_length);
+    if (!Number.isInteger(length) || length <= 0) throw paramError('param file_length must be a positive integer');
+    if (!UPLOAD_FILE_TYPES.includes(params.file_type ?? '')) throw paramError(`param file_type must be one of ${UPLOAD_FILE_TYPES.join(', ')}`);
+    const id = `upload:${seeded('session').toString('base64url').slice(0, 40)}`;
+    sessions.set(id, { id, appId, accountId: token.accountId, fileName: params.file_name ?? 'file', fileLength: length, fileType: params.file_type!, offset: 0, data: [] });
+    return { id };
+  }
+
+  function uploadToSession(req: SimRequest, token: SimToken, id: string) {
+    const session = sessions.get(id);
+    if (!session || session.accountId !== token.accountId) throw noSuchObject(id, 'POST');
+    const offset = Number(req.headers.file_offset);
+    if (!Number.isInteger(offset) || offset !== session.offset) throw paramError(`file_offset must be ${session.offset}`);
+    if (req.body.kind !== 'binary') throw paramError('Send the file bytes as the request body');
+    if (session.offset + req.body.data.length > session.fileLength) throw paramError('More bytes than file_length');
+    session.data.push(req.body.data);
+    session.offset += req.body.data.length;
+    if (session.offset < session.fileLength) return { id, file_offset: session.offset };
+    session.handle = `2:${seeded('handle').toString('base64')}`;
+    return { h: session.handle };
+  }
+
+  function comment(token: SimToken, objectId: string, params: Record<string, string>) {
+    const target = posts.find((p) => p.id === objectId) ?? photos.find((p) => p.id === objectId) ?? videos.find((v) => v.id === objectId && v.kind !== 'story');
+    if (!target) throw noSuchObject(objectId, 'POST');
+    pageOf(token, target.pageId, 'pages_manage_engagement');
+    if (!target.published) throw paramError('Cannot comment on an unpublished object');
+    if (!params.message && !params.attachment_url) throw paramError('Missing message or attachment');
+    const c: FacebookSimComment = { id: `${objectId.split('_').pop()}_${liveId()}`, objectId, pageId: target.pageId, message: params.message ?? '', createdTime: iso() };
+    comments.push(c);
+    return { id: c.id };
+  }
+
+  async function route(req: SimRequest, rest: string, origin: string): Promise<unknown> {
+    const { params, files } = paramsOf(req);
+    if (rest === '/oauth/access_token' && req.method === 'GET') return accessToken(params);
+    const token = checkToken(bearer(req, params), { value: params.appsecret_proof });
+    const parts = rest.split('/').filter(Boolean).map(decodeURIComponent);
+    const [node, edge, ...extra] = parts;
+    if (!node || extra.length) throw paramError(`Unknown path components: ${rest}`);
+    if (req.method === 'GET') {
+      if (node === 'me' && !edge) return me(token, params);
+      if (node === 'me' && edge === 'accounts') return myPages(req, token, params);
+      if (node.startsWith('upload:') && !edge) {
+        const session = sessions.get(node);
+        if (!session) throw noSuchObject(node, 'GET');
+        return { id: session.id, file_offset: session.offset };
+      }
+      if (!edge) {
+        requireScopes(token, 'pages_read_engagement');
+        return readObject(token, node, params);
+      }
+      throw paramError(`Unknown edge ${edge}`);
+    }
+    if (req.method !== 'POST') throw paramError(`Unsupported ${req.method} request`);
+    if (node.startsWith('upload:') && !edge) return uploadToSession(req, token, node);
+    switch (edge) {
+      case 'uploads': return startSession(token, node, params);
+      case 'feed': return feed(pageOf(token, node, 'pages_manage_posts', 'pages_read_engagement'), params);
+      case 'photos': return photo(pageOf(token, node, 'pages_manage_posts', 'pages_read_engagement'), params, files);
+      case 'photo_stories': return photoStory(pageOf(token, node, 'pages_manage_posts'), params);
+      case 'videos': return videoPost(pageOf(token, node, 'pages_manage_posts', 'publish_video'), params, files);
+      case 'video_stories': return uploadPhase(pageOf(token, node, 'pages_manage_posts'), 'story', params, origin);
+      case 'video_reels': return uploadPhase(pageOf(token, node, 'pages_manage_posts'), 'reel', params, origin);
+      case 'comments': return comment(token, node, params);
+      default: throw paramError(`Unknown edge ${edge ?? ''}`);
+    }
+  }
+
+  let originRef = '';
+  const host = await startSimulatorHost<FacebookFailureMode>({
+    port: opts.port,
+    maxBodyBytes: 200 * 1024 * 1024,
+    failureModes: FACEBOOK_FAILURE_MODES,
+    state: () => ({
+      app: { id: app.id },
+      accounts: [...accounts.values()].map((a) => ({ id: a.id, name: a.name, pages: a.pageIds })),
+      posts: posts.length, photos: photos.length, videos: videos.length, stories: stories.length, comments: comments.length,
+    }),
+    reset: () => {
+      posts.length = 0; photos.length = 0; videos.length = 0; stories.length = 0; comments.length = 0;
+      sessions.clear();
+      failNextVideo = false;
+    },
+    handle(req, res, failure) {
+      void (async () => {
+        const graphAnswer = (f: GraphFailure) =>
+          sendJson(res, f.status, { error: { ...f.error, fbtrace_id: seeded('trace').toString('base64url').slice(0, 11) } }, f.headers);
+        const versioned = /^(?:\/v\d+\.\d+)?(\/.*)$/.exec(req.path);
+        const rest = versioned?.[1] ?? req.path;
+        if (rest === '/dialog/oauth' && (req.method === 'GET' || req.method === 'POST')) return dialog(req, res);
+        if (failure === 'bad_gateway') return sendText(res, 502, '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html');
+        if (failure === 'video_processing_error') failNextVideo = true;
+        else if (failure) return graphAnswer(FAILURES[failure]());
+        const upload = /^\/video-upload\/v\d+\.\d+\/(\d+)$/.exec(req.path);
+        if (upload) return rupload(req, res, upload[1]!);
+        try {
+          sendJson(res, 200, await route(req, rest, originRef));
+        } catch (err) {
+          if (err instanceof GraphFailure) return graphAnswer(err);
+          throw err;
+        }
+      })().catch((err: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, { error: { message: `simulator failure: ${String(err)}`, type: 'OAuthException', code: 1 } });
+      });
+    },
+  });
+  originRef = host.origin;
+
+  const accountsOf = (accountId?: string) => [...tokens.values()].filter((t) => accountId === undefined || t.accountId === accountId);
+
+  return {
+    port: host.port,
+    origin: host.origin,
+    baseUrl: `${host.origin}/${FACEBOOK_SIM_VERSION}`,
+    app,
+    get requests() { return host.requests; },
+    createAccount(input) {
+      const id = fixtureId('account');
+      const account: FacebookSimAccount = { id, name: input.name, pictureUrl: input.pictureUrl ?? `https://scontent.example/${id}.jpg`, pageIds: [] };
+      accounts.set(id, account);
+      return { id, name: input.name, pages: (input.pages ?? []).map((name) => addPage(id, name)) };
+    },
+    addPage,
+    issueAuthCode(accountId, o) {
+      if (!accounts.has(accountId)) throw new Error(`unknown account ${accountId}`);
+      return issueCode(accountId, o.redirectUri, o.scopes ?? [...FACEBOOK_KNOWN_SCOPES]);
+    },
+    issueUserToken(accountId, o = {}) {
+      if (!accounts.has(accountId)) throw new Error(`unknown account ${accountId}`);
+      return userToken(accountId, o.longLived ?? true, o.scopes ?? [...FACEBOOK_KNOWN_SCOPES]).token;
+    },
+    expireAccessTokens(accountId) {
+      for (const t of accountsOf(accountId)) if (t.kind === 'user') t.expiresAt = Date.now() - 1000;
+    },
+    revokeTokens(accountId) {
+      for (const t of accountsOf(accountId)) t.revoked = true;
+    },
+    accounts: () => [...accounts.values()].map((a) => structuredClone(a)),
+    pages: () => [...pages.values()].map((p) => ({ ...p })),
+    posts: (pageId) => posts.filter((p) => pageId === undefined || p.pageId === pageId).map((p) => structuredClone(p)),
+    photos: (pageId) => photos.filter((p) => pageId === undefined || p.pageId === pageId).map((p) => structuredClone(p)),
+    videos: (pageId) => videos.filter((v) => pageId === undefined || v.pageId === pageId).map((v) => structuredClone(v)),
+    stories: (pageId) => stories.filter((s) => pageId === undefined || s.pageId === pageId).map((s) => ({ ...s })),
+    comments: (objectId) => comments.filter((c) => objectId === undefined || c.objectId === objectId).map((c) => ({ ...c })),
+    uploadSessions: () => [...sessions.values()].map(({ data: _data, appId: _appId, ...s }) => ({ ...s })),
+    fail: (mode, times) => host.fail(mode, times),
+    setLatency: (ms) => host.setLatency(ms),
+    state: () => host.state(),
+    reset: () => host.reset(),
+    close: () => host.close(),
+  };
+}

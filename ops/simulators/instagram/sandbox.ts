@@ -1,0 +1,17 @@
+import { defineSandboxNetwork } from '../kit/sandbox';
+import { startInstagramSimulator } from './simulator';
+
+export const instagramSandbox = defineSandboxNetwork({
+  id: 'instagram',
+  port: 4104,
+  start: ({ port, seed, processingMs }) => startInstagramSimulator({ port, seed, processingMs }),
+  seed(sim, callbackUrl) {
+    const app = sim.createApp({ redirectUris: [callbackUrl] });
+    const user = sim.createAccount({ username: 'herald.sandbox', name: 'Herald Sandbox' });
+    return {
+      options: { apiBase: sim.apiBase, apiVersion: sim.apiVersion, authorizeUrl: sim.authorizeUrl, tokenUrl: sim.tokenUrl },
+      client: { clientId: app.clientId, clientSecret: app.clientSecret },
+      account: { clientId: app.clientId, redirectUri: callbackUrl, accountId: user.id, username: user.username },
+    };
+  },
+});

@@ -1,0 +1,17 @@
+import { defineSandboxNetwork } from '../kit/sandbox';
+import { startXSimulator } from './simulator';
+
+export const xSandbox = defineSandboxNetwork({
+  id: 'x',
+  port: 4109,
+  start: ({ port, seed, processingMs }) => startXSimulator({ port, seed, processingMs }),
+  seed(sim, callbackUrl) {
+    const client = sim.createClient({ name: 'Herald Sandbox', redirectUris: [callbackUrl] });
+    const user = sim.createAccount({ username: 'herald_sandbox', name: 'Herald Sandbox' });
+    return {
+      options: { apiBase: sim.origin, authBase: sim.origin },
+      client: { clientId: client.clientId, clientSecret: client.clientSecret ?? '' },
+      account: { clientId: client.clientId, redirectUri: callbackUrl, accountId: user.id, username: user.username },
+    };
+  },
+});

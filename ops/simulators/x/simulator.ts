@@ -1,0 +1,775 @@
+/**
+ * Loopback simulator of X as Herald uses it (docs.x.com): the OAuth 2 authorize page
+ * (`/i/oauth2/authorize`) and token endpoint (`/2/oauth2/token`, PKCE, rotating refresh tokens),
+ * `GET /2/users/me`, the v2 chunked media upload (`/2/media/upload/initialize`, `/{id}/append`,
+ * `/{id}/finalize`, `GET /2/media/upload?command=STATUS`, and the older `command=INIT|APPEND|FINALIZE`
+ * form), `POST /2/media/metadata` and `POST /2/tweets`, with X's problem-JSON errors and
+ * `x-rate-limit-*` headers. One origin plays both x.com and api.x.com.
+ */
+import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import {
+  createSeededSource, sendJson, sendText, startSimulatorHost, type ParsedBody, type RecordedRequest, type SimRequest,
+} from '../kit/http';
+
+export const X_FAILURE_MODES = [
+  /** The caller's access token (or refresh token, on the token endpoint) expires now: 401 / 400 invalid_request. */
+  'expired_token',
+  /** Every token of the caller's account is revoked (the user removed the app): 401 / 400 invalid_request, refresh fails too. */
+  'revoked_token',
+  /** 429 with `x-rate-limit-*` headers (15-minute window). */
+  'rate_limited',
+  /** 429 with `x-user-limit-24hour-*` headers: the account's daily post cap. */
+  'daily_limit',
+  /** 429 `usage-capped` problem: the app's monthly cap. */
+  'usage_capped',
+  'server_error',
+  'service_unavailable',
+  /** 403 "You are not allowed to create a Tweet with duplicate content." */
+  'duplicate_content',
+  /** 403 "You are not permitted to perform this action." */
+  'forbidden',
+  /** 400 invalid-request problem. */
+  'invalid_request',
+  /** The request goes through; the next media processing ends `failed` (InvalidMedia). */
+  'media_processing_failed',
+] as const;
+export type XFailureMode = (typeof X_FAILURE_MODES)[number];
+
+/** What a rate_limited failure answers: `x-rate-limit-reset` this many seconds ahead. */
+export const X_SIM_RATE_LIMIT_RESET_SECONDS = 60;
+export const X_SIM_DAILY_LIMIT_RESET_SECONDS = 6 * 3600;
+export const X_SIM_SCOPES = ['tweet.read', 'tweet.write', 'tweet.moderate.write', 'users.read', 'follows.read', 'follows.write',
+  'offline.access', 'space.read', 'mute.read', 'mute.write', 'like.read', 'like.write', 'list.read', 'list.write',
+  'block.read', 'block.write', 'bookmark.read', 'bookmark.write', 'media.write'] as const;
+
+const X_EPOCH = 1288834974657n;
+const SEGMENT_MAX_BYTES = 5 * 1024 * 1024;
+const USER_FIELDS = ['id', 'name', 'username', 'profile_image_url', 'created_at', 'description', 'protected', 'verified', 'verified_type', 'subscription_type', 'location', 'url'];
+const TWEET_KEYS = ['text', 'media', 'reply', 'reply_settings', 'geo', 'nullcast', 'for_super_followers_only', 'community_id', 'share_with_followers',
+  'direct_message_deep_link', 'quote_tweet_id', 'made_with_ai', 'paid_partnership', 'poll', 'card_uri', 'edit_options'];
+const REPLY_SETTINGS = ['following', 'mentionedUsers', 'subscribers', 'verified'];
+const NUMERIC_ID = /^[0-9]{1,19}$/;
+
+interface Category { types: readonly string[]; maxBytes: number; processes: boolean; keyPrefix: number }
+const CATEGORIES: Record<string, Category> = {
+  tweet_image: { types: ['image/jpeg', 'image/png', 'image/webp', 'image/bmp', 'image/tiff'], maxBytes: 5 * 1024 * 1024, processes: false, keyPrefix: 3 },
+  tweet_gif: { types: ['image/gif'], maxBytes: 15 * 1024 * 1024, processes: true, keyPrefix: 16 },
+  tweet_video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 8 * 1024 ** 3, processes: true, keyPrefix: 7 },
+  amplify_video: { types: ['video/mp4', 'video/quicktime'], maxBytes: 8 * 1024 ** 3, processes: true, keyPrefix: 13 },
+};
+const categoryFor = (mediaType: string) => Object.keys(CATEGORIES).find((c) => CATEGORIES[c]!.types.includes(mediaType));
+
+export interface XSimClient { clientId: string; clientSecret: string | null; name: string; redirectUris: string[] }
+export interface XSimAccount { id: string; username: string; name: string; profileImageUrl: string; premium: boolean }
+
+interface AuthCode {
+  accountId: string; clientId: string; redirectUri: string; scopes: string[];
+  challenge: string; method: 'S256' | 'plain'; expiresAt: number; used: boolean;
+}
+interface Token { accountId: string; clientId: string; scopes: string[]; expiresAt: number; valid: boolean }
+
+export interface XSimMedia {
+  id: string;
+  mediaKey: string;
+  ownerId: string;
+  mediaType: string;
+  category: string;
+  totalBytes: number;
+  /** Received segment sizes by segment_index. */
+  segments: Record<number, number>;
+  state: 'uploading' | 'pending' | 'in_progress' | 'succeeded' | 'failed';
+  altText?: string;
+}
+interface MediaRecord extends Omit<XSimMedia, 'segments' | 'state'> {
+  segments: Map<number, Buffer>;
+  phase: 'uploading' | 'processing' | 'succeeded' | 'failed';
+  finalizedAt?: number;
+  failProcessing: boolean;
+  expiresAt: number;
+}
+
+/** A post as the simulator stored it, with every field of the create request it accepted. */
+export interface XSimTweet {
+  id: string;
+  author_id: string;
+  text: string;
+  created_at: string;
+  conversation_id: string;
+  in_reply_to_tweet_id?: string;
+  exclude_reply_user_ids?: string[];
+  media_ids: string[];
+  tagged_user_ids?: string[];
+  quote_tweet_id?: string;
+  reply_settings?: string;
+  place_id?: string;
+  community_id?: string;
+  share_with_followers?: boolean;
+  direct_message_deep_link?: string;
+  nullcast?: boolean;
+  for_super_followers_only?: boolean;
+  made_with_ai?: boolean;
+  paid_partnership?: boolean;
+}
+
+/** A long-form Article (POST /2/articles/draft, then /publish). */
+export interface XSimArticle {
+  id: string;
+  author_id: string;
+  title: string;
+  /** The DraftJS text blocks, joined by blank lines. */
+  text: string;
+  status: 'draft' | 'published';
+  /** The Article's seed post once published. */
+  post_id?: string;
+}
+
+export interface XSimulatorOptions {
+  /** Default 0 (any free port). */
+  port?: number;
+  /** Ids and tokens derive from it: same seed and same calls, same values. Default random. */
+  seed?: string;
+  /** How long video and GIF processing takes after FINALIZE. Default 50 ms. */
+  processingMs?: number;
+  /** Access token lifetime. Default 7200 s, as on X. */
+  tokenTtlSeconds?: number;
+}
+
+export interface XSimulator {
+  port: number;
+  /** `http://127.0.0.1:PORT`: the adapter's `apiBase` and `authBase`, and the `/__sim/*` routes. */
+  origin: string;
+  createClient(input: { clientId?: string; clientSecret?: string | null; name?: string; redirectUris: string[] }): { clientId: string; clientSecret: string | null };
+  createAccount(input: { username: string; name?: string; profileImageUrl?: string; premium?: boolean }): XSimAccount;
+  /** What the approve page does for a user who clicks "Authorize app". */
+  issueAuthCode(accountId: string, input: { clientId: string; redirectUri: string; codeChallenge: string; codeChallengeMethod?: 'S256' | 'plain'; scopes?: string[] }): string;
+  /** Tokens as if the account had connected (for publish tests and the sandbox). */
+  issueTokens(accountId: string, input: { clientId: string; scopes?: string[] }): { accessToken: string; refreshToken: string; expiresAt: Date };
+  expireAccessTokens(accountId?: string): void;
+  /** The user removed the app: access and refresh tokens stop working. */
+  revokeTokens(accountId?: string): void;
+  /** A post made elsewhere (to reply to or quote). */
+  createTweet(accountId: string, text: string): string;
+  createCommunity(name: string): string;
+  accounts(): XSimAccount[];
+  tweets(authorId?: string): XSimTweet[];
+  /** Alias of tweets(). */
+  posts(authorId?: string): XSimTweet[];
+  /** Direct replies to a post (X has no separate comments: a first comment is a reply). */
+  replies(tweetId: string): XSimTweet[];
+  comments(tweetId: string): XSimTweet[];
+  media(): XSimMedia[];
+  articles(): XSimArticle[];
+  fail(mode: XFailureMode, times?: number): void;
+  setLatency(ms: number): void;
+  readonly requests: RecordedRequest[];
+  state(): Record<string, unknown>;
+  /** Clears posts, media, codes, queued failures, latency and recorded requests; clients, accounts, tokens stay. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+// X's own text counting (twitter-text v3): links 23, emoji and most non-Latin scripts 2, the rest 1.
+const LIGHT = [[0, 4351], [8192, 8205], [8208, 8223], [8242, 8247]] as const;
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+function weightedLength(text: string): number {
+  let weight = 0;
+  const rest = text.normalize('NFC').replace(/https?:\/\/[^\s]+/giu, () => { weight += 23; return ''; });
+  for (const { segment } of graphemes.segment(rest)) {
+    if (segment.codePointAt(0)! > 0xff && /\p{Extended_Pictographic}/u.test(segment)) weight += 2;
+    else for (const c of segment) weight += LIGHT.some(([a, b]) => c.codePointAt(0)! >= a && c.codePointAt(0)! <= b) ? 1 : 2;
+  }
+  return weight;
+}
+
+const problem = (status: number, title: string, detail: string, type = 'about:blank') => ({ title, detail, type, status });
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Request fields from JSON, urlencoded or multipart bodies (the legacy commands come in all three). */
+function fieldsOf(body: ParsedBody): Record<string, unknown> {
+  if (body.kind === 'json' && body.value && typeof body.value === 'object' && !Array.isArray(body.value)) return body.value as Record<string, unknown>;
+  if (body.kind === 'form' || body.kind === 'multipart') return body.fields;
+  return {};
+}
+
+/** Checks the bytes against the declared type, as X's processing does. */
+function looksLike(mediaType: string, bytes: Buffer): boolean {
+  const ascii = (from: number, to: number) => bytes.subarray(from, to).toString('latin1');
+  switch (mediaType) {
+    case 'image/jpeg': return bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+    case 'image/png': return bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    case 'image/gif': return ascii(0, 4) === 'GIF8';
+    case 'image/webp': return ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP';
+    case 'video/mp4':
+    case 'video/quicktime': return ['ftyp', 'moov', 'mdat', 'wide', 'free'].includes(ascii(4, 8));
+    default: return true;
+  }
+}
+
+export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSimulator> {
+  const seeded = createSeededSource(opts.seed);
+  const processingMs = opts.processingMs ?? 50;
+  const tokenTtlMs = (opts.tokenTtlSeconds ?? 7200) * 1000;
+  const clients = new Map<string, XSimClient>();
+  const accounts = new Map<string, XSimAccount>();
+  const codes = new Map<string, AuthCode>();
+  const accessTokens = new Map<string, Token>();
+  const refreshTokens = new Map<string, Token>();
+  const communities = new Map<string, string>();
+  const mediaById = new Map<string, MediaRecord>();
+  const tweets: XSimTweet[] = [];
+  const articles = new Map<string, XSimArticle>();
+  let sequence = 0;
+  let failNextProcessing = false;
+
+  const fixtureId = (kind: string) => {
+    const bytes = seeded(kind);
+    const ms = 1672531200000n + BigInt(bytes.readUInt32BE(0) % (365 * 86400)) * 1000n;
+    return (((ms - X_EPOCH) << 22n) | BigInt(bytes.readUInt32BE(4) & 0x3fffff)).toString();
+  };
+  const liveId = () => (((BigInt(Date.now()) - X_EPOCH) << 22n) | (1n << 17n) | BigInt(sequence++ & 0xfff)).toString();
+  const secret = (kind: string, length = 43) => seeded(kind).toString('base64url').slice(0, length);
+
+  function issueTokens(accountId: string, clientId: string, scopes: string[]) {
+    const accessToken = secret('access-token', 86);
+    const expiresAt = Date.now() + tokenTtlMs;
+    accessTokens.set(accessToken, { accountId, clientId, scopes, expiresAt, valid: true });
+    const refreshToken = scopes.includes('offline.access') ? secret('refresh-token', 86) : undefined;
+    if (refreshToken) refreshTokens.set(refreshToken, { accountId, clientId, scopes, expiresAt: Infinity, valid: true });
+    return { accessToken, refreshToken, expiresAt };
+  }
+  const revokeAccount = (accountId: string) => {
+    for (const token of [...accessTokens.values(), ...refreshTokens.values()]) if (token.accountId === accountId) token.valid = false;
+  };
+
+  // --- errors in X's shapes ------------------------------------------------------------------
+  const unauthorized = (res: ServerResponse) => sendJson(res, 401, problem(401, 'Unauthorized', 'Unauthorized'));
+  const forbidden = (res: ServerResponse, detail: string) => sendJson(res, 403, problem(403, 'Forbidden', detail));
+  const invalidRequest = (res: ServerResponse, message: string, parameters: Record<string, unknown[]> = {}) =>
+    sendJson(res, 400, {
+      errors: [{ parameters, message }],
+      title: 'Invalid Request',
+      detail: 'One or more parameters to your request was invalid.',
+      type: 'https://api.twitter.com/2/problems/invalid-request',
+    });
+  const oauthError = (res: ServerResponse, status: number, error: string, description: string) =>
+    sendJson(res, status, { error, error_description: description });
+  const resetIn = (seconds: number) => String(Math.ceil(Date.now() / 1000) + seconds);
+  function tooMany(res: ServerResponse, mode: 'rate_limited' | 'daily_limit' | 'usage_capped') {
+    const headers: Record<string, string> = {
+      'x-rate-limit-limit': '100',
+      'x-rate-limit-remaining': mode === 'rate_limited' ? '0' : '99',
+      'x-rate-limit-reset': resetIn(X_SIM_RATE_LIMIT_RESET_SECONDS),
+    };
+    if (mode === 'daily_limit') {
+      Object.assign(headers, { 'x-user-limit-24hour-limit': '17', 'x-user-limit-24hour-remaining': '0', 'x-user-limit-24hour-reset': resetIn(X_SIM_DAILY_LIMIT_RESET_SECONDS) });
+    }
+    const body = mode === 'usage_capped'
+      ? problem(429, 'UsageCapExceeded', 'Usage cap exceeded: Monthly product cap', 'https://api.twitter.com/2/problems/usage-capped')
+      : problem(429, 'Too Many Requests', 'Too Many Requests');
+    sendJson(res, 429, body, headers);
+  }
+
+  // --- OAuth ---------------------------------------------------------------------------------
+
+  type AuthRequest = { client: XSimClient; redirectUri: string; scopes: string[]; state: string; challenge: string; method: 'S256' | 'plain' };
+  /** The checks X makes before it shows the consent page: a bad client or redirect never redirects. */
+  function readAuthRequest(params: Record<string, string>): AuthRequest | string {
+    if (params.response_type !== 'code') return 'response_type must be code';
+    const client = clients.get(params.client_id ?? '');
+    if (!client) return 'Unknown client_id';
+    if (!params.redirect_uri || !client.redirectUris.includes(params.redirect_uri)) return 'redirect_uri does not match a callback URL of the app';
+    const scopes = (params.scope ?? '').split(/[ +]/).filter(Boolean);
+    const unknown = scopes.filter((s) => !(X_SIM_SCOPES as readonly string[]).includes(s));
+    if (!scopes.length || unknown.length) return `Invalid scope ${unknown.join(' ')}`.trim();
+    if (!params.state) return 'state is required';
+    if (!params.code_challenge) return 'code_challenge is required';
+    const method = params.code_challenge_method ?? 'plain';
+    if (method !== 'S256' && method !== 'plain') return 'code_challenge_method must be S256 or plain';
+    return { client, redirectUri: params.redirect_uri, scopes, state: params.state, challenge: params.code_challenge, method };
+  }
+
+  function newCode(accountId: string, a: Omit<AuthCode, 'accountId' | 'expiresAt' | 'used'>): string {
+    const code = secret('auth-code', 86);
+    // X's authorization codes are valid for 30 seconds.
+    codes.set(code, { ...a, accountId, expiresAt: Date.now() + 30_000, used: false });
+    return code;
+  }
+
+  function authorizePage(req: SimRequest, res: ServerResponse) {
+    const params = req.method === 'POST' ? Object.fromEntries(Object.entries(fieldsOf(req.body)).map(([k, v]) => [k, String(v)])) : req.query;
+    const auth = readAuthRequest(params);
+    if (typeof auth === 'string') return sendText(res, 400, `<!doctype html><title>X</title><p>Something went wrong: ${escapeHtml(auth)}</p>`, 'text/html; charset=utf-8');
+    if (req.method === 'POST') {
+      const target = new URL(auth.redirectUri);
+      target.searchParams.set('state', auth.state);
+      if (params.decision !== 'allow') target.searchParams.set('error', 'access_denied');
+      else {
+        if (!accounts.has(params.account_id ?? '')) return sendText(res, 400, '<!doctype html><p>Choose an account.</p>', 'text/html; charset=utf-8');
+        target.searchParams.set('code', newCode(params.account_id!, { clientId: auth.client.clientId, redirectUri: auth.redirectUri, scopes: auth.scopes, challenge: auth.challenge, method: auth.method }));
+      }
+      res.writeHead(302, { location: target.toString() });
+      return res.end();
+    }
+    const hidden = Object.entries(params).map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join('');
+    const choices = [...accounts.values()].map((a, i) =>
+      `<label><input type="radio" name="account_id" value="${a.id}"${i === 0 ? ' checked' : ''}> @${escapeHtml(a.username)} (${escapeHtml(a.name)})</label><br>`).join('');
+    sendText(res, 200, `<!doctype html><html><head><meta charset="utf-8"><title>Authorize ${escapeHtml(auth.client.name)} - X (simulator)</title></head><body>
+<h1>${escapeHtml(auth.client.name)} wants to access your X account</h1>
+<p>It will be able to: ${auth.scopes.map(escapeHtml).join(', ')}</p>
+<form method="post" action="/i/oauth2/authorize">${hidden}
+${choices || '<p>No sandbox account exists yet.</p>'}
+<button name="decision" value="allow">Authorize app</button> <button name="decision" value="deny">Cancel</button>
+</form></body></html>`, 'text/html; charset=utf-8');
+  }
+
+  /** Basic auth for confidential clients; a public client names itself with client_id. */
+  function tokenClient(req: SimRequest, fields: Record<string, unknown>): XSimClient | undefined {
+    const header = req.headers.authorization ?? '';
+    if (header.startsWith('Basic ')) {
+      const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      const [id, pass] = [decodeURIComponent(decoded.slice(0, colon)), decodeURIComponent(decoded.slice(colon + 1))];
+      const client = clients.get(id);
+      return client && client.clientSecret !== null && client.clientSecret === pass ? client : undefined;
+    }
+    const client = clients.get(String(fields.client_id ?? ''));
+    return client && client.clientSecret === null ? client : undefined;
+  }
+
+  function tokenEndpoint(req: SimRequest, res: ServerResponse, failure: XFailureMode | undefined) {
+    if (req.method !== 'POST') return sendJson(res, 405, problem(405, 'Method Not Allowed', 'Method Not Allowed'));
+    if (failure === 'rate_limited' || failure === 'usage_capped' || failure === 'daily_limit') return tooMany(res, failure);
+    if (failure === 'server_error') return sendJson(res, 500, problem(500, 'Internal Server Error', 'Internal Server Error'));
+    if (failure === 'service_unavailable') return sendJson(res, 503, problem(503, 'Service Unavailable', 'Service Unavailable'));
+    if (req.body.kind !== 'form') return oauthError(res, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
+    const fields = req.body.fields;
+    const client = tokenClient(req, fields);
+    if (!client) return oauthError(res, 401, 'unauthorized_client', 'Missing valid authorization header');
+
+    const answer = (accountId: string, scopes: string[]) => {
+      const t = issueTokens(accountId, client.clientId, scopes);
+      sendJson(res, 200, {
+        token_type: 'bearer', expires_in: Math.round(tokenTtlMs / 1000), access_token: t.accessToken, scope: scopes.join(' '),
+        ...(t.refreshToken ? { refresh_token: t.refreshToken } : {}),
+      });
+    };
+    if (fields.grant_type === 'authorization_code') {
+      const code = codes.get(fields.code ?? '');
+      const verifier = fields.code_verifier ?? '';
+      const expected = code?.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
+      if (!code || code.used || code.expiresAt < Date.now() || code.clientId !== client.clientId
+        || code.redirectUri !== fields.redirect_uri || !verifier || expected !== code.challenge) {
+        return oauthError(res, 400, 'invalid_request', 'Value passed for the authorization code was invalid.');
+      }
+      code.used = true;
+      return answer(code.accountId, code.scopes);
+    }
+    if (fields.grant_type === 'refresh_token') {
+      const old = refreshTokens.get(fields.refresh_token ?? '');
+      if (old && failure === 'expired_token') old.valid = false;
+      if (old && failure === 'revoked_token') revokeAccount(old.accountId);
+      if (!old || !old.valid || old.clientId !== client.clientId) return oauthError(res, 400, 'invalid_request', 'Value passed for the token was invalid.');
+      // Rotation: the refresh token just used stops working.
+      old.valid = false;
+      return answer(old.accountId, old.scopes);
+    }
+    return oauthError(res, 400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+  }
+
+  // --- API -----------------------------------------------------------------------------------
+
+  type Caller = { account: XSimAccount; token: Token };
+  function authenticate(req: SimRequest): { caller: Caller } | { bearer?: Token } {
+    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const token = bearer ? accessTokens.get(bearer) : undefined;
+    const account = token ? accounts.get(token.accountId) : undefined;
+    if (!token || !account || !token.valid || token.expiresAt <= Date.now()) return { bearer: token };
+    return { caller: { account, token } };
+  }
+
+  function mediaView(m: MediaRecord): XSimMedia {
+    refreshPhase(m);
+    const state = m.phase === 'processing' ? (Date.now() - m.finalizedAt! >= processingMs / 2 ? 'in_progress' : 'pending') : m.phase;
+    const segments = Object.fromEntries([...m.segments].map(([i, b]) => [i, b.length]));
+    return { id: m.id, mediaKey: m.mediaKey, ownerId: m.ownerId, mediaType: m.mediaType, category: m.category, totalBytes: m.totalBytes, segments, state, ...(m.altText !== undefined ? { altText: m.altText } : {}) };
+  }
+  function refreshPhase(m: MediaRecord) {
+    if (m.phase === 'processing' && Date.now() - m.finalizedAt! >= processingMs) m.phase = m.failProcessing ? 'failed' : 'succeeded';
+  }
+  function processingInfo(m: MediaRecord) {
+    const view = mediaView(m);
+    if (view.state === 'failed') return { state: 'failed', progress_percent: 100, error: { code: 1, name: 'InvalidMedia', message: 'Unsupported video format' } };
+    if (view.state === 'succeeded') return { state: 'succeeded', progress_percent: 100 };
+    return { state: view.state, check_after_secs: 1, progress_percent: view.state === 'pending' ? 0 : 50 };
+  }
+  const mediaData = (m: MediaRecord, extra: Record<string, unknown> = {}) => ({ id: m.id, media_key: m.mediaKey, expires_after_secs: Math.max(0, Math.round((m.expiresAt - Date.now()) / 1000)), ...extra });
+
+  function ownMedia(res: ServerResponse, caller: Caller, id: unknown): MediaRecord | undefined {
+    const m = mediaById.get(String(id ?? ''));
+    if (!m || m.ownerId !== caller.account.id || m.expiresAt < Date.now()) {
+      invalidRequest(res, `The media_id ${String(id)} is invalid or expired.`, { media_id: [String(id)] });
+      return undefined;
+    }
+    return m;
+  }
+
+  function initialize(res: ServerResponse, caller: Caller, fields: Record<string, unknown>) {
+    const mediaType = String(fields.media_type ?? '');
+    const totalBytes = Number(fields.total_bytes);
+    const category = fields.media_category === undefined ? categoryFor(mediaType) : String(fields.media_category).toLowerCase();
+    const rules = category ? CATEGORIES[category] : undefined;
+    if (!rules) return invalidRequest(res, `media_category ${String(fields.media_category ?? '')} is not supported for ${mediaType}.`, { media_category: [String(fields.media_category)] });
+    if (!rules.types.includes(mediaType)) return invalidRequest(res, `media_type ${mediaType} is not allowed for ${category}.`, { media_type: [mediaType] });
+    if (!Number.isInteger(totalBytes) || totalBytes <= 0) return invalidRequest(res, 'total_bytes must be a positive integer.', { total_bytes: [String(fields.total_bytes)] });
+    if (totalBytes > rules.maxBytes) return invalidRequest(res, `File size exceeds ${rules.maxBytes} bytes.`, { total_bytes: [String(totalBytes)] });
+    const id = liveId();
+    const m: MediaRecord = {
+      id, mediaKey: `${rules.keyPrefix}_${id}`, ownerId: caller.account.id, mediaType, category: category!, totalBytes,
+      segments: new Map(), phase: 'uploading', failProcessing: false, expiresAt: Date.now() + 86_400_000,
+    };
+    mediaById.set(id, m);
+    sendJson(res, 200, { data: mediaData(m) });
+  }
+
+  function append(req: SimRequest, res: ServerResponse, m: MediaRecord, fields: Record<string, unknown>) {
+    if (m.phase !== 'uploading') return invalidRequest(res, 'Media is already finalized.', { media_id: [m.id] });
+    const index = Number(fields.segment_index);
+    if (!Number.isInteger(index) || index < 0 || index > 999) return invalidRequest(res, 'segment_index must be an integer 0-999.', { segment_index: [String(fields.segment_index)] });
+    let bytes: Buffer | undefined;
+    if (req.body.kind === 'multipart') bytes = req.body.files.find((f) => f.name === 'media')?.data;
+    const encoded = fields.media_data ?? (req.body.kind === 'json' ? fields.media : undefined);
+    if (!bytes && typeof encoded === 'string') bytes = Buffer.from(encoded, 'base64');
+    if (!bytes || !bytes.length) return invalidRequest(res, 'media is required: the segment bytes as a multipart file part.', { media: [] });
+    if (bytes.length > SEGMENT_MAX_BYTES) return invalidRequest(res, 'Segment exceeds 5 MB.', { media: [] });
+    m.segments.set(index, bytes);
+    const received = [...m.segments.values()].reduce((n, b) => n + b.length, 0);
+    if (received > m.totalBytes) return invalidRequest(res, 'Segments exceed the total_bytes given at initialize.', { segment_index: [String(index)] });
+    sendJson(res, 200, { data: { expires_at: Math.round(m.expiresAt / 1000) } });
+  }
+
+  function finalize(res: ServerResponse, m: MediaRecord) {
+    if (m.phase !== 'uploading') return sendJson(res, 200, { data: mediaData(m, { size: m.totalBytes, processing_info: processingInfo(m) }) });
+    const indexes = [...m.segments.keys()].sort((a, b) => a - b);
+    const bytes = Buffer.concat(indexes.map((i) => m.segments.get(i)!));
+    if (indexes.some((n, i) => n !== i) || bytes.length !== m.totalBytes) {
+      return invalidRequest(res, 'Segments do not add up to provided total file size.', { media_id: [m.id] });
+    }
+    const valid = looksLike(m.mediaType, bytes);
+    if (!CATEGORIES[m.category]!.processes) {
+      if (!valid) return invalidRequest(res, `The media is not a valid ${m.mediaType} file.`, { media_id: [m.id] });
+      m.phase = 'succeeded';
+      return sendJson(res, 200, { data: mediaData(m, { size: m.totalBytes }) });
+    }
+    m.phase = 'processing';
+    m.finalizedAt = Date.now();
+    m.failProcessing = !valid || failNextProcessing;
+    failNextProcessing = false;
+    sendJson(res, 200, { data: mediaData(m, { size: m.totalBytes, processing_info: processingInfo(m) }) });
+  }
+
+  function status(res: ServerResponse, m: MediaRecord) {
+    const info = m.phase === 'uploading' ? undefined : CATEGORIES[m.category]!.processes ? processingInfo(m) : undefined;
+    sendJson(res, 200, { data: mediaData(m, info ? { processing_info: info } : {}) });
+  }
+
+  function metadata(res: ServerResponse, caller: Caller, fields: Record<string, unknown>) {
+    const m = ownMedia(res, caller, fields.id);
+    if (!m) return;
+    const meta = fields.metadata as { alt_text?: { text?: unknown } } | undefined;
+    const text = meta?.alt_text?.text;
+    if (typeof text !== 'string') return invalidRequest(res, 'metadata.alt_text.text is required.', { metadata: [] });
+    if ([...text].length > 1000) return invalidRequest(res, 'Alt text must be 1000 characters or fewer.', { 'metadata.alt_text.text': [text.slice(0, 20)] });
+    if (!m.mediaType.startsWith('image/')) return invalidRequest(res, 'Alt text is supported for images and GIFs only.', { id: [m.id] });
+    m.altText = text;
+    sendJson(res, 200, { data: { id: m.id, associated_metadata: { alt_text: { text } } } });
+  }
+
+  /** The legacy single endpoint: `command=INIT|APPEND|FINALIZE` in the query or the body. */
+  function legacyUpload(req: SimRequest, res: ServerResponse, caller: Caller) {
+    const fields = { ...req.query, ...fieldsOf(req.body) };
+    const command = String(fields.command ?? '');
+    if (command === 'INIT') return initialize(res, caller, fields);
+    const m = ownMedia(res, caller, fields.media_id);
+    if (!m) return;
+    if (command === 'APPEND') return append(req, res, m, fields);
+    if (command === 'FINALIZE') return finalize(res, m);
+    return invalidRequest(res, 'command must be INIT, APPEND or FINALIZE.', { command: [command] });
+  }
+
+  function usersMe(req: SimRequest, res: ServerResponse, caller: Caller) {
+    const requested = (req.query['user.fields'] ?? '').split(',').filter(Boolean);
+    const unknown = requested.filter((f) => !USER_FIELDS.includes(f));
+    if (unknown.length) return invalidRequest(res, `The \`user.fields\` query parameter value [${unknown[0]}] is not one of [${USER_FIELDS.join(',')}]`, { 'user.fields': unknown });
+    const a = caller.account;
+    const all: Record<string, unknown> = {
+      id: a.id, name: a.name, username: a.username, profile_image_url: a.profileImageUrl, protected: false,
+      verified: a.premium, subscription_type: a.premium ? 'Premium' : 'None', created_at: '2020-01-01T00:00:00.000Z',
+    };
+    const data = Object.fromEntries(Object.entries(all).filter(([k]) => ['id', 'name', 'username', ...requested].includes(k)));
+    sendJson(res, 200, { data });
+  }
+
+  const tweetExists = (id: unknown) => typeof id === 'string' && tweets.some((t) => t.id === id);
+  const idList = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === 'string' && NUMERIC_ID.test(v));
+
+  // Articles: title + DraftJS content_state (blocks of text); a draft becomes public with /publish.
+  function createArticleDraft(res: ServerResponse, caller: Caller, body: ParsedBody) {
+    if (body.kind !== 'json' || !body.value || typeof body.value !== 'object') return invalidRequest(res, 'The request body must be a JSON object.');
+    const a = body.value as { title?: unknown; content_state?: { blocks?: unknown; entities?: unknown } };
+    if (typeof a.title !== 'string' || !a.title.trim()) return invalidRequest(res, 'title is required.', { title: [] });
+    if (a.title.length > 100) return invalidRequest(res, 'title is at most 100 characters.', { title: [a.title] });
+    const blocks = a.content_state?.blocks;
+    if (!Array.isArray(blocks) || !blocks.length || blocks.some((b) => typeof (b as { text?: unknown })?.text !== 'string' || typeof (b as { key?: unknown })?.key !== 'string')) {
+      return invalidRequest(res, 'content_state.blocks must be a non-empty list of {key, text} blocks.', { 'content_state.blocks': [] });
+    }
+    if (!caller.account.premium) return forbidden(res, 'Articles are available to Premium accounts only.');
+    const id = liveId();
+    articles.set(id, { id, author_id: caller.account.id, title: a.title, text: (blocks as Array<{ text: string }>).map((b) => b.text).join('\n\n'), status: 'draft' });
+    return sendJson(res, 201, { data: { id } });
+  }
+
+  function publishArticleDraft(res: ServerResponse, caller: Caller, id: string) {
+    const article = articles.get(id);
+    if (!article || article.author_id !== caller.account.id) return sendJson(res, 404, problem(404, 'Not Found Error', 'Could not find the article.'));
+    if (article.status === 'published') return invalidRequest(res, 'The article is published already.', { article_id: [id] });
+    const postId = liveId();
+    tweets.push({ id: postId, author_id: caller.account.id, text: article.title, created_at: new Date().toISOString(), conversation_id: postId, media_ids: [] });
+    article.status = 'published';
+    article.post_id = postId;
+    return sendJson(res, 200, { data: { post_id: postId } });
+  }
+
+  function createTweet(res: ServerResponse, caller: Caller, body: ParsedBody) {
+    if (body.kind !== 'json' || !body.value || typeof body.value !== 'object' || Array.isArray(body.value)) {
+      return invalidRequest(res, 'The request body must be a JSON object.');
+    }
+    const t = body.value as Record<string, unknown>;
+    const unknownKey = Object.keys(t).find((k) => !TWEET_KEYS.includes(k));
+    if (unknownKey) return invalidRequest(res, `[${unknownKey}] is not a valid field of the request.`, { [unknownKey]: [] });
+    if (t.text !== undefined && typeof t.text !== 'string') return invalidRequest(res, 'text must be a string.', { text: [] });
+    for (const flag of ['nullcast', 'for_super_followers_only', 'share_with_followers', 'made_with_ai', 'paid_partnership']) {
+      if (t[flag] !== undefined && typeof t[flag] !== 'boolean') return invalidRequest(res, `${flag} must be a boolean.`, { [flag]: [String(t[flag])] });
+    }
+    const text = (t.text as string | undefined) ?? '';
+    const media = t.media as { media_ids?: unknown; tagged_user_ids?: unknown } | undefined;
+    const mediaIds = media?.media_ids;
+    if (media !== undefined) {
+      if (typeof media !== 'object' || Object.keys(media).some((k) => k !== 'media_ids' && k !== 'tagged_user_ids')) return invalidRequest(res, 'media has unknown fields.', { media: [] });
+      if (!idList(mediaIds) || (mediaIds as string[]).length < 1 || (mediaIds as string[]).length > 4) return invalidRequest(res, 'media.media_ids takes 1 to 4 media ids.', { 'media.media_ids': [] });
+      if (media.tagged_user_ids !== undefined && (!idList(media.tagged_user_ids) || (media.tagged_user_ids as string[]).length > 10)) {
+        return invalidRequest(res, 'media.tagged_user_ids takes at most 10 user ids.', { 'media.tagged_user_ids': [] });
+      }
+    }
+    const ids = (mediaIds as string[] | undefined) ?? [];
+    if (!text.trim() && !ids.length) return invalidRequest(res, 'You must specify text or media.', { text: [] });
+    const weight = weightedLength(text);
+    if (weight > (caller.account.premium ? 25_000 : 280)) {
+      return sendJson(res, 400, problem(400, 'Bad Request', 'Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text.'));
+    }
+    const reply = t.reply as { in_reply_to_tweet_id?: unknown; exclude_reply_user_ids?: unknown } | undefined;
+    if (reply !== undefined) {
+      if (!tweetExists(reply.in_reply_to_tweet_id)) return invalidRequest(res, 'reply.in_reply_to_tweet_id is not a post you can reply to.', { 'reply.in_reply_to_tweet_id': [String(reply.in_reply_to_tweet_id)] });
+      if (reply.exclude_reply_user_ids !== undefined && !idList(reply.exclude_reply_user_ids)) return invalidRequest(res, 'reply.exclude_reply_user_ids must be user ids.', { 'reply.exclude_reply_user_ids': [] });
+    }
+    if (t.quote_tweet_id !== undefined) {
+      if (!tweetExists(t.quote_tweet_id)) return invalidRequest(res, 'quote_tweet_id is not a post you can quote.', { quote_tweet_id: [String(t.quote_tweet_id)] });
+      if (ids.length) return invalidRequest(res, 'quote_tweet_id and media are mutually exclusive.', { quote_tweet_id: [String(t.quote_tweet_id)] });
+    }
+    if (t.reply_settings !== undefined && !REPLY_SETTINGS.includes(String(t.reply_settings))) {
+      return invalidRequest(res, `reply_settings must be one of ${REPLY_SETTINGS.join(', ')}.`, { reply_settings: [String(t.reply_settings)] });
+    }
+    const geo = t.geo as { place_id?: unknown } | undefined;
+    if (geo !== undefined && typeof geo?.place_id !== 'string') return invalidRequest(res, 'geo.place_id must be a string.', { 'geo.place_id': [] });
+    if (t.community_id !== undefined && !communities.has(String(t.community_id))) return invalidRequest(res, 'community_id is not a community you belong to.', { community_id: [String(t.community_id)] });
+    if (t.share_with_followers === true && t.community_id === undefined) return invalidRequest(res, 'share_with_followers requires community_id.', { share_with_followers: ['true'] });
+    if (t.direct_message_deep_link !== undefined && !/^https:\/\/(www\.)?(twitter|x)\.com\/messages\/compose\?/.test(String(t.direct_message_deep_link))) {
+      return invalidRequest(res, 'direct_message_deep_link must be a DM compose link.', { direct_message_deep_link: [String(t.direct_message_deep_link)] });
+    }
+    const records = ids.map((id) => mediaById.get(id));
+    const missing = ids.filter((_, i) => !records[i] || records[i]!.ownerId !== caller.account.id);
+    if (missing.length) return invalidRequest(res, 'Your media IDs are invalid.', { 'media.media_ids': missing });
+    for (const m of records as MediaRecord[]) {
+      refreshPhase(m);
+      if (m.phase !== 'succeeded') return invalidRequest(res, `Media ${m.id} is not ready: its upload ${m.phase === 'failed' ? 'failed processing' : 'is not finished'}.`, { 'media.media_ids': [m.id] });
+    }
+    const single = (records as MediaRecord[]).filter((m) => m.category !== 'tweet_image');
+    if (single.length && records.length > 1) return invalidRequest(res, 'A post carries one video or GIF, or up to 4 images.', { 'media.media_ids': ids });
+    if (text.trim() && tweets.some((p) => p.author_id === caller.account.id && p.text === text)) {
+      return forbidden(res, 'You are not allowed to create a Tweet with duplicate content.');
+    }
+
+    const id = liveId();
+    const parent = reply ? tweets.find((p) => p.id === reply.in_reply_to_tweet_id) : undefined;
+    const stored: XSimTweet = {
+      id, author_id: caller.account.id, text, created_at: new Date().toISOString(), conversation_id: parent?.conversation_id ?? id, media_ids: ids,
+      ...(parent ? { in_reply_to_tweet_id: parent.id } : {}),
+      ...(reply?.exclude_reply_user_ids ? { exclude_reply_user_ids: reply.exclude_reply_user_ids as string[] } : {}),
+      ...(media?.tagged_user_ids ? { tagged_user_ids: media.tagged_user_ids as string[] } : {}),
+      ...(t.quote_tweet_id !== undefined ? { quote_tweet_id: String(t.quote_tweet_id) } : {}),
+      ...(t.reply_settings !== undefined ? { reply_settings: String(t.reply_settings) } : {}),
+      ...(geo ? { place_id: String(geo.place_id) } : {}),
+      ...(t.community_id !== undefined ? { community_id: String(t.community_id) } : {}),
+      ...(t.direct_message_deep_link !== undefined ? { direct_message_deep_link: String(t.direct_message_deep_link) } : {}),
+      ...Object.fromEntries(['share_with_followers', 'nullcast', 'for_super_followers_only', 'made_with_ai', 'paid_partnership'].filter((f) => t[f] !== undefined).map((f) => [f, t[f]])),
+    };
+    tweets.push(stored);
+    sendJson(res, 201, { data: { id, text, edit_history_tweet_ids: [id] } });
+  }
+
+  const SCOPES_NEEDED: Array<[RegExp, string[]]> = [
+    [/^\/2\/users\/me$/, ['tweet.read', 'users.read']],
+    [/^\/2\/tweets$/, ['tweet.read', 'tweet.write', 'users.read']],
+    [/^\/2\/media\//, ['media.write']],
+  ];
+
+  function api(req: SimRequest, res: ServerResponse, failure: XFailureMode | undefined) {
+    const auth = authenticate(req);
+    switch (failure) {
+      case 'rate_limited': case 'daily_limit': case 'usage_capped': return tooMany(res, failure);
+      case 'server_error': return sendJson(res, 500, problem(500, 'Internal Server Error', 'Internal Server Error'));
+      case 'service_unavailable': return sendJson(res, 503, problem(503, 'Service Unavailable', 'Service Unavailable'));
+      case 'duplicate_content': return forbidden(res, 'You are not allowed to create a Tweet with duplicate content.');
+      case 'forbidden': return forbidden(res, 'You are not permitted to perform this action.');
+      case 'invalid_request': return invalidRequest(res, 'The request is invalid.');
+      case 'expired_token': {
+        const token = 'caller' in auth ? auth.caller.token : auth.bearer;
+        if (token) token.expiresAt = Date.now();
+        return unauthorized(res);
+      }
+      case 'revoked_token': {
+        const token = 'caller' in auth ? auth.caller.token : auth.bearer;
+        if (token) revokeAccount(token.accountId);
+        return unauthorized(res);
+      }
+      case 'media_processing_failed': failNextProcessing = true; break;
+      case undefined: break;
+    }
+    if (!('caller' in auth)) return unauthorized(res);
+    const { caller } = auth;
+    const needed = SCOPES_NEEDED.find(([pattern]) => pattern.test(req.path))?.[1] ?? [];
+    const lacking = needed.filter((s) => !caller.token.scopes.includes(s));
+    if (lacking.length) return forbidden(res, `Missing required OAuth 2.0 scope: ${lacking.join(', ')}`);
+
+    const route = `${req.method} ${req.path}`;
+    if (route === 'GET /2/users/me') return usersMe(req, res, caller);
+    if (route === 'POST /2/tweets') return createTweet(res, caller, req.body);
+    if (route === 'POST /2/articles/draft') return createArticleDraft(res, caller, req.body);
+    const publishArticle = /^\/2\/articles\/([0-9]+)\/publish$/.exec(req.path);
+    if (publishArticle && req.method === 'POST') return publishArticleDraft(res, caller, publishArticle[1]!);
+    if (route === 'POST /2/media/upload/initialize') return initialize(res, caller, fieldsOf(req.body));
+    if (route === 'POST /2/media/metadata') return metadata(res, caller, fieldsOf(req.body));
+    if (route === 'POST /2/media/upload') return legacyUpload(req, res, caller);
+    if (route === 'GET /2/media/upload') {
+      if (req.query.command !== 'STATUS') return invalidRequest(res, 'command must be STATUS.', { command: [req.query.command ?? ''] });
+      const m = ownMedia(res, caller, req.query.media_id);
+      return m && status(res, m);
+    }
+    const session = /^\/2\/media\/upload\/([0-9]+)\/(append|finalize)$/.exec(req.path);
+    if (session && req.method === 'POST') {
+      const m = ownMedia(res, caller, session[1]);
+      if (!m) return;
+      return session[2] === 'append' ? append(req, res, m, fieldsOf(req.body)) : finalize(res, m);
+    }
+    return sendJson(res, 404, problem(404, 'Not Found Error', `Could not find ${route}`, 'https://api.twitter.com/2/problems/resource-not-found'));
+  }
+
+  const host = await startSimulatorHost<XFailureMode>({
+    port: opts.port,
+    maxBodyBytes: 6 * 1024 * 1024,
+    failureModes: X_FAILURE_MODES,
+    state: () => ({
+      clients: [...clients.values()].map((c) => ({ clientId: c.clientId, name: c.name, redirectUris: c.redirectUris, confidential: c.clientSecret !== null })),
+      accounts: [...accounts.values()],
+      tweetCount: tweets.length,
+      mediaCount: mediaById.size,
+    }),
+    reset: () => {
+      tweets.length = 0;
+      articles.clear();
+      mediaById.clear();
+      codes.clear();
+      failNextProcessing = false;
+    },
+    handle(req, res, failure) {
+      if (req.path === '/i/oauth2/authorize') {
+        if (failure === 'server_error' || failure === 'service_unavailable') return sendText(res, 503, '<!doctype html><p>Something went wrong. Try again later.</p>', 'text/html');
+        return authorizePage(req, res);
+      }
+      if (req.path === '/2/oauth2/token') return tokenEndpoint(req, res, failure);
+      if (req.path.startsWith('/2/')) {
+        if (req.body.kind === 'too_large') return sendJson(res, 413, problem(413, 'Payload Too Large', 'Request entity too large'));
+        return api(req, res, failure);
+      }
+      return sendJson(res, 404, problem(404, 'Not Found Error', 'Not Found'));
+    },
+  });
+
+  const snapshot = (t: XSimTweet) => structuredClone(t);
+  const tweetsOf = (authorId?: string) => tweets.filter((t) => authorId === undefined || t.author_id === authorId).map(snapshot);
+  const repliesTo = (tweetId: string) => tweets.filter((t) => t.in_reply_to_tweet_id === tweetId).map(snapshot);
+
+  return {
+    port: host.port,
+    origin: host.origin,
+    get requests() { return host.requests; },
+    createClient(input) {
+      const clientId = input.clientId ?? secret('client-id', 34);
+      const clientSecret = input.clientSecret === null ? null : input.clientSecret ?? secret('client-secret', 50);
+      clients.set(clientId, { clientId, clientSecret, name: input.name ?? 'Herald', redirectUris: [...input.redirectUris] });
+      return { clientId, clientSecret };
+    },
+    createAccount(input) {
+      const id = fixtureId('account');
+      const account: XSimAccount = {
+        id, username: input.username, name: input.name ?? input.username, premium: input.premium ?? false,
+        profileImageUrl: input.profileImageUrl ?? `https://pbs.twimg.com/profile_images/${id}/avatar_normal.jpg`,
+      };
+      accounts.set(id, account);
+      return { ...account };
+    },
+    issueAuthCode(accountId, input) {
+      if (!accounts.has(accountId)) throw new Error(`unknown account ${accountId}`);
+      if (!clients.has(input.clientId)) throw new Error(`unknown client ${input.clientId}`);
+      return newCode(accountId, {
+        clientId: input.clientId, redirectUri: input.redirectUri, scopes: input.scopes ?? ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'],
+        challenge: input.codeChallenge, method: input.codeChallengeMethod ?? 'S256',
+      });
+    },
+    issueTokens(accountId, input) {
+      if (!accounts.has(accountId)) throw new Error(`unknown account ${accountId}`);
+      const t = issueTokens(accountId, input.clientId, input.scopes ?? ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access']);
+      return { accessToken: t.accessToken, refreshToken: t.refreshToken ?? '', expiresAt: new Date(t.expiresAt) };
+    },
+    expireAccessTokens(accountId) {
+      for (const token of accessTokens.values()) if (accountId === undefined || token.accountId === accountId) token.expiresAt = Math.min(token.expiresAt, Date.now());
+    },
+    revokeTokens(accountId) {
+      for (const id of accountId === undefined ? [...accounts.keys()] : [accountId]) revokeAccount(id);
+    },
+    createTweet(accountId, text) {
+      const id = liveId();
+      tweets.push({ id, author_id: accountId, text, created_at: new Date().toISOString(), conversation_id: id, media_ids: [] });
+      return id;
+    },
+    articles() {
+      return [...articles.values()].map((a) => ({ ...a }));
+    },
+    createCommunity(name) {
+      const id = fixtureId('community');
+      communities.set(id, name);
+      return id;
+    },
+    accounts: () => [...accounts.values()].map((a) => ({ ...a })),
+    tweets: tweetsOf,
+    posts: tweetsOf,
+    replies: repliesTo,
+    comments: repliesTo,
+    media: () => [...mediaById.values()].map(mediaView),
+    fail: (mode, times) => host.fail(mode, times),
+    setLatency: (ms) => host.setLatency(ms),
+    state: () => host.state(),
+    reset: () => host.reset(),
+    close: () => host.close(),
+  };
+}

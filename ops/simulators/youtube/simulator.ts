@@ -1,0 +1,810 @@
+/**
+ * Loopback simulator of the YouTube Data API v3 and Google OAuth 2, on one origin:
+ * - `GET|POST /o/oauth2/v2/auth`: a small consent page for the sandbox channels (302 back with code & state);
+ * - `POST /token`: authorization_code (PKCE S256 or plain checked) and refresh_token grants, Google's
+ *   OAuth error bodies; refresh tokens rotate only with `rotateRefreshTokens`, as Google usually doesn't;
+ * - `GET /youtube/v3/channels?mine=true`, `GET /youtube/v3/videos` (status, processingDetails),
+ *   `POST /youtube/v3/playlistItems`, `POST /youtube/v3/commentThreads`;
+ * - resumable uploads `POST /upload/youtube/v3/videos|captions?uploadType=resumable` → Location
+ *   session → `PUT` chunks (`Content-Range`, 256 KiB multiples, 308 + Range, `bytes *\/total` status
+ *   query), and `POST /upload/youtube/v3/thumbnails/set` (raw image bytes).
+ * Errors have Google's shape `{error:{code, message, errors:[{message, domain, reason}], status}}`.
+ * Uploaded videos "process" for `processingMs`; files that are not a video fail processing.
+ */
+import type { ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
+import {
+  createSeededSource, sendJson, sendText, startSimulatorHost, type RecordedRequest, type SimRequest,
+} from '../kit/http';
+
+export const YOUTUBE_FAILURE_MODES = [
+  // Any API call (and, where it means something there, the token endpoint).
+  'token_expired', 'token_revoked', 'quota_exceeded', 'rate_limited', 'server_error', 'service_unavailable',
+  'forbidden', 'insufficient_permissions',
+  // The next upload session opened for a video.
+  'upload_limit_exceeded', 'invalid_title', 'invalid_description', 'invalid_tags', 'processing_failed', 'processing_rejected',
+  // The next PUT to an upload session: keep the bytes but drop the connection unanswered / answer 404.
+  'upload_interrupted', 'session_expired',
+] as const;
+export type YoutubeFailureMode = (typeof YOUTUBE_FAILURE_MODES)[number];
+
+/** Retry-After of a rate_limited answer, in seconds. */
+export const YOUTUBE_SIM_RETRY_AFTER_SECONDS = 30;
+
+const SCOPE = {
+  upload: 'https://www.googleapis.com/auth/youtube.upload',
+  forceSsl: 'https://www.googleapis.com/auth/youtube.force-ssl',
+  youtube: 'https://www.googleapis.com/auth/youtube',
+  readonly: 'https://www.googleapis.com/auth/youtube.readonly',
+} as const;
+const KNOWN_SCOPES: string[] = [...Object.values(SCOPE), 'openid', 'email', 'profile'];
+/** Categories a US channel may assign. */
+const ASSIGNABLE_CATEGORIES = ['1', '2', '10', '15', '17', '19', '20', '22', '23', '24', '25', '26', '27', '28', '29'];
+const CHUNK_UNIT = 256 * 1024;
+const MAX_VIDEO_BYTES = 256 * 1024 ** 3;
+const THUMBNAIL_MAX_BYTES = 2 * 1024 * 1024;
+const CODE_TTL_MS = 10 * 60_000;
+const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+
+export interface YoutubeSimulatorOptions {
+  port?: number;
+  /** Fixture ids and tokens derive from it. Default random. */
+  seed?: string;
+  /** How long an uploaded video stays "processing". Default 50 ms. */
+  processingMs?: number;
+  /** Access token lifetime (`expires_in`). Default 3599 s. */
+  accessTokenTtlSeconds?: number;
+  /** Hand out a new refresh token on each refresh and revoke the old one. Default false (Google's usual behaviour). */
+  rotateRefreshTokens?: boolean;
+}
+
+export interface SimChannel {
+  id: string;
+  title: string;
+  /** `@handle`, YouTube's snippet.customUrl. */
+  handle: string;
+  avatarUrl: string;
+  /** Unverified channels cannot set custom thumbnails. */
+  verified: boolean;
+  dailyUploadLimit: number;
+  uploads: number;
+}
+
+export interface SimVideo {
+  id: string;
+  channelId: string;
+  /** The query of the session-opening POST (part, notifySubscribers, …). */
+  query: Record<string, string>;
+  /** The resource as sent (parts the `part` parameter named). */
+  resource: Record<string, unknown>;
+  contentType: string;
+  size: number;
+  sha256: string;
+  createdAt: Date;
+  /** Set when processing fails or YouTube rejects the file. */
+  outcome: 'processed' | 'failed' | 'rejected';
+  failureReason?: string;
+  thumbnail?: { contentType: string; size: number };
+}
+
+export interface SimComment { id: string; videoId: string; channelId: string; text: string; publishedAt: string }
+export interface SimCaption { id: string; videoId: string; language: string; name: string; isDraft: boolean; size: number; text: string }
+export interface SimPlaylistItem { id: string; playlistId: string; videoId: string; position: number }
+
+export interface YoutubeSimulator {
+  port: number;
+  /** `http://127.0.0.1:PORT`: the adapter's apiBase and authBase, and the `/__sim/*` control routes. */
+  origin: string;
+  apiBase: string;
+  authBase: string;
+  /** `${origin}/token` */
+  tokenUrl: string;
+  createClient(input: { redirectUris: string[] }): { clientId: string; clientSecret: string };
+  createAccount(input: { title: string; handle?: string; verified?: boolean; dailyUploadLimit?: number; avatarUrl?: string }): SimChannel;
+  createPlaylist(channelId: string, title: string): string;
+  /** A code as the consent page would issue it. */
+  issueAuthCode(channelId: string, opts: {
+    clientId: string; redirectUri: string; scopes?: string[]; codeChallenge?: string; codeChallengeMethod?: 'S256' | 'plain'; offline?: boolean;
+  }): string;
+  /** Tokens without the consent round trip, for publish tests and the sandbox. */
+  issueTokens(channelId: string, opts: { clientId: string; scopes?: string[] }): { accessToken: string; refreshToken: string; expiresAt: Date };
+  expireAccessTokens(channelId?: string): void;
+  revokeTokens(channelId?: string): void;
+  channels(): SimChannel[];
+  videos(channelId?: string): SimVideo[];
+  /** Same as videos(): the posts of this network. */
+  posts(channelId?: string): SimVideo[];
+  comments(videoId?: string): SimComment[];
+  captions(videoId?: string): SimCaption[];
+  playlistItems(playlistId?: string): SimPlaylistItem[];
+  fail(mode: YoutubeFailureMode, times?: number): void;
+  setLatency(ms: number): void;
+  readonly requests: RecordedRequest[];
+  state(): Record<string, unknown>;
+  /** Clears videos, sessions, comments, captions, playlist items, failures, latency and requests; channels, clients, playlists and tokens stay. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ALREADY_EXISTS',
+  413: 'INVALID_ARGUMENT', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE',
+};
+
+/** Google's error body. */
+function apiError(res: ServerResponse, code: number, reason: string, message: string, domain = 'youtube.api', headers: Record<string, string> = {}) {
+  sendJson(res, code, { error: { code, message, errors: [{ message, domain, reason }], status: STATUS_TEXT[code] ?? 'UNKNOWN' } }, headers);
+}
+
+const oauthError = (res: ServerResponse, status: number, error: string, description: string) =>
+  sendJson(res, status, { error, error_description: description });
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Video containers YouTube would recognise by their first bytes. */
+function looksLikeVideo(head: Buffer): boolean {
+  return head.subarray(4, 8).toString('latin1') === 'ftyp'
+    || head.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))
+    || (head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'AVI ')
+    || head.subarray(0, 4).equals(Buffer.from([0x00, 0x00, 0x01, 0xba]))
+    || head.subarray(0, 3).toString('latin1') === 'FLV';
+}
+
+function imageKind(head: Buffer): string | undefined {
+  if (head[0] === 0xff && head[1] === 0xd8) return 'jpeg';
+  if (head.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]))) return 'png';
+  if (head.subarray(0, 4).toString('latin1') === 'GIF8') return 'gif';
+  if (head.subarray(0, 2).toString('latin1') === 'BM') return 'bmp';
+  return undefined;
+}
+
+const tagsLength = (tags: string[]) => tags.reduce((n, t) => n + [...t].length + (t.includes(' ') ? 2 : 0), 0) + Math.max(0, tags.length - 1);
+
+interface Client { clientId: string; clientSecret: string; redirectUris: string[] }
+interface Grant { channelId: string; clientId: string; scopes: string[] }
+interface AccessToken extends Grant { expiresAt: number; revoked: boolean }
+interface RefreshToken extends Grant { revoked: boolean }
+interface AuthCode extends Grant { redirectUri: string; challenge?: string; method?: string; offline: boolean; expiresAt: number; used: boolean }
+interface Session {
+  kind: 'video' | 'caption';
+  channelId: string;
+  query: Record<string, string>;
+  resource: Record<string, unknown>;
+  total: number;
+  contentType: string;
+  chunks: Buffer[];
+  received: number;
+  verdict?: 'failed' | 'rejected';
+  /** The answer of the last PUT, once the upload is complete. */
+  result?: Record<string, unknown>;
+}
+
+type RouteKind = 'page' | 'token' | 'api' | 'video_init' | 'session_put';
+
+const GENERIC: readonly YoutubeFailureMode[] = [
+  'token_expired', 'token_revoked', 'quota_exceeded', 'rate_limited', 'server_error', 'service_unavailable', 'forbidden', 'insufficient_permissions',
+];
+const TOKEN_MODES: readonly YoutubeFailureMode[] = ['token_revoked', 'rate_limited', 'server_error', 'service_unavailable'];
+
+/** Whether a queued mode is about this request; others wait for one they are about. */
+function applies(mode: YoutubeFailureMode, route: RouteKind): boolean {
+  if (route === 'page') return false;
+  if (route === 'token') return TOKEN_MODES.includes(mode);
+  if (GENERIC.includes(mode)) return true;
+  if (mode === 'upload_interrupted' || mode === 'session_expired') return route === 'session_put';
+  return route === 'video_init';
+}
+
+export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}): Promise<YoutubeSimulator> {
+  const seeded = createSeededSource(opts.seed);
+  const processingMs = opts.processingMs ?? 50;
+  const ttlSeconds = opts.accessTokenTtlSeconds ?? 3599;
+  const id = (kind: string, length: number) => seeded(kind).toString('base64url').slice(0, length);
+
+  const clients = new Map<string, Client>();
+  const channels = new Map<string, SimChannel>();
+  const playlists = new Map<string, { id: string; channelId: string; title: string }>();
+  const accessTokens = new Map<string, AccessToken>();
+  const refreshTokens = new Map<string, RefreshToken>();
+  const codes = new Map<string, AuthCode>();
+  const sessions = new Map<string, Session>();
+  const videos = new Map<string, SimVideo>();
+  const comments: SimComment[] = [];
+  const captions: SimCaption[] = [];
+  const playlistItems: SimPlaylistItem[] = [];
+  const deferred: YoutubeFailureMode[] = [];
+  let origin = '';
+
+  const issueAccess = (grant: Grant) => {
+    const token = `ya29.${id('access', 60)}`;
+    accessTokens.set(token, { ...grant, expiresAt: Date.now() + ttlSeconds * 1000, revoked: false });
+    return token;
+  };
+  const issueRefresh = (grant: Grant) => {
+    const token = `1//0${id('refresh', 60)}`;
+    refreshTokens.set(token, { ...grant, revoked: false });
+    return token;
+  };
+
+  // ---------------------------------------------------------------- OAuth
+
+  /** Checks the authorize parameters; an answer is sent (and undefined returned) when they are wrong. */
+  function authorizeParams(res: ServerResponse, p: Record<string, string>): { client: Client; scopes: string[] } | undefined {
+    const page = (status: number, error: string) => sendText(res, status,
+      `<!doctype html><title>Error</title><h1>Error ${status}: ${escapeHtml(error)}</h1>`, 'text/html; charset=utf-8');
+    const client = clients.get(p.client_id ?? '');
+    if (!client) return void page(401, 'invalid_client');
+    if (!client.redirectUris.includes(p.redirect_uri ?? '')) return void page(400, 'redirect_uri_mismatch');
+    if (p.response_type !== 'code') return void page(400, 'unsupported_response_type');
+    const scopes = (p.scope ?? '').split(' ').filter(Boolean);
+    if (!scopes.length || scopes.some((s) => !KNOWN_SCOPES.includes(s))) return void page(400, 'invalid_scope');
+    if (p.code_challenge_method && !['S256', 'plain'].includes(p.code_challenge_method)) return void page(400, 'invalid_request');
+    return { client, scopes };
+  }
+
+  function consentPage(req: SimRequest, res: ServerResponse) {
+    const checked = authorizeParams(res, req.query);
+    if (!checked) return;
+    const hidden = Object.entries(req.query).map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join('');
+    const choices = [...channels.values()].map((c, i) =>
+      `<label><input type="radio" name="channel_id" value="${escapeHtml(c.id)}"${i === 0 ? ' checked' : ''}> ${escapeHtml(c.title)} (${escapeHtml(c.handle)})</label><br>`).join('');
+    sendText(res, 200, `<!doctype html><meta charset="utf-8"><title>Sign in - Google Accounts (simulator)</title>
+<h1>YouTube simulator wants to access your Google Account</h1>
+<p>Scopes: ${checked.scopes.map(escapeHtml).join(', ')}</p>
+<form method="post" action="/o/oauth2/v2/auth">${hidden}${choices || '<p>No sandbox channel: create one first.</p>'}
+<button name="decision" value="approve">Allow</button> <button name="decision" value="deny">Cancel</button></form>`, 'text/html; charset=utf-8');
+  }
+
+  function consentAnswer(req: SimRequest, res: ServerResponse) {
+    const p = req.body.kind === 'form' ? req.body.fields : {};
+    const checked = authorizeParams(res, p);
+    if (!checked) return;
+    const target = new URL(p.redirect_uri!);
+    if (p.state !== undefined) target.searchParams.set('state', p.state);
+    const channel = channels.get(p.channel_id ?? '');
+    if (p.decision !== 'approve' || !channel) {
+      target.searchParams.set('error', 'access_denied');
+    } else {
+      const code = api.issueAuthCode(channel.id, {
+        clientId: checked.client.clientId, redirectUri: p.redirect_uri!, scopes: checked.scopes,
+        codeChallenge: p.code_challenge, codeChallengeMethod: p.code_challenge_method as 'S256' | 'plain' | undefined,
+        offline: p.access_type === 'offline',
+      });
+      target.searchParams.set('code', code);
+      target.searchParams.set('scope', checked.scopes.join(' '));
+    }
+    res.writeHead(302, { location: target.toString() });
+    res.end();
+  }
+
+  function token(req: SimRequest, res: ServerResponse, failure: YoutubeFailureMode | undefined) {
+    switch (failure) {
+      case 'token_revoked': return oauthError(res, 400, 'invalid_grant', 'Token has been expired or revoked.');
+      case 'rate_limited': return oauthError(res, 429, 'rate_limit_exceeded', 'Rate limit exceeded.');
+      case 'server_error': return oauthError(res, 500, 'internal_failure', 'Internal failure.');
+      case 'service_unavailable': return oauthError(res, 503, 'temporarily_unavailable', 'Service unavailable.');
+      default: break;
+    }
+    if (req.body.kind !== 'form') return oauthError(res, 400, 'invalid_request', 'The request body must be application/x-www-form-urlencoded.');
+    const f = req.body.fields;
+    let clientId = f.client_id;
+    let secret = f.client_secret;
+    const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (basic) [clientId, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':').map(decodeURIComponent);
+    const client = clients.get(clientId ?? '');
+    if (!client) return oauthError(res, 401, 'invalid_client', 'The OAuth client was not found.');
+    if (client.clientSecret !== secret) return oauthError(res, 401, 'invalid_client', 'Unauthorized');
+    const answer = (grant: Grant, refresh?: string) => sendJson(res, 200, {
+      access_token: issueAccess(grant), expires_in: ttlSeconds, scope: grant.scopes.join(' '), token_type: 'Bearer',
+      ...(refresh ? { refresh_token: refresh } : {}),
+    }, { 'cache-control': 'no-cache, no-store, max-age=0, must-revalidate' });
+
+    if (f.grant_type === 'authorization_code') {
+      if (!f.code) return oauthError(res, 400, 'invalid_request', 'Missing required parameter: code');
+      const code = codes.get(f.code);
+      if (!code || code.used || code.expiresAt < Date.now() || code.clientId !== client.clientId) return oauthError(res, 400, 'invalid_grant', 'Malformed auth code.');
+      if (code.redirectUri !== f.redirect_uri) return oauthError(res, 400, 'redirect_uri_mismatch', 'Bad Request');
+      if (code.challenge) {
+        if (!f.code_verifier) return oauthError(res, 400, 'invalid_grant', 'Missing code verifier.');
+        const derived = code.method === 'plain' ? f.code_verifier : createHash('sha256').update(f.code_verifier).digest('base64url');
+        if (derived !== code.challenge) return oauthError(res, 400, 'invalid_grant', 'Invalid code verifier.');
+      }
+      code.used = true;
+      const grant = { channelId: code.channelId, clientId: code.clientId, scopes: code.scopes };
+      return answer(grant, code.offline ? issueRefresh(grant) : undefined);
+    }
+    if (f.grant_type === 'refresh_token') {
+      const stored = refreshTokens.get(f.refresh_token ?? '');
+      if (!stored || stored.revoked || stored.clientId !== client.clientId) return oauthError(res, 400, 'invalid_grant', 'Token has been expired or revoked.');
+      const grant = { channelId: stored.channelId, clientId: stored.clientId, scopes: stored.scopes };
+      if (!opts.rotateRefreshTokens) return answer(grant);
+      stored.revoked = true;
+      return answer(grant, issueRefresh(grant));
+    }
+    return oauthError(res, 400, 'unsupported_grant_type', `Invalid grant_type: ${f.grant_type ?? ''}`);
+  }
+
+  // ---------------------------------------------------------------- Data API
+
+  /** The channel behind the bearer token, if it may use one of `scopes`; otherwise the 401/403 is sent. */
+  function authorize(req: SimRequest, res: ServerResponse, scopes: string[]): SimChannel | undefined {
+    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (!bearer) {
+      return void sendJson(res, 401, { error: { code: 401, message: 'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.', errors: [{ message: 'Login Required.', domain: 'global', reason: 'required', location: 'Authorization', locationType: 'header' }], status: 'UNAUTHENTICATED' } });
+    }
+    const stored = accessTokens.get(bearer);
+    if (!stored || stored.revoked || stored.expiresAt <= Date.now()) return void invalidCredentials(res);
+    if (!stored.scopes.some((s) => scopes.includes(s))) {
+      return void apiError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.', 'global');
+    }
+    return channels.get(stored.channelId);
+  }
+
+  const invalidCredentials = (res: ServerResponse) => sendJson(res, 401, { error: { code: 401, message: 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', errors: [{ message: 'Invalid Credentials', domain: 'global', reason: 'authError', location: 'Authorization', locationType: 'header' }], status: 'UNAUTHENTICATED' } });
+
+  const jsonBody = (req: SimRequest): Record<string, unknown> | undefined =>
+    (req.body.kind === 'json' && req.body.value && typeof req.body.value === 'object' && !Array.isArray(req.body.value) ? req.body.value as Record<string, unknown> : undefined);
+  const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : {});
+
+  function thumbnailsOf(url: string) {
+    return { default: { url, width: 120, height: 90 }, medium: { url, width: 320, height: 180 }, high: { url, width: 480, height: 360 } };
+  }
+
+  function channelResource(c: SimChannel) {
+    return {
+      kind: 'youtube#channel', etag: id('etag', 27), id: c.id,
+      snippet: {
+        title: c.title, description: '', customUrl: c.handle, publishedAt: '2020-01-01T00:00:00Z',
+        thumbnails: { default: { url: c.avatarUrl, width: 88, height: 88 }, medium: { url: c.avatarUrl, width: 240, height: 240 }, high: { url: c.avatarUrl, width: 800, height: 800 } },
+        localized: { title: c.title, description: '' },
+      },
+    };
+  }
+
+  /** The video as videos.list and the final upload PUT return it, with the parts asked for. */
+  function videoResource(v: SimVideo, parts: string[]) {
+    const snippet = obj(v.resource.snippet);
+    const status = obj(v.resource.status);
+    const channel = channels.get(v.channelId)!;
+    const done = Date.now() - v.createdAt.getTime() >= processingMs;
+    const uploadStatus = !done ? 'uploaded' : v.outcome === 'processed' ? 'processed' : v.outcome;
+    const out: Record<string, unknown> = { kind: 'youtube#video', etag: id('etag', 27), id: v.id };
+    if (parts.includes('snippet')) {
+      out.snippet = {
+        publishedAt: v.createdAt.toISOString(), channelId: v.channelId, title: snippet.title, description: snippet.description ?? '',
+        thumbnails: thumbnailsOf(`https://i.ytimg.com/vi/${v.id}/default.jpg`), channelTitle: channel.title,
+        ...(snippet.tags ? { tags: snippet.tags } : {}), categoryId: snippet.categoryId ?? '22', liveBroadcastContent: 'none',
+        ...(snippet.defaultLanguage ? { defaultLanguage: snippet.defaultLanguage } : {}),
+        localized: { title: snippet.title, description: snippet.description ?? '' },
+        ...(snippet.defaultAudioLanguage ? { defaultAudioLanguage: snippet.defaultAudioLanguage } : {}),
+      };
+    }
+    if (parts.includes('status')) {
+      out.status = {
+        uploadStatus,
+        ...(uploadStatus === 'failed' ? { failureReason: v.failureReason } : {}),
+        ...(uploadStatus === 'rejected' ? { rejectionReason: v.failureReason } : {}),
+        privacyStatus: status.privacyStatus ?? 'public', license: status.license ?? 'youtube', embeddable: status.embeddable ?? true,
+        publicStatsViewable: status.publicStatsViewable ?? true, madeForKids: status.selfDeclaredMadeForKids === true,
+        selfDeclaredMadeForKids: status.selfDeclaredMadeForKids === true,
+        containsSyntheticMedia: status.containsSyntheticMedia === true,
+        ...(status.publishAt ? { publishAt: status.publishAt } : {}),
+      };
+    }
+    if (parts.includes('processingDetails')) {
+      const elapsed = Math.min(processingMs, Date.now() - v.createdAt.getTime());
+      out.processingDetails = !done
+        ? { processingStatus: 'processing', processingProgress: { partsTotal: 1000, partsProcessed: Math.floor((1000 * elapsed) / Math.max(1, processingMs)), timeLeftMs: processingMs - elapsed } }
+        : v.outcome === 'processed' ? { processingStatus: 'succeeded' }
+        : { processingStatus: v.outcome === 'failed' ? 'failed' : 'terminated', ...(v.outcome === 'failed' ? { processingFailureReason: 'transcodeFailed' } : {}) };
+    }
+    if (parts.includes('paidProductPlacementDetails')) out.paidProductPlacementDetails = v.resource.paidProductPlacementDetails ?? { hasPaidProductPlacement: false };
+    if (parts.includes('recordingDetails')) out.recordingDetails = v.resource.recordingDetails ?? {};
+    return out;
+  }
+
+  /** Checks a video resource as videos.insert does; returns the error sent, or undefined. */
+  function invalidVideo(res: ServerResponse, resource: Record<string, unknown>, parts: string[]): true | undefined {
+    const bad = (reason: string, message: string) => { apiError(res, 400, reason, message, 'youtube.video'); return true as const; };
+    const unknownPart = Object.keys(resource).find((k) => !['kind', 'etag', 'id'].includes(k) && !parts.includes(k));
+    if (unknownPart) return bad('unexpectedPart', `The request body has ${unknownPart}, which the part parameter does not name.`);
+    const snippet = obj(resource.snippet);
+    const status = obj(resource.status);
+    const title = snippet.title;
+    if (typeof title !== 'string' || !title.trim() || [...title].length > 100 || /[<>]/.test(title)) {
+      return bad('invalidTitle', 'The request metadata specifies an invalid or empty video title.');
+    }
+    const description = snippet.description ?? '';
+    if (typeof description !== 'string' || Buffer.byteLength(description) > 5000 || /[<>]/.test(description)) {
+      return bad('invalidDescription', 'The request metadata specifies an invalid video description.');
+    }
+    const tags = snippet.tags ?? [];
+    if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string' || /[<>]/.test(t)) || tagsLength(tags as string[]) > 500) {
+      return bad('invalidTags', 'The request metadata specifies invalid video keywords.');
+    }
+    if (snippet.categoryId !== undefined && !ASSIGNABLE_CATEGORIES.includes(String(snippet.categoryId))) {
+      return bad('invalidCategoryId', 'The snippet.categoryId property specifies an invalid category ID.');
+    }
+    for (const lang of ['defaultLanguage', 'defaultAudioLanguage']) {
+      if (snippet[lang] !== undefined && (typeof snippet[lang] !== 'string' || !LANGUAGE.test(snippet[lang] as string))) {
+        return bad('invalidVideoMetadata', `The request metadata has an invalid snippet.${lang}.`);
+      }
+    }
+    if (status.privacyStatus !== undefined && !['public', 'unlisted', 'private'].includes(status.privacyStatus as string)) {
+      return bad('invalidVideoMetadata', 'The request metadata has an invalid status.privacyStatus.');
+    }
+    if (status.license !== undefined && !['youtube', 'creativeCommon'].includes(status.license as string)) {
+      return bad('invalidVideoMetadata', 'The request metadata has an invalid status.license.');
+    }
+    for (const flag of ['embeddable', 'publicStatsViewable', 'selfDeclaredMadeForKids', 'containsSyntheticMedia']) {
+      if (status[flag] !== undefined && typeof status[flag] !== 'boolean') return bad('invalidVideoMetadata', `status.${flag} must be a boolean.`);
+    }
+    if (status.publishAt !== undefined) {
+      const at = Date.parse(String(status.publishAt));
+      if (status.privacyStatus !== 'private' || !Number.isFinite(at) || at <= Date.now()) {
+        return bad('invalidPublishAt', 'The request metadata specifies an invalid scheduled publishing time.');
+      }
+    }
+    const placement = obj(resource.paidProductPlacementDetails);
+    if (placement.hasPaidProductPlacement !== undefined && typeof placement.hasPaidProductPlacement !== 'boolean') {
+      return bad('invalidVideoMetadata', 'paidProductPlacementDetails.hasPaidProductPlacement must be a boolean.');
+    }
+    const recording = obj(resource.recordingDetails);
+    if (recording.recordingDate !== undefined && !Number.isFinite(Date.parse(String(recording.recordingDate)))) {
+      return bad('invalidRecordingDetails', 'The recordingDetails object specifies an invalid recording date.');
+    }
+    return undefined;
+  }
+
+  /** POST /upload/youtube/v3/{videos,captions}?uploadType=resumable: a session URI in Location. */
+  function openSession(req: SimRequest, res: ServerResponse, channel: SimChannel, kind: Session['kind'], failure: YoutubeFailureMode | undefined) {
+    if (req.query.uploadType !== 'resumable') return apiError(res, 400, 'badRequest', 'This simulator takes uploadType=resumable only.', 'global');
+    const resource = jsonBody(req);
+    if (!resource) return apiError(res, 400, 'parseError', 'The request body must be a JSON resource.', 'global');
+    const parts = (req.query.part ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+    if (!parts.length) return apiError(res, 400, 'required', 'Required parameter: part', 'global');
+    const total = Number(req.headers['x-upload-content-length']);
+    if (!Number.isInteger(total) || total <= 0) return apiError(res, 400, 'badContent', 'X-Upload-Content-Length must be the size of the file in bytes.', 'global');
+    const contentType = String(req.headers['x-upload-content-type'] ?? 'application/octet-stream').toLowerCase();
+
+    let verdict: Session['verdict'];
+    if (kind === 'video') {
+      switch (failure) {
+        case 'upload_limit_exceeded': return apiError(res, 400, 'uploadLimitExceeded', 'The user has exceeded the number of videos they may upload.', 'youtube.video');
+        case 'invalid_title': return apiError(res, 400, 'invalidTitle', 'The request metadata specifies an invalid or empty video title.', 'youtube.video');
+        case 'invalid_description': return apiError(res, 400, 'invalidDescription', 'The request metadata specifies an invalid video description.', 'youtube.video');
+        case 'invalid_tags': return apiError(res, 400, 'invalidTags', 'The request metadata specifies invalid video keywords.', 'youtube.video');
+        case 'processing_failed': verdict = 'failed'; break;
+        case 'processing_rejected': verdict = 'rejected'; break;
+        default: break;
+      }
+      if (total > MAX_VIDEO_BYTES) return apiError(res, 400, 'badContent', 'The file is larger than 256 GB.', 'global');
+      if (!contentType.startsWith('video/') && contentType !== 'application/octet-stream') {
+        return apiError(res, 400, 'badContent', `Media type '${contentType}' is not supported. Valid media types: [video/*, application/octet-stream]`, 'global');
+      }
+      if (invalidVideo(res, resource, parts)) return;
+      if (channel.uploads >= channel.dailyUploadLimit) {
+        return apiError(res, 400, 'uploadLimitExceeded', 'The user has exceeded the number of videos they may upload.', 'youtube.video');
+      }
+    } else {
+      const snippet = obj(resource.snippet);
+      const video = videos.get(String(snippet.videoId ?? ''));
+      if (!video) return apiError(res, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.', 'youtube.caption');
+      if (video.channelId !== channel.id) return apiError(res, 403, 'forbidden', 'The permissions associated with the request are not sufficient to upload the caption track.', 'youtube.caption');
+      if (typeof snippet.language !== 'string' || !LANGUAGE.test(snippet.language)) return apiError(res, 400, 'invalidMetadata', 'The request contains invalid metadata values: snippet.language.', 'youtube.caption');
+      if (typeof snippet.name !== 'string' || [...snippet.name].length > 150) return apiError(res, 400, 'nameTooLong', 'The snippet.name specified in the request is too long.', 'youtube.caption');
+      if (captions.some((c) => c.videoId === video.id && c.language === snippet.language && c.name === snippet.name)) {
+        return apiError(res, 409, 'captionExists', 'The specified video already has a caption track with the given snippet.language and snippet.name.', 'youtube.caption');
+      }
+    }
+    const uploadId = id('upload', 40);
+    sessions.set(uploadId, { kind, channelId: channel.id, query: { ...req.query }, resource, total, contentType, chunks: [], received: 0, verdict });
+    const path = kind === 'video' ? '/upload/youtube/v3/videos' : '/upload/youtube/v3/captions';
+    const location = `${origin}${path}?uploadType=resumable&part=${encodeURIComponent(req.query.part!)}&upload_id=${uploadId}`;
+    res.writeHead(200, { location, 'x-guploader-uploadid': uploadId, 'content-length': 0 });
+    res.end();
+  }
+
+  /** The last byte arrived: the video or caption exists from now on. */
+  function complete(session: Session): Record<string, unknown> {
+    const bytes = Buffer.concat(session.chunks);
+    session.chunks = [];
+    const channel = channels.get(session.channelId)!;
+    if (session.kind === 'caption') {
+      const snippet = obj(session.resource.snippet);
+      const caption: SimCaption = {
+        id: `AUieDa${id('caption', 38)}`, videoId: String(snippet.videoId), language: String(snippet.language), name: String(snippet.name),
+        isDraft: snippet.isDraft === true, size: bytes.length, text: bytes.toString('utf8'),
+      };
+      captions.push(caption);
+      return {
+        kind: 'youtube#caption', etag: id('etag', 27), id: caption.id,
+        snippet: { videoId: caption.videoId, lastUpdated: new Date().toISOString(), trackKind: 'standard', language: caption.language, name: caption.name, audioTrackType: 'unknown', isCC: false, isLarge: false, isEasyReader: false, isDraft: caption.isDraft, isAutoSynced: false, status: 'serving' },
+      };
+    }
+    const fileIsVideo = looksLikeVideo(bytes.subarray(0, 16));
+    const video: SimVideo = {
+      id: id('video', 11), channelId: channel.id, query: session.query, resource: session.resource, contentType: session.contentType,
+      size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), createdAt: new Date(),
+      outcome: !fileIsVideo ? 'failed' : session.verdict ?? 'processed',
+      ...(!fileIsVideo ? { failureReason: 'invalidFile' } : session.verdict === 'failed' ? { failureReason: 'codec' } : session.verdict === 'rejected' ? { failureReason: 'duplicate' } : {}),
+    };
+    videos.set(video.id, video);
+    channel.uploads += 1;
+    return videoResource(video, (session.query.part ?? 'snippet,status').split(','));
+  }
+
+  /** PUT to a session: a chunk with `Content-Range: bytes a-b/total`, or `bytes *\/total` to ask what arrived. */
+  function putSession(req: SimRequest, res: ServerResponse, channel: SimChannel, failure: YoutubeFailureMode | undefined) {
+    const session = sessions.get(req.query.upload_id ?? '');
+    if (!session || failure === 'session_expired') return apiError(res, 404, 'notFound', 'The upload session was not found or has expired.', 'global');
+    if (session.channelId !== channel.id) return apiError(res, 403, 'forbidden', 'The upload session belongs to another channel.', 'global');
+    const range = /^bytes (?:(\d+)-(\d+)|\*)\/(\d+)$/.exec(String(req.headers['content-range'] ?? ''));
+    if (!range || Number(range[3]) !== session.total) return apiError(res, 400, 'badContent', 'Failed to parse Content-Range header.', 'global');
+    const status = () => {
+      if (session.result) return sendJson(res, 201, session.result);
+      res.writeHead(308, { ...(session.received > 0 ? { range: `bytes=0-${session.received - 1}` } : {}), 'content-length': 0 });
+      res.end();
+    };
+    if (range[1] === undefined) return status();
+
+    if (req.body.kind === 'too_large') return apiError(res, 413, 'uploadTooLarge', 'The chunk is larger than this simulator takes.', 'global');
+    const data = req.body.kind === 'binary' ? req.body.data : req.body.kind === 'empty' ? Buffer.alloc(0) : undefined;
+    if (!data) return apiError(res, 400, 'badContent', 'Chunks are raw bytes (video/* or application/octet-stream).', 'global');
+    const start = Number(range[1]);
+    const end = Number(range[2]);
+    if (session.result) return status();
+    if (start !== session.received) return apiError(res, 400, 'badContent', `The chunk starts at ${start}; the session holds ${session.received} bytes.`, 'global');
+    if (end < start || end >= session.total || data.length !== end - start + 1) {
+      return apiError(res, 400, 'badContent', 'The body length does not match the Content-Range.', 'global');
+    }
+    const last = end + 1 === session.total;
+    if (!last && data.length % CHUNK_UNIT !== 0) return apiError(res, 400, 'badContent', `Chunks other than the last must be a multiple of ${CHUNK_UNIT} bytes.`, 'global');
+    session.chunks.push(data);
+    session.received += data.length;
+    if (last) session.result = complete(session);
+    // The bytes are kept, the answer is lost: the client must ask the session where it stands.
+    if (failure === 'upload_interrupted') return void res.destroy();
+    return status();
+  }
+
+  function thumbnailsSet(req: SimRequest, res: ServerResponse, channel: SimChannel) {
+    const video = videos.get(req.query.videoId ?? '');
+    if (!video) return apiError(res, 404, 'videoNotFound', 'The video that you are trying to update cannot be found.', 'youtube.thumbnail');
+    if (video.channelId !== channel.id) return apiError(res, 403, 'forbidden', 'The thumbnail can\'t be set for the specified video.', 'youtube.thumbnail');
+    if (!channel.verified) return apiError(res, 403, 'forbidden', 'The authenticated user doesn\'t have permissions to upload and set custom video thumbnails.', 'youtube.thumbnail');
+    if (req.body.kind === 'too_large') return apiError(res, 413, 'mediaBodyTooLarge', `Media larger than: ${THUMBNAIL_MAX_BYTES}`, 'global');
+    if (req.body.kind !== 'binary') return apiError(res, 400, 'mediaBodyRequired', 'The request does not include the image content.', 'youtube.thumbnail');
+    const type = req.body.contentType;
+    if (!['image/jpeg', 'image/png', 'application/octet-stream'].includes(type)) {
+      return apiError(res, 400, 'badContent', `Media type '${type}' is not supported. Valid media types: [image/jpeg, image/png, application/octet-stream]`, 'global');
+    }
+    if (req.body.data.length > THUMBNAIL_MAX_BYTES) return apiError(res, 413, 'mediaBodyTooLarge', `Media larger than: ${THUMBNAIL_MAX_BYTES}`, 'global');
+    const kind = imageKind(req.body.data);
+    if (!kind) return apiError(res, 400, 'invalidImage', 'The provided image content is invalid.', 'youtube.thumbnail');
+    video.thumbnail = { contentType: `image/${kind}`, size: req.body.data.length };
+    sendJson(res, 200, { kind: 'youtube#thumbnailSetResponse', etag: id('etag', 27), items: [thumbnailsOf(`https://i.ytimg.com/vi/${video.id}/custom.jpg`)] });
+  }
+
+  function insertPlaylistItem(req: SimRequest, res: ServerResponse, channel: SimChannel) {
+    const snippet = obj(jsonBody(req)?.snippet);
+    const resourceId = obj(snippet.resourceId);
+    if (typeof snippet.playlistId !== 'string' || !snippet.playlistId) return apiError(res, 400, 'playlistIdRequired', 'The request does not specify a playlist ID.', 'youtube.playlistItem');
+    const playlist = playlists.get(snippet.playlistId);
+    if (!playlist) return apiError(res, 404, 'playlistNotFound', 'The playlist identified with the request\'s playlistId parameter cannot be found.', 'youtube.playlistItem');
+    if (playlist.channelId !== channel.id) return apiError(res, 403, 'playlistItemsNotAccessible', 'The request is not properly authorized to insert the specified playlist item.', 'youtube.playlistItem');
+    if (resourceId.kind !== 'youtube#video') return apiError(res, 400, 'invalidResourceType', 'The type ID specified in the resource ID is not supported.', 'youtube.playlistItem');
+    const video = videos.get(String(resourceId.videoId ?? ''));
+    if (!video) return apiError(res, 404, 'videoNotFound', 'The video that you are trying to add to the playlist cannot be found.', 'youtube.playlistItem');
+    const item: SimPlaylistItem = { id: id('playlistItem', 40), playlistId: playlist.id, videoId: video.id, position: playlistItems.filter((i) => i.playlistId === playlist.id).length };
+    playlistItems.push(item);
+    sendJson(res, 200, {
+      kind: 'youtube#playlistItem', etag: id('etag', 27), id: item.id,
+      snippet: {
+        publishedAt: new Date().toISOString(), channelId: channel.id, title: obj(video.resource.snippet).title, description: obj(video.resource.snippet).description ?? '',
+        thumbnails: thumbnailsOf(`https://i.ytimg.com/vi/${video.id}/default.jpg`), channelTitle: channel.title, playlistId: playlist.id,
+        position: item.position, resourceId: { kind: 'youtube#video', videoId: video.id }, videoOwnerChannelTitle: channel.title, videoOwnerChannelId: channel.id,
+      },
+    });
+  }
+
+  function insertCommentThread(req: SimRequest, res: ServerResponse, channel: SimChannel) {
+    const snippet = obj(jsonBody(req)?.snippet);
+    const text = obj(obj(snippet.topLevelComment).snippet).textOriginal;
+    const video = videos.get(String(snippet.videoId ?? ''));
+    if (!video) return apiError(res, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.', 'youtube.commentThread');
+    // Videos made for kids have comments turned off.
+    if (obj(video.resource.status).selfDeclaredMadeForKids === true) {
+      return apiError(res, 403, 'commentsDisabled', 'The video identified by the videoId parameter has disabled comments.', 'youtube.commentThread');
+    }
+    if (typeof text !== 'string' || !text.trim()) return apiError(res, 400, 'invalidCommentMetadata', 'The request metadata is invalid: empty comment text.', 'youtube.commentThread');
+    if ([...text].length > 10_000) return apiError(res, 400, 'commentTextTooLong', 'The comment text is too long.', 'youtube.commentThread');
+    const comment: SimComment = { id: `Ug${id('comment', 24)}4AaABAg`, videoId: video.id, channelId: channel.id, text, publishedAt: new Date().toISOString() };
+    comments.push(comment);
+    const commentSnippet = {
+      channelId: video.channelId, videoId: video.id, textDisplay: escapeHtml(text), textOriginal: text, authorDisplayName: channel.handle,
+      authorProfileImageUrl: channel.avatarUrl, authorChannelUrl: `http://www.youtube.com/${channel.handle}`, authorChannelId: { value: channel.id },
+      canRate: true, viewerRating: 'none', likeCount: 0, publishedAt: comment.publishedAt, updatedAt: comment.publishedAt,
+    };
+    sendJson(res, 200, {
+      kind: 'youtube#commentThread', etag: id('etag', 27), id: comment.id,
+      snippet: {
+        channelId: video.channelId, videoId: video.id,
+        topLevelComment: { kind: 'youtube#comment', etag: id('etag', 27), id: comment.id, snippet: commentSnippet },
+        canReply: true, totalReplyCount: 0, isPublic: true,
+      },
+    });
+  }
+
+  function routeOf(req: SimRequest): RouteKind {
+    if (req.path === '/o/oauth2/v2/auth') return 'page';
+    if (req.path === '/token') return 'token';
+    if (req.path === '/upload/youtube/v3/videos' && req.method === 'POST') return 'video_init';
+    if (req.method === 'PUT' && req.path.startsWith('/upload/youtube/v3/')) return 'session_put';
+    return 'api';
+  }
+
+  const host = await startSimulatorHost<YoutubeFailureMode>({
+    port: opts.port,
+    maxBodyBytes: 64 * 1024 * 1024,
+    failureModes: YOUTUBE_FAILURE_MODES,
+    state: () => ({
+      channels: [...channels.values()].map((c) => ({ id: c.id, title: c.title, handle: c.handle, verified: c.verified, uploads: c.uploads })),
+      deferredFailures: [...deferred],
+      videoCount: videos.size,
+      sessionCount: sessions.size,
+      commentCount: comments.length,
+      captionCount: captions.length,
+      playlistItemCount: playlistItems.length,
+    }),
+    reset: () => {
+      sessions.clear();
+      videos.clear();
+      comments.length = 0;
+      captions.length = 0;
+      playlistItems.length = 0;
+      deferred.length = 0;
+      for (const c of channels.values()) c.uploads = 0;
+    },
+    handle(req, res, queued) {
+      const route = routeOf(req);
+      let failure = queued;
+      if (failure && !applies(failure, route)) {
+        deferred.push(failure);
+        failure = undefined;
+      }
+      if (!failure) {
+        const waiting = deferred.findIndex((m) => applies(m, route));
+        if (waiting >= 0) failure = deferred.splice(waiting, 1)[0];
+      }
+
+      if (route === 'page') {
+        if (req.method === 'GET') return consentPage(req, res);
+        if (req.method === 'POST') return consentAnswer(req, res);
+        return sendText(res, 405, 'method not allowed');
+      }
+      if (route === 'token') return req.method === 'POST' ? token(req, res, failure) : oauthError(res, 405, 'invalid_request', 'POST only');
+
+      switch (failure) {
+        case 'token_expired':
+        case 'token_revoked': return invalidCredentials(res);
+        case 'quota_exceeded': return apiError(res, 403, 'quotaExceeded', 'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.', 'youtube.quota');
+        case 'rate_limited': return apiError(res, 429, 'rateLimitExceeded', 'Too many requests.', 'youtube.api', { 'retry-after': String(YOUTUBE_SIM_RETRY_AFTER_SECONDS) });
+        case 'server_error': return apiError(res, 500, 'backendError', 'Backend Error', 'global');
+        case 'service_unavailable': return apiError(res, 503, 'backendError', 'The service is currently unavailable.', 'global');
+        case 'forbidden': return apiError(res, 403, 'forbidden', 'Forbidden', 'youtube.common');
+        case 'insufficient_permissions': return apiError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.', 'global');
+        default: break;
+      }
+
+      const key = `${req.method} ${req.path}`;
+      const anyOf = (...scopes: string[]) => authorize(req, res, scopes);
+      let channel: SimChannel | undefined;
+      switch (key) {
+        case 'GET /youtube/v3/channels':
+          if (!(channel = anyOf(SCOPE.forceSsl, SCOPE.youtube, SCOPE.readonly))) return;
+          if (req.query.mine !== 'true') return apiError(res, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: mine, id, forHandle.', 'youtube.parameter');
+          return sendJson(res, 200, { kind: 'youtube#channelListResponse', etag: id('etag', 27), pageInfo: { totalResults: 1, resultsPerPage: 5 }, items: [channelResource(channel)] });
+        case 'GET /youtube/v3/videos': {
+          if (!(channel = anyOf(SCOPE.forceSsl, SCOPE.youtube, SCOPE.readonly))) return;
+          const parts = (req.query.part ?? '').split(',').filter(Boolean);
+          if (!parts.length) return apiError(res, 400, 'required', 'Required parameter: part', 'global');
+          const items = (req.query.id ?? '').split(',').map((v) => videos.get(v)).filter((v): v is SimVideo => !!v)
+            // processingDetails are the owner's only.
+            .map((v) => videoResource(v, v.channelId === channel!.id ? parts : parts.filter((p) => p !== 'processingDetails')));
+          return sendJson(res, 200, { kind: 'youtube#videoListResponse', etag: id('etag', 27), items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } });
+        }
+        case 'POST /upload/youtube/v3/videos':
+          if (!(channel = anyOf(SCOPE.upload, SCOPE.youtube, SCOPE.forceSsl))) return;
+          return openSession(req, res, channel, 'video', failure);
+        case 'POST /upload/youtube/v3/captions':
+          if (!(channel = anyOf(SCOPE.forceSsl))) return;
+          return openSession(req, res, channel, 'caption', undefined);
+        case 'PUT /upload/youtube/v3/videos':
+        case 'PUT /upload/youtube/v3/captions':
+          if (!(channel = anyOf(SCOPE.upload, SCOPE.youtube, SCOPE.forceSsl))) return;
+          return putSession(req, res, channel, failure);
+        case 'POST /upload/youtube/v3/thumbnails/set':
+          if (!(channel = anyOf(SCOPE.upload, SCOPE.youtube, SCOPE.forceSsl))) return;
+          return thumbnailsSet(req, res, channel);
+        case 'POST /youtube/v3/playlistItems':
+          if (!(channel = anyOf(SCOPE.youtube, SCOPE.forceSsl))) return;
+          return insertPlaylistItem(req, res, channel);
+        case 'POST /youtube/v3/commentThreads':
+          if (!(channel = anyOf(SCOPE.forceSsl))) return;
+          return insertCommentThread(req, res, channel);
+        default:
+          return apiError(res, 404, 'notFound', `Not Found: ${req.method} ${req.path}`, 'global');
+      }
+    },
+  });
+  origin = host.origin;
+
+  const byChannel = (channelId?: string) => (c: { channelId: string }) => channelId === undefined || c.channelId === channelId;
+
+  const api: YoutubeSimulator = {
+    port: host.port,
+    origin,
+    apiBase: origin,
+    authBase: origin,
+    tokenUrl: `${origin}/token`,
+    get requests() { return host.requests; },
+    createClient({ redirectUris }) {
+      const client = { clientId: `${seeded('client').readUInt32BE(0)}-${id('client-id', 32).toLowerCase().replace(/[^a-z0-9]/g, 'x')}.apps.googleusercontent.com`, clientSecret: `GOCSPX-${id('client-secret', 28)}`, redirectUris };
+      clients.set(client.clientId, client);
+      return { clientId: client.clientId, clientSecret: client.clientSecret };
+    },
+    createAccount(input) {
+      const channel: SimChannel = {
+        id: `UC${id('channel', 22)}`,
+        title: input.title,
+        handle: input.handle ?? `@${input.title.toLowerCase().replace(/[^a-z0-9]+/g, '')}`,
+        avatarUrl: input.avatarUrl ?? `https://yt3.ggpht.com/${id('avatar', 40)}=s88-c-k-c0x00ffffff-no-rj`,
+        verified: input.verified ?? true,
+        dailyUploadLimit: input.dailyUploadLimit ?? 100,
+        uploads: 0,
+      };
+      channels.set(channel.id, channel);
+      return { ...channel };
+    },
+    createPlaylist(channelId, title) {
+      const playlistId = `PL${id('playlist', 32)}`;
+      playlists.set(playlistId, { id: playlistId, channelId, title });
+      return playlistId;
+    },
+    issueAuthCode(channelId, o) {
+      if (!channels.has(channelId)) throw new Error(`unknown channel ${channelId}`);
+      const code = `4/0${id('code', 70)}`;
+      codes.set(code, {
+        channelId, clientId: o.clientId, redirectUri: o.redirectUri, scopes: o.scopes ?? [SCOPE.upload, SCOPE.forceSsl],
+        challenge: o.codeChallenge, method: o.codeChallenge ? o.codeChallengeMethod ?? 'plain' : undefined,
+        offline: o.offline ?? true, expiresAt: Date.now() + CODE_TTL_MS, used: false,
+      });
+      return code;
+    },
+    issueTokens(channelId, o) {
+      if (!channels.has(channelId)) throw new Error(`unknown channel ${channelId}`);
+      const grant = { channelId, clientId: o.clientId, scopes: o.scopes ?? [SCOPE.upload, SCOPE.forceSsl] };
+      const accessToken = issueAccess(grant);
+      return { accessToken, refreshToken: issueRefresh(grant), expiresAt: new Date(accessTokens.get(accessToken)!.expiresAt) };
+    },
+    expireAccessTokens(channelId) {
+      for (const t of accessTokens.values()) if (channelId === undefined || t.channelId === channelId) t.expiresAt = Date.now() - 1000;
+    },
+    revokeTokens(channelId) {
+      for (const t of [...accessTokens.values(), ...refreshTokens.values()]) if (channelId === undefined || t.channelId === channelId) t.revoked = true;
+    },
+    channels: () => [...channels.values()].map((c) => ({ ...c })),
+    videos: (channelId) => [...videos.values()].filter(byChannel(channelId)).map((v) => structuredClone(v)),
+    posts: (channelId) => api.videos(channelId),
+    comments: (videoId) => comments.filter((c) => videoId === undefined || c.videoId === videoId).map((c) => ({ ...c })),
+    captions: (videoId) => captions.filter((c) => videoId === undefined || c.videoId === videoId).map((c) => ({ ...c })),
+    playlistItems: (playlistId) => playlistItems.filter((i) => playlistId === undefined || i.playlistId === playlistId).map((i) => ({ ...i })),
+    fail: (mode, times) => host.fail(mode, times),
+    setLatency: (ms) => host.setLatency(ms),
+    state: () => host.state(),
+    reset: () => host.reset(),
+    close: () => host.close(),
+  };
+  return api;
+}
