@@ -200,6 +200,7 @@ export const blueskyDescriptor: PlatformDescriptor = {
     },
   },
   settings: blueskySettings,
+  rules: { dailyCap: 50 },
 };
 
 const VIDEO_TYPES: Record<string, string> = { 'video/mp4': 'mp4', 'video/quicktime': 'mov', 'video/webm': 'webm', 'video/mpeg': 'mpeg' };

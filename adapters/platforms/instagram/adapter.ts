@@ -187,6 +187,7 @@ export const instagramDescriptor: PlatformDescriptor = {
     photo: { maxBytes: 8 * 1024 * 1024, maxCount: MAX_CAROUSEL, contentTypes: ['image/jpeg'], minAspectRatio: 0.8, maxAspectRatio: 1.91 },
   },
   settings: instagramSettings,
+  rules: { dailyCap: 50, videoInPhotos: true },
 };
 
 /** What came back from Instagram, before it is given a meaning. */

@@ -134,6 +134,7 @@ export const linkedinDescriptor: PlatformDescriptor = {
     photo: { maxCount: 20, contentTypes: ['image/jpeg', 'image/png', 'image/gif'] },
   },
   settings: linkedinSettings,
+  rules: { dailyCap: 150 },
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -214,6 +214,7 @@ export const pinterestDescriptor: PlatformDescriptor = {
     },
   },
   settings: pinterestSettings,
+  rules: { dailyCap: 20 },
 };
 
 // ---------------------------------------------------------------------------------------------

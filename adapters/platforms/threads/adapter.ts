@@ -123,6 +123,7 @@ export const threadsDescriptor: PlatformDescriptor = {
     photo: { maxBytes: 8 * 1024 * 1024, contentTypes: ['image/jpeg', 'image/png'] },
   },
   settings: threadsSettings,
+  rules: { dailyCap: 50, videoInPhotos: true },
 };
 
 /** What came back from Threads, before it is given a meaning. */

@@ -161,6 +161,7 @@ export const tiktokDescriptor: PlatformDescriptor = {
     photo: { maxBytes: 20 * MB, maxCount: 35, contentTypes: ['image/jpeg', 'image/webp'] },
   },
   settings: tiktokSettings,
+  rules: { dailyCap: 15, perMinuteCap: 6, excludedPlans: ['free'] },
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -145,6 +145,7 @@ export const xDescriptor: PlatformDescriptor = {
     photo: { maxBytes: GIF_MAX_BYTES, contentTypes: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] },
   },
   settings: xSettings,
+  rules: { dailyCap: 50 },
 };
 
 // ---------------------------------------------------------------------------------------------

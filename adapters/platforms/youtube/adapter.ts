@@ -206,6 +206,7 @@ export const youtubeDescriptor: PlatformDescriptor = {
     video: { maxBytes: 256 * 1024 ** 3, maxSeconds: 12 * 3600 },
   },
   settings: youtubeSettings,
+  rules: { dailyCap: 10, titleRequiredForVideo: true },
 };
 
 // ---------------------------------------------------------------- failures
