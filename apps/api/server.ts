@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { HeraldError } from '../../core/domain/errors';
 import { PLANS } from '../../core/domain/plans';
+import { tiktok } from '../../adapters/platforms/tiktok';
 import { authenticate } from '../../core/usecases/authenticate';
 import type { ApiDeps, ApiOptions, AppState } from './deps';
 import { errorMiddleware } from './http-errors';
@@ -77,7 +78,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
       limits: {
         profiles: plan.profiles,
         uploads_per_month: plan.uploadsPerMonth,
-        tiktok_posting: plan.tiktokPosting,
+        tiktok_posting: !tiktok.descriptor.rules?.excludedPlans?.includes(account.plan),
         media_minutes_per_month: plan.mediaMinutesPerMonth,
         ai_analyses_per_month: plan.aiAnalysesPerMonth,
         team_seats: plan.teamSeats,

@@ -1,6 +1,6 @@
 import type { MediaRef } from './media';
 import type { MediaKind } from './platforms';
-import type { PlatformLimits } from '../ports/platform';
+import type { PlatformDescriptor } from '../ports/platform';
 
 export interface LimitViolation {
   platform: string;
@@ -10,19 +10,19 @@ export interface LimitViolation {
   actual?: number | string;
 }
 
-/** Only these take videos on the photo endpoint (mixed carousels). */
-const VIDEO_IN_PHOTOS: readonly string[] = ['instagram', 'threads'];
-
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /**
  * Checks a post's media against one network's limits before anything is sent ("Media limits by
  * platform"). Each violation names the platform, the limit and the offending value.
  */
-export function mediaLimitViolations(platform: string, limits: PlatformLimits, kind: MediaKind, media: readonly MediaRef[]): LimitViolation[] {
+export function mediaLimitViolations(
+  descriptor: Pick<PlatformDescriptor, 'id' | 'limits' | 'rules'>, kind: MediaKind, media: readonly MediaRef[],
+): LimitViolation[] {
+  const { id: platform, limits } = descriptor;
   const out: LimitViolation[] = [];
-  if (kind === 'photo' && !VIDEO_IN_PHOTOS.includes(platform) && media.some((m) => m.kind === 'video')) {
-    out.push({ platform, type: 'video_not_allowed', message: `${platform} does not take videos on the photo endpoint (only instagram and threads mixed carousels do).` });
+  if (kind === 'photo' && !descriptor.rules?.videoInPhotos && media.some((m) => m.kind === 'video')) {
+    out.push({ platform, type: 'video_not_allowed', message: `${platform} does not take videos on the photo endpoint (only mixed carousels of networks that have them do).` });
   }
   const add = (type: string, message: string, limit?: number | string, actual?: number | string) =>
     out.push({ platform, type, message: `${platform}: ${message}`, ...(limit !== undefined ? { limit } : {}), ...(actual !== undefined ? { actual } : {}) });

@@ -7,7 +7,6 @@ export interface Plan {
   /** null means unlimited. */
   uploadsPerMonth: number | null;
   profiles: number;
-  tiktokPosting: boolean;
   whiteLabel: boolean;
   teamSeats: number;
   mediaMinutesPerMonth: number;
@@ -15,11 +14,11 @@ export interface Plan {
 }
 
 export const PLANS: Record<PlanName, Plan> = {
-  free: { name: 'free', uploadsPerMonth: 10, profiles: 2, tiktokPosting: false, whiteLabel: false, teamSeats: 1, mediaMinutesPerMonth: 30, aiAnalysesPerMonth: 10 },
-  basic: { name: 'basic', uploadsPerMonth: null, profiles: 5, tiktokPosting: true, whiteLabel: false, teamSeats: 1, mediaMinutesPerMonth: 300, aiAnalysesPerMonth: 100 },
-  professional: { name: 'professional', uploadsPerMonth: null, profiles: 25, tiktokPosting: true, whiteLabel: true, teamSeats: 2, mediaMinutesPerMonth: 1000, aiAnalysesPerMonth: 300 },
-  advanced: { name: 'advanced', uploadsPerMonth: null, profiles: 75, tiktokPosting: true, whiteLabel: true, teamSeats: 5, mediaMinutesPerMonth: 3000, aiAnalysesPerMonth: 600 },
-  business: { name: 'business', uploadsPerMonth: null, profiles: 225, tiktokPosting: true, whiteLabel: true, teamSeats: 10, mediaMinutesPerMonth: 10000, aiAnalysesPerMonth: 1000 },
+  free: { name: 'free', uploadsPerMonth: 10, profiles: 2, whiteLabel: false, teamSeats: 1, mediaMinutesPerMonth: 30, aiAnalysesPerMonth: 10 },
+  basic: { name: 'basic', uploadsPerMonth: null, profiles: 5, whiteLabel: false, teamSeats: 1, mediaMinutesPerMonth: 300, aiAnalysesPerMonth: 100 },
+  professional: { name: 'professional', uploadsPerMonth: null, profiles: 25, whiteLabel: true, teamSeats: 2, mediaMinutesPerMonth: 1000, aiAnalysesPerMonth: 300 },
+  advanced: { name: 'advanced', uploadsPerMonth: null, profiles: 75, whiteLabel: true, teamSeats: 5, mediaMinutesPerMonth: 3000, aiAnalysesPerMonth: 600 },
+  business: { name: 'business', uploadsPerMonth: null, profiles: 225, whiteLabel: true, teamSeats: 10, mediaMinutesPerMonth: 10000, aiAnalysesPerMonth: 1000 },
 };
 
 export function isPlanName(value: string): value is PlanName {

@@ -1,5 +1,6 @@
-import { DAILY_CAPS, DAY_MS, PER_MINUTE_CAPS } from '../domain/caps';
+import { DAY_MS } from '../domain/caps';
 import type { Platform } from '../domain/platforms';
+import type { PlatformRegistry } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import type { Clock } from '../ports/system';
 
@@ -18,15 +19,16 @@ export interface CapViolation {
  * `excludeRequestId` leaves the post being checked out of the count.
  */
 export async function capExceeded(
-  deps: { storage: Storage }, platform: Platform, connectionId: string, when: Date, excludeRequestId?: string,
+  deps: { storage: Storage; platforms: PlatformRegistry }, platform: Platform, connectionId: string, when: Date, excludeRequestId?: string,
 ): Promise<CapViolation | null> {
   const now = when.getTime();
-  const daily = DAILY_CAPS[platform];
+  const rules = deps.platforms.get(platform)?.descriptor.rules ?? {};
+  const daily = rules.dailyCap;
   if (daily !== undefined) {
     const used = await deps.storage.uploads.countForConnection(connectionId, new Date(now - DAY_MS), when, excludeRequestId);
     if (used >= daily) return { platform, type: 'hard_cap', used_last_24h: used, cap: daily, message: `${platform}: ${used} posts in the last 24 hours; the cap is ${daily}.` };
   }
-  const perMinute = PER_MINUTE_CAPS[platform];
+  const perMinute = rules.perMinuteCap;
   if (perMinute !== undefined) {
     const used = await deps.storage.uploads.countForConnection(connectionId, new Date(now - 60_000), when, excludeRequestId);
     if (used >= perMinute) return { platform, type: 'rate_cap', used_last_minute: used, cap: perMinute, message: `${platform}: ${used} posts in the last minute; at most ${perMinute}.` };
@@ -41,7 +43,7 @@ export async function capExceeded(
  * new time, or null when the post may run now (or is no longer scheduled).
  */
 export async function postponeIfCapped(
-  deps: { storage: Storage; clock: Clock }, input: { accountId: string; requestId: string },
+  deps: { storage: Storage; clock: Clock; platforms: PlatformRegistry }, input: { accountId: string; requestId: string },
 ): Promise<{ postponedTo: string } | null> {
   const upload = await deps.storage.uploads.find(input.accountId, input.requestId);
   if (!upload || upload.status !== 'scheduled') return null;

@@ -56,7 +56,7 @@ export async function prepareMedia(deps: PrepareMediaDeps, input: { accountId: s
 
   for (const target of open()) {
     const adapter = deps.platforms.get(target.platform);
-    const violations = adapter ? mediaLimitViolations(target.platform, adapter.descriptor.limits, upload.mediaType, fetched) : [];
+    const violations = adapter ? mediaLimitViolations(adapter.descriptor, upload.mediaType, fetched) : [];
     if (!violations.length) continue;
     await finish({
       platform: target.platform, success: false, error: `${sentences(violations.map((v) => v.message))} Nothing was sent.`,

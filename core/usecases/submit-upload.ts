@@ -7,7 +7,7 @@ import { ENDPOINT_PLATFORMS, PLATFORMS, UNAVAILABLE_PLATFORMS, type MediaKind, t
 import { resolveSettings } from '../domain/settings';
 import type { PublishTarget, TargetResult, UploadRequest } from '../domain/upload';
 import { precheckFailure } from '../domain/connected-account';
-import type { MediaAccess, PlatformRegistry } from '../ports/platform';
+import { textLengthOf, type MediaAccess, type PlatformRegistry } from '../ports/platform';
 import type { SecretBox } from '../ports/system';
 import { freshCredentials } from './run-upload';
 import { DuplicateKeyError, type Storage } from '../ports/storage';
@@ -74,16 +74,6 @@ const COMMON_FIELDS = new Set([
   ...PLATFORMS.flatMap((p) => [`${p}_title`, `${p}_first_comment`]),
 ]);
 
-/** Networks whose title (or caption) is required on the video endpoint. */
-const TITLE_REQUIRED_FOR_VIDEO: readonly Platform[] = ['youtube'];
-
-/**
- * Text length as people see it (grapheme clusters): the most lenient count any network uses.
- * Each adapter enforces its own exact rule (code points, UTF-16 units, X's weighting).
- */
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-const visibleLength = (s: string) => [...graphemes.segment(s)].length;
-
 const text = (value: unknown): string | undefined => {
   const v = Array.isArray(value) ? value[value.length - 1] : value;
   return typeof v === 'string' ? v : undefined;
@@ -122,8 +112,10 @@ export async function precheckUpload(
 ): Promise<void> {
   if (input.platforms.some((p) => UNAVAILABLE_PLATFORMS.includes(p))) throw redditUnavailable();
   const plan = PLANS[account.plan];
-  if (input.platforms.includes('tiktok') && !plan.tiktokPosting) {
-    throw forbidden(`The ${plan.name} plan does not include TikTok posting: upgrade the plan or remove tiktok from platform[].`, 'tiktok_not_in_plan');
+  for (const platform of input.platforms) {
+    if (deps.platforms.get(platform)?.descriptor.rules?.excludedPlans?.includes(plan.name)) {
+      throw forbidden(`The ${plan.name} plan does not include ${platform} posting: upgrade the plan or remove ${platform} from platform[].`, `${platform}_not_in_plan`);
+    }
   }
   if (plan.uploadsPerMonth !== null) {
     const now = deps.clock.now();
@@ -182,12 +174,14 @@ export async function buildTargets(
     const max = adapter.descriptor.limits.textMaxChars;
     if (input.kind === 'text' && !title.trim()) {
       violations.push({ platform, type: 'empty_text', message: `The ${platform} post has no text: send title or ${platform}_title.` });
-    } else if (input.kind === 'video' && TITLE_REQUIRED_FOR_VIDEO.includes(platform) && !title.trim()) {
+    } else if (input.kind === 'video' && adapter.descriptor.rules?.titleRequiredForVideo && !title.trim()) {
       violations.push({ platform, field: 'title', type: 'required', message: `${platform} needs a title: send title or ${platform}_title.` });
-    } else if (max !== undefined && visibleLength(title) > max) {
-      violations.push({ platform, type: 'text_too_long', limit: max, length: visibleLength(title), message: `${platform} accepts at most ${max} characters; this text has ${visibleLength(title)}.` });
+    } else if (max !== undefined && textLengthOf(adapter.descriptor, title) > max) {
+      // Counted the way the network counts (code points, graphemes, X's weighting): the adapter applies the same rule.
+      const length = textLengthOf(adapter.descriptor, title);
+      violations.push({ platform, type: 'text_too_long', limit: max, length, message: `${platform} accepts at most ${max} characters; this text has ${length}.` });
     }
-    violations.push(...mediaLimitViolations(platform, adapter.descriptor.limits, input.kind, input.media).map((v) => ({ ...v })));
+    violations.push(...mediaLimitViolations(adapter.descriptor, input.kind, input.media).map((v) => ({ ...v })));
 
     const settings = resolveSettings(platform, adapter.descriptor.settings, fieldsWithPins, { endpoint: input.kind, mediaCount: input.media.length });
     settings.consumed.forEach((f) => consumed.add(f));

@@ -1,14 +1,14 @@
 import { PlatformError, type PlatformFailure } from '../../core/domain/errors';
 import type { Platform } from '../../core/domain/platforms';
 import { NO_SETTINGS, type SettingsSchema } from '../../core/domain/settings';
-import type { PlatformAdapter, PlatformCredentials, PlatformLimits, PublishContext, PublishPost } from '../../core/ports/platform';
+import type { PlatformAdapter, PlatformCredentials, PlatformLimits, PlatformRules, PublishContext, PublishPost } from '../../core/ports/platform';
 import type { MediaKind } from '../../core/domain/platforms';
 
 /**
  * An in-memory network for unit tests of the core: records posts, fails on demand, can ask for
  * processing waits, refreshes tokens and takes first comments.
  */
-export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; endpoints?: MediaKind[]; settings?: SettingsSchema; limits?: PlatformLimits } = {}) {
+export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; endpoints?: MediaKind[]; settings?: SettingsSchema; limits?: PlatformLimits; rules?: PlatformRules } = {}) {
   const posts: Array<{ text: string; credentials: PlatformCredentials; idempotencyKey: string; post: PublishPost }> = [];
   const comments: Array<{ postId: string; text: string }> = [];
   const failures: Array<{ failure: PlatformFailure; message: string; resultFields?: Record<string, unknown> }> = [];
@@ -27,6 +27,7 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; en
     descriptor: {
       id, displayName: id, connect: 'credentials', endpoints: opts.endpoints ?? ['text'],
       limits: { textMaxChars: opts.textMaxChars ?? 280, ...opts.limits }, settings: opts.settings ?? NO_SETTINGS,
+      ...(opts.rules ? { rules: opts.rules } : {}),
     },
     credentials: {
       async verify(input) {

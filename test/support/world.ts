@@ -9,15 +9,16 @@ import type { Clock } from '../../core/ports/system';
 import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
 import { fakeTextPlatform } from './fake-platform';
 import { noMedia } from './media-access';
+import type { PlatformAdapter } from '../../core/ports/platform';
 
 /** The core wired to in-memory adapters: the unit-test world. */
-export function aWorld() {
+export function aWorld(opts: { platforms?: PlatformAdapter[] } = {}) {
   let now = new Date('2026-01-01T00:00:00Z');
   const clock: Clock = { now: () => new Date(now) };
   const storage = createMemoryStorage();
   const discord = fakeTextPlatform('discord', { textMaxChars: 2000 });
   const telegram = fakeTextPlatform('telegram', { textMaxChars: 4096 });
-  const platforms = createPlatformRegistry([discord.adapter, telegram.adapter]);
+  const platforms = createPlatformRegistry(opts.platforms ?? [discord.adapter, telegram.adapter]);
   const secrets = createAesSecretBox(Buffer.alloc(32, 7).toString('base64'));
   const notifier = createMemoryNotifier();
   const runDeps = { storage, platforms, secrets, notifier, clock, media: noMedia };

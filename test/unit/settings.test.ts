@@ -66,18 +66,18 @@ describe('media limits', () => {
 
   it('names platform, limit and value for each video rule', () => {
     const limits = { video: { maxBytes: 500, maxSeconds: 10, minSeconds: 3, minShortSidePx: 1080, minFps: 23, maxFps: 60, containers: ['matroska,webm'] } };
-    const types = mediaLimitViolations('tiktok', limits, 'video', [video({ frameRate: 120 })]).map((v) => [v.type, v.limit, v.actual]);
+    const types = mediaLimitViolations({ id: 'tiktok', limits }, 'video', [video({ frameRate: 120 })]).map((v) => [v.type, v.limit, v.actual]);
     expect(types).toEqual([
       ['video_too_large', 500, 1000], ['video_too_long', 10, 30], ['video_format', 'matroska,webm', 'mov,mp4,m4a,3gp,3g2,mj2'],
       ['video_resolution', 1080, 720], ['video_frame_rate', 60, 120],
     ]);
-    expect(mediaLimitViolations('tiktok', limits, 'video', [video({ durationSeconds: 2, frameRate: 30, width: 1080, height: 1920, container: 'matroska,webm' }, 100)]).map((v) => v.type))
+    expect(mediaLimitViolations({ id: 'tiktok', limits }, 'video', [video({ durationSeconds: 2, frameRate: 30, width: 1080, height: 1920, container: 'matroska,webm' }, 100)]).map((v) => v.type))
       .toEqual(['video_too_short']);
   });
 
   it('checks photo count, size, type and aspect ratio', () => {
     const limits = { photo: { maxCount: 2, maxBytes: 500, contentTypes: ['image/jpeg'], minAspectRatio: 0.8, maxAspectRatio: 1.91 } };
-    const v = mediaLimitViolations('instagram', limits, 'photo', [photo(1080, 1350, 100), photo(1080, 1920, 900, 'image/png'), photo(2000, 1000, 100)]);
+    const v = mediaLimitViolations({ id: 'instagram', limits }, 'photo', [photo(1080, 1350, 100), photo(1080, 1920, 900, 'image/png'), photo(2000, 1000, 100)]);
     expect(v.map((x) => x.type)).toEqual(['too_many_photos', 'photo_too_large', 'photo_format', 'photo_aspect_ratio', 'photo_aspect_ratio']);
     expect(v[0].message).toBe('instagram: 3 photos sent; at most 2.');
   });

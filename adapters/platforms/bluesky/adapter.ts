@@ -187,6 +187,7 @@ export const blueskyDescriptor: PlatformDescriptor = {
   limits: {
     // Bluesky counts graphemes; the adapter checks those (a grapheme may be several code points).
     textMaxChars: TEXT_MAX_GRAPHEMES,
+    textLength: graphemeCount,
     video: {
       maxBytes: 300_000_000,
       maxSeconds: 600,

@@ -118,6 +118,7 @@ export const threadsDescriptor: PlatformDescriptor = {
   endpoints: ['video', 'photo', 'text'],
   limits: {
     textMaxChars: MAX_TEXT,
+    textLength: threadsTextLength,
     video: { maxBytes: 1024 * 1024 * 1024, maxSeconds: 300, containers: ['mov,mp4,m4a,3gp,3g2,mj2'] },
     // No maxCount: beyond 20 files the post becomes a thread of carousels.
     photo: { maxBytes: 8 * 1024 * 1024, contentTypes: ['image/jpeg', 'image/png'] },
