@@ -52,7 +52,8 @@ export interface ScheduledEdit {
 
 /**
  * Edits a scheduled post: date, title, caption and per-platform fields. The edited post is checked
- * again exactly like a new one (settings, limits, connections) before anything is stored.
+ * again like a new one (settings, limits, connections) before anything is stored, but it is not a
+ * new upload: the monthly quota does not count or refuse it, and the caps meet it when it is due.
  */
 export async function editScheduledPost(deps: SubmitDeps, account: OperatorAccount, jobId: string, edit: ScheduledEdit): Promise<ScheduledView> {
   const upload = await requireJob(deps, account, jobId);
@@ -68,7 +69,7 @@ export async function editScheduledPost(deps: SubmitDeps, account: OperatorAccou
     kind: upload.mediaType, profileUsername: upload.profileUsername, platforms: upload.targets.map((t) => t.platform),
     title, ...(description !== undefined ? { description } : {}), media: upload.content.media ?? [], fields,
     async: true, warnings: [], syncTimeoutMs: 0,
-  }, { deferCaps: true });
+  }, { edit: true });
   const content = { ...upload.content, title, ...(description !== undefined ? { description } : {}) };
   if (!(await deps.storage.uploads.updateScheduled(account.id, upload.requestId, { scheduledFor, timezone, content, targets, fields }, deps.clock.now()))) {
     throw conflict(`The post of job ${jobId} started meanwhile and can no longer be edited.`, 'job_not_editable');

@@ -103,12 +103,21 @@ async function networkPrechecks(deps: SubmitDeps, account: OperatorAccount, inpu
   if (refused.length) throw invalidInput(sentences(refused.map((r) => `${r.platform}: ${r.message}`)), { violations: refused }, refused[0]!.error_code);
 }
 
+export interface CheckOptions {
+  /**
+   * The post is an edit of one already accepted: it is not a new upload (the monthly quota
+   * counted it once, at intake), and as a scheduled post it meets the caps when it is due.
+   */
+  edit?: boolean;
+}
+
 /**
  * The checks that need no media: run before the request's files are stored, so a request that
  * must fail never costs a 1 GB copy.
  */
 export async function precheckUpload(
   deps: Pick<SubmitDeps, 'storage' | 'platforms' | 'clock'>, account: OperatorAccount, input: Pick<UploadInput, 'kind' | 'platforms' | 'profileUsername'>,
+  opts: CheckOptions = {},
 ): Promise<void> {
   if (input.platforms.some((p) => UNAVAILABLE_PLATFORMS.includes(p))) throw redditUnavailable();
   const plan = PLANS[account.plan];
@@ -117,7 +126,7 @@ export async function precheckUpload(
       throw forbidden(`The ${plan.name} plan does not include ${platform} posting: upgrade the plan or remove ${platform} from platform[].`, `${platform}_not_in_plan`);
     }
   }
-  if (plan.uploadsPerMonth !== null) {
+  if (plan.uploadsPerMonth !== null && !opts.edit) {
     const now = deps.clock.now();
     const used = await deps.storage.uploads.countSince(account.id, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
     if (used >= plan.uploadsPerMonth) {
@@ -138,9 +147,9 @@ export async function precheckUpload(
 }
 
 export async function buildTargets(
-  deps: SubmitDeps, account: OperatorAccount, input: UploadInput, opts: { deferCaps?: boolean } = {},
+  deps: SubmitDeps, account: OperatorAccount, input: UploadInput, opts: CheckOptions = {},
 ): Promise<{ targets: PublishTarget[]; warnings: string[]; prechecked: TargetResult[] }> {
-  await precheckUpload(deps, account, input);
+  await precheckUpload(deps, account, input, opts);
   if (input.kind === 'video' && input.media.filter((m) => m.kind === 'video').length !== 1) {
     throw invalidInput('video is required: exactly one video file or URL.', { violations: [{ field: 'video', message: 'exactly one video is required' }] });
   }
@@ -157,7 +166,7 @@ export async function buildTargets(
   const prechecked: TargetResult[] = [];
   const caps: CapViolation[] = [];
   // Scheduled and queued posts meet the caps when they are due (postponeIfCapped), not now.
-  const checkCaps = !input.schedule && !input.queue && !opts.deferCaps;
+  const checkCaps = !input.schedule && !input.queue && !opts.edit;
   for (const platform of input.platforms) {
     const adapter = deps.platforms.get(platform)!;
     const connection = await deps.storage.connectedAccounts.find(account.id, input.profileUsername, platform);

@@ -14,9 +14,11 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; en
   const failures: Array<{ failure: PlatformFailure; message: string; resultFields?: Record<string, unknown> }> = [];
   const refreshes: PlatformCredentials[] = [];
   let delayMs = 0;
+  let held: Promise<void> | null = null;
   let processingSteps = 0;
   let refreshFails = false;
   const publishNow = async (ctx: PublishContext, post: PublishPost) => {
+    if (held) await held;
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     const failure = failures.shift();
     if (failure) throw new PlatformError(id, failure.failure, failure.message, {}, failure.resultFields);
@@ -71,6 +73,15 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; en
     refreshes,
     failNext(failure: PlatformFailure, message = `${failure.kind} from ${id}`, resultFields?: Record<string, unknown>) { failures.push({ failure, message, ...(resultFields ? { resultFields } : {}) }); },
     setDelay(ms: number) { delayMs = ms; },
+    /**
+     * Holds every publish until the returned function is called: the test, not the clock, decides
+     * when the network answers, so nothing depends on how fast the machine is.
+     */
+    hold(): () => void {
+      let release!: () => void;
+      held = new Promise<void>((resolve) => { release = resolve; });
+      return () => { held = null; release(); };
+    },
     setProcessingSteps(n: number) { processingSteps = n; },
     setRefreshFails(v: boolean) { refreshFails = v; },
   };

@@ -165,8 +165,34 @@ export function apiClient(baseUrl: string, key: string) {
   return {
     get: (p: string, headers?: Record<string, string>) => call('GET', p, undefined, headers),
     post: (p: string, body: unknown, headers?: Record<string, string>) => call('POST', p, body, headers),
-    delete: (p: string, body: unknown) => call('DELETE', p, body),
+    delete: (p: string, body?: unknown) => call('DELETE', p, body),
+    patch: (p: string, body: unknown) => call('PATCH', p, body),
   };
+}
+
+/**
+ * Moves a scheduled post to `aheadMs` from now (PATCH, with any other edited `fields`), so a test
+ * can schedule far ahead, do what it must before the post runs, then let it run. A loaded machine
+ * may deliver the edit after that moment, which answers 400 for a date in the past: the edit is
+ * then sent again further ahead, so no test depends on the machine being fast.
+ */
+export async function rescheduleSoon(api: ReturnType<typeof apiClient>, jobId: string, fields: Record<string, unknown> = {}, aheadMs = 2000) {
+  for (let ahead = aheadMs; ahead <= 64 * aheadMs; ahead *= 2) {
+    const res = await api.patch(`/api/herald/schedule/${encodeURIComponent(jobId)}`, { ...fields, scheduled_date: new Date(Date.now() + ahead).toISOString() });
+    if (res.status !== 400 || res.body.violations?.[0]?.field !== 'scheduled_date') return res;
+  }
+  throw new Error(`could not move job ${jobId} to a near time: every date was past before the API read it`);
+}
+
+/** Resolves with `p`, or fails after `ms`: a workflow that never ends must fail the test, not hang it. */
+export async function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} not done after ${ms} ms`)), ms); });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000, everyMs = 250): Promise<T> {

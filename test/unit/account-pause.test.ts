@@ -15,7 +15,7 @@ async function pausedWorld() {
   await createProfile(deps, account, { username: 'alice' });
   for (const p of ['discord', 'telegram'] as const) await connectWithCredentials(deps, account, p, { profile_username: 'alice', secret: 'good' });
   const post = (over: Partial<UploadInput> = {}): UploadInput => ({
-    kind: 'text', profileUsername: 'alice', platforms: ['discord'], title: 'hello', media: [], fields: {}, async: false, warnings: [], syncTimeoutMs: 2000, ...over,
+    kind: 'text', profileUsername: 'alice', platforms: ['discord'], title: 'hello', media: [], fields: {}, async: false, warnings: [], syncTimeoutMs: 60_000, ...over,
   });
   const connection = async () => (await deps.storage.connectedAccounts.find(account.id, 'alice', 'discord'))!;
   return { world, deps, account, pauses, post, connection };

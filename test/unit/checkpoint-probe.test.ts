@@ -45,7 +45,7 @@ async function probedWorld(opts: { runner?: UploadRunner; flagged?: (c: Connecte
   for (const p of ['discord', 'telegram'] as const) await connectWithCredentials(deps, account, p, { profile_username: 'alice', secret: 'good' });
   let n = 0;
   const post = (over: Partial<UploadInput> = {}): UploadInput => ({
-    kind: 'text', profileUsername: 'alice', platforms: ['discord'], title: `hello ${(n += 1)}`, media: [], fields: {}, async: false, warnings: [], syncTimeoutMs: 2000, ...over,
+    kind: 'text', profileUsername: 'alice', platforms: ['discord'], title: `hello ${(n += 1)}`, media: [], fields: {}, async: false, warnings: [], syncTimeoutMs: 60_000, ...over,
   });
   const connection = async (p: 'discord' | 'telegram' = 'discord') => (await deps.storage.connectedAccounts.find(account.id, 'alice', p))!;
   /** A checkpoint verdict on the next publish to `platform`, which flags the account. */

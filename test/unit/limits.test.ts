@@ -4,6 +4,7 @@ import { createProfile } from '../../core/usecases/profiles';
 import { submitUpload, type UploadInput } from '../../core/usecases/submit-upload';
 import { postponeIfCapped } from '../../core/usecases/caps';
 import { saveQueueSettings } from '../../core/usecases/queue';
+import { editScheduledPost } from '../../core/usecases/scheduled-posts';
 import { fakeTextPlatform } from '../support/fake-platform';
 import { aWorld } from '../support/world';
 
@@ -31,6 +32,19 @@ describe('plan limits and caps', () => {
     // A new month starts a new count.
     world.advance(32 * 24 * 3600_000);
     await expect(submitUpload(deps, account, post())).resolves.toBeDefined();
+  });
+
+  it('does not count or refuse an edit of a scheduled post against the monthly quota', async () => {
+    const { deps, account, post, world } = await limitsWorld('free');
+    const inAnHour = new Date(world.deps.clock.now().getTime() + 3600_000);
+    const scheduled = await submitUpload(deps, account, post({ title: 'later', schedule: { at: inAnHour, timezone: 'UTC' } }));
+    for (let i = 1; i < 10; i += 1) await submitUpload(deps, account, post({ title: `now ${i}` }));
+    const edited = await editScheduledPost(deps, account, scheduled.upload.jobId!, { title: 'later, edited', scheduled_date: new Date(inAnHour.getTime() + 3600_000).toISOString() });
+    expect(edited).toMatchObject({ job_id: scheduled.upload.jobId, status: 'scheduled', scheduled_date: new Date(inAnHour.getTime() + 3600_000).toISOString() });
+    // The edit took no upload of the month: the 11th new upload is still the one refused.
+    await expect(submitUpload(deps, account, post({ title: 'one more' }))).rejects.toMatchObject({
+      kind: 'too_many_requests', errorCode: 'monthly_quota_exceeded', details: { usage: { used: 10, limit: 10, plan: 'free' } },
+    });
   });
 
   it('refuses TikTok on the free plan with 403', async () => {

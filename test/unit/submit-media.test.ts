@@ -88,7 +88,7 @@ describe('media uploads at intake', () => {
     const { deps, account, post, tiktok } = await mediaWorld();
     const runner = createInlineUploadRunner(deps);
     const short = { ...clip, info: { ...clip.info!, durationSeconds: 8 } };
-    const { upload, finished } = await submitUpload({ ...deps, runner }, account, post({ media: [short], title: 'hello', fields: { privacy_level: 'SELF_ONLY' }, async: false }));
+    const { upload, finished } = await submitUpload({ ...deps, runner }, account, post({ media: [short], title: 'hello', fields: { privacy_level: 'SELF_ONLY' }, async: false, syncTimeoutMs: 60_000 }));
     expect(finished).toBe(true);
     expect(upload.results.tiktok).toMatchObject({ success: true });
     expect(tiktok.posts.map((p) => p.post)).toEqual([

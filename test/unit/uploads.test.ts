@@ -24,7 +24,8 @@ const post = (overrides: Partial<UploadInput> = {}): UploadInput => ({
   fields: {},
   async: false,
   warnings: [],
-  syncTimeoutMs: 5_000,
+  // Far longer than an in-memory publish takes, however loaded the machine: sync results are final.
+  syncTimeoutMs: 60_000,
   ...overrides,
 });
 
@@ -47,19 +48,22 @@ describe('text uploads', () => {
 
   it('answers asynchronous uploads at once, queryable as pending', async () => {
     const { world, account } = await connectedWorld();
-    world.discord.setDelay(50);
+    const release = world.discord.hold();
     const { upload, finished } = await submitTextUpload(world.deps, account, post({ async: true, requestId: 'r-async' }));
     expect(finished).toBe(false);
     expect((await getUploadStatus(world.deps.storage, account, { requestId: 'r-async' })).status).not.toBe('completed');
+    release();
     await world.runner.settled();
     expect((await getUploadStatus(world.deps.storage, account, { requestId: upload.requestId })).status).toBe('completed');
   });
 
   it('switches a slow synchronous upload to asynchronous and keeps going', async () => {
     const { world, account } = await connectedWorld();
-    world.discord.setDelay(200);
+    const release = world.discord.hold();
     const { finished, upload } = await submitTextUpload(world.deps, account, post({ syncTimeoutMs: 20 }));
     expect(finished).toBe(false);
+    expect((await getUploadStatus(world.deps.storage, account, { requestId: upload.requestId })).status).not.toBe('completed');
+    release();
     await world.runner.settled();
     expect((await getUploadStatus(world.deps.storage, account, { requestId: upload.requestId })).status).toBe('completed');
   });

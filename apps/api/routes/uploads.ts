@@ -9,7 +9,7 @@ import { precheckUpload, submitUpload } from '../../../core/usecases/submit-uplo
 import { parseScheduledDate } from '../../../core/domain/schedule';
 import { cancelScheduledPost, editScheduledPost, listScheduled } from '../../../core/usecases/scheduled-posts';
 import { retryFailedPlatforms } from '../../../core/usecases/retry-upload';
-import { getQueueSettings, previewQueue, saveQueueSettings } from '../../../core/usecases/queue';
+import { getQueueSettings, nextQueueSlot, previewQueue, saveQueueSettings } from '../../../core/usecases/queue';
 import { removeTempFiles, takeMedia } from '../media-intake';
 import { getUploadStatus, listUploadHistory } from '../../../core/usecases/read-uploads';
 import { bodyFields, formBoolean, list, parse, single } from '../input';
@@ -253,10 +253,11 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     };
   });
 
-  // The posting queue of a profile: weekly slots in a time zone, posts per slot, and a preview.
+  // The posting queue of a profile: weekly slots in a time zone, posts per slot, a preview and the
+  // next free slot. Settings are read in our per-day layout and in the flat one side by side.
   const profileQuery = (ctx: RouterContext<AppState>) => {
     const value = single(ctx.query.profile_username ?? ctx.query.username);
-    if (typeof value !== 'string' || !value) throw invalidInput('profile_username is required as a query parameter.');
+    if (typeof value !== 'string' || !value) throw invalidInput('profile_username is required as a query parameter.', { violations: [{ field: 'profile_username', message: 'required' }] });
     return value;
   };
   router.get(`/api/${ns}/queue/settings`, async (ctx) => {
@@ -268,5 +269,8 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
   router.get(`/api/${ns}/queue/preview`, async (ctx) => {
     const count = Math.min(100, Math.max(1, Number(single(ctx.query.count) ?? 10) || 10));
     ctx.body = { success: true, slots: await previewQueue(deps, ctx.state.caller.account, profileQuery(ctx), count) };
+  });
+  router.get(`/api/${ns}/queue/next-slot`, async (ctx) => {
+    ctx.body = { success: true, ...(await nextQueueSlot(deps, ctx.state.caller.account, profileQuery(ctx))) };
   });
 }
