@@ -3,6 +3,10 @@ import type { Platform } from '../../core/domain/platforms';
 import { NO_SETTINGS, type SettingsSchema } from '../../core/domain/settings';
 import type { PlatformAdapter, PlatformCredentials, PlatformLimits, PlatformRules, PublishContext, PublishPost } from '../../core/ports/platform';
 import type { MediaKind } from '../../core/domain/platforms';
+import { NETWORKS } from '../../adapters/platforms';
+
+const rulesOf = (id: Platform, rules?: PlatformRules): PlatformRules | undefined =>
+  rules ?? NETWORKS.find((n) => n.id === id)?.descriptor.rules;
 
 /**
  * An in-memory network for unit tests of the core: records posts, fails on demand, can ask for
@@ -29,7 +33,8 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; en
     descriptor: {
       id, displayName: id, connect: 'credentials', endpoints: opts.endpoints ?? ['text'],
       limits: { textMaxChars: opts.textMaxChars ?? 280, ...opts.limits }, settings: opts.settings ?? NO_SETTINGS,
-      ...(opts.rules ? { rules: opts.rules } : {}),
+      // A fake named after a real network follows that network's rules (caps, plans, …) unless told otherwise.
+      ...(rulesOf(id, opts.rules) ? { rules: rulesOf(id, opts.rules) } : {}),
     },
     credentials: {
       async verify(input) {
