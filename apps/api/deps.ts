@@ -2,6 +2,7 @@ import type { Caller } from '../../core/usecases/authenticate';
 import type { PlatformRegistry } from '../../core/ports/platform';
 import type { AuthFailureGuard, RequestRateLimiter } from '../../core/ports/rate-limit';
 import type { Storage } from '../../core/ports/storage';
+import type { CredentialLeases } from '../../core/ports/credential-leases';
 import type { Clock, IdGenerator, KeyHasher, Pkce, SecretBox } from '../../core/ports/system';
 import type { UploadRunner } from '../../core/ports/upload-runner';
 import type { MediaFetcher, MediaProbe, MediaStore } from '../../core/ports/media';
@@ -9,6 +10,8 @@ import type { MediaAccess } from '../../core/ports/platform';
 
 export interface ApiDeps {
   storage: Storage;
+  /** Serializes token refreshes of one connected account across processes. */
+  leases?: CredentialLeases;
   platforms: PlatformRegistry;
   runner: UploadRunner;
   secrets: SecretBox;

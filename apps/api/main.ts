@@ -18,6 +18,7 @@ async function main(): Promise<void> {
 
   const app = createApi({
     storage: mongo.storage,
+    leases: mongo.leases,
     platforms: buildPlatforms(config),
     runner: createTemporalUploadRunner(temporal.client, { taskQueue: config.temporal.taskQueue, timing: config.uploadTiming }),
     secrets,

@@ -4,6 +4,8 @@ import { Client, Connection } from '@temporalio/client';
 import type { PlatformRegistry } from '../../core/ports/platform';
 import type { Storage } from '../../core/ports/storage';
 import { createMongoStorage } from '../../adapters/mongo/storage';
+import { createMongoCredentialLeases } from '../../adapters/mongo/credential-leases';
+import type { CredentialLeases } from '../../core/ports/credential-leases';
 import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createMediaAccess, createMediaUrlSigner } from '../../adapters/media/signed-urls';
 import { createFfprobe } from '../../adapters/media/ffprobe';
@@ -18,7 +20,7 @@ export function log(message: string, fields: Record<string, unknown> = {}): void
   process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), message, ...fields })}\n`);
 }
 
-export async function connectMongo(config: HeraldConfig): Promise<{ client: MongoClient; db: Db; storage: Storage }> {
+export async function connectMongo(config: HeraldConfig): Promise<{ client: MongoClient; db: Db; storage: Storage; leases: CredentialLeases }> {
   const client = new MongoClient(config.mongoUri, { serverSelectionTimeoutMS: 10_000, maxPoolSize: config.mongoMaxPoolSize });
   try {
     await client.connect();
@@ -26,7 +28,7 @@ export async function connectMongo(config: HeraldConfig): Promise<{ client: Mong
     throw new Error(`cannot reach the MongoDB-wire database at ${config.mongoUri}: ${(err as Error).message}`);
   }
   const db = client.db();
-  return { client, db, storage: await createMongoStorage(db) };
+  return { client, db, storage: await createMongoStorage(db), leases: createMongoCredentialLeases(db) };
 }
 
 /** Fails fast per command when Redis is down, so the in-memory insurance limiter takes over at once. */

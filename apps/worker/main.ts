@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     taskQueue: config.temporal.taskQueue,
     workflowsPath: require.resolve('../../workflows/index'),
     activities: createUploadActivities({
-      storage: mongo.storage, platforms: buildPlatforms(config), secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
+      storage: mongo.storage, leases: mongo.leases, platforms: buildPlatforms(config), secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
       pauses: createTemporalAccountPauses(temporal.client, { taskQueue: config.temporal.taskQueue }),
       checkpointProbes: createTemporalCheckpointProbes(temporal.client, { taskQueue: config.temporal.taskQueue, intervalMs: config.checkpointProbe.intervalMs }),
     }),

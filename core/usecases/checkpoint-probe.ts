@@ -1,9 +1,9 @@
 import { PlatformError } from '../domain/errors';
 import type { CheckpointProbeOutcome } from '../ports/checkpoint-probes';
-import type { CallContext } from '../ports/platform';
-import { freshCredentials, type RunUploadDeps } from './run-upload';
+import type { RunUploadDeps } from './run-upload';
+import { withConnection } from './connection-session';
 
-export type CheckpointProbeDeps = Pick<RunUploadDeps, 'storage' | 'platforms' | 'secrets' | 'clock'>;
+export type CheckpointProbeDeps = Pick<RunUploadDeps, 'storage' | 'platforms' | 'secrets' | 'clock' | 'leases'>;
 
 const authExpired = (err: unknown) => err instanceof PlatformError && err.failure.kind === 'auth_expired';
 
@@ -29,27 +29,12 @@ export async function probeCheckpoint(
   const checkpointProbe = adapter?.probe;
   if (!adapter || !checkpointProbe) return 'gone';
 
-  const ask = async (force: boolean) => {
-    const ctx: CallContext = {
-      credentials: await freshCredentials(deps, adapter, connection, force),
-      ...(input.signal ? { signal: input.signal } : {}),
-    };
-    await checkpointProbe.probe(ctx);
-  };
   try {
-    try {
-      await ask(false);
-    } catch (err) {
-      if (!authExpired(err) || !adapter.refresher) throw err;
-      await ask(true);
-    }
+    await withConnection(deps, connection, (ctx) => checkpointProbe.probe(ctx), input.signal ? { signal: input.signal } : {});
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
-    if (authExpired(err)) {
-      await deps.storage.connectedAccounts.setStatus(connection.id, 'reauth_required', deps.clock.now());
-      return 'gone';
-    }
-    return 'still_checkpointed';
+    // The authorization is dead (withConnection marked the account): only a reconnect helps now.
+    return authExpired(err) ? 'gone' : 'still_checkpointed';
   }
   await deps.storage.connectedAccounts.setCheckpointRequired(connection.id, false, deps.clock.now());
   return 'cleared';

@@ -6,10 +6,12 @@ import type { Notifier } from '../ports/notifications';
 import type { AccountPauses } from '../ports/account-pauses';
 import type { CheckpointProbes } from '../ports/checkpoint-probes';
 import type {
-  MediaAccess, PlatformAdapter, PlatformCredentials, PlatformRegistry, PublishContext, PublishPost, PublishStep,
+  MediaAccess, PlatformRegistry, PublishContext, PublishPost, PublishStep,
 } from '../ports/platform';
 import { postRefOf } from '../ports/platform';
 import type { Storage } from '../ports/storage';
+import type { CredentialLeases } from '../ports/credential-leases';
+import { withConnection } from './connection-session';
 import type { Clock, SecretBox } from '../ports/system';
 import type { UploadTiming } from '../ports/upload-runner';
 
@@ -23,6 +25,7 @@ export interface RunUploadDeps {
   media: MediaAccess;
   pauses?: AccountPauses;
   checkpointProbes?: CheckpointProbes;
+  leases?: CredentialLeases;
 }
 
 export type TargetOutcome =
@@ -47,9 +50,6 @@ export interface PublishTargetInput {
   timing: UploadTiming;
   signal?: AbortSignal;
 }
-
-/** Refresh expiring tokens this long before they expire. */
-const REFRESH_AHEAD_MS = 5 * 60_000;
 
 /**
  * A dispatch marker packs (round, step, attempt) into the one number the storage port keeps, so a
@@ -92,38 +92,14 @@ function postOf(upload: UploadRequest, target: PublishTarget): PublishPost {
   };
 }
 
-/** Credentials that are about to expire are renewed first, and the renewed ones are stored. */
-export async function freshCredentials(
-  deps: Pick<RunUploadDeps, 'storage' | 'secrets' | 'clock'>, adapter: PlatformAdapter, connection: ConnectedAccount, force: boolean,
-): Promise<PlatformCredentials> {
-  const credentials = JSON.parse(deps.secrets.open(connection.sealedCredentials)) as PlatformCredentials;
-  const expiresAt = credentials.expires_at ? Date.parse(credentials.expires_at) : NaN;
-  const expiring = Number.isFinite(expiresAt) && expiresAt - deps.clock.now().getTime() < REFRESH_AHEAD_MS;
-  if (!adapter.refresher || (!force && !expiring)) return credentials;
-  const renewed = await adapter.refresher.refresh(credentials);
-  await deps.storage.connectedAccounts.updateCredentials(connection.id, deps.secrets.seal(JSON.stringify(renewed)), deps.clock.now());
-  return renewed;
-}
-
-/** Calls the network once, refreshing the token once when the network says it expired. */
-async function callNetwork(
-  deps: RunUploadDeps, adapter: PlatformAdapter, connection: ConnectedAccount, input: PublishTargetInput,
-  run: (ctx: PublishContext) => Promise<PublishStep>,
+/** Calls the network as the target's account (see withConnection: refresh ahead, once on expiry, reauth). */
+function callNetwork(
+  deps: RunUploadDeps, connection: ConnectedAccount, input: PublishTargetInput, run: (ctx: PublishContext) => Promise<PublishStep>,
 ): Promise<{ step: PublishStep; ctx: PublishContext }> {
-  const context = (credentials: PlatformCredentials): PublishContext => ({
-    credentials,
-    idempotencyKey: `${input.accountId}:${input.requestId}:${input.platform}`,
-    media: deps.media,
-    ...(input.signal ? { signal: input.signal } : {}),
-  });
-  const ctx = context(await freshCredentials(deps, adapter, connection, false));
-  try {
+  return withConnection(deps, connection, async (call) => {
+    const ctx: PublishContext = { ...call, idempotencyKey: `${input.accountId}:${input.requestId}:${input.platform}`, media: deps.media };
     return { step: await run(ctx), ctx };
-  } catch (err) {
-    if (!(err instanceof PlatformError) || err.failure.kind !== 'auth_expired' || !adapter.refresher) throw err;
-    const retried = context(await freshCredentials(deps, adapter, connection, true));
-    return { step: await run(retried), ctx: retried };
-  }
+  }, input.signal ? { signal: input.signal } : {});
 }
 
 /**
@@ -167,7 +143,7 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
     const publisher = adapter.publisher;
     const post = postOf(upload, target);
     try {
-      const { step, ctx } = await callNetwork(deps, adapter, connection, input, (c) =>
+      const { step, ctx } = await callNetwork(deps, connection, input, (c) =>
         input.resume && publisher.resume ? publisher.resume(c, post, input.resume) : publisher.publish(c, post));
       if (step.kind === 'wait') return { kind: 'wait', afterMs: step.afterMs, state: step.state };
       const { outcome } = step;
@@ -206,9 +182,6 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
         }
         if (failure.kind === 'transient' && roundsLeft) {
           return { kind: 'retry', afterMs: input.timing.transientBackoffMs * 2 ** input.round, reason: err.message };
-        }
-        if (failure.kind === 'auth_expired') {
-          await deps.storage.connectedAccounts.setStatus(connection.id, 'reauth_required', deps.clock.now());
         }
         result = { ...fail(err.message, failureErrorCode(failure), warnings), ...err.resultFields };
         if (failure.kind === 'restricted') {

@@ -9,11 +9,12 @@ import type { PublishTarget, TargetResult, UploadRequest } from '../domain/uploa
 import { precheckFailure } from '../domain/connected-account';
 import { textLengthOf, type MediaAccess, type PlatformRegistry } from '../ports/platform';
 import type { SecretBox } from '../ports/system';
-import { freshCredentials } from './run-upload';
+import { withConnection } from './connection-session';
 import { DuplicateKeyError, type Storage } from '../ports/storage';
 import type { Clock, IdGenerator } from '../ports/system';
 import { PlatformError } from '../domain/errors';
 import type { UploadRunner } from '../ports/upload-runner';
+import type { CredentialLeases } from '../ports/credential-leases';
 import { requireProfile } from './profiles';
 import { reserveQueueSlot } from './queue';
 import { capExceeded, type CapViolation } from './caps';
@@ -27,6 +28,7 @@ export interface SubmitDeps {
   /** With these, networks' read-only prechecks run at intake (TikTok privacy levels). */
   secrets?: SecretBox;
   media?: MediaAccess;
+  leases?: CredentialLeases;
   platforms: PlatformRegistry;
   runner: UploadRunner;
   ids: IdGenerator;
@@ -89,10 +91,10 @@ async function networkPrechecks(deps: SubmitDeps, account: OperatorAccount, inpu
     const connection = adapter?.publisher?.precheck ? await deps.storage.connectedAccounts.findById(target.connectedAccountId) : null;
     if (!adapter?.publisher?.precheck || !connection) continue;
     try {
-      const credentials = await freshCredentials({ storage: deps.storage, secrets, clock: deps.clock }, adapter, connection, false);
-      await adapter.publisher.precheck({ credentials, idempotencyKey: `precheck:${account.id}`, media }, {
+      const { precheck } = adapter.publisher;
+      await withConnection({ ...deps, secrets }, connection, (ctx) => precheck({ ...ctx, idempotencyKey: `precheck:${account.id}`, media }, {
         kind: input.kind, title: target.title, ...(input.description !== undefined ? { description: input.description } : {}), media: input.media, settings: target.settings,
-      });
+      }));
     } catch (err) {
       // Only "fix your request" answers stop the post; anything else is the publish's business.
       if (err instanceof PlatformError && err.failure.kind === 'invalid_content') {

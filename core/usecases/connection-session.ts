@@ -1,0 +1,112 @@
+import { PlatformError } from '../domain/errors';
+import type { ConnectedAccount } from '../domain/connected-account';
+import { LeaseBusyError, type CredentialLeases } from '../ports/credential-leases';
+import type { CallContext, PlatformCredentials, PlatformRegistry, TokenRefresher } from '../ports/platform';
+import type { Storage } from '../ports/storage';
+import type { Clock, SecretBox } from '../ports/system';
+
+export interface ConnectionSessionDeps {
+  storage: Pick<Storage, 'connectedAccounts'>;
+  platforms: PlatformRegistry;
+  secrets: SecretBox;
+  clock: Clock;
+  /** Cross-process serialization of refreshes; without it refreshes are serialized in this process only. */
+  leases?: CredentialLeases;
+}
+
+/** Refresh expiring tokens this long before they expire. */
+export const REFRESH_AHEAD_MS = 5 * 60_000;
+/** A refresh lease lapses after this if its holder died mid-refresh. */
+const LEASE_TTL_MS = 60_000;
+/** How long a call waits for another process's refresh of the same account. */
+const LEASE_WAIT_MS = 45_000;
+
+const isAuthExpired = (err: unknown): err is PlatformError => err instanceof PlatformError && err.failure.kind === 'auth_expired';
+
+/** In-process serialization: one refresh per connected account at a time (the default lease). */
+function localLeases(): CredentialLeases {
+  const tails = new Map<string, Promise<void>>();
+  return {
+    async acquire(connectionId) {
+      const previous = tails.get(connectionId) ?? Promise.resolve();
+      let release!: () => void;
+      const mine = new Promise<void>((resolve) => { release = resolve; });
+      const tail = previous.then(() => mine);
+      tails.set(connectionId, tail);
+      await previous;
+      return async () => {
+        release();
+        if (tails.get(connectionId) === tail) tails.delete(connectionId);
+      };
+    },
+  };
+}
+const processLeases = localLeases();
+
+/**
+ * Every call made as a connected account goes through here: the credentials are opened, renewed
+ * ahead of their expiry, renewed once more and the call retried once when the network answers
+ * auth_expired, and the account is marked reauth_required when the network still refuses it.
+ * Refreshes of one account are serialized (a lease per account), and a caller that waited for
+ * another's refresh uses the renewed credentials instead of refreshing again.
+ */
+export async function withConnection<T>(
+  deps: ConnectionSessionDeps, connection: ConnectedAccount, call: (ctx: CallContext) => Promise<T>, opts: { signal?: AbortSignal } = {},
+): Promise<T> {
+  const refresher = deps.platforms.get(connection.platform)?.refresher;
+  let sealed = connection.sealedCredentials;
+  let credentials = open(deps, sealed);
+  const context = (): CallContext => ({ credentials, ...(opts.signal ? { signal: opts.signal } : {}) });
+  const renew = async () => {
+    ({ sealed, credentials } = await refreshSerialized(deps, connection, refresher!, sealed, credentials));
+  };
+
+  try {
+    if (refresher && expiring(deps, credentials)) await renew();
+    try {
+      return await call(context());
+    } catch (err) {
+      if (!isAuthExpired(err) || !refresher) throw err;
+      await renew();
+      return await call(context());
+    }
+  } catch (err) {
+    // The network refuses the account even with renewed credentials: only a reconnect helps.
+    if (isAuthExpired(err)) await deps.storage.connectedAccounts.setStatus(connection.id, 'reauth_required', deps.clock.now());
+    throw err;
+  }
+}
+
+const open = (deps: Pick<ConnectionSessionDeps, 'secrets'>, sealed: string): PlatformCredentials =>
+  JSON.parse(deps.secrets.open(sealed)) as PlatformCredentials;
+
+function expiring(deps: Pick<ConnectionSessionDeps, 'clock'>, credentials: PlatformCredentials): boolean {
+  const expiresAt = credentials.expires_at ? Date.parse(credentials.expires_at) : NaN;
+  return Number.isFinite(expiresAt) && expiresAt - deps.clock.now().getTime() < REFRESH_AHEAD_MS;
+}
+
+/**
+ * One refresh at a time per account. Under the lease, the stored credentials are read again: when
+ * they differ from the ones this call used, another caller refreshed meanwhile and those are used.
+ */
+async function refreshSerialized(
+  deps: ConnectionSessionDeps, connection: ConnectedAccount, refresher: TokenRefresher, usedSealed: string, used: PlatformCredentials,
+): Promise<{ sealed: string; credentials: PlatformCredentials }> {
+  let release: () => Promise<void>;
+  try {
+    release = await (deps.leases ?? processLeases).acquire(connection.id, { ttlMs: LEASE_TTL_MS, waitMs: LEASE_WAIT_MS });
+  } catch (err) {
+    if (!(err instanceof LeaseBusyError)) throw err;
+    throw new PlatformError(connection.platform, { kind: 'transient' }, `The ${connection.platform} token of this account is being renewed by another call; try again shortly.`);
+  }
+  try {
+    const current = await deps.storage.connectedAccounts.findById(connection.id);
+    if (current && current.sealedCredentials !== usedSealed) return { sealed: current.sealedCredentials, credentials: open(deps, current.sealedCredentials) };
+    const renewed = await refresher.refresh(used);
+    const sealed = deps.secrets.seal(JSON.stringify(renewed));
+    await deps.storage.connectedAccounts.updateCredentials(connection.id, sealed, deps.clock.now());
+    return { sealed, credentials: renewed };
+  } finally {
+    await release();
+  }
+}
