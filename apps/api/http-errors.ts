@@ -14,17 +14,38 @@ const STATUS: Record<HeraldErrorKind, number> = {
   unavailable: 503,
 };
 
-/** A network refusing credentials the caller submitted is the caller's to fix (400), unless it is throttling or down. */
-function fromPlatformError(err: PlatformError): HeraldError {
+/**
+ * A network's answer to a synchronous call, by what it means (connecting maps its own refusals,
+ * see connectRefused): an expired authorization needs a reconnect (409 `reauth_required: true`),
+ * content the network refuses is the caller's to fix (400), a paused account or a throttling
+ * network says when to come back (429 with Retry-After), anything else the network refused is its
+ * answer, passed on (502 with the network's message).
+ */
+export function fromPlatformError(err: PlatformError, now: Date): HeraldError {
   const { failure } = err;
+  const said = `${err.platform}: ${err.message}`;
   switch (failure.kind) {
+    case 'auth_expired':
+      return new HeraldError('conflict', `${said} Reconnect the ${err.platform} account.`, 'reauth_required', { reauth_required: true, platform: err.platform });
+    case 'checkpoint':
+      return new HeraldError('conflict', `${said} Complete the check on ${err.platform}, then try again.`, 'account_reauth_required', { platform: err.platform });
+    case 'invalid_content':
+      return new HeraldError('invalid_input', said, failure.code ?? 'invalid_content', { platform: err.platform });
+    case 'unsupported':
+      return new HeraldError('invalid_input', said, 'platform_not_supported', { platform: err.platform });
+    case 'restricted': {
+      const seconds = Math.max(1, Math.ceil((failure.until.getTime() - now.getTime()) / 1000));
+      return new HeraldError('too_many_requests', said, failure.code ?? failure.reason, {
+        platform: err.platform, restriction_reason: failure.reason, restricted_until: failure.until.toISOString(), retry_after_seconds: seconds,
+      });
+    }
     case 'rate_limited':
-      return new HeraldError('too_many_requests', `${err.platform} is rate limiting: ${err.message}`, 'platform_rate_limited',
-        { retry_after_seconds: Math.ceil(failure.retryAfterMs / 1000) });
+      return new HeraldError('too_many_requests', said, 'platform_rate_limited',
+        { platform: err.platform, retry_after_seconds: Math.max(1, Math.ceil(failure.retryAfterMs / 1000)) });
     case 'transient':
-      return new HeraldError('platform_rejected', `${err.platform} did not answer properly: ${err.message}`, 'platform_unavailable');
-    default:
-      return new HeraldError('invalid_input', `${err.platform} refused the credentials: ${err.message}`, 'invalid_credentials');
+      return new HeraldError('platform_rejected', `${said} Try again later.`, 'platform_unavailable', { platform: err.platform });
+    case 'rejected':
+      return new HeraldError('platform_rejected', said, failure.code ?? 'platform_rejected', { platform: err.platform });
   }
 }
 
@@ -51,7 +72,7 @@ export function errorMiddleware(log: (message: string, fields: Record<string, un
     } catch (raw) {
       let err: HeraldError;
       if (raw instanceof HeraldError) err = raw;
-      else if (raw instanceof PlatformError) err = fromPlatformError(raw);
+      else if (raw instanceof PlatformError) err = fromPlatformError(raw, new Date());
       else if (isClientHttpError(raw)) err = new HeraldError('invalid_input', `Unreadable request body: ${raw.message}`, 'invalid_body');
       else {
         log('unhandled error', { method: ctx.method, path: ctx.path, error: (raw as Error).stack ?? String(raw) });

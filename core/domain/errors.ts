@@ -78,6 +78,24 @@ export class PlatformError extends Error {
   }
 }
 
+/**
+ * A network refusing credentials the caller submitted to connect is the caller's to fix (400
+ * `invalid_credentials`), unless the network is throttling or down. Connecting keeps this mapping;
+ * every other synchronous call answers by failure kind (apps/api/http-errors.ts).
+ */
+export function connectRefused(err: PlatformError): HeraldError {
+  const { failure } = err;
+  switch (failure.kind) {
+    case 'rate_limited':
+      return new HeraldError('too_many_requests', `${err.platform} is rate limiting: ${err.message}`, 'platform_rate_limited',
+        { retry_after_seconds: Math.ceil(failure.retryAfterMs / 1000) });
+    case 'transient':
+      return new HeraldError('platform_rejected', `${err.platform} did not answer properly: ${err.message}`, 'platform_unavailable');
+    default:
+      return new HeraldError('invalid_input', `${err.platform} refused the credentials: ${err.message}`, 'invalid_credentials');
+  }
+}
+
 /** The `error_code` a failed publish target reports for each failure kind. */
 export function failureErrorCode(failure: PlatformFailure): string {
   switch (failure.kind) {

@@ -1,4 +1,4 @@
-import { invalidInput, redditUnavailable } from '../domain/errors';
+import { connectRefused, invalidInput, PlatformError, redditUnavailable } from '../domain/errors';
 import type { ConnectedAccount } from '../domain/connected-account';
 import type { OperatorAccount } from '../domain/operator';
 import { UNAVAILABLE_PLATFORMS, type Platform } from '../domain/platforms';
@@ -33,7 +33,12 @@ export async function connectWithCredentials(
     throw invalidInput('profile_username is required: the profile to connect this account to.');
   }
   const profile = await requireProfile(deps.storage, account.id, input.profile_username);
-  const verified = await connector.verify(input);
+  let verified: VerifiedConnection;
+  try {
+    verified = await connector.verify(input);
+  } catch (err) {
+    throw err instanceof PlatformError ? connectRefused(err) : err;
+  }
   return storeConnection(deps, { accountId: account.id, profileUsername: profile.username, platform }, verified);
 }
 
