@@ -15,7 +15,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { HeraldError, PlatformError } from '../../core/domain/errors';
 import type { Platform } from '../../core/domain/platforms';
@@ -37,6 +36,7 @@ import { createUploadActivities } from '../../workflows/activities';
 import { fakeTextPlatform } from '../support/fake-platform';
 import { noMedia } from '../support/media-access';
 import { aConnectedAccount, anOperator, anUpload, aProfile } from '../support/mothers';
+import { historyToJSON } from './history-json';
 
 const BUILT = path.resolve(__dirname, '../..');
 /** The worktree (this file runs from dist/). */
