@@ -1,14 +1,16 @@
-import { condition, defineSignal, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
+/*
+ * Durability rule: this workflow's command sequence (which activities, timers and markers, in
+ * which order) is part of every history recorded by earlier code, and scheduled posts keep runs
+ * in flight for up to a year. Any change to it goes under `patched('<id>')` (old branch kept),
+ * and test/replay replays the committed histories to prove it; `deprecatePatch` and removing the
+ * old branch wait until no run of the old code can be left.
+ */
+import { proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Platform } from '../core/domain/platforms';
 import type { UploadWorkflowInput } from '../core/ports/upload-runner';
-
-export const rescheduleSignal = defineSignal<[string]>('reschedule');
-export const cancelSignal = defineSignal('cancel');
-
-// Workflow time: the Temporal sandbox makes Date.now() replay-safe (it is the workflow task's time).
-// eslint-disable-next-line no-restricted-syntax
-const workflowNow = (): number => Date.now();
-import type { UploadActivities } from './activities';
+import type { UploadActivities } from './activities/upload';
+import { cancelSignal, rescheduleSignal } from './support/signals';
+import { MovableTimer } from './support/movable-timer';
 
 /**
  * One upload: mark it in progress, publish every platform target in parallel (one failure never
@@ -40,26 +42,18 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
 
   if (input.notBefore && publishable) {
     // A scheduled post: a durable timer that a signal can move (edit) or end (cancel).
-    let target = Date.parse(input.notBefore);
-    let moves = 0;
+    const due = new MovableTimer(Date.parse(input.notBefore));
     let cancelled = false;
-    setHandler(rescheduleSignal, (iso: string) => {
-      target = Date.parse(iso);
-      moves += 1;
-    });
+    setHandler(rescheduleSignal, (iso: string) => due.moveTo(Date.parse(iso)));
     setHandler(cancelSignal, () => {
       cancelled = true;
     });
     for (;;) {
-      while (!cancelled && target > workflowNow()) {
-        const seen = moves;
-        await condition(() => cancelled || moves !== seen, target - workflowNow());
-      }
-      if (cancelled) return;
+      if (!(await due.untilDue(() => cancelled))) return;
       // Due: the daily caps are checked again; a capped post moves to the next day and waits again.
       const postponed = await bookkeeping.postponeIfCapped(ids);
       if (!postponed) break;
-      target = Date.parse(postponed.postponedTo);
+      due.moveTo(Date.parse(postponed.postponedTo));
     }
   }
 

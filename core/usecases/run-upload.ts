@@ -64,7 +64,7 @@ async function loadUpload(storage: Storage, accountId: string, requestId: string
 }
 
 /** Lifts a pause whose time has passed (the pause workflow's timer fired); a newer pause stays. */
-export async function clearExpiredRestriction(deps: RunUploadDeps, input: { connectionId: string }): Promise<boolean> {
+export async function clearExpiredRestriction(deps: Pick<RunUploadDeps, 'storage' | 'clock'>, input: { connectionId: string }): Promise<boolean> {
   const connection = await deps.storage.connectedAccounts.findById(input.connectionId);
   if (!connection?.restriction || connection.restriction.until > deps.clock.now()) return false;
   await deps.storage.connectedAccounts.setRestriction(connection.id, null, deps.clock.now());

@@ -5,8 +5,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { MongoClient } from 'mongodb';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
-import { accountPauseWorkflowId } from '../../core/ports/account-pauses';
-import { checkpointProbeWorkflowId } from '../../core/ports/checkpoint-probes';
+import { workflowIds } from '../../core/ports/workflow-names';
 import type { Storage } from '../../core/ports/storage';
 import { COLLECTIONS, createMongoStorage } from '../../adapters/mongo/storage';
 import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
@@ -126,7 +125,7 @@ describe('account states', () => {
     expect(sim.requests.filter((r) => r.method === 'POST').length).toBe(sentBefore);
 
     // The probe workflow asks Threads every period and gets the checkpoint answer each time.
-    const handle = temporal.client.workflow.getHandle(checkpointProbeWorkflowId(flagged.id));
+    const handle = temporal.client.workflow.getHandle(workflowIds.checkpointProbe(flagged.id));
     expect((await handle.describe()).status.name).toBe('RUNNING');
     const probes = () => sim.requests.filter((r) => r.method === 'GET' && /\/me$/.test(r.path) && r.query.fields === 'id').length;
     await eventually(async () => probes(), (count) => count >= 2, 20_000, 200);
@@ -154,7 +153,7 @@ describe('account states', () => {
     const until = paused.restriction!.until;
     expect(until.getTime() - Date.now()).toBeGreaterThan(29 * 60_000);
 
-    const handle = temporal.client.workflow.getHandle(accountPauseWorkflowId(paused.id));
+    const handle = temporal.client.workflow.getHandle(workflowIds.accountPause(paused.id));
     leftRunning.push(handle.workflowId);
     expect((await handle.describe()).status.name).toBe('RUNNING');
 
@@ -178,7 +177,7 @@ describe('account states', () => {
     const restriction = { reason: 'rate_limited', until: new Date(Date.now() + 6_000) };
     await storage.connectedAccounts.setRestriction(connection.id, restriction, new Date());
     await createTemporalAccountPauses(temporal.client, { taskQueue: stack.env.HERALD_TASK_QUEUE! }).paused(connection, restriction);
-    const handle = temporal.client.workflow.getHandle(accountPauseWorkflowId(connection.id));
+    const handle = temporal.client.workflow.getHandle(workflowIds.accountPause(connection.id));
 
     const refused = await postText('discord');
     expect(refused).toMatchObject({

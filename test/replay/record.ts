@@ -18,13 +18,12 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { HeraldError, PlatformError } from '../../core/domain/errors';
 import type { Platform } from '../../core/domain/platforms';
-import { uploadWorkflowId, type UploadRequest } from '../../core/domain/upload';
+import type { UploadRequest } from '../../core/domain/upload';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
 import type { MediaRef } from '../../core/domain/media';
-import { accountPauseWorkflowId } from '../../core/ports/account-pauses';
-import { checkpointProbeWorkflowId } from '../../core/ports/checkpoint-probes';
 import type { PlatformAdapter } from '../../core/ports/platform';
 import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
+import { workflowIds } from '../../core/ports/workflow-names';
 import { createMemoryStorage } from '../../adapters/memory/storage';
 import { createMemoryNotifier } from '../../adapters/memory/notifier';
 import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-crypto';
@@ -32,7 +31,9 @@ import { createPlatformRegistry } from '../../adapters/platforms/registry';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
 import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
 import { createTemporalCheckpointProbes } from '../../adapters/temporal/checkpoint-probes';
-import { createUploadActivities } from '../../workflows/activities';
+import { createUploadActivities } from '../../workflows/activities/upload';
+import { createAccountPauseActivities } from '../../workflows/activities/account-pause';
+import { createCheckpointProbeActivities } from '../../workflows/activities/checkpoint-probe';
 import { fakeTextPlatform } from '../support/fake-platform';
 import { noMedia } from '../support/media-access';
 import { aConnectedAccount, anOperator, anUpload, aProfile } from '../support/mothers';
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
   const started = async (u: UploadRequest): Promise<WorkflowHandle> => {
     await storage.uploads.insert(u);
     await runner.start(u);
-    return client.workflow.getHandle(uploadWorkflowId(u.accountId, u.requestId));
+    return client.workflow.getHandle(workflowIds.upload(u.accountId, u.requestId));
   };
   const timerStarted = (handle: WorkflowHandle) => until(`a timer of ${handle.workflowId}`, async () =>
     ((await handle.fetchHistory()).events ?? []).some((e) => e.timerStartedEventAttributes) ? true : undefined);
@@ -202,7 +203,7 @@ async function main(): Promise<void> {
       fakes.facebook.failNext({ kind: 'restricted', reason: 'rate_limited', until: inMs(6000) }, 'facebook: too many calls');
       const handle = await started(upload('facebook'));
       await handle.result();
-      const pause = client.workflow.getHandle(accountPauseWorkflowId(connections.facebook.id));
+      const pause = client.workflow.getHandle(workflowIds.accountPause(connections.facebook.id));
       await timerStarted(pause);
       const later = { reason: 'rate_limited', until: inMs(10_000) };
       await storage.connectedAccounts.setRestriction(connections.facebook.id, later, new Date());
@@ -216,7 +217,7 @@ async function main(): Promise<void> {
       fakes.instagram.failNext({ kind: 'checkpoint' }, 'instagram: checkpoint required');
       const handle = await started(upload('instagram'));
       await handle.result();
-      const probe = client.workflow.getHandle(checkpointProbeWorkflowId(connections.instagram.id));
+      const probe = client.workflow.getHandle(workflowIds.checkpointProbe(connections.instagram.id));
       const outcome: unknown = await probe.result();
       if (outcome !== 'cleared') throw new Error(`checkpoint probe ended ${String(outcome)}`);
       return { 'checkpoint-probe': probe.workflowId };
@@ -233,7 +234,11 @@ async function main(): Promise<void> {
     taskQueue,
     identity: 'herald-replay-recorder',
     workflowsPath: require.resolve('../../workflows/index'),
-    activities: createUploadActivities({ storage, platforms, secrets, notifier: createMemoryNotifier(), clock: systemClock, media: noMedia, mediaFetcher, pauses, checkpointProbes }),
+    activities: {
+      ...createUploadActivities({ storage, platforms, secrets, notifier: createMemoryNotifier(), clock: systemClock, media: noMedia, mediaFetcher, pauses, checkpointProbes }),
+      ...createAccountPauseActivities({ storage, clock: systemClock }),
+      ...createCheckpointProbeActivities({ storage, platforms, secrets, clock: systemClock }),
+    },
   });
   const dir = path.join(HISTORIES, label);
   await worker.runUntil(async () => {
