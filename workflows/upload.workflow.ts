@@ -5,12 +5,18 @@
  * and test/replay replays the committed histories to prove it; `deprecatePatch` and removing the
  * old branch wait until no run of the old code can be left.
  */
-import { proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Platform } from '../core/domain/platforms';
 import type { UploadWorkflowInput } from '../core/ports/upload-runner';
 import type { UploadActivities } from './activities/upload';
 import { cancelSignal, rescheduleSignal } from './support/signals';
-import { MovableTimer } from './support/movable-timer';
+import { MovableTimer, sleepUntil } from './support/movable-timer';
+
+/** The patches of this workflow, oldest first. Their ids are recorded in histories: never rename or reuse one. */
+const PATCHES = {
+  /** A pause the spec retries after ("paused 2 hours, then retried") is waited out, then the target is published once more. */
+  retryAfterPause: 'retry-after-pause',
+} as const;
 
 /**
  * One upload: mark it in progress, publish every platform target in parallel (one failure never
@@ -60,16 +66,29 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
   // false: the upload was cancelled meanwhile (the stored status is the authority).
   if (!(await bookkeeping.beginUpload(ids))) return;
 
-  // `retry` starts the call again in a new round; `wait` resumes a multi-step publish with its state.
+  // `retry` starts the call again in a new round; `wait` resumes a multi-step publish with its state;
+  // `paused` waits until the account's pause ends, then starts the call again once.
   const publishOne = async (platform: Platform): Promise<void> => {
+    // Runs recorded before this patch replay without asking (the activity then failed the target
+    // on such a verdict, as it did when they ran).
+    let waitOutPause = patched(PATCHES.retryAfterPause);
     let round = 0;
     let step = 0;
     let resume: Record<string, unknown> | undefined;
     for (;;) {
       const outcome = await publishing.publishTarget({
-        ...ids, platform, round, step, timing, ...(resume ? { resume } : {}),
+        ...ids, platform, round, step, timing, ...(resume ? { resume } : {}), ...(waitOutPause ? { waitOutPause } : {}),
       });
       if (outcome.kind === 'done') return;
+      if (outcome.kind === 'paused') {
+        // One retry per pause: a second verdict on the call after it fails the target for good.
+        waitOutPause = false;
+        round += 1;
+        step = 0;
+        resume = undefined;
+        await sleepUntil(Date.parse(outcome.untilIso));
+        continue;
+      }
       if (outcome.kind === 'retry') {
         round += 1;
         step = 0;

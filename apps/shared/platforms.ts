@@ -22,6 +22,8 @@
  * Processing polls (how often Herald asks a network whether a video is ready; workflow timers):
  * `TIKTOK_POLL_MS`, `TIKTOK_POST_ID_POLL_MS`, `INSTAGRAM_POLL_MS`, `THREADS_POLL_MS`, `FACEBOOK_POLL_MS`,
  * `YOUTUBE_POLL_MS`, `LINKEDIN_POLL_MS`, `BLUESKY_POLL_MS` (defaults: each adapter's production value).
+ * `YOUTUBE_DAILY_LIMIT_PAUSE_MS`: how long a channel over its daily upload limit is paused before
+ * the post is retried (default 2 hours, spec; tests use seconds).
  *
  * Discord, Telegram and Bluesky are connected with credentials and are always registered. An OAuth
  * network is registered only when both its client id and secret are set.
@@ -191,6 +193,7 @@ const NETWORKS: { [K in NetworkId]: NetworkEntry<NetworkOptions[K]> } = {
       authBase: ['YOUTUBE_AUTH_BASE', httpUrl],
       tokenUrl: ['YOUTUBE_TOKEN_URL', httpUrl],
       pollIntervalMs: ['YOUTUBE_POLL_MS', millis],
+      dailyLimitPauseMs: ['YOUTUBE_DAILY_LIMIT_PAUSE_MS', millis],
     },
     create: createYoutubePlatform,
   },

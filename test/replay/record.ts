@@ -81,6 +81,7 @@ async function main(): Promise<void> {
     facebook: fakeTextPlatform('facebook'),
     instagram: fakeTextPlatform('instagram'),
     youtube: fakeTextPlatform('youtube'),
+    pinterest: fakeTextPlatform('pinterest'),
   };
   let probes = 0;
   const instagram: PlatformAdapter = {
@@ -196,6 +197,26 @@ async function main(): Promise<void> {
       const missing = await started(upload('linkedin', { mediaType: 'photo', content: { title: 'url media', media: media('https://media.example/missing.jpg') } }));
       await Promise.all([fetched.result(), missing.result()]);
       return { 'upload-url-media': fetched.workflowId, 'upload-url-media-missing': missing.workflowId };
+    },
+
+    async 'upload-retry-after-pause'() {
+      // youtube_channel_daily_limit ("paused 2 hours, then retried"), here a few seconds: the post
+      // waits for the pause to end and goes out; a second verdict on the retry fails it for good.
+      const dailyLimit = () => ({ kind: 'restricted' as const, reason: 'daily_upload_limit', code: 'youtube_channel_daily_limit', retryAfterPause: true, until: inMs(4000) });
+      fakes.youtube.failNext(dailyLimit(), 'YouTube: the channel reached its daily upload limit.');
+      const u = upload('youtube');
+      fakes.pinterest.failNext(dailyLimit(), 'over the limit');
+      fakes.pinterest.failNext(dailyLimit(), 'still over the limit');
+      const twice = upload('pinterest');
+      const [retried, failed] = await Promise.all([started(u), started(twice)]);
+      await Promise.all([retried.result(), failed.result()]);
+      const published = (await resultOf(u)).results.youtube;
+      if (!published?.success) throw new Error(`the post was not published after the pause: ${JSON.stringify(published)}`);
+      const refused = (await resultOf(twice)).results.pinterest;
+      if (refused?.error_code !== 'youtube_channel_daily_limit') throw new Error(`a second verdict did not fail the post: ${JSON.stringify(refused)}`);
+      // The pauses these verdicts started end too, so no run is left behind on the server.
+      await Promise.all([connections.youtube, connections.pinterest].map((c) => client.workflow.getHandle(workflowIds.accountPause(c.id)).result()));
+      return { 'upload-retry-after-pause': retried.workflowId, 'upload-retry-after-pause-second-verdict': failed.workflowId };
     },
 
     async 'account-pause-moved'() {
