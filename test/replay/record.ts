@@ -16,7 +16,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { HeraldError, PlatformError } from '../../core/domain/errors';
+import { HeraldError, PlatformError, type PlatformFailure } from '../../core/domain/errors';
 import type { Platform } from '../../core/domain/platforms';
 import type { UploadRequest } from '../../core/domain/upload';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
@@ -93,7 +93,27 @@ async function main(): Promise<void> {
       },
     },
   };
-  const platforms = createPlatformRegistry([...Object.values(fakes).map((f) => f.adapter).filter((a) => a.descriptor.id !== 'instagram'), instagram]);
+  // Restriction verdicts end a fixed time after the network gives them, however long the run took to get there.
+  const verdicts = new Map<Platform, Array<() => { failure: PlatformFailure; message: string }>>();
+  const verdictAtCallTime = (adapter: PlatformAdapter): PlatformAdapter => ({
+    ...adapter,
+    publisher: {
+      ...adapter.publisher!,
+      async publish(ctx, post) {
+        const next = verdicts.get(adapter.descriptor.id)?.shift();
+        if (next) {
+          const { failure, message } = next();
+          throw new PlatformError(adapter.descriptor.id, failure, message);
+        }
+        return adapter.publisher!.publish(ctx, post);
+      },
+    },
+  });
+  const restricted = (platform: Platform, afterMs: number, message: string, extra: Partial<PlatformFailure> = {}) =>
+    verdicts.set(platform, [...(verdicts.get(platform) ?? []), () => ({ failure: { kind: 'restricted', reason: 'rate_limited', until: inMs(afterMs), ...extra } as PlatformFailure, message })]);
+  const platforms = createPlatformRegistry([
+    ...Object.values(fakes).map((f) => f.adapter).filter((a) => a.descriptor.id !== 'instagram').map(verdictAtCallTime), instagram,
+  ]);
 
   const storage = createMemoryStorage();
   const secrets = createAesSecretBox(randomBytes(32).toString('base64'));
@@ -202,11 +222,11 @@ async function main(): Promise<void> {
     async 'upload-retry-after-pause'() {
       // youtube_channel_daily_limit ("paused 2 hours, then retried"), here a few seconds: the post
       // waits for the pause to end and goes out; a second verdict on the retry fails it for good.
-      const dailyLimit = () => ({ kind: 'restricted' as const, reason: 'daily_upload_limit', code: 'youtube_channel_daily_limit', retryAfterPause: true, until: inMs(4000) });
-      fakes.youtube.failNext(dailyLimit(), 'YouTube: the channel reached its daily upload limit.');
+      const dailyLimit = { reason: 'daily_upload_limit', code: 'youtube_channel_daily_limit', retryAfterPause: true };
+      restricted('youtube', 4000, 'YouTube: the channel reached its daily upload limit.', dailyLimit);
       const u = upload('youtube');
-      fakes.pinterest.failNext(dailyLimit(), 'over the limit');
-      fakes.pinterest.failNext(dailyLimit(), 'still over the limit');
+      restricted('pinterest', 4000, 'over the limit', dailyLimit);
+      restricted('pinterest', 4000, 'still over the limit', dailyLimit);
       const twice = upload('pinterest');
       const [retried, failed] = await Promise.all([started(u), started(twice)]);
       await Promise.all([retried.result(), failed.result()]);
@@ -221,7 +241,7 @@ async function main(): Promise<void> {
 
     async 'account-pause-moved'() {
       // A restriction verdict starts the pause; a second verdict moves its end; the pause lifts.
-      fakes.facebook.failNext({ kind: 'restricted', reason: 'rate_limited', until: inMs(6000) }, 'facebook: too many calls');
+      restricted('facebook', 8000, 'facebook: too many calls');
       const handle = await started(upload('facebook'));
       await handle.result();
       const pause = client.workflow.getHandle(workflowIds.accountPause(connections.facebook.id));
