@@ -1,4 +1,16 @@
 /** The hexagon's dependency direction, enforced in CI: core → nothing; workflows → core types + the workflow SDK; adapters → core; apps → everything. */
+
+/**
+ * Workflow code runs in Temporal's deterministic sandbox: the workflow files and the helpers they
+ * share (workflows/support/: the movable timer, the signal definitions).
+ */
+const WORKFLOW_CODE = '^workflows/(.+[.]workflow[.]ts|support/.+[.]ts)$';
+/**
+ * The one core file workflow code may import at run time: the workflow, signal and id names it
+ * shares with adapters/temporal (plain data, no imports), so each name is written once.
+ */
+const WORKFLOW_NAMES = '^core/ports/workflow-names[.]ts$';
+
 module.exports = {
   forbidden: [
     {
@@ -10,21 +22,28 @@ module.exports = {
     },
     {
       name: 'workflow-files-are-deterministic',
-      comment: 'Workflow files import only @temporalio/workflow at run time; core and activities only as types.',
+      comment: 'Workflow code imports at run time only @temporalio/workflow, other workflow code and the workflow names; core and activities only as types.',
       severity: 'error',
-      from: { path: '^workflows/.+[.]workflow[.]ts$' },
-      to: { dependencyTypesNot: ['type-only'], pathNot: '^(node_modules/@temporalio/workflow/|workflows/.+[.]workflow[.]ts$)' },
+      from: { path: WORKFLOW_CODE },
+      to: { dependencyTypesNot: ['type-only'], pathNot: ['^node_modules/@temporalio/workflow/', WORKFLOW_CODE, WORKFLOW_NAMES] },
+    },
+    {
+      name: 'workflow-names-stand-alone',
+      comment: 'Bundled into the workflow sandbox: it must import nothing.',
+      severity: 'error',
+      from: { path: WORKFLOW_NAMES },
+      to: {},
     },
     {
       name: 'workflow-files-type-imports',
       severity: 'error',
-      from: { path: '^workflows/.+[.]workflow[.]ts$' },
+      from: { path: WORKFLOW_CODE },
       to: { dependencyTypes: ['type-only'], pathNot: '^(core/|workflows/|node_modules/@temporalio/)' },
     },
     {
       name: 'activities-use-core-and-activity-sdk',
       severity: 'error',
-      from: { path: '^workflows/', pathNot: '[.]workflow[.]ts$' },
+      from: { path: '^workflows/', pathNot: WORKFLOW_CODE },
       to: { pathNot: '^(core/|workflows/|node_modules/@temporalio/(activity|common|workflow)/)' },
     },
     {
@@ -59,6 +78,8 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^(dist|\\.tools|\\.herald)/' },
     tsPreCompilationDeps: true,
+    // node_modules may be a symlink (git worktrees share one install): rules name it by its path here.
+    preserveSymlinks: true,
     tsConfig: { fileName: 'tsconfig.json' },
   },
 };

@@ -18,8 +18,9 @@ export default tseslint.config(
     },
   },
   {
-    // samples-typescript's workflow rules: workflow code is replayed and must be deterministic.
-    files: ['workflows/**/*.workflow.ts'],
+    // samples-typescript's workflow rules: workflow code (workflow files and workflows/support/) is
+    // replayed and must be deterministic.
+    files: ['workflows/**/*.workflow.ts', 'workflows/support/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [

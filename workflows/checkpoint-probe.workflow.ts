@@ -1,6 +1,11 @@
+/*
+ * Durability rule: this workflow's command sequence (which activities, timers and markers, in
+ * which order) is part of every history recorded by earlier code. Any change to it goes under
+ * `patched('<id>')` (old branch kept), and test/replay replays the committed histories to prove it.
+ */
 import { continueAsNew, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { CheckpointProbeInput, CheckpointProbeOutcome } from '../core/ports/checkpoint-probes';
-import type { UploadActivities } from './activities';
+import type { CheckpointProbeActivities } from './activities/checkpoint-probe';
 
 /** Probes per run before the history is handed to a fresh run (a year of daily probes is ~365). */
 const PROBES_PER_RUN = 100;
@@ -12,7 +17,7 @@ const PROBES_PER_RUN = 100;
  * every retry) counts as "still checkpointed": the next period asks again.
  */
 export async function checkpointProbeWorkflow(input: CheckpointProbeInput): Promise<CheckpointProbeOutcome> {
-  const { probeCheckpoint } = proxyActivities<UploadActivities>({
+  const { probeCheckpoint } = proxyActivities<CheckpointProbeActivities>({
     startToCloseTimeout: '2 minutes',
     retry: { initialInterval: '5 seconds', maximumInterval: '1 minute', maximumAttempts: 5 },
   });

@@ -1,14 +1,22 @@
-import { condition, defineSignal, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
+/*
+ * Durability rule: this workflow's command sequence (which activities, timers and markers, in
+ * which order) is part of every history recorded by earlier code, and scheduled posts keep runs
+ * in flight for up to a year. Any change to it goes under `patched('<id>')` (old branch kept),
+ * and test/replay replays the committed histories to prove it; `deprecatePatch` and removing the
+ * old branch wait until no run of the old code can be left.
+ */
+import { patched, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Platform } from '../core/domain/platforms';
 import type { UploadWorkflowInput } from '../core/ports/upload-runner';
+import type { UploadActivities } from './activities/upload';
+import { cancelSignal, rescheduleSignal } from './support/signals';
+import { MovableTimer, sleepUntil } from './support/movable-timer';
 
-export const rescheduleSignal = defineSignal<[string]>('reschedule');
-export const cancelSignal = defineSignal('cancel');
-
-// Workflow time: the Temporal sandbox makes Date.now() replay-safe (it is the workflow task's time).
-// eslint-disable-next-line no-restricted-syntax
-const workflowNow = (): number => Date.now();
-import type { UploadActivities } from './activities';
+/** The patches of this workflow, oldest first. Their ids are recorded in histories: never rename or reuse one. */
+const PATCHES = {
+  /** A pause the spec retries after ("paused 2 hours, then retried") is waited out, then the target is published once more. */
+  retryAfterPause: 'retry-after-pause',
+} as const;
 
 /**
  * One upload: mark it in progress, publish every platform target in parallel (one failure never
@@ -40,42 +48,47 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
 
   if (input.notBefore && publishable) {
     // A scheduled post: a durable timer that a signal can move (edit) or end (cancel).
-    let target = Date.parse(input.notBefore);
-    let moves = 0;
+    const due = new MovableTimer(Date.parse(input.notBefore));
     let cancelled = false;
-    setHandler(rescheduleSignal, (iso: string) => {
-      target = Date.parse(iso);
-      moves += 1;
-    });
+    setHandler(rescheduleSignal, (iso: string) => due.moveTo(Date.parse(iso)));
     setHandler(cancelSignal, () => {
       cancelled = true;
     });
     for (;;) {
-      while (!cancelled && target > workflowNow()) {
-        const seen = moves;
-        await condition(() => cancelled || moves !== seen, target - workflowNow());
-      }
-      if (cancelled) return;
+      if (!(await due.untilDue(() => cancelled))) return;
       // Due: the daily caps are checked again; a capped post moves to the next day and waits again.
       const postponed = await bookkeeping.postponeIfCapped(ids);
       if (!postponed) break;
-      target = Date.parse(postponed.postponedTo);
+      due.moveTo(Date.parse(postponed.postponedTo));
     }
   }
 
   // false: the upload was cancelled meanwhile (the stored status is the authority).
   if (!(await bookkeeping.beginUpload(ids))) return;
 
-  // `retry` starts the call again in a new round; `wait` resumes a multi-step publish with its state.
+  // `retry` starts the call again in a new round; `wait` resumes a multi-step publish with its state;
+  // `paused` waits until the account's pause ends, then starts the call again once.
   const publishOne = async (platform: Platform): Promise<void> => {
+    // Runs recorded before this patch replay without asking (the activity then failed the target
+    // on such a verdict, as it did when they ran).
+    let waitOutPause = patched(PATCHES.retryAfterPause);
     let round = 0;
     let step = 0;
     let resume: Record<string, unknown> | undefined;
     for (;;) {
       const outcome = await publishing.publishTarget({
-        ...ids, platform, round, step, timing, ...(resume ? { resume } : {}),
+        ...ids, platform, round, step, timing, ...(resume ? { resume } : {}), ...(waitOutPause ? { waitOutPause } : {}),
       });
       if (outcome.kind === 'done') return;
+      if (outcome.kind === 'paused') {
+        // One retry per pause: a second verdict on the call after it fails the target for good.
+        waitOutPause = false;
+        round += 1;
+        step = 0;
+        resume = undefined;
+        await sleepUntil(Date.parse(outcome.untilIso));
+        continue;
+      }
       if (outcome.kind === 'retry') {
         round += 1;
         step = 0;

@@ -19,10 +19,12 @@ export function createInlineUploadRunner(deps: PrepareMediaDeps, timing: UploadT
       let round = 0;
       let step = 0;
       let resume: Record<string, unknown> | undefined;
+      let waitOutPause = true;
       for (;;) {
-        const outcome = await publishTarget(deps, { ...ids, platform, round, step, attempt: 1, timing, ...(resume ? { resume } : {}) });
+        const outcome = await publishTarget(deps, { ...ids, platform, round, step, attempt: 1, timing, ...(resume ? { resume } : {}), ...(waitOutPause ? { waitOutPause } : {}) });
         if (outcome.kind === 'done') return;
-        if (outcome.kind === 'retry') [round, step, resume] = [round + 1, 0, undefined];
+        if (outcome.kind === 'paused') [round, step, resume, waitOutPause] = [round + 1, 0, undefined, false];
+        else if (outcome.kind === 'retry') [round, step, resume] = [round + 1, 0, undefined];
         else [step, resume] = [step + 1, outcome.state];
       }
     }));

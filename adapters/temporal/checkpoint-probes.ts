@@ -1,8 +1,7 @@
 import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
-import {
-  CHECKPOINT_PROBE_WORKFLOW_TYPE, checkpointProbeWorkflowId, type CheckpointProbeInput, type CheckpointProbes,
-} from '../../core/ports/checkpoint-probes';
+import type { CheckpointProbeInput, CheckpointProbes } from '../../core/ports/checkpoint-probes';
+import { WORKFLOW_TYPES, workflowIds } from '../../core/ports/workflow-names';
 
 /**
  * Starts the connection's probe workflow. A probe already running for it keeps its own timer
@@ -13,8 +12,8 @@ export function createTemporalCheckpointProbes(client: Client, opts: { taskQueue
   return {
     async flagged(connection: ConnectedAccount): Promise<void> {
       const input: CheckpointProbeInput = { connectionId: connection.id, intervalMs: opts.intervalMs };
-      await client.workflow.start(CHECKPOINT_PROBE_WORKFLOW_TYPE, {
-        workflowId: checkpointProbeWorkflowId(connection.id),
+      await client.workflow.start(WORKFLOW_TYPES.checkpointProbe, {
+        workflowId: workflowIds.checkpointProbe(connection.id),
         taskQueue: opts.taskQueue,
         args: [input],
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,

@@ -1,9 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import { uploadWorkflowId, type UploadRequest } from '../../core/domain/upload';
+import type { UploadRequest } from '../../core/domain/upload';
 import { isUnfetched } from '../../core/domain/media';
-import {
-  CANCEL_SIGNAL, RESCHEDULE_SIGNAL, UPLOAD_WORKFLOW_TYPE, type UploadRunner, type UploadTiming, type UploadWorkflowInput,
-} from '../../core/ports/upload-runner';
+import type { UploadRunner, UploadTiming, UploadWorkflowInput } from '../../core/ports/upload-runner';
+import { SIGNALS, WORKFLOW_TYPES, workflowIds, type SignalArgs } from '../../core/ports/workflow-names';
 
 /** Runs each upload as one Temporal workflow whose id is derived from the request id. */
 export function createTemporalUploadRunner(client: Client, opts: { taskQueue: string; timing: UploadTiming }): UploadRunner {
@@ -19,8 +18,8 @@ export function createTemporalUploadRunner(client: Client, opts: { taskQueue: st
         ...((upload.content.media ?? []).some(isUnfetched) ? { fetchMedia: true } : {}),
       };
       try {
-        await client.workflow.start(UPLOAD_WORKFLOW_TYPE, {
-          workflowId: uploadWorkflowId(upload.accountId, upload.requestId, upload.retryCount ?? 0),
+        await client.workflow.start(WORKFLOW_TYPES.upload, {
+          workflowId: workflowIds.upload(upload.accountId, upload.requestId, upload.retryCount ?? 0),
           taskQueue: opts.taskQueue,
           args: [input],
           // A finished upload is never run again under the same id: that would publish twice.
@@ -34,15 +33,16 @@ export function createTemporalUploadRunner(client: Client, opts: { taskQueue: st
 
     async reschedule(upload: UploadRequest): Promise<void> {
       if (!upload.scheduledFor) return;
-      await client.workflow.getHandle(uploadWorkflowId(upload.accountId, upload.requestId)).signal(RESCHEDULE_SIGNAL, upload.scheduledFor.toISOString());
+      await client.workflow.getHandle(workflowIds.upload(upload.accountId, upload.requestId))
+        .signal<SignalArgs['reschedule']>(SIGNALS.reschedule, upload.scheduledFor.toISOString());
     },
 
     async cancel(upload: UploadRequest): Promise<void> {
-      await client.workflow.getHandle(uploadWorkflowId(upload.accountId, upload.requestId)).signal(CANCEL_SIGNAL);
+      await client.workflow.getHandle(workflowIds.upload(upload.accountId, upload.requestId)).signal<SignalArgs['cancel']>(SIGNALS.cancel);
     },
 
     async waitForCompletion(upload: UploadRequest, timeoutMs: number): Promise<boolean> {
-      const handle = client.workflow.getHandle(uploadWorkflowId(upload.accountId, upload.requestId, upload.retryCount ?? 0));
+      const handle = client.workflow.getHandle(workflowIds.upload(upload.accountId, upload.requestId, upload.retryCount ?? 0));
       // The abort ends the long poll when we stop waiting, so no request is left hanging on the server.
       const abort = new AbortController();
       let timer: NodeJS.Timeout | undefined;

@@ -1,5 +1,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createUploadActivities } from '../../workflows/activities';
+import { createUploadActivities } from '../../workflows/activities/upload';
+import { createAccountPauseActivities } from '../../workflows/activities/account-pause';
+import { createCheckpointProbeActivities } from '../../workflows/activities/checkpoint-probe';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
 import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
 import { createTemporalCheckpointProbes } from '../../adapters/temporal/checkpoint-probes';
@@ -18,17 +20,23 @@ async function main(): Promise<void> {
   const notifier = await createMongoEventOutbox(mongo.db);
   const temporal = await connectTemporal(config);
 
+  const platforms = buildPlatforms(config);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     workflowsPath: require.resolve('../../workflows/index'),
-    activities: createUploadActivities({
-      storage: mongo.storage, leases: mongo.leases, platforms: buildPlatforms(config), secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
-      pauses: createTemporalAccountPauses(temporal.client, { taskQueue: config.temporal.taskQueue }),
-      checkpointProbes: createTemporalCheckpointProbes(temporal.client, { taskQueue: config.temporal.taskQueue, intervalMs: config.checkpointProbe.intervalMs }),
-    }),
+    // One factory per workflow; the activity names are those recorded in workflow histories.
+    activities: {
+      ...createUploadActivities({
+        storage: mongo.storage, leases: mongo.leases, platforms, secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
+        pauses: createTemporalAccountPauses(temporal.client, { taskQueue: config.temporal.taskQueue }),
+        checkpointProbes: createTemporalCheckpointProbes(temporal.client, { taskQueue: config.temporal.taskQueue, intervalMs: config.checkpointProbe.intervalMs }),
+      }),
+      ...createAccountPauseActivities({ storage: mongo.storage, clock: systemClock }),
+      ...createCheckpointProbeActivities({ storage: mongo.storage, leases: mongo.leases, platforms, secrets, clock: systemClock }),
+    },
     // On SIGTERM running activities get this long to finish; what remains is handed back to Temporal.
     shutdownGraceTime: config.api.shutdownGraceMs,
   });

@@ -47,8 +47,10 @@ export type PlatformFailure =
   /**
    * The account is paused by the network for a while (spec restriction reasons). `code` is the
    * result's error_code when it differs from the reason (youtube_channel_daily_limit).
+   * `retryAfterPause`: the spec says "paused …, then retried": the post waits for `until` and is
+   * published once more instead of failing.
    */
-  | { kind: 'restricted'; reason: string; until: Date; code?: string }
+  | { kind: 'restricted'; reason: string; until: Date; code?: string; retryAfterPause?: boolean }
   /** The network demands a checkpoint (account_checkpoint_required); reconnecting alone does not clear it. */
   | { kind: 'checkpoint' }
   /** Throughput limit; try again after `retryAfterMs`. */

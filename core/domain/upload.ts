@@ -78,11 +78,6 @@ export interface UploadRequest {
   completedAt?: Date;
 }
 
-/** The workflow id of an upload: a business key, so a retried request finds its workflow. */
-export function uploadWorkflowId(accountId: string, requestId: string, retry = 0): string {
-  return retry ? `upload:${accountId}:${requestId}:retry-${retry}` : `upload:${accountId}:${requestId}`;
-}
-
 export function uploadSucceeded(upload: UploadRequest): boolean {
   return upload.targets.every((t) => upload.results[t.platform]?.success === true);
 }

@@ -9,12 +9,7 @@ export interface AccountPauses {
   paused(connection: ConnectedAccount, restriction: AccountRestriction): Promise<void>;
 }
 
-export const ACCOUNT_PAUSE_WORKFLOW_TYPE = 'accountPauseWorkflow';
-export const PAUSE_SIGNAL = 'paused';
-
 export interface AccountPauseInput {
   connectionId: string;
   until: string;
 }
-
-export const accountPauseWorkflowId = (connectionId: string) => `account:${connectionId}`;

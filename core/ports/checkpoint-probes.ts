@@ -11,8 +11,6 @@ export interface CheckpointProbes {
   flagged(connection: ConnectedAccount): Promise<void>;
 }
 
-export const CHECKPOINT_PROBE_WORKFLOW_TYPE = 'checkpointProbeWorkflow';
-
 /** The production period between two probes of one account. */
 export const DEFAULT_CHECKPOINT_PROBE_INTERVAL_MS = 24 * 3600_000;
 
@@ -28,5 +26,3 @@ export interface CheckpointProbeInput {
  * meanwhile, or its authorization is dead and it must be reconnected, which clears the flag).
  */
 export type CheckpointProbeOutcome = 'cleared' | 'still_checkpointed' | 'gone';
-
-export const checkpointProbeWorkflowId = (connectionId: string) => `checkpoint:${connectionId}`;

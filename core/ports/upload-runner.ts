@@ -38,12 +38,6 @@ export interface UploadWorkflowInput {
   fetchMedia?: boolean;
 }
 
-/** Signals of the upload workflow. */
-export const RESCHEDULE_SIGNAL = 'reschedule';
-export const CANCEL_SIGNAL = 'cancel';
-
-export const UPLOAD_WORKFLOW_TYPE = 'uploadWorkflow';
-
 /** Starts and watches the durable execution of uploads (Temporal in production). */
 export interface UploadRunner {
   /** Starts the upload's workflow; starting one that already exists is a no-op. */

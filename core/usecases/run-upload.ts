@@ -33,7 +33,9 @@ export type TargetOutcome =
   /** The network asked to come back later: the workflow waits durably and starts the call again. */
   | { kind: 'retry'; afterMs: number; reason: string }
   /** The network is processing: the workflow waits durably and resumes with `state`. */
-  | { kind: 'wait'; afterMs: number; state: Record<string, unknown> };
+  | { kind: 'wait'; afterMs: number; state: Record<string, unknown> }
+  /** The account is paused until `untilIso` with a verdict to retry after: the workflow waits, then calls once more. */
+  | { kind: 'paused'; untilIso: string; reason: string };
 
 export interface PublishTargetInput {
   accountId: string;
@@ -47,6 +49,12 @@ export interface PublishTargetInput {
   resume?: Record<string, unknown>;
   /** The execution attempt of this call (1 first); above 1 the previous attempt died mid-flight. */
   attempt: number;
+  /**
+   * The caller waits out pauses the spec retries after ("paused 2 hours, then retried"): such a
+   * verdict answers `paused` instead of failing. Unset for the call after the pause (a second
+   * verdict fails for good) and by callers that cannot wait.
+   */
+  waitOutPause?: boolean;
   timing: UploadTiming;
   signal?: AbortSignal;
 }
@@ -65,7 +73,7 @@ async function loadUpload(storage: Storage, accountId: string, requestId: string
 }
 
 /** Lifts a pause whose time has passed (the pause workflow's timer fired); a newer pause stays. */
-export async function clearExpiredRestriction(deps: RunUploadDeps, input: { connectionId: string }): Promise<boolean> {
+export async function clearExpiredRestriction(deps: Pick<RunUploadDeps, 'storage' | 'clock'>, input: { connectionId: string }): Promise<boolean> {
   const connection = await deps.storage.connectedAccounts.findById(input.connectionId);
   if (!connection?.restriction || connection.restriction.until > deps.clock.now()) return false;
   await deps.storage.connectedAccounts.setRestriction(connection.id, null, deps.clock.now());
@@ -190,6 +198,7 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
           const restriction = { reason: failure.reason, until: failure.until, ...(failure.code ? { code: failure.code } : {}) };
           await deps.storage.connectedAccounts.setRestriction(connection.id, restriction, deps.clock.now());
           await deps.pauses?.paused(connection, restriction);
+          if (failure.retryAfterPause && input.waitOutPause) return { kind: 'paused', untilIso: failure.until.toISOString(), reason: err.message };
         }
         if (failure.kind === 'checkpoint') {
           await deps.storage.connectedAccounts.setCheckpointRequired(connection.id, true, deps.clock.now());

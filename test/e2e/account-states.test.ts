@@ -5,8 +5,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { MongoClient } from 'mongodb';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
-import { accountPauseWorkflowId } from '../../core/ports/account-pauses';
-import { checkpointProbeWorkflowId } from '../../core/ports/checkpoint-probes';
+import { workflowIds } from '../../core/ports/workflow-names';
 import type { Storage } from '../../core/ports/storage';
 import { COLLECTIONS, createMongoStorage } from '../../adapters/mongo/storage';
 import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
@@ -18,6 +17,8 @@ jest.setTimeout(180_000);
 
 const PROFILE = 'sam';
 const PROBE_INTERVAL_MS = 1000;
+/** YouTube's daily-limit pause (2 hours in production), in seconds here. */
+const YOUTUBE_PAUSE_MS = 4000;
 
 /**
  * Account states on the real stack (API and worker daemons, Temporal, FerretDB, Redis) against the
@@ -34,6 +35,7 @@ describe('account states', () => {
   let storage: Storage;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-states-'));
   const photo = path.join(dir, 'photo.jpg');
+  const video = path.join(dir, 'clip.mp4');
   /** Workflows a test leaves running (a real 30-minute pause), ended in afterAll. */
   const leftRunning: string[] = [];
 
@@ -46,6 +48,16 @@ describe('account states', () => {
   let n = 0;
   const postText = (platform: string, title = `Post ${(n += 1)} at ${Date.now()}`) =>
     api.post('/api/upload_text', { user: PROFILE, 'platform[]': [platform], title });
+  async function postVideo(platform: string, title: string): Promise<{ status: number; body: any }> {
+    const form = new FormData();
+    form.append('user', PROFILE);
+    form.append('platform[]', platform);
+    form.append('title', title);
+    form.append('async_upload', 'true');
+    form.append('video', new Blob([readFileSync(video)], { type: 'video/mp4' }), 'clip.mp4');
+    const res = await fetch(`${stack.apiUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(60_000) });
+    return { status: res.status, body: await res.json() };
+  }
   async function postPhoto(platform: string): Promise<{ status: number; body: any }> {
     const form = new FormData();
     form.append('user', PROFILE);
@@ -58,19 +70,20 @@ describe('account states', () => {
 
   beforeAll(async () => {
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x336699:size=1080x1350', '-frames:v', '1', photo]);
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video]);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
     stack = await startStack({
       ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base,
-      HERALD_CHECKPOINT_PROBE_INTERVAL_MS: String(PROBE_INTERVAL_MS),
+      HERALD_CHECKPOINT_PROBE_INTERVAL_MS: String(PROBE_INTERVAL_MS), YOUTUBE_DAILY_LIMIT_PAUSE_MS: String(YOUTUBE_PAUSE_MS),
     });
     await stack.startWorker();
     key = await stack.newApiKey('states@herald.dev');
     api = apiClient(stack.apiUrl, key);
     expect((await api.post('/api/herald/users', { username: PROFILE })).status).toBe(201);
 
-    for (const platform of ['threads', 'instagram'] as const) {
+    for (const platform of ['threads', 'instagram', 'youtube'] as const) {
       const start = await api.post(`/api/herald/oauth/${platform}/start`, { profile_username: PROFILE, redirect_url: 'https://integrator.example/connected' });
       expect(start.status).toBe(200);
       const res = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
@@ -115,7 +128,7 @@ describe('account states', () => {
     expect(sim.requests.filter((r) => r.method === 'POST').length).toBe(sentBefore);
 
     // The probe workflow asks Threads every period and gets the checkpoint answer each time.
-    const handle = temporal.client.workflow.getHandle(checkpointProbeWorkflowId(flagged.id));
+    const handle = temporal.client.workflow.getHandle(workflowIds.checkpointProbe(flagged.id));
     expect((await handle.describe()).status.name).toBe('RUNNING');
     const probes = () => sim.requests.filter((r) => r.method === 'GET' && /\/me$/.test(r.path) && r.query.fields === 'id').length;
     await eventually(async () => probes(), (count) => count >= 2, 60_000, 200);
@@ -143,7 +156,7 @@ describe('account states', () => {
     const until = paused.restriction!.until;
     expect(until.getTime() - Date.now()).toBeGreaterThan(29 * 60_000);
 
-    const handle = temporal.client.workflow.getHandle(accountPauseWorkflowId(paused.id));
+    const handle = temporal.client.workflow.getHandle(workflowIds.accountPause(paused.id));
     leftRunning.push(handle.workflowId);
     expect((await handle.describe()).status.name).toBe('RUNNING');
 
@@ -183,13 +196,48 @@ describe('account states', () => {
     const restriction = { reason: 'rate_limited', until: new Date(Date.now() + 2_000) };
     await storage.connectedAccounts.setRestriction(connection.id, restriction, new Date());
     await createTemporalAccountPauses(temporal.client, { taskQueue: stack.env.HERALD_TASK_QUEUE! }).paused(connection, restriction);
-    const handle = temporal.client.workflow.getHandle(accountPauseWorkflowId(connection.id));
+    const handle = temporal.client.workflow.getHandle(workflowIds.accountPause(connection.id));
     await within(60_000, 'the pause workflow', handle.result());
     expect(Date.now()).toBeGreaterThanOrEqual(restriction.until.getTime());
     expect((await connectionOf('discord')).restriction).toBeUndefined();
 
     const after = await postText('discord', 'After the pause');
     expect(after).toMatchObject({ status: 200, body: { all_succeeded: true, results: { discord: { success: true } } } });
+  });
+
+  /** The end of the pause a verdict started: the input of the account's pause workflow. */
+  async function pauseEnd(connection: ConnectedAccount): Promise<number> {
+    const handle = temporal.client.workflow.getHandle(workflowIds.accountPause(connection.id));
+    await within(30_000, 'the pause workflow', handle.result());
+    const started = (await handle.fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!;
+    return Date.parse((JSON.parse(Buffer.from(started.data!).toString()) as { until: string }).until);
+  }
+  const videoInits = (title: string) => sandbox.simulators.youtube.requests
+    .filter((r) => r.method === 'POST' && r.path.startsWith('/upload/youtube/v3/videos') && JSON.stringify(r.body ?? '').includes(title)).length;
+
+  it('a YouTube channel over its daily upload limit is paused, and the post goes out once the pause ends (spec: "paused 2 hours, then retried")', async () => {
+    sandbox.simulators.youtube.fail('upload_limit_exceeded', 1);
+    const title = `Over the daily limit ${Date.now()}`;
+    const res = await postVideo('youtube', title);
+    expect(res.status).toBe(202);
+    const done = await eventually(() => api.get(`/api/herald/status?request_id=${res.body.request_id}`), (r) => r.body.status === 'completed', 90_000, 500);
+    expect(done.body.results.youtube).toMatchObject({ success: true, post_id: expect.any(String) });
+    // Published once more when the pause ended, not before.
+    const until = await pauseEnd(await connectionOf('youtube'));
+    expect(Date.parse(done.body.results.youtube.finished_at)).toBeGreaterThanOrEqual(until);
+    expect(videoInits(title)).toBe(2);
+    expect((await connectionOf('youtube')).restriction).toBeUndefined();
+  });
+
+  it('a second daily-limit verdict on the retry fails the YouTube post for good', async () => {
+    sandbox.simulators.youtube.fail('upload_limit_exceeded', 2);
+    const title = `Still over the daily limit ${Date.now()}`;
+    const res = await postVideo('youtube', title);
+    expect(res.status).toBe(202);
+    const done = await eventually(() => api.get(`/api/herald/status?request_id=${res.body.request_id}`), (r) => r.body.status === 'completed', 90_000, 500);
+    expect(done.body.results.youtube).toMatchObject({ success: false, error_code: 'youtube_channel_daily_limit', restriction_reason: 'daily_upload_limit' });
+    expect(videoInits(title)).toBe(2);
+    await pauseEnd(await connectionOf('youtube'));
   });
 
   it('a scheduled post that meets a daily cap when it is due moves to the same time the next day, with a warning', async () => {

@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { uploadWorkflowId } from '../../core/domain/upload';
+import { workflowIds } from '../../core/ports/workflow-names';
 import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
 import { apiClient, eventually, rescheduleSoon, startStack, type Stack } from '../support/stack';
 
@@ -20,7 +20,7 @@ describe('scheduled posts', () => {
   const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
   const messages = (text: string) => discord.messages().filter((m) => m.content === text);
   const completed = (jobId: string) => eventually(() => api.get(`/api/herald/status?job_id=${jobId}`), (r) => r.body.status === 'completed', 60_000, 500);
-  const workflowOf = (requestId: string) => temporal.client.workflow.getHandle(uploadWorkflowId(accountId, requestId));
+  const workflowOf = (requestId: string) => temporal.client.workflow.getHandle(workflowIds.upload(accountId, requestId));
   /** Waits until a worker has run the post's workflow up to its timer: the wait is in Temporal's history. */
   const waitingOnTimer = (requestId: string) => eventually(
     async () => ((await workflowOf(requestId).fetchHistory()).events ?? []).some((e) => e.timerStartedEventAttributes),

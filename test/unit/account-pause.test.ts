@@ -1,7 +1,8 @@
 import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
 import { createProfile } from '../../core/usecases/profiles';
 import { submitUpload, type UploadInput } from '../../core/usecases/submit-upload';
-import { clearExpiredRestriction } from '../../core/usecases/run-upload';
+import { clearExpiredRestriction, publishTarget } from '../../core/usecases/run-upload';
+import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
 import { createInlineUploadRunner } from '../../adapters/memory/upload-runner';
 import type { AccountRestriction, ConnectedAccount } from '../../core/domain/connected-account';
 import { aWorld } from '../support/world';
@@ -80,5 +81,62 @@ describe('account pause', () => {
     await expect(submitUpload(deps, account, post())).rejects.toMatchObject({ kind: 'conflict', errorCode: 'account_reauth_required' });
     await connectWithCredentials(deps, account, 'discord', { profile_username: 'alice', secret: 'good' });
     expect((await submitUpload(deps, account, post())).upload.results.discord).toMatchObject({ success: true });
+  });
+});
+
+describe('a pause the network lifts by itself, then the post is retried (youtube_channel_daily_limit)', () => {
+  async function pendingUpload() {
+    const { world, deps, account, pauses, post, connection } = await pausedWorld();
+    // Stored but not run: the test plays the workflow's calls.
+    const idle = { ...deps, runner: { start: async () => undefined, waitForCompletion: async () => false, reschedule: async () => undefined, cancel: async () => undefined } };
+    const { upload } = await submitUpload(idle, account, post({ async: true }));
+    const input = { accountId: account.id, requestId: upload.requestId, platform: 'discord' as const, timing: DEFAULT_UPLOAD_TIMING, step: 0, attempt: 1 };
+    const dailyLimit = () => ({
+      kind: 'restricted' as const, reason: 'daily_upload_limit', code: 'youtube_channel_daily_limit', retryAfterPause: true,
+      until: new Date(world.deps.clock.now().getTime() + 2 * 3600_000),
+    });
+    const stored = async () => (await deps.storage.uploads.find(account.id, upload.requestId))!;
+    return { world, deps, pauses, input, dailyLimit, stored, connection };
+  }
+
+  it('hands the pause back to the workflow instead of failing the post, and pauses the account', async () => {
+    const { world, deps, pauses, input, dailyLimit, stored, connection } = await pendingUpload();
+    const verdict = dailyLimit();
+    world.discord.failNext(verdict, 'The channel reached its daily upload limit.');
+    const outcome = await publishTarget(deps, { ...input, round: 0, waitOutPause: true });
+    expect(outcome).toEqual({ kind: 'paused', untilIso: verdict.until.toISOString(), reason: 'The channel reached its daily upload limit.' });
+    // No result yet: the post is still running; other posts are refused while the account is paused.
+    expect((await stored()).results.discord).toBeUndefined();
+    expect(world.notifier.events.filter((e) => e.event === 'upload_completed')).toHaveLength(0);
+    expect((await connection()).restriction).toMatchObject({ reason: 'daily_upload_limit', until: verdict.until });
+    expect(pauses).toHaveLength(1);
+
+    // The pause ends (the pause workflow lifts it); the workflow publishes once more, in a new round.
+    world.advance(2 * 3600_000);
+    const retried = await publishTarget(deps, { ...input, round: 1 });
+    expect(retried).toMatchObject({ kind: 'done', result: { success: true } });
+    expect(world.discord.posts).toHaveLength(1);
+  });
+
+  it('fails for good on a second verdict (one retry per pause)', async () => {
+    const { world, deps, input, dailyLimit, stored } = await pendingUpload();
+    world.discord.failNext(dailyLimit());
+    expect(await publishTarget(deps, { ...input, round: 0, waitOutPause: true })).toMatchObject({ kind: 'paused' });
+    world.advance(2 * 3600_000);
+    world.discord.failNext(dailyLimit(), 'Still over the limit.');
+    const outcome = await publishTarget(deps, { ...input, round: 1 });
+    expect(outcome).toMatchObject({ kind: 'done', result: { success: false, error_code: 'youtube_channel_daily_limit', restriction_reason: 'daily_upload_limit' } });
+    expect((await stored()).results.discord).toMatchObject({ success: false, error_code: 'youtube_channel_daily_limit' });
+  });
+
+  it('fails at once when the caller cannot wait (runs of older workflow code) or the pause is not one to retry after', async () => {
+    const { world, deps, input, dailyLimit } = await pendingUpload();
+    world.discord.failNext(dailyLimit());
+    expect(await publishTarget(deps, { ...input, round: 0 })).toMatchObject({ kind: 'done', result: { success: false, error_code: 'youtube_channel_daily_limit' } });
+
+    const other = await pendingUpload();
+    other.world.discord.failNext({ kind: 'restricted', reason: 'spam_restricted', until: new Date(other.world.deps.clock.now().getTime() + 3600_000) });
+    expect(await publishTarget(other.deps, { ...other.input, round: 0, waitOutPause: true }))
+      .toMatchObject({ kind: 'done', result: { success: false, error_code: 'spam_restricted' } });
   });
 });

@@ -78,6 +78,8 @@ export interface YoutubePlatformOptions {
   fetch?: typeof fetch;
   /** Clock for token expiry, restriction ends and quota resets. */
   now?: () => Date;
+  /** How long a channel over its daily upload limit is paused before its post is retried. Default 2 h (spec). */
+  dailyLimitPauseMs?: number;
 }
 
 // ---------------------------------------------------------------- settings
@@ -255,7 +257,7 @@ function retryAfterMs(headers: Headers): number {
  * API's `error.errors[0].reason` and the OAuth endpoint's `error` code, never by message text.
  * Messages never contain tokens.
  */
-export function mapYoutubeFailure(outcome: YoutubeOutcome, opts: { timeoutMs: number; now?: Date }): PlatformError {
+export function mapYoutubeFailure(outcome: YoutubeOutcome, opts: { timeoutMs: number; now?: Date; dailyLimitPauseMs?: number }): PlatformError {
   const now = opts.now ?? new Date();
   const fail = (failure: PlatformError['failure'], message: string, upstream: PlatformError['upstream'] = {}) =>
     new PlatformError('youtube', failure, message, upstream);
@@ -315,8 +317,10 @@ export function mapYoutubeFailure(outcome: YoutubeOutcome, opts: { timeoutMs: nu
     case 'uploadRateLimitExceeded':
       return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers) }, said, upstream);
     case 'uploadLimitExceeded':
-      return fail({ kind: 'restricted', reason: 'daily_upload_limit', code: 'youtube_channel_daily_limit', until: new Date(now.getTime() + YOUTUBE_DAILY_LIMIT_PAUSE_MS) },
-        `${said} The channel reached its daily upload limit; it is paused for 2 hours, then retried.`, upstream);
+      return fail({
+        kind: 'restricted', reason: 'daily_upload_limit', code: 'youtube_channel_daily_limit', retryAfterPause: true,
+        until: new Date(now.getTime() + (opts.dailyLimitPauseMs ?? YOUTUBE_DAILY_LIMIT_PAUSE_MS)),
+      }, `${said} The channel reached its daily upload limit; it is paused for 2 hours, then retried.`, upstream);
     case 'forbidden':
     case 'insufficientPermissions':
       return fail({ kind: 'restricted', reason: 'permission_denied', until: new Date(now.getTime() + YOUTUBE_PERMISSION_PAUSE_MS) },
@@ -389,7 +393,7 @@ export function createYoutubePlatform(opts: YoutubePlatformOptions): PlatformAda
     throw new Error(`chunkSizeBytes must be a positive multiple of ${YOUTUBE_CHUNK_UNIT} (256 KiB); got ${chunkSize}.`);
   }
 
-  const failure = (outcome: YoutubeOutcome, ms = timeoutMs) => mapYoutubeFailure(outcome, { timeoutMs: ms, now: now() });
+  const failure = (outcome: YoutubeOutcome, ms = timeoutMs) => mapYoutubeFailure(outcome, { timeoutMs: ms, now: now(), ...(opts.dailyLimitPauseMs !== undefined ? { dailyLimitPauseMs: opts.dailyLimitPauseMs } : {}) });
 
   function tokenOf(ctx: CallContext): string {
     const token = ctx.credentials.access_token;

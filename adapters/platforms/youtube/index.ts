@@ -12,6 +12,8 @@ export const youtube = defineNetwork<'youtube', YoutubePlatformOptions>({
     authBase: ['YOUTUBE_AUTH_BASE', httpUrl],
     tokenUrl: ['YOUTUBE_TOKEN_URL', httpUrl],
     pollIntervalMs: ['YOUTUBE_POLL_MS', millis],
+    // Spec: 2 hours, then retried. Tests run the real pause in seconds.
+    dailyLimitPauseMs: ['YOUTUBE_DAILY_LIMIT_PAUSE_MS', millis],
   },
   pollOptions: ['pollIntervalMs'],
   create: createYoutubePlatform,

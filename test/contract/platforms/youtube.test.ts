@@ -550,11 +550,11 @@ describe('failure modes', () => {
     await expect(publish(ctx)).rejects.toMatchObject({ failure: { kind: 'rate_limited', retryAfterMs: 30_000 }, upstream: { status: 429 } });
   });
 
-  it('upload_limit_exceeded → restricted daily_upload_limit for 2 hours', async () => {
+  it('upload_limit_exceeded → restricted daily_upload_limit for 2 hours, then retried', async () => {
     const { ctx } = channel();
     sim.fail('upload_limit_exceeded');
     await expect(publish(ctx, fixedClock())).rejects.toMatchObject({
-      failure: { kind: 'restricted', reason: 'daily_upload_limit', until: new Date(FIXED_NOW.getTime() + 2 * 3600_000) },
+      failure: { kind: 'restricted', reason: 'daily_upload_limit', until: new Date(FIXED_NOW.getTime() + 2 * 3600_000), retryAfterPause: true },
       upstream: { status: 400, code: 'uploadLimitExceeded' },
     });
   });

@@ -1,10 +1,7 @@
 import { Context } from '@temporalio/activity';
-import {
-  beginUpload, clearExpiredRestriction, finishUpload, publishTarget, type PublishTargetInput, type TargetOutcome,
-} from '../core/usecases/run-upload';
-import { postponeIfCapped } from '../core/usecases/caps';
-import { prepareMedia, type PrepareMediaDeps } from '../core/usecases/prepare-media';
-import { probeCheckpoint } from '../core/usecases/checkpoint-probe';
+import { beginUpload, finishUpload, publishTarget, type PublishTargetInput, type TargetOutcome } from '../../core/usecases/run-upload';
+import { postponeIfCapped } from '../../core/usecases/caps';
+import { prepareMedia, type PrepareMediaDeps } from '../../core/usecases/prepare-media';
 
 export type PublishTargetActivityInput = Omit<PublishTargetInput, 'attempt' | 'signal'>;
 
@@ -19,13 +16,14 @@ async function heartbeating<T>(heartbeatTimeoutMs: number, work: (ctx: Context) 
   }
 }
 
-/** The activities of the upload workflow, built over core ports (dependency injection). */
+/**
+ * The activities of the upload workflow, over core ports. Their names (the keys) are recorded in
+ * workflow histories: renaming one strands the runs in flight.
+ */
 export function createUploadActivities(deps: PrepareMediaDeps) {
   return {
     beginUpload: (input: { accountId: string; requestId: string }) => beginUpload(deps, input),
     finishUpload: (input: { accountId: string; requestId: string }) => finishUpload(deps, input),
-    clearExpiredRestriction: (input: { connectionId: string }) => clearExpiredRestriction(deps, input),
-    probeCheckpoint: (input: { connectionId: string }) => probeCheckpoint(deps, input),
     postponeIfCapped: (input: { accountId: string; requestId: string }) => postponeIfCapped(deps, input),
 
     /** Downloads URL media of an asynchronous request (heartbeating while the bytes come in). */

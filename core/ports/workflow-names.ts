@@ -1,0 +1,45 @@
+/**
+ * The names Temporal knows Herald's workflows by: workflow types, signals and workflow ids. Both
+ * sides use this one module: the workflows (workflows/) and the clients that start and signal
+ * them (adapters/temporal/). Each name is recorded in every workflow history, so renaming one
+ * strands the runs in flight (a scheduled post can wait a year).
+ *
+ * Workflow code imports this file at run time (ops/dependency-cruiser.cjs allows exactly this
+ * core file): it must import nothing and stay plain data.
+ */
+
+/** Workflow types: the names of the functions exported by workflows/index.ts. */
+export const WORKFLOW_TYPES = {
+  upload: 'uploadWorkflow',
+  accountPause: 'accountPauseWorkflow',
+  checkpointProbe: 'checkpointProbeWorkflow',
+} as const;
+
+export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
+
+export const SIGNALS = {
+  /** Upload: the scheduled post's new time (ISO); its timer moves there. */
+  reschedule: 'reschedule',
+  /** Upload: the scheduled post was cancelled; its wait ends without publishing. */
+  cancel: 'cancel',
+  /** Account pause: a new restriction verdict pauses the account until this instant (ISO). */
+  paused: 'paused',
+} as const;
+
+/** The arguments each signal carries. */
+export interface SignalArgs {
+  reschedule: [iso: string];
+  cancel: [];
+  paused: [iso: string];
+}
+
+/** Workflow ids are business keys, so a repeated start or a later signal finds the same run. */
+export const workflowIds = {
+  /** One run per upload (and per retry of its failed platforms). */
+  upload: (accountId: string, requestId: string, retry = 0): string =>
+    (retry ? `upload:${accountId}:${requestId}:retry-${retry}` : `upload:${accountId}:${requestId}`),
+  /** The pause of one connected account. */
+  accountPause: (connectionId: string): string => `account:${connectionId}`,
+  /** The checkpoint probe of one connected account. */
+  checkpointProbe: (connectionId: string): string => `checkpoint:${connectionId}`,
+};

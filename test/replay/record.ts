@@ -1,0 +1,303 @@
+/**
+ * Records the replay tier's histories: every workflow run for real on the Temporal dev server, by
+ * an in-process worker on its own task queue with the real activities over in-memory storage and
+ * fake networks (test/support/fake-platform), so each scenario is driven exactly and in seconds.
+ * Each history is written to test/replay/histories/<label>/<scenario>.json (label: the current
+ * commit, or --label). Run by hand after a workflow change, never in CI:
+ *
+ *     npx tsc -p tsconfig.json && node dist/test/replay/record.js [--label <name>] [scenario ...]
+ *
+ * Histories recorded by older code stay committed as long as runs of that code can be in flight
+ * (a scheduled post can wait a year): the replay test replays them all against today's bundle.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { HeraldError, PlatformError, type PlatformFailure } from '../../core/domain/errors';
+import type { Platform } from '../../core/domain/platforms';
+import type { UploadRequest } from '../../core/domain/upload';
+import type { ConnectedAccount } from '../../core/domain/connected-account';
+import type { MediaRef } from '../../core/domain/media';
+import type { PlatformAdapter } from '../../core/ports/platform';
+import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
+import { workflowIds } from '../../core/ports/workflow-names';
+import { createMemoryStorage } from '../../adapters/memory/storage';
+import { createMemoryNotifier } from '../../adapters/memory/notifier';
+import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-crypto';
+import { createPlatformRegistry } from '../../adapters/platforms/registry';
+import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
+import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
+import { createTemporalCheckpointProbes } from '../../adapters/temporal/checkpoint-probes';
+import { createUploadActivities } from '../../workflows/activities/upload';
+import { createAccountPauseActivities } from '../../workflows/activities/account-pause';
+import { createCheckpointProbeActivities } from '../../workflows/activities/checkpoint-probe';
+import { fakeTextPlatform } from '../support/fake-platform';
+import { noMedia } from '../support/media-access';
+import { aConnectedAccount, anOperator, anUpload, aProfile } from '../support/mothers';
+import { historyToJSON } from './history-json';
+
+const BUILT = path.resolve(__dirname, '../..');
+/** The worktree (this file runs from dist/). */
+const ROOT = path.basename(BUILT) === 'dist' ? path.dirname(BUILT) : BUILT;
+const HISTORIES = path.join(ROOT, 'test/replay/histories');
+const ACCOUNT = 'acct-replay';
+const PROFILE = 'replay';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const inMs = (ms: number) => new Date(Date.now() + ms);
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not seen in ${timeoutMs} ms`);
+    await sleep(200);
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const labelAt = args.indexOf('--label');
+  const label = labelAt >= 0 ? args.splice(labelAt, 2)[1]! : execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
+  const only = new Set(args);
+
+  const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
+  const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
+  const taskQueue = `herald-replay-record-${randomBytes(4).toString('hex')}`;
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, namespace, identity: 'herald-replay-recorder' });
+
+  // The networks: one fake per scenario, so each one's failures and waits are its own.
+  const fakes = {
+    discord: fakeTextPlatform('discord'),
+    x: fakeTextPlatform('x'),
+    telegram: fakeTextPlatform('telegram'),
+    threads: fakeTextPlatform('threads'),
+    linkedin: fakeTextPlatform('linkedin', { endpoints: ['text', 'photo'] }),
+    facebook: fakeTextPlatform('facebook'),
+    instagram: fakeTextPlatform('instagram'),
+    youtube: fakeTextPlatform('youtube'),
+    pinterest: fakeTextPlatform('pinterest'),
+  };
+  let probes = 0;
+  const instagram: PlatformAdapter = {
+    ...fakes.instagram.adapter,
+    probe: {
+      async probe() {
+        probes += 1;
+        if (probes === 1) throw new PlatformError('instagram', { kind: 'checkpoint' }, 'still checkpointed');
+      },
+    },
+  };
+  // Restriction verdicts end a fixed time after the network gives them, however long the run took to get there.
+  const verdicts = new Map<Platform, Array<() => { failure: PlatformFailure; message: string }>>();
+  const verdictAtCallTime = (adapter: PlatformAdapter): PlatformAdapter => ({
+    ...adapter,
+    publisher: {
+      ...adapter.publisher!,
+      async publish(ctx, post) {
+        const next = verdicts.get(adapter.descriptor.id)?.shift();
+        if (next) {
+          const { failure, message } = next();
+          throw new PlatformError(adapter.descriptor.id, failure, message);
+        }
+        return adapter.publisher!.publish(ctx, post);
+      },
+    },
+  });
+  const restricted = (platform: Platform, afterMs: number, message: string, extra: Partial<PlatformFailure> = {}) =>
+    verdicts.set(platform, [...(verdicts.get(platform) ?? []), () => ({ failure: { kind: 'restricted', reason: 'rate_limited', until: inMs(afterMs), ...extra } as PlatformFailure, message })]);
+  const platforms = createPlatformRegistry([
+    ...Object.values(fakes).map((f) => f.adapter).filter((a) => a.descriptor.id !== 'instagram').map(verdictAtCallTime), instagram,
+  ]);
+
+  const storage = createMemoryStorage();
+  const secrets = createAesSecretBox(randomBytes(32).toString('base64'));
+  const pauses = createTemporalAccountPauses(client, { taskQueue });
+  const checkpointProbes = createTemporalCheckpointProbes(client, { taskQueue, intervalMs: 1000 });
+  const timing = { ...DEFAULT_UPLOAD_TIMING, transientBackoffMs: 500 };
+  const runner = createTemporalUploadRunner(client, { taskQueue, timing });
+  const mediaFetcher = {
+    async fetch(url: string, field: string): Promise<MediaRef> {
+      if (url.includes('missing')) throw new HeraldError('invalid_input', `${field}: ${url} answered 404.`, 'media_fetch_failed');
+      return { id: `media-${randomBytes(4).toString('hex')}`, kind: 'image', contentType: 'image/jpeg', size: 2048, info: { durationSeconds: null, width: 1080, height: 1080, frameRate: null, videoCodec: null, audioCodec: null, container: null } };
+    },
+    async vet() {},
+  };
+
+  await storage.operators.insert(anOperator({ id: ACCOUNT, plan: 'business', email: 'replay@herald.dev' }));
+  await storage.profiles.insert(aProfile({ accountId: ACCOUNT, username: PROFILE }));
+  const connections = {} as Record<keyof typeof fakes, ConnectedAccount>;
+  for (const platform of Object.keys(fakes) as Array<keyof typeof fakes>) {
+    connections[platform] = await storage.connectedAccounts.upsert(aConnectedAccount({
+      id: `conn-replay-${platform}`, accountId: ACCOUNT, profileUsername: PROFILE, platform,
+      sealedCredentials: secrets.seal(JSON.stringify({ secret: 'good' })),
+    }));
+  }
+
+  const upload = (platform: Platform, over: Partial<UploadRequest> = {}): UploadRequest => {
+    const title = `replay ${platform} ${new Date().toISOString()}`;
+    return anUpload({
+      accountId: ACCOUNT, profileUsername: PROFILE, content: { title },
+      targets: [{ platform, connectedAccountId: connections[platform as keyof typeof fakes].id, title, settings: {} }],
+      createdAt: new Date(), updatedAt: new Date(), ...over,
+    });
+  };
+  const started = async (u: UploadRequest): Promise<WorkflowHandle> => {
+    await storage.uploads.insert(u);
+    await runner.start(u);
+    return client.workflow.getHandle(workflowIds.upload(u.accountId, u.requestId));
+  };
+  const timerStarted = (handle: WorkflowHandle) => until(`a timer of ${handle.workflowId}`, async () =>
+    ((await handle.fetchHistory()).events ?? []).some((e) => e.timerStartedEventAttributes) ? true : undefined);
+  const resultOf = async (u: UploadRequest) => (await storage.uploads.find(u.accountId, u.requestId))!;
+
+  /** Each scenario runs its workflows to the end and returns the workflow ids to record, by name. */
+  const scenarios: Record<string, () => Promise<Record<string, string>>> = {
+    async 'upload-immediate'() {
+      const u = upload('discord', { async: false });
+      const handle = await started(u);
+      await handle.result();
+      return { 'upload-immediate': handle.workflowId };
+    },
+
+    async 'upload-scheduled-rescheduled'() {
+      // Scheduled an hour ahead, then edited to a few seconds ahead: the reschedule signal moves the timer.
+      const u = upload('discord', { status: 'scheduled', jobId: 'job-replay-scheduled', scheduledFor: inMs(3600_000), timezone: 'UTC' });
+      const handle = await started(u);
+      await timerStarted(handle);
+      const moved = { ...u, scheduledFor: inMs(3000) };
+      await storage.uploads.updateScheduled(u.accountId, u.requestId, { scheduledFor: moved.scheduledFor, timezone: 'UTC', content: u.content, targets: u.targets, fields: {} }, new Date());
+      await runner.reschedule(moved);
+      await handle.result();
+      return { 'upload-scheduled-rescheduled': handle.workflowId };
+    },
+
+    async 'upload-queued-capped-cancelled'() {
+      // A queued post due in a few seconds on an account at its daily cap (threads: 50): moved to
+      // the next day when due, then cancelled while it waits again.
+      for (let i = 0; i < 50; i += 1) {
+        await storage.uploads.insert(upload('threads', { status: 'completed', createdAt: inMs(-3600_000 + i * 1000) }));
+      }
+      const slot = inMs(3000);
+      const u = upload('threads', { status: 'scheduled', jobId: 'job-replay-queued', scheduledFor: slot, queueSlot: slot, timezone: 'UTC' });
+      const handle = await started(u);
+      await until('the capped post to move', async () => ((await resultOf(u)).scheduledFor!.getTime() > slot.getTime() ? true : undefined));
+      await storage.uploads.cancelScheduled(u.accountId, u.requestId, new Date());
+      await runner.cancel(u);
+      await handle.result();
+      return { 'upload-queued-capped-cancelled': handle.workflowId };
+    },
+
+    async 'upload-multi-step'() {
+      // The network answers `wait` twice (processing), then publishes.
+      fakes.telegram.setProcessingSteps(2);
+      const handle = await started(upload('telegram'));
+      await handle.result();
+      return { 'upload-multi-step': handle.workflowId };
+    },
+
+    async 'upload-retry-rounds'() {
+      // A rate limit (network's delay), then a transient failure (backoff), then the post.
+      fakes.x.failNext({ kind: 'rate_limited', retryAfterMs: 1000 });
+      fakes.x.failNext({ kind: 'transient' });
+      const handle = await started(upload('x'));
+      await handle.result();
+      return { 'upload-retry-rounds': handle.workflowId };
+    },
+
+    async 'upload-url-media'() {
+      // Asynchronous requests with URL media: fetched first, then published; a missing file ends the post unpublished.
+      const media = (url: string): MediaRef[] => [{ id: '', kind: 'image', contentType: '', size: 0, source: { url, field: 'photos[]' } }];
+      const fetched = await started(upload('linkedin', { mediaType: 'photo', content: { title: 'url media', media: media('https://media.example/ok.jpg') } }));
+      const missing = await started(upload('linkedin', { mediaType: 'photo', content: { title: 'url media', media: media('https://media.example/missing.jpg') } }));
+      await Promise.all([fetched.result(), missing.result()]);
+      return { 'upload-url-media': fetched.workflowId, 'upload-url-media-missing': missing.workflowId };
+    },
+
+    async 'upload-retry-after-pause'() {
+      // youtube_channel_daily_limit ("paused 2 hours, then retried"), here a few seconds: the post
+      // waits for the pause to end and goes out; a second verdict on the retry fails it for good.
+      const dailyLimit = { reason: 'daily_upload_limit', code: 'youtube_channel_daily_limit', retryAfterPause: true };
+      restricted('youtube', 4000, 'YouTube: the channel reached its daily upload limit.', dailyLimit);
+      const u = upload('youtube');
+      restricted('pinterest', 4000, 'over the limit', dailyLimit);
+      restricted('pinterest', 4000, 'still over the limit', dailyLimit);
+      const twice = upload('pinterest');
+      const [retried, failed] = await Promise.all([started(u), started(twice)]);
+      await Promise.all([retried.result(), failed.result()]);
+      const published = (await resultOf(u)).results.youtube;
+      if (!published?.success) throw new Error(`the post was not published after the pause: ${JSON.stringify(published)}`);
+      const refused = (await resultOf(twice)).results.pinterest;
+      if (refused?.error_code !== 'youtube_channel_daily_limit') throw new Error(`a second verdict did not fail the post: ${JSON.stringify(refused)}`);
+      // The pauses these verdicts started end too, so no run is left behind on the server.
+      await Promise.all([connections.youtube, connections.pinterest].map((c) => client.workflow.getHandle(workflowIds.accountPause(c.id)).result()));
+      return { 'upload-retry-after-pause': retried.workflowId, 'upload-retry-after-pause-second-verdict': failed.workflowId };
+    },
+
+    async 'account-pause-moved'() {
+      // A restriction verdict starts the pause; a second verdict moves its end; the pause lifts.
+      restricted('facebook', 8000, 'facebook: too many calls');
+      const handle = await started(upload('facebook'));
+      await handle.result();
+      const pause = client.workflow.getHandle(workflowIds.accountPause(connections.facebook.id));
+      await timerStarted(pause);
+      const later = { reason: 'rate_limited', until: inMs(10_000) };
+      await storage.connectedAccounts.setRestriction(connections.facebook.id, later, new Date());
+      await pauses.paused(connections.facebook, later);
+      await pause.result();
+      return { 'upload-restricted': handle.workflowId, 'account-pause-moved': pause.workflowId };
+    },
+
+    async 'checkpoint-probe'() {
+      // A checkpoint verdict flags the account; the probe finds it once more, then cleared.
+      fakes.instagram.failNext({ kind: 'checkpoint' }, 'instagram: checkpoint required');
+      const handle = await started(upload('instagram'));
+      await handle.result();
+      const probe = client.workflow.getHandle(workflowIds.checkpointProbe(connections.instagram.id));
+      const outcome: unknown = await probe.result();
+      if (outcome !== 'cleared') throw new Error(`checkpoint probe ended ${String(outcome)}`);
+      return { 'checkpoint-probe': probe.workflowId };
+    },
+  };
+
+  const chosen = Object.keys(scenarios).filter((name) => !only.size || only.has(name));
+  const unknown = [...only].filter((name) => !scenarios[name]);
+  if (unknown.length) throw new Error(`unknown scenarios: ${unknown.join(', ')} (known: ${Object.keys(scenarios).join(', ')})`);
+
+  const worker = await Worker.create({
+    connection: await NativeConnection.connect({ address }),
+    namespace,
+    taskQueue,
+    identity: 'herald-replay-recorder',
+    workflowsPath: require.resolve('../../workflows/index'),
+    activities: {
+      ...createUploadActivities({ storage, platforms, secrets, notifier: createMemoryNotifier(), clock: systemClock, media: noMedia, mediaFetcher, pauses, checkpointProbes }),
+      ...createAccountPauseActivities({ storage, clock: systemClock }),
+      ...createCheckpointProbeActivities({ storage, platforms, secrets, clock: systemClock }),
+    },
+  });
+  const dir = path.join(HISTORIES, label);
+  await worker.runUntil(async () => {
+    const recorded = await Promise.all(chosen.map(async (name) => {
+      const ids = await scenarios[name]!();
+      return Object.entries(ids);
+    }));
+    mkdirSync(dir, { recursive: true });
+    for (const [name, workflowId] of recorded.flat()) {
+      const history = await client.workflow.getHandle(workflowId).fetchHistory();
+      writeFileSync(path.join(dir, `${name}.json`), `${historyToJSON(history)}\n`);
+      console.log(`recorded ${path.relative(ROOT, path.join(dir, `${name}.json`))} (${history.events?.length ?? 0} events)`);
+    }
+  });
+  await connection.close();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
