@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import {
   beginUpload, clearExpiredRestriction, finishUpload, publishTarget, type PublishTargetInput, type TargetOutcome,
 } from '../core/usecases/run-upload';
-import { postponeIfCapped } from '../core/usecases/caps';
+import { postponeIfCapped, type PostponeDeps } from '../core/usecases/caps';
 import { prepareMedia, type PrepareMediaDeps } from '../core/usecases/prepare-media';
 import { probeCheckpoint } from '../core/usecases/checkpoint-probe';
 
@@ -20,7 +20,7 @@ async function heartbeating<T>(heartbeatTimeoutMs: number, work: (ctx: Context) 
 }
 
 /** The activities of the upload workflow, built over core ports (dependency injection). */
-export function createUploadActivities(deps: PrepareMediaDeps) {
+export function createUploadActivities(deps: PrepareMediaDeps & PostponeDeps) {
   return {
     beginUpload: (input: { accountId: string; requestId: string }) => beginUpload(deps, input),
     finishUpload: (input: { accountId: string; requestId: string }) => finishUpload(deps, input),

@@ -18,7 +18,7 @@ export interface CapViolation {
  * `excludeRequestId` leaves the post being checked out of the count.
  */
 export async function capExceeded(
-  deps: { storage: Storage }, platform: Platform, connectionId: string, when: Date, excludeRequestId?: string,
+  deps: { storage: Pick<Storage, 'uploads'> }, platform: Platform, connectionId: string, when: Date, excludeRequestId?: string,
 ): Promise<CapViolation | null> {
   const now = when.getTime();
   const daily = DAILY_CAPS[platform];
@@ -34,6 +34,11 @@ export async function capExceeded(
   return null;
 }
 
+export interface PostponeDeps {
+  storage: Pick<Storage, 'uploads' | 'queues'>;
+  clock: Clock;
+}
+
 /**
  * A scheduled or queued post is checked against the caps again when it is due. If one of its
  * accounts is at a daily cap, the whole post moves to the same time the next day (a per-minute
@@ -41,7 +46,7 @@ export async function capExceeded(
  * new time, or null when the post may run now (or is no longer scheduled).
  */
 export async function postponeIfCapped(
-  deps: { storage: Storage; clock: Clock }, input: { accountId: string; requestId: string },
+  deps: PostponeDeps, input: { accountId: string; requestId: string },
 ): Promise<{ postponedTo: string } | null> {
   const upload = await deps.storage.uploads.find(input.accountId, input.requestId);
   if (!upload || upload.status !== 'scheduled') return null;

@@ -1,9 +1,10 @@
 import { PlatformError } from '../domain/errors';
 import type { CheckpointProbeOutcome } from '../ports/checkpoint-probes';
 import type { CheckpointProbeContext } from '../ports/platform';
+import type { Storage } from '../ports/storage';
 import { freshCredentials, type RunUploadDeps } from './run-upload';
 
-export type CheckpointProbeDeps = Pick<RunUploadDeps, 'storage' | 'platforms' | 'secrets' | 'clock'>;
+export type CheckpointProbeDeps = Pick<RunUploadDeps, 'platforms' | 'secrets' | 'clock'> & { storage: Pick<Storage, 'connectedAccounts'> };
 
 const authExpired = (err: unknown) => err instanceof PlatformError && err.failure.kind === 'auth_expired';
 

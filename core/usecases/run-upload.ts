@@ -14,7 +14,7 @@ import type { UploadTiming } from '../ports/upload-runner';
 
 /** The steps of a running upload. The workflow calls them as activities; they hold no state. */
 export interface RunUploadDeps {
-  storage: Storage;
+  storage: Pick<Storage, 'uploads' | 'connectedAccounts' | 'operators'>;
   platforms: PlatformRegistry;
   secrets: SecretBox;
   notifier: Notifier;
@@ -57,7 +57,7 @@ const REFRESH_AHEAD_MS = 5 * 60_000;
 const dispatchMarker = (round: number, step: number, attempt: number) => round * 1_000_000 + step * 1_000 + attempt;
 const sameCall = (marker: number, round: number, step: number) => Math.floor(marker / 1_000) === round * 1_000 + step;
 
-async function loadUpload(storage: Storage, accountId: string, requestId: string): Promise<UploadRequest> {
+async function loadUpload(storage: Pick<Storage, 'uploads'>, accountId: string, requestId: string): Promise<UploadRequest> {
   const upload = await storage.uploads.find(accountId, requestId);
   if (!upload) throw new Error(`upload ${requestId} of ${accountId} not found`);
   return upload;
@@ -93,7 +93,7 @@ function postOf(upload: UploadRequest, target: PublishTarget): PublishPost {
 
 /** Credentials that are about to expire are renewed first, and the renewed ones are stored. */
 export async function freshCredentials(
-  deps: Pick<RunUploadDeps, 'storage' | 'secrets' | 'clock'>, adapter: PlatformAdapter, connection: ConnectedAccount, force: boolean,
+  deps: Pick<RunUploadDeps, 'secrets' | 'clock'> & { storage: Pick<Storage, 'connectedAccounts'> }, adapter: PlatformAdapter, connection: ConnectedAccount, force: boolean,
 ): Promise<PlatformCredentials> {
   const credentials = JSON.parse(deps.secrets.open(connection.sealedCredentials)) as PlatformCredentials;
   const expiresAt = credentials.expires_at ? Date.parse(credentials.expires_at) : NaN;
