@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MongoClient } from 'mongodb';
-import type { Db } from 'mongodb';
+import { MongoClient, type Db } from 'mongodb';
 import { createMongoApiKeys } from '../../adapters/mongo/api-keys';
 import { createMongoConnectedAccounts } from '../../adapters/mongo/connected-accounts';
 import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
@@ -17,8 +16,8 @@ import type { MakeRepository } from './storage/repository-under-test';
 
 /**
  * The storage and event outbox contracts on the MongoDB-wire server at MONGODB_URI (FerretDB in
- * dev and CI). Every test gets its own database `herald_test_<random>`, dropped afterwards. An unreachable
- * server fails the tests: it is infrastructure to start, not a reason to skip.
+ * dev and CI). Every test gets its own database `herald_test_<random>`, dropped afterwards. An
+ * unreachable server fails the tests: it is infrastructure to start, not a reason to skip.
  */
 const uri = process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald';
 
@@ -104,6 +103,25 @@ describe('createMongoStorage (mongo only)', () => {
     expect(uploadKeys).toEqual(
       expect.arrayContaining([{ accountId: 1, jobId: 1 }, { accountId: 1, createdAt: -1 }, { status: 1, createdAt: 1 }]),
     );
+  });
+
+  it('creates every collection with exactly its named indexes (queries and ops/ferretdb-tune.sh rely on them)', async () => {
+    await createMongoStorage(db);
+
+    const names: Record<string, string[]> = {};
+    for (const { name } of await db.listCollections().toArray()) {
+      names[name] = (await db.collection(name).indexes()).map((i) => i.name!).sort();
+    }
+    expect(names).toEqual({
+      operator_accounts: ['_id_', 'email_unique'],
+      api_keys: ['_id_', 'accountId', 'hash_unique'],
+      profiles: ['_id_', 'accountId_username_unique'],
+      connected_accounts: ['_id_', 'accountId_profileUsername_platform_unique'],
+      uploads: ['_id_', 'accountId_contentHash_createdAt', 'accountId_createdAt', 'accountId_jobId', 'accountId_requestId_unique', 'connectionIds_capDay', 'status_createdAt'],
+      upload_targets: ['_id_', 'accountId_requestId'],
+      oauth_states: ['_id_', 'expiresAt'],
+      queue_slots: ['_id_', 'accountId_profile_slotAt'],
+    });
   });
 
   it('stores ids as _id and denormalizes upload platforms, without leaking either back', async () => {

@@ -64,7 +64,7 @@ export function eventOutboxContract(name: string, make: MakeRepository<OutboxUnd
       expect(await outbox.emitted('acct-1')).toEqual([event, event]);
     });
 
-    it('hands events on in the order they were emitted, even within one millisecond', async () => {
+    it('hands events on in the order they were emitted', async () => {
       const events = Array.from({ length: 20 }, (_, i) => anUploadCompletedEvent({ account_id: 'acct-1', title: `event ${i}` }));
 
       for (const [i, event] of events.entries()) await outbox.notifier.emit(event, `k-${i}`);
