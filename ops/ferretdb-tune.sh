@@ -24,7 +24,7 @@ if ! "${PSQL[@]}" -c 'SELECT 1' >/dev/null 2>&1; then
   log "ferretdb-tune: PostgreSQL database $PGDB not reachable (SQLite handler?), nothing tuned"; exit 0
 fi
 
-# The equality lookups of adapters/mongo/storage.ts and event-outbox.ts, per collection.
+# The equality lookups of the repositories in adapters/mongo/ (names: adapters/mongo/collections.ts), per collection.
 declare -A FIELDS=(
   [uploads]="requestId jobId contentHash connectionIds capDay"
   [upload_targets]="_id requestId"

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { HeraldEvent, Notifier } from '../../core/ports/notifications';
+import { COLLECTIONS, isDuplicateKey } from './collections';
 
 export interface StoredEvent {
   deliveryKey: string;
@@ -14,7 +15,7 @@ export interface StoredEvent {
  * The unique delivery key makes a retried activity's second emit a no-op.
  */
 export async function createMongoEventOutbox(db: Db): Promise<Notifier & { list(accountId: string): Promise<StoredEvent[]> }> {
-  const events = db.collection<StoredEvent>('events');
+  const events = db.collection<StoredEvent>(COLLECTIONS.events);
   await events.createIndex({ deliveryKey: 1 }, { unique: true });
   await events.createIndex({ 'event.account_id': 1, createdAt: -1 });
   return {
@@ -22,7 +23,7 @@ export async function createMongoEventOutbox(db: Db): Promise<Notifier & { list(
       try {
         await events.insertOne({ deliveryKey, event, createdAt: new Date(), deliveredAt: null });
       } catch (err) {
-        if ((err as { code?: number }).code !== 11000) throw err;
+        if (!isDuplicateKey(err)) throw err;
       }
     },
     async list(accountId: string): Promise<StoredEvent[]> {

@@ -5,7 +5,7 @@ import type { Storage } from '../ports/storage';
 import type { Clock, KeyHasher } from '../ports/system';
 
 export interface AuthenticateDeps {
-  storage: Storage;
+  storage: Pick<Storage, 'apiKeys' | 'operators'>;
   hasher: KeyHasher;
   guard: AuthFailureGuard;
   clock: Clock;

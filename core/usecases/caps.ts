@@ -19,7 +19,7 @@ export interface CapViolation {
  * `excludeRequestId` leaves the post being checked out of the count.
  */
 export async function capExceeded(
-  deps: { storage: Storage; platforms: PlatformRegistry }, platform: Platform, connectionId: string, when: Date, excludeRequestId?: string,
+  deps: { storage: Pick<Storage, 'uploads'>; platforms: PlatformRegistry }, platform: Platform, connectionId: string, when: Date, excludeRequestId?: string,
 ): Promise<CapViolation | null> {
   const now = when.getTime();
   const rules = deps.platforms.get(platform)?.descriptor.rules ?? {};
@@ -36,6 +36,12 @@ export async function capExceeded(
   return null;
 }
 
+export interface PostponeDeps {
+  storage: Pick<Storage, 'uploads' | 'queues'>;
+  clock: Clock;
+  platforms: PlatformRegistry;
+}
+
 /**
  * A scheduled or queued post is checked against the caps again when it is due. If one of its
  * accounts is at a daily cap, the whole post moves to the same time the next day (a per-minute
@@ -43,7 +49,7 @@ export async function capExceeded(
  * new time, or null when the post may run now (or is no longer scheduled).
  */
 export async function postponeIfCapped(
-  deps: { storage: Storage; clock: Clock; platforms: PlatformRegistry }, input: { accountId: string; requestId: string },
+  deps: PostponeDeps, input: { accountId: string; requestId: string },
 ): Promise<{ postponedTo: string } | null> {
   const upload = await deps.storage.uploads.find(input.accountId, input.requestId);
   if (!upload || upload.status !== 'scheduled') return null;

@@ -1,9 +1,10 @@
 import { PlatformError } from '../domain/errors';
 import type { CheckpointProbeOutcome } from '../ports/checkpoint-probes';
+import type { Storage } from '../ports/storage';
 import type { RunUploadDeps } from './run-upload';
 import { withConnection } from './connection-session';
 
-export type CheckpointProbeDeps = Pick<RunUploadDeps, 'storage' | 'platforms' | 'secrets' | 'clock' | 'leases'>;
+export type CheckpointProbeDeps = Pick<RunUploadDeps, 'platforms' | 'secrets' | 'clock' | 'leases'> & { storage: Pick<Storage, 'connectedAccounts'> };
 
 const authExpired = (err: unknown) => err instanceof PlatformError && err.failure.kind === 'auth_expired';
 

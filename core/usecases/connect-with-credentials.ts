@@ -8,7 +8,7 @@ import type { Clock, IdGenerator, SecretBox } from '../ports/system';
 import { requireProfile } from './profiles';
 
 export interface ConnectDeps {
-  storage: Storage;
+  storage: Pick<Storage, 'profiles' | 'connectedAccounts'>;
   platforms: PlatformRegistry;
   secrets: SecretBox;
   ids: IdGenerator;

@@ -9,7 +9,7 @@ import { requireProfile } from './profiles';
 import { storeConnection } from './connect-with-credentials';
 
 export interface OAuthDeps {
-  storage: Storage;
+  storage: Pick<Storage, 'oauthStates' | 'profiles' | 'connectedAccounts'>;
   platforms: PlatformRegistry;
   secrets: SecretBox;
   ids: IdGenerator;

@@ -5,7 +5,7 @@ import { DuplicateKeyError, type Storage } from '../ports/storage';
 import type { Clock, IdGenerator, KeyHasher } from '../ports/system';
 
 export interface OperatorDeps {
-  storage: Storage;
+  storage: Pick<Storage, 'operators' | 'apiKeys'>;
   ids: IdGenerator;
   clock: Clock;
   hasher: KeyHasher;

@@ -14,7 +14,7 @@ export interface PinView {
  * Pins a page (facebook, linkedin) or location (google business) to a profile: publishing to
  * that network then uses it whatever the request says.
  */
-export async function setPin(storage: Storage, account: OperatorAccount, kind: PinKind, input: Record<string, unknown>): Promise<PinView> {
+export async function setPin(storage: Pick<Storage, 'profiles'>, account: OperatorAccount, kind: PinKind, input: Record<string, unknown>): Promise<PinView> {
   const { field, input: name } = PIN_KINDS[kind];
   const profileUsername = input.profile_username;
   const value = input[name];
@@ -25,13 +25,13 @@ export async function setPin(storage: Storage, account: OperatorAccount, kind: P
   return { profile_username: profileUsername, [name]: value };
 }
 
-export async function getPin(storage: Storage, account: OperatorAccount, kind: PinKind, profileUsername: string): Promise<PinView> {
+export async function getPin(storage: Pick<Storage, 'profiles'>, account: OperatorAccount, kind: PinKind, profileUsername: string): Promise<PinView> {
   const { field, input: name } = PIN_KINDS[kind];
   const profile = await requireProfile(storage, account.id, profileUsername);
   return { profile_username: profileUsername, [name]: profile.pins?.[field] ?? null };
 }
 
-export async function deletePin(storage: Storage, account: OperatorAccount, kind: PinKind, profileUsername: string): Promise<PinView> {
+export async function deletePin(storage: Pick<Storage, 'profiles'>, account: OperatorAccount, kind: PinKind, profileUsername: string): Promise<PinView> {
   const { field, input: name } = PIN_KINDS[kind];
   await requireProfile(storage, account.id, profileUsername);
   await storage.profiles.setPin(account.id, profileUsername, field, null);

@@ -7,7 +7,7 @@ import { DuplicateKeyError, type Storage } from '../ports/storage';
 import type { Clock } from '../ports/system';
 
 export interface ProfileDeps {
-  storage: Storage;
+  storage: Pick<Storage, 'profiles' | 'connectedAccounts'>;
   clock: Clock;
 }
 
@@ -18,7 +18,7 @@ export interface ProfileView {
   ui_labels?: Record<string, string>;
 }
 
-async function view(storage: Storage, profile: Profile): Promise<ProfileView> {
+async function view(storage: Pick<Storage, 'connectedAccounts'>, profile: Profile): Promise<ProfileView> {
   const accounts = await storage.connectedAccounts.listByProfile(profile.accountId, profile.username);
   const social: Record<string, SocialAccountView | ''> = {};
   for (const account of accounts) {
@@ -32,7 +32,7 @@ async function view(storage: Storage, profile: Profile): Promise<ProfileView> {
   };
 }
 
-export async function requireProfile(storage: Storage, accountId: string, username: string): Promise<Profile> {
+export async function requireProfile(storage: Pick<Storage, 'profiles'>, accountId: string, username: string): Promise<Profile> {
   const profile = await storage.profiles.find(accountId, username);
   if (!profile) throw notFound(`Profile "${username}" not found.`, 'PROFILE_NOT_FOUND');
   return profile;

@@ -6,7 +6,7 @@ import type { Clock } from '../ports/system';
 import { requireProfile } from './profiles';
 
 export interface QueueDeps {
-  storage: Storage;
+  storage: Pick<Storage, 'queues' | 'profiles'>;
   clock: Clock;
 }
 

@@ -4,7 +4,7 @@ import { toUploadView, type UploadView } from '../domain/upload-view';
 import type { Storage, UploadHistoryQuery } from '../ports/storage';
 
 export async function getUploadStatus(
-  storage: Storage, account: OperatorAccount, input: { requestId?: string; jobId?: string },
+  storage: Pick<Storage, 'uploads'>, account: OperatorAccount, input: { requestId?: string; jobId?: string },
 ): Promise<UploadView> {
   if (!input.requestId && !input.jobId) throw invalidInput('Send request_id (or job_id for scheduled posts) as a query parameter.');
   const upload = input.requestId
@@ -17,7 +17,7 @@ export async function getUploadStatus(
 }
 
 export async function listUploadHistory(
-  storage: Storage, account: OperatorAccount, query: Omit<UploadHistoryQuery, 'accountId'>,
+  storage: Pick<Storage, 'uploads'>, account: OperatorAccount, query: Omit<UploadHistoryQuery, 'accountId'>,
 ): Promise<{ history: UploadView[]; page: number; limit: number; total: number; has_more: boolean }> {
   const { items, total } = await storage.uploads.history({ ...query, accountId: account.id });
   return {

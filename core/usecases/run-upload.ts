@@ -17,7 +17,7 @@ import type { UploadTiming } from '../ports/upload-runner';
 
 /** The steps of a running upload. The workflow calls them as activities; they hold no state. */
 export interface RunUploadDeps {
-  storage: Storage;
+  storage: Pick<Storage, 'uploads' | 'connectedAccounts' | 'operators'>;
   platforms: PlatformRegistry;
   secrets: SecretBox;
   notifier: Notifier;
@@ -66,7 +66,7 @@ export interface PublishTargetInput {
 const dispatchMarker = (round: number, step: number, attempt: number) => round * 1_000_000 + step * 1_000 + attempt;
 const sameCall = (marker: number, round: number, step: number) => Math.floor(marker / 1_000) === round * 1_000 + step;
 
-async function loadUpload(storage: Storage, accountId: string, requestId: string): Promise<UploadRequest> {
+async function loadUpload(storage: Pick<Storage, 'uploads'>, accountId: string, requestId: string): Promise<UploadRequest> {
   const upload = await storage.uploads.find(accountId, requestId);
   if (!upload) throw new Error(`upload ${requestId} of ${accountId} not found`);
   return upload;

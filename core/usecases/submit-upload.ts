@@ -20,7 +20,7 @@ import { reserveQueueSlot } from './queue';
 import { capExceeded, type CapViolation } from './caps';
 
 export interface SubmitDeps {
-  storage: Storage;
+  storage: Pick<Storage, 'uploads' | 'profiles' | 'connectedAccounts' | 'queues'>;
   /** Digest for duplicate protection (SHA-256 in production). */
   hasher: { hash(text: string): string };
   /** Identical uploads within this window return the existing request; 0 turns it off. */

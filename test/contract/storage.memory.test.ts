@@ -1,4 +1,28 @@
-import { createMemoryStorage } from '../../adapters/memory/storage';
-import { storageContract } from './storage.contract';
+import { createMemoryNotifier } from '../../adapters/memory/notifier';
+import { createMemoryApiKeys } from '../../adapters/memory/api-keys';
+import { createMemoryConnectedAccounts } from '../../adapters/memory/connected-accounts';
+import { createMemoryOAuthStates } from '../../adapters/memory/oauth-states';
+import { createMemoryOperatorAccounts } from '../../adapters/memory/operator-accounts';
+import { createMemoryProfiles } from '../../adapters/memory/profiles';
+import { createMemoryQueues } from '../../adapters/memory/queues';
+import { createMemoryUploads } from '../../adapters/memory/uploads';
+import { storageContracts } from './storage/contracts';
+import { eventOutboxContract } from './storage/event-outbox.contract';
+import type { MakeRepository } from './storage/repository-under-test';
 
-storageContract('memory', async () => ({ storage: createMemoryStorage(), cleanup: async () => {} }));
+const fresh = <R>(create: () => R): MakeRepository<R> => async () => ({ repository: create(), cleanup: async () => {} });
+
+storageContracts('memory', {
+  operators: fresh(createMemoryOperatorAccounts),
+  apiKeys: fresh(createMemoryApiKeys),
+  profiles: fresh(createMemoryProfiles),
+  connectedAccounts: fresh(createMemoryConnectedAccounts),
+  uploads: fresh(createMemoryUploads),
+  oauthStates: fresh(createMemoryOAuthStates),
+  queues: fresh(createMemoryQueues),
+});
+
+eventOutboxContract('memory', fresh(() => {
+  const notifier = createMemoryNotifier();
+  return { notifier, emitted: async (accountId: string) => notifier.events.filter((e) => e.account_id === accountId) };
+}));

@@ -1,12 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { MongoClient } from 'mongodb';
+import { MongoClient, type Db } from 'mongodb';
+import { createMongoApiKeys } from '../../adapters/mongo/api-keys';
+import { createMongoConnectedAccounts } from '../../adapters/mongo/connected-accounts';
+import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
+import { createMongoOAuthStates } from '../../adapters/mongo/oauth-states';
+import { createMongoOperatorAccounts } from '../../adapters/mongo/operator-accounts';
+import { createMongoProfiles } from '../../adapters/mongo/profiles';
+import { createMongoQueues } from '../../adapters/mongo/queues';
 import { createMongoStorage } from '../../adapters/mongo/storage';
-import { storageContract } from './storage.contract';
+import { createMongoUploads } from '../../adapters/mongo/uploads';
+import { anUploadCompletedEvent } from '../support/mothers';
+import { storageContracts } from './storage/contracts';
+import { eventOutboxContract } from './storage/event-outbox.contract';
+import type { MakeRepository } from './storage/repository-under-test';
 
 /**
- * The storage contract on the MongoDB-wire server at MONGODB_URI (FerretDB in dev and CI).
- * Every test gets its own database `herald_test_<random>`, dropped afterwards. An unreachable
- * server fails the tests: it is infrastructure to start, not a reason to skip.
+ * The storage and event outbox contracts on the MongoDB-wire server at MONGODB_URI (FerretDB in
+ * dev and CI). Every test gets its own database `herald_test_<random>`, dropped afterwards. An
+ * unreachable server fails the tests: it is infrastructure to start, not a reason to skip.
  */
 const uri = process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald';
 
@@ -42,17 +53,26 @@ afterAll(async () => {
   await client?.close();
 });
 
-storageContract('mongo', async () => {
-  const mongo = await connect();
-  const db = mongo.db(`herald_test_${randomBytes(6).toString('hex')}`);
-  const storage = await createMongoStorage(db);
-  return {
-    storage,
-    cleanup: async () => {
-      await db.dropDatabase();
-    },
-  };
+/** A repository built by `create` in a database of its own, dropped by the cleanup. */
+const inFreshDatabase = <R>(create: (db: Db) => Promise<R>): MakeRepository<R> => async () => {
+  const db = (await connect()).db(`herald_test_${randomBytes(6).toString('hex')}`);
+  return { repository: await create(db), cleanup: async () => { await db.dropDatabase(); } };
+};
+
+storageContracts('mongo', {
+  operators: inFreshDatabase(createMongoOperatorAccounts),
+  apiKeys: inFreshDatabase(createMongoApiKeys),
+  profiles: inFreshDatabase(createMongoProfiles),
+  connectedAccounts: inFreshDatabase(createMongoConnectedAccounts),
+  uploads: inFreshDatabase(createMongoUploads),
+  oauthStates: inFreshDatabase(createMongoOAuthStates),
+  queues: inFreshDatabase(createMongoQueues),
 });
+
+eventOutboxContract('mongo', inFreshDatabase(async (db) => {
+  const notifier = await createMongoEventOutbox(db);
+  return { notifier, emitted: async (accountId: string) => (await notifier.list(accountId)).map((stored) => stored.event) };
+}));
 
 describe('createMongoStorage (mongo only)', () => {
   let db: ReturnType<MongoClient['db']>;
@@ -85,6 +105,25 @@ describe('createMongoStorage (mongo only)', () => {
     );
   });
 
+  it('creates every collection with exactly its named indexes (queries and ops/ferretdb-tune.sh rely on them)', async () => {
+    await createMongoStorage(db);
+
+    const names: Record<string, string[]> = {};
+    for (const { name } of await db.listCollections().toArray()) {
+      names[name] = (await db.collection(name).indexes()).map((i) => i.name!).sort();
+    }
+    expect(names).toEqual({
+      operator_accounts: ['_id_', 'email_unique'],
+      api_keys: ['_id_', 'accountId', 'hash_unique'],
+      profiles: ['_id_', 'accountId_username_unique'],
+      connected_accounts: ['_id_', 'accountId_profileUsername_platform_unique'],
+      uploads: ['_id_', 'accountId_contentHash_createdAt', 'accountId_createdAt', 'accountId_jobId', 'accountId_requestId_unique', 'connectionIds_capDay', 'status_createdAt'],
+      upload_targets: ['_id_', 'accountId_requestId'],
+      oauth_states: ['_id_', 'expiresAt'],
+      queue_slots: ['_id_', 'accountId_profile_slotAt'],
+    });
+  });
+
   it('stores ids as _id and denormalizes upload platforms, without leaking either back', async () => {
     const storage = await createMongoStorage(db);
     await storage.operators.insert({ id: 'op-1', email: 'op@example.test', plan: 'free', createdAt: new Date(0) });
@@ -115,5 +154,18 @@ describe('createMongoStorage (mongo only)', () => {
     const upload = await storage.uploads.find('op-1', 'r-1');
     expect(upload).not.toHaveProperty('platforms');
     expect(upload).not.toHaveProperty('_id');
+  });
+
+  it('stores emitted events undelivered, with their delivery key and time, and creates the outbox indexes idempotently', async () => {
+    await createMongoEventOutbox(db);
+    const outbox = await createMongoEventOutbox(db);
+    const event = anUploadCompletedEvent({ account_id: 'acct-1' });
+
+    await outbox.emit(event, 'k-1');
+
+    const [stored] = await outbox.list('acct-1');
+    expect(stored).toEqual({ deliveryKey: 'k-1', event, createdAt: expect.any(Date), deliveredAt: null });
+    const unique = (await db.collection('events').indexes()).filter((i) => i.unique).map((i) => i.key);
+    expect(unique).toEqual([{ deliveryKey: 1 }]);
   });
 });

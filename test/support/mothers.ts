@@ -2,6 +2,7 @@ import type { ApiKey, OperatorAccount } from '../../core/domain/operator';
 import type { Profile } from '../../core/domain/profile';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
 import type { TargetResult, UploadRequest } from '../../core/domain/upload';
+import type { UploadCompletedEvent } from '../../core/ports/notifications';
 
 /**
  * Object mothers: valid domain objects with unique ids, any field overridable.
@@ -99,6 +100,23 @@ export function aTargetResult(overrides: Partial<TargetResult> = {}): TargetResu
     url: 'https://x.example.test/post-1',
     warnings: [],
     finished_at: T0.toISOString(),
+    ...overrides,
+  };
+}
+
+export function anUploadCompletedEvent(overrides: Partial<UploadCompletedEvent> = {}): UploadCompletedEvent {
+  return {
+    event: 'upload_completed',
+    account_id: 'acct-default',
+    request_id: uniqueId('req'),
+    user_email: 'op@example.test',
+    profile_username: 'user-default',
+    platform: 'x',
+    media_type: 'text',
+    title: 'Hello world',
+    caption: 'Hello world',
+    result: { success: true, url: 'https://x.example.test/post-1', publish_id: null, post_id: 'post-1', error: null },
+    created_at: T0.toISOString(),
     ...overrides,
   };
 }

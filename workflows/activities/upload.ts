@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { beginUpload, finishUpload, publishTarget, type PublishTargetInput, type TargetOutcome } from '../../core/usecases/run-upload';
-import { postponeIfCapped } from '../../core/usecases/caps';
+import { postponeIfCapped, type PostponeDeps } from '../../core/usecases/caps';
 import { prepareMedia, type PrepareMediaDeps } from '../../core/usecases/prepare-media';
 
 export type PublishTargetActivityInput = Omit<PublishTargetInput, 'attempt' | 'signal'>;
@@ -20,7 +20,7 @@ async function heartbeating<T>(heartbeatTimeoutMs: number, work: (ctx: Context) 
  * The activities of the upload workflow, over core ports. Their names (the keys) are recorded in
  * workflow histories: renaming one strands the runs in flight.
  */
-export function createUploadActivities(deps: PrepareMediaDeps) {
+export function createUploadActivities(deps: PrepareMediaDeps & PostponeDeps) {
   return {
     beginUpload: (input: { accountId: string; requestId: string }) => beginUpload(deps, input),
     finishUpload: (input: { accountId: string; requestId: string }) => finishUpload(deps, input),

@@ -1,0 +1,81 @@
+import type { ConnectedAccount } from '../../core/domain/connected-account';
+import type { Platform } from '../../core/domain/platforms';
+import { DuplicateKeyError, type ConnectedAccountRepository } from '../../core/ports/storage';
+import { compare, copy } from './values';
+
+/** Connected accounts, one per (account, profile, platform). */
+export function createMemoryConnectedAccounts(): ConnectedAccountRepository {
+  const byId = new Map<string, ConnectedAccount>();
+  const findByKey = (accountId: string, profileUsername: string, platform: Platform): ConnectedAccount | undefined => {
+    for (const c of byId.values()) {
+      if (c.accountId === accountId && c.profileUsername === profileUsername && c.platform === platform) return c;
+    }
+    return undefined;
+  };
+  return {
+    async upsert(account) {
+      const existing = findByKey(account.accountId, account.profileUsername, account.platform);
+      if (existing) {
+        const replaced = { ...copy(account), id: existing.id };
+        byId.set(existing.id, replaced);
+        return copy(replaced);
+      }
+      if (byId.has(account.id)) throw new DuplicateKeyError('connected account id');
+      const stored = copy(account);
+      byId.set(stored.id, stored);
+      return copy(stored);
+    },
+    async findById(id) {
+      const found = byId.get(id);
+      return found ? copy(found) : null;
+    },
+    async find(accountId, profileUsername, platform) {
+      const found = findByKey(accountId, profileUsername, platform);
+      return found ? copy(found) : null;
+    },
+    async listByProfile(accountId, profileUsername) {
+      return [...byId.values()]
+        .filter((c) => c.accountId === accountId && c.profileUsername === profileUsername)
+        .sort((a, b) => compare(a.platform, b.platform))
+        .map((c) => copy(c));
+    },
+    async setStatus(id, status, at) {
+      const found = byId.get(id);
+      if (found) {
+        found.status = status;
+        found.updatedAt = new Date(at.getTime());
+      }
+    },
+    async setRestriction(id, restriction, at) {
+      const found = byId.get(id);
+      if (!found) return;
+      if (restriction) found.restriction = copy(restriction);
+      else delete found.restriction;
+      found.updatedAt = new Date(at.getTime());
+    },
+    async setCheckpointRequired(id, required, at) {
+      const found = byId.get(id);
+      if (!found) return;
+      if (required) found.checkpointRequired = true;
+      else delete found.checkpointRequired;
+      found.updatedAt = new Date(at.getTime());
+    },
+    async updateCredentials(id, sealedCredentials, at) {
+      const found = byId.get(id);
+      if (found) {
+        found.sealedCredentials = sealedCredentials;
+        found.updatedAt = new Date(at.getTime());
+      }
+    },
+    async deleteByProfile(accountId, profileUsername) {
+      let n = 0;
+      for (const [id, c] of byId) {
+        if (c.accountId === accountId && c.profileUsername === profileUsername) {
+          byId.delete(id);
+          n += 1;
+        }
+      }
+      return n;
+    },
+  };
+}

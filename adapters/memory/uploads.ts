@@ -1,0 +1,141 @@
+import type { TargetResult, UploadRequest } from '../../core/domain/upload';
+import { DuplicateKeyError, type UploadHistoryQuery, type UploadRepository } from '../../core/ports/storage';
+import { compare, copy, key } from './values';
+
+function matchesHistory(u: UploadRequest, q: UploadHistoryQuery): boolean {
+  if (u.accountId !== q.accountId) return false;
+  if (q.platform !== undefined && !u.targets.some((t) => t.platform === q.platform)) return false;
+  if (q.status !== undefined && u.status !== q.status) return false;
+  if (q.profileUsername !== undefined && u.profileUsername !== q.profileUsername) return false;
+  if (q.start !== undefined && u.createdAt.getTime() < q.start.getTime()) return false;
+  if (q.end !== undefined && u.createdAt.getTime() > q.end.getTime()) return false;
+  if (q.requestId !== undefined && u.requestId !== q.requestId) return false;
+  if (q.jobId !== undefined && u.jobId !== q.jobId) return false;
+  if (q.externalId !== undefined && u.externalId !== q.externalId) return false;
+  return true;
+}
+
+/** Uploads, unique per (account, request id), their targets' results and dispatches inside. */
+export function createMemoryUploads(): UploadRepository {
+  const byKey = new Map<string, UploadRequest>();
+  const get = (accountId: string, requestId: string) => byKey.get(key(accountId, requestId));
+  return {
+    async insert(upload) {
+      const k = key(upload.accountId, upload.requestId);
+      if (byKey.has(k)) throw new DuplicateKeyError(`upload ${upload.requestId}`);
+      byKey.set(k, copy(upload));
+    },
+    async find(accountId, requestId) {
+      const found = get(accountId, requestId);
+      return found ? copy(found) : null;
+    },
+    async findByJobId(accountId, jobId) {
+      for (const u of byKey.values()) {
+        if (u.accountId === accountId && u.jobId === jobId) return copy(u);
+      }
+      return null;
+    },
+    async markInProgress(accountId, requestId, at) {
+      const found = get(accountId, requestId);
+      if (found && (found.status === 'pending' || found.status === 'scheduled')) {
+        found.status = 'in_progress';
+        found.startedAt = new Date(at.getTime());
+        found.updatedAt = new Date(at.getTime());
+      }
+      return found ? found.status : null;
+    },
+    async cancelScheduled(accountId, requestId, at) {
+      const found = get(accountId, requestId);
+      if (!found || found.status !== 'scheduled') return false;
+      found.status = 'cancelled';
+      found.completedAt = new Date(at.getTime());
+      found.updatedAt = new Date(at.getTime());
+      return true;
+    },
+    async updateScheduled(accountId, requestId, patch, at) {
+      const found = get(accountId, requestId);
+      if (!found || found.status !== 'scheduled') return false;
+      Object.assign(found, copy(patch), { updatedAt: new Date(at.getTime()) });
+      return true;
+    },
+    async setMedia(accountId, requestId, media, at) {
+      const found = get(accountId, requestId);
+      if (!found) return false;
+      found.content = { ...found.content, media: copy(media) };
+      found.updatedAt = new Date(at.getTime());
+      return true;
+    },
+    // Per-target writes leave the upload's updatedAt alone, as the Mongo adapter does (they live in their own documents there).
+    async recordDispatch(accountId, requestId, platform, attempt, at) {
+      const found = get(accountId, requestId);
+      if (found) found.dispatches[platform] = { attempt, at: new Date(at.getTime()) };
+    },
+    async recordResult(accountId, requestId, result: TargetResult) {
+      const found = get(accountId, requestId);
+      if (found && found.results[result.platform] === undefined) found.results[result.platform] = copy(result);
+    },
+    async resetForRetry(accountId, requestId, platforms, at) {
+      const found = get(accountId, requestId);
+      if (!found || found.status !== 'completed') return null;
+      found.status = 'pending';
+      delete found.completedAt;
+      found.updatedAt = new Date(at.getTime());
+      found.retryCount = (found.retryCount ?? 0) + 1;
+      for (const platform of platforms) delete found.results[platform];
+      return found.retryCount;
+    },
+    async markCompleted(accountId, requestId, at) {
+      const found = get(accountId, requestId);
+      if (found && found.status !== 'completed') {
+        found.status = 'completed';
+        found.completedAt = new Date(at.getTime());
+        found.updatedAt = new Date(at.getTime());
+      }
+    },
+    async history(query) {
+      const matching = [...byKey.values()]
+        .filter((u) => matchesHistory(u, query))
+        .sort((a, b) => compare(b.createdAt.getTime(), a.createdAt.getTime()) || compare(b.requestId, a.requestId));
+      const limit = Math.max(0, Math.floor(query.limit));
+      const skip = Math.max(0, (Math.floor(query.page) - 1) * limit);
+      return { items: matching.slice(skip, skip + limit).map((u) => copy(u)), total: matching.length };
+    },
+    async findByContentHash(accountId, contentHash, since) {
+      const found = [...byKey.values()]
+        .filter((u) => u.accountId === accountId && u.contentHash === contentHash && u.createdAt >= since && u.status !== 'cancelled')
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+      return found ? copy(found) : null;
+    },
+    async countSince(accountId, since) {
+      return [...byKey.values()].filter((u) => u.accountId === accountId && u.createdAt >= since && u.status !== 'cancelled').length;
+    },
+    async countForConnection(connectionId, from, to, excludeRequestId) {
+      return [...byKey.values()].filter((u) => {
+        const capAt = (u.scheduledFor ?? u.createdAt).getTime();
+        return u.targets.some((t) => t.connectedAccountId === connectionId) && capAt >= from.getTime() && capAt <= to.getTime()
+          && u.status !== 'cancelled' && u.requestId !== excludeRequestId;
+      }).length;
+    },
+    async postponeScheduled(accountId, requestId, to, warning, at) {
+      const found = get(accountId, requestId);
+      if (!found || found.status !== 'scheduled') return false;
+      found.scheduledFor = new Date(to.getTime());
+      found.warnings = [...found.warnings, warning];
+      delete found.queueSlot;
+      found.updatedAt = new Date(at.getTime());
+      return true;
+    },
+    async listStalePending(olderThan, limit) {
+      return [...byKey.values()]
+        .filter((u) => u.status === 'pending' && u.createdAt.getTime() < olderThan.getTime())
+        .sort(
+          (a, b) =>
+            compare(a.createdAt.getTime(), b.createdAt.getTime()) ||
+            compare(a.accountId, b.accountId) ||
+            compare(a.requestId, b.requestId),
+        )
+        .slice(0, Math.max(0, Math.floor(limit)))
+        .map((u) => copy(u));
+    },
+  };
+}

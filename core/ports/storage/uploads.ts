@@ -1,0 +1,63 @@
+import type { MediaRef } from '../../domain/media';
+import type { Platform } from '../../domain/platforms';
+import type { TargetResult, UploadRequest, UploadStatus } from '../../domain/upload';
+
+export interface UploadHistoryQuery {
+  accountId: string;
+  platform?: Platform;
+  status?: UploadStatus;
+  profileUsername?: string;
+  start?: Date;
+  end?: Date;
+  requestId?: string;
+  jobId?: string;
+  externalId?: string;
+  /** 1-based page. */
+  page: number;
+  limit: number;
+}
+
+export interface UploadRepository {
+  /** Throws DuplicateKeyError when (accountId, requestId) exists. */
+  insert(upload: UploadRequest): Promise<void>;
+  find(accountId: string, requestId: string): Promise<UploadRequest | null>;
+  findByJobId(accountId: string, jobId: string): Promise<UploadRequest | null>;
+  /** pending or scheduled → in_progress; returns the status after the call (null: no such upload). */
+  markInProgress(accountId: string, requestId: string, at: Date): Promise<UploadStatus | null>;
+  /** scheduled → cancelled; false when the upload is not (or no longer) scheduled. */
+  cancelScheduled(accountId: string, requestId: string, at: Date): Promise<boolean>;
+  /** Replaces the editable parts of a scheduled upload; false when it is not scheduled any more. */
+  updateScheduled(accountId: string, requestId: string, patch: Pick<UploadRequest, 'scheduledFor' | 'timezone' | 'content' | 'targets' | 'fields'>, at: Date): Promise<boolean>;
+  /** Replaces the post's media (URL media fetched in the background); false when there is no such upload. */
+  setMedia(accountId: string, requestId: string, media: MediaRef[], at: Date): Promise<boolean>;
+  /** Records that the network is about to be called for one target (attempt number of the activity). */
+  recordDispatch(accountId: string, requestId: string, platform: Platform, attempt: number, at: Date): Promise<void>;
+  /** Stores one target's result; the first stored result of a target wins. */
+  recordResult(accountId: string, requestId: string, result: TargetResult, at: Date): Promise<void>;
+  /**
+   * Sends failed platforms of a completed upload again: their results are set aside, the upload
+   * goes back to pending and its retry count grows. Returns the new retry count, or null when the
+   * upload is not completed.
+   */
+  resetForRetry(accountId: string, requestId: string, platforms: Platform[], at: Date): Promise<number | null>;
+  /** → completed; no-op when already completed. */
+  markCompleted(accountId: string, requestId: string, at: Date): Promise<void>;
+  history(query: UploadHistoryQuery): Promise<{ items: UploadRequest[]; total: number }>;
+  /** Uploads still `pending` that were created before `olderThan` (for the start reconciler). */
+  listStalePending(olderThan: Date, limit: number): Promise<UploadRequest[]>;
+  /** The newest upload of an operator with this content hash created since `since` (duplicate protection). */
+  findByContentHash(accountId: string, contentHash: string, since: Date): Promise<UploadRequest | null>;
+  /** Uploads of an operator created since `since`, cancelled ones excluded (monthly plan quota). */
+  countSince(accountId: string, since: Date): Promise<number>;
+  /**
+   * Posts that count against one connected account's caps in [from, to] (daily caps, per-minute
+   * bursts): uploads targeting it whose cap time (`scheduledFor`, else `createdAt`) falls in the
+   * window, cancelled ones and `excludeRequestId` excluded.
+   */
+  countForConnection(connectionId: string, from: Date, to: Date, excludeRequestId?: string): Promise<number>;
+  /**
+   * Moves a scheduled upload that has not started to `to` (a daily cap was reached when it was due)
+   * and adds `warning` to it; its queue slot, if any, is given up. False when it is not scheduled any more.
+   */
+  postponeScheduled(accountId: string, requestId: string, to: Date, warning: string, at: Date): Promise<boolean>;
+}

@@ -1,0 +1,107 @@
+import { DuplicateKeyError, type ProfileRepository } from '../../../core/ports/storage';
+import { aProfile, at } from '../../support/mothers';
+import { freshForEachTest, type MakeRepository } from './repository-under-test';
+
+/** The behaviour every ProfileRepository adapter must show. Each test gets a fresh, empty one from `make`. */
+export function profilesContract(name: string, make: MakeRepository<ProfileRepository>): void {
+  describe(`Storage contract: ${name}`, () => {
+    let profiles: ProfileRepository;
+    freshForEachTest(make, (repository) => {
+      profiles = repository;
+    });
+
+    describe('profiles', () => {
+      it('stores a profile and finds it by account and username', async () => {
+        const profile = aProfile({ accountId: 'acct-1', uiLabels: { logo: 'https://l.example.test/a.png' } });
+        await profiles.insert(profile);
+
+        const found = await profiles.find('acct-1', profile.username);
+
+        expect(found).toEqual(profile);
+        expect(found?.createdAt).toBeInstanceOf(Date);
+        expect(found).not.toHaveProperty('_id');
+        expect(await profiles.find('acct-2', profile.username)).toBeNull();
+      });
+
+      it('rejects a second profile with the same username in the same account', async () => {
+        await profiles.insert(aProfile({ accountId: 'acct-1', username: 'alice' }));
+
+        await expect(profiles.insert(aProfile({ accountId: 'acct-1', username: 'alice' }))).rejects.toBeInstanceOf(
+          DuplicateKeyError,
+        );
+        expect(await profiles.count('acct-1')).toBe(1);
+      });
+
+      it('allows the same username under another account', async () => {
+        const mine = aProfile({ accountId: 'acct-1', username: 'alice' });
+        const theirs = aProfile({ accountId: 'acct-2', username: 'alice', uiLabels: { x: 'y' } });
+        await profiles.insert(mine);
+        await profiles.insert(theirs);
+
+        expect(await profiles.find('acct-1', 'alice')).toEqual(mine);
+        expect(await profiles.find('acct-2', 'alice')).toEqual(theirs);
+      });
+
+      it('lists and counts the profiles of one account, oldest first', async () => {
+        const b = aProfile({ accountId: 'acct-1', username: 'bob', createdAt: at(2) });
+        const a = aProfile({ accountId: 'acct-1', username: 'alice', createdAt: at(1) });
+        const foreign = aProfile({ accountId: 'acct-2', username: 'carol' });
+        for (const p of [b, foreign, a]) await profiles.insert(p);
+
+        expect(await profiles.list('acct-1')).toEqual([a, b]);
+        expect(await profiles.count('acct-1')).toBe(2);
+        expect(await profiles.count('acct-2')).toBe(1);
+        expect(await profiles.count('acct-3')).toBe(0);
+        expect(await profiles.list('acct-3')).toEqual([]);
+      });
+
+      it('deletes one profile and says whether there was one', async () => {
+        const mine = aProfile({ accountId: 'acct-1', username: 'alice' });
+        const theirs = aProfile({ accountId: 'acct-2', username: 'alice' });
+        await profiles.insert(mine);
+        await profiles.insert(theirs);
+
+        expect(await profiles.delete('acct-1', 'alice')).toBe(true);
+        expect(await profiles.delete('acct-1', 'alice')).toBe(false);
+        expect(await profiles.find('acct-1', 'alice')).toBeNull();
+        expect(await profiles.count('acct-1')).toBe(0);
+        expect(await profiles.find('acct-2', 'alice')).toEqual(theirs);
+      });
+
+      it('accepts the username again after a delete', async () => {
+        await profiles.insert(aProfile({ accountId: 'acct-1', username: 'alice' }));
+        await profiles.delete('acct-1', 'alice');
+        const again = aProfile({ accountId: 'acct-1', username: 'alice', createdAt: at(3) });
+
+        await profiles.insert(again);
+
+        expect(await profiles.find('acct-1', 'alice')).toEqual(again);
+      });
+
+      it('hands out copies', async () => {
+        const profile = aProfile({ accountId: 'acct-1', username: 'alice', uiLabels: { a: '1' } });
+        await profiles.insert(profile);
+        const snapshot = structuredClone(profile);
+
+        profile.uiLabels.a = 'mutated';
+        const found = await profiles.find('acct-1', 'alice');
+        found!.uiLabels.b = 'added';
+        const [listed] = await profiles.list('acct-1');
+        listed!.createdAt.setTime(0);
+
+        expect(await profiles.find('acct-1', 'alice')).toEqual(snapshot);
+      });
+    });
+
+    describe('profile pins', () => {
+      it('sets and removes pinned fields of one profile', async () => {
+        await profiles.insert(aProfile({ accountId: 'acct-1', username: 'alice' }));
+        await profiles.setPin('acct-1', 'alice', 'facebook_page_id', 'p1');
+        await profiles.setPin('acct-1', 'alice', 'gbp_location_id', 'l1');
+        expect((await profiles.find('acct-1', 'alice'))?.pins).toEqual({ facebook_page_id: 'p1', gbp_location_id: 'l1' });
+        await profiles.setPin('acct-1', 'alice', 'facebook_page_id', null);
+        expect((await profiles.find('acct-1', 'alice'))?.pins).toEqual({ gbp_location_id: 'l1' });
+      });
+    });
+  });
+}
