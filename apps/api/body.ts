@@ -87,7 +87,7 @@ export function bodyReader(limits: BodyLimits): Middleware {
       return plain(ctx, next);
     }
     // Form fields as they stream in: formidable keeps them only for a body it read to the end.
-    const seen: Record<string, string[]> = {};
+    const seen = new Map<string, string[]>();
     const multipart = koaBody({
       ...base,
       formidable: {
@@ -97,12 +97,16 @@ export function bodyReader(limits: BodyLimits): Middleware {
             const decoder = new StringDecoder('utf8');
             let value = '';
             part.on('data', (b: Buffer) => { value += decoder.write(b); });
-            part.on('end', () => { (seen[part.name!] ??= []).push(value + decoder.end()); });
+            part.on('end', () => {
+              const values = seen.get(part.name!) ?? [];
+              values.push(value + decoder.end());
+              seen.set(part.name!, values);
+            });
           }
           handle(part);
         },
       } as Record<string, unknown>,
-      onError: (raw: Error, c: Context) => defer(Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, v.length === 1 ? v[0] : v])))(raw, c),
+      onError: (raw: Error, c: Context) => defer(Object.fromEntries([...seen].map(([k, v]) => [k, v.length === 1 ? v[0] : v])))(raw, c),
     });
     return multipart(ctx, next);
   };

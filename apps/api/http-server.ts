@@ -25,7 +25,7 @@ export function createHttpServer(app: Koa<any>, opts: { requestTimeoutMs: number
   const server = createServer(app.callback());
   server.requestTimeout = opts.requestTimeoutMs;
   // Node's own answers to requests it cannot parse (431, 400, 408) are bodiless; ours are JSON.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     // As Node itself does: never write into a response that has started (it would corrupt it).
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
     if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
@@ -34,8 +34,10 @@ export function createHttpServer(app: Koa<any>, opts: { requestTimeoutMs: number
     }
     const answer = clientErrorAnswer(err.code);
     const body = JSON.stringify({ success: false, message: answer.message, error_code: answer.errorCode });
+    // The answer to a HEAD request has no body (the client would read it as the next response).
+    const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     socket.end(`HTTP/1.1 ${answer.status} ${answer.reason}\r\nContent-Type: application/json; charset=utf-8\r\n`
-      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`);
   });
   return server;
 }

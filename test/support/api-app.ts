@@ -93,6 +93,8 @@ export async function anApiServer(opts: { maxUploadBytes?: number } = {}) {
         });
       });
       r.on('error', reject);
+      // An answer that never comes is a failure of its own, not a hung test.
+      r.setTimeout(20_000, () => r.destroy(new Error('no answer within 20 s')));
       const parts = req.body === undefined ? [] : Array.isArray(req.body) ? req.body : [req.body];
       for (const part of parts) r.write(part);
       r.end();
@@ -100,6 +102,7 @@ export async function anApiServer(opts: { maxUploadBytes?: number } = {}) {
   }
 
   return {
+    app,
     world,
     account,
     secret,
