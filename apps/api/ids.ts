@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { invalidInput } from '../../core/domain/errors';
 import { PROFILE_USERNAME_MAX } from '../../core/domain/profile';
+import { checkStorable } from './storable';
 
 /**
  * Every request field, query parameter and path parameter that names a stored record, with its
@@ -40,9 +41,10 @@ export function checkIdFields(fields: Record<string, unknown>): void {
   for (const field of Object.keys(ID_FIELDS)) if (field in fields) checkId(field, fields[field]);
 }
 
-/** The id query parameters of every route, before the route runs. */
+/** The id query parameters of every route, and NULs in any, before the route runs. */
 export async function queryIdGuard(ctx: Context, next: Next): Promise<void> {
   checkIdFields(ctx.query);
+  checkStorable(ctx.query, { names: false });
   await next();
 }
 

@@ -4,14 +4,17 @@ import { invalidInput, redditUnavailable } from '../../core/domain/errors';
 import { UNAVAILABLE_PLATFORMS } from '../../core/domain/platforms';
 import { readBody } from './body';
 import { checkIdFields } from './ids';
+import { checkStorable } from './storable';
 
 /**
  * Body fields of a JSON, urlencoded or multipart request, as one flat object, with their ids
- * checked. A body that could not be read answers here (400, 413 or 415).
+ * checked and nothing the database cannot store. A body that could not be read answers here
+ * (400, 413 or 415).
  */
 export function bodyFields(ctx: Context): Record<string, unknown> {
   const fields = readBody(ctx);
   checkIdFields(fields);
+  checkStorable(fields);
   return fields;
 }
 

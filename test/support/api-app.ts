@@ -11,6 +11,7 @@ import { s256Pkce } from '../../adapters/crypto/node-crypto';
 import { invalidInput } from '../../core/domain/errors';
 import { createProfile } from '../../core/usecases/profiles';
 import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
+import type { Storage } from '../../core/ports/storage';
 import { createApi } from '../../apps/api/server';
 import { createHttpServer } from '../../apps/api/http-server';
 import { aWorld } from './world';
@@ -34,10 +35,43 @@ export interface RawRequest {
 }
 
 /**
+ * What FerretDB on PostgreSQL refuses, made to fail the same way in memory (a plain Error: a 500
+ * if the API let it through): a NUL in any text, field names starting with `$` or holding `.`
+ * or NUL, nesting deeper than 100. Every argument of every storage call is checked.
+ */
+function unstorable(value: unknown, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? 'a NUL in a text' : null;
+  if (!value || typeof value !== 'object' || value instanceof Date || Buffer.isBuffer(value)) return null;
+  if (depth > 100) return 'nested deeper than 100';
+  for (const [key, child] of Object.entries(value)) {
+    if (!Array.isArray(value) && (key.startsWith('$') || key.includes('.') || key.includes('\u0000'))) return `the field name ${JSON.stringify(key)}`;
+    const found = unstorable(child, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+export function asStrictAsFerretDb(storage: Storage): Storage {
+  const guard = <T extends object>(repo: T, name: string): T => new Proxy(repo, {
+    get(target, prop, receiver) {
+      const member = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof member !== 'function') return member;
+      return (...args: unknown[]) => {
+        const found = unstorable(args);
+        if (found) throw new Error(`FerretDB would refuse ${name}.${String(prop)}: ${found}`);
+        return (member as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return Object.fromEntries(Object.entries(storage).map(([name, repo]) => [name, guard(repo as object, name)])) as unknown as Storage;
+}
+
+/**
  * The API daemon's Koa app and Node server, in-process on a loopback port, over the in-memory
  * world: one operator (business plan), profile `alice` with a discord connection (the fake
  * network also takes photos and videos here, so the media endpoints get past their platform
  * checks). Media go to a temporary directory; URL media are refused (no network in unit tests).
+ * The API's storage refuses what FerretDB refuses (the runner's does not: it is not the edge).
  */
 export async function anApiServer(opts: { maxUploadBytes?: number } = {}) {
   const world = aWorld();
@@ -52,6 +86,7 @@ export async function anApiServer(opts: { maxUploadBytes?: number } = {}) {
   const logged: Array<{ message: string; fields: Record<string, unknown> }> = [];
   const app = createApi({
     ...world.deps,
+    storage: asStrictAsFerretDb(world.deps.storage),
     platforms: createPlatformRegistry([{ ...discord, descriptor: { ...discord.descriptor, endpoints: ['text', 'photo', 'video'] } }, world.telegram.adapter]),
     pkce: s256Pkce,
     limiter: createRequestRateLimiter(undefined, { points: 1_000_000, windowSeconds: 60, keyPrefix: `t${Math.random()}` }),

@@ -81,6 +81,22 @@ describe('the HTTP edge', () => {
       const long = await api.send({ method: 'GET', path: `/api/herald/status?request_id=${'r'.repeat(300)}` });
       expect(long.json.message).toBe('request_id: ids are at most 255 characters; this one has 300.');
     });
+
+    it('refuses what the database cannot store: a NUL in any text, $ or . in a field name, deep nesting', async () => {
+      const post = (fields: Record<string, unknown>) => api.json('POST', '/api/upload_text', { user: 'alice', 'platform[]': ['discord'], title: 'hi', ...fields });
+      expect(errorOf(await post({ title: 'a\u0000b' }))).toEqual(jsonError(400, 'invalid_character', 'title: text cannot contain U+0000 (NUL); found at position 2: remove it.'));
+      expect(errorOf(await post({ discord_title: ['ok', 'x\u0000'] }))).toEqual(jsonError(400, 'invalid_character', /^discord_title\[1\]: /));
+      expect(errorOf(await post({ scheduled_date: '2026-03-01T10:00:00Z', extra: { $where: 'x' } }))).toEqual(jsonError(400, 'invalid_field_name', /^"extra\.\$where": field names cannot start with/));
+      expect(errorOf(await post({ 'a.b': 1 }))).toEqual(jsonError(400, 'invalid_field_name'));
+      expect(errorOf(await post({ deep: JSON.parse(`${'['.repeat(40)}1${']'.repeat(40)}`) }))).toEqual(jsonError(400, 'body_too_deep'));
+      expect(errorOf(await api.send({ method: 'GET', path: '/api/herald/history?status=a%00' }))).toEqual(jsonError(400, 'invalid_character', /^status: /));
+      // A file's name and type go into the post as sent, less their control characters.
+      const { body, contentType } = multipart([['user', 'alice'], ['platform[]', 'discord'], ['title', 'named']], [{ field: 'photos[]', filename: 'p\u0000ic.png', type: 'image/png\u0001', data: Buffer.alloc(500, 3) }]);
+      const named = await api.send({ method: 'POST', path: '/api/upload_photos', headers: { 'Content-Type': contentType }, body });
+      expect(named.status).toBe(200);
+      const stored = await api.world.deps.storage.uploads.find(api.account.id, named.json.request_id);
+      expect(stored!.content.media).toEqual([expect.objectContaining({ filename: 'pic.png', contentType: 'image/png' })]);
+    });
   });
 
   describe('d. every error answer is JSON with an error_code', () => {

@@ -44,7 +44,11 @@ const FIELDS = [
 ];
 const PLATFORM_WORDS = ['discord', 'telegram', 'reddit', 'Reddit', ' REDDIT ', 'discord,reddit', 'tiktok', 'myspace', 'x', 'twitter', ''];
 
+/** Ids the API handed out during the run (job ids, request ids), so lookups also hit real records. */
+const knownIds: string[] = [];
+
 function nastyString(r: Rng): string {
+  if (knownIds.length && r.chance(0.08)) return r.pick(knownIds);
   switch (r.int(14)) {
     case 0: return '';
     case 1: return '\u0000';
@@ -104,9 +108,57 @@ function multipartBody(r: Rng): { body: Buffer; contentType: string } {
   return multipart(fields, files, r.pick(['b0undary', 'x'.repeat(70), '----WebKitFormBoundary7MA4YWxkTrZu0gW']));
 }
 
+/** A body the route takes as it is (or nearly), so that one mutation of it reaches deep into the route. */
+function validFields(r: Rng, method: string, path: string): Record<string, unknown> {
+  const future = () => new Date(Date.UTC(2026, 1 + r.int(10), 1 + r.int(27), r.int(24))).toISOString();
+  if (path.startsWith('/api/upload')) {
+    return {
+      user: 'alice', 'platform[]': ['discord'], title: `t${r.int(1e6)}`, description: 'd',
+      ...r.pick([{}, { async_upload: 'true' }, { scheduled_date: future() }, { add_to_queue: 'true' }, { request_id: `req_${r.int(50)}` }]),
+    };
+  }
+  if (path.endsWith('/users') && method === 'POST') return { username: `u${r.int(1e6)}` };
+  if (path.endsWith('/users')) return { username: r.pick(['alice', `u${r.int(10)}`]) };
+  if (path.endsWith('/credentials')) return { profile_username: 'alice', secret: 'good', name: 'n' };
+  if (/users\/(facebook-page|linkedin-page|google-business-location)$/.test(path)) return { profile_username: 'alice', page_id: '123', location_id: '456' };
+  if (path.endsWith('/start')) return { profile_username: 'alice', redirect_url: 'https://example.com/back' };
+  if (path.endsWith('/posts/retry')) return { request_id: knownIds.length ? r.pick(knownIds) : 'req_1' };
+  if (path.endsWith('/queue/settings')) return { profile_username: 'alice', timezone: 'Europe/Paris', slots: [{ day: 'mon', time: '09:00' }], posts_per_slot: 2 };
+  if (path.includes('/schedule/')) return { title: 'edited', scheduled_date: future(), timezone: 'UTC', discord_title: 'x' };
+  return nastyObject(r);
+}
+
+/** One change to a valid body: a field set to a nasty value, a NUL in a text, a strange field name, deep nesting. */
+function mutate(r: Rng, fields: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...fields };
+  const keys = Object.keys(out);
+  switch (r.int(6)) {
+    case 0: if (keys.length) out[r.pick(keys)] = nastyValue(r); break;
+    case 1: { const k = keys.length ? r.pick(keys) : 'title'; out[k] = `${formText(out[k])}\u0000`; break; }
+    case 2: out[r.pick(['$where', 'a.b', 'x\u0000', '', '__proto__', 'constructor', 'discord_title', 'first_comment'])] = nastyValue(r); break;
+    case 3: out[r.pick(FIELDS)] = JSON.parse(`${'['.repeat(40)}1${']'.repeat(40)}`); break;
+    case 4: out.extra = { nested: { $gt: '', 'k.k': 1 } }; break;
+    default: break;
+  }
+  return out;
+}
+
+function validBody(r: Rng, method: string, path: string): Pick<RawRequest, 'body' | 'headers'> {
+  const fields = mutate(r, validFields(r, method, path));
+  if (path === '/api/upload_photos' || path === '/api/upload' || r.chance(0.2)) {
+    const pairs = Object.entries(fields).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((one) => [k, formText(one)] as [string, string]));
+    const files = path === '/api/upload' ? [{ field: 'video', filename: r.pick(['v.mp4', 'v\u0000.mp4', 'v.mov']), type: r.pick(['video/mp4', 'video/mp4\u0000', 'application/octet-stream']), data: Buffer.alloc(2000, 7) }]
+      : path === '/api/upload_photos' ? [{ field: 'photos[]', filename: r.pick(['p.png', 'p\u0001.png', 'p.jpg']), type: r.pick(['image/png', 'image/jpeg', 'image/png\u0000']), data: Buffer.alloc(1000 + r.int(1000), 9) }] : [];
+    const { body: b, contentType } = multipart(pairs, files);
+    return { body: [b], headers: { 'Content-Type': contentType } };
+  }
+  return { body: JSON.stringify(fields), headers: { 'Content-Type': 'application/json' } };
+}
+
 /** A body with its headers, drawn from every kind the API may be sent. */
-function body(r: Rng): Pick<RawRequest, 'body' | 'headers'> {
+function body(r: Rng, method: string, path: string): Pick<RawRequest, 'body' | 'headers'> {
   const json = (text: string, extra: Record<string, string> = {}) => ({ body: text, headers: { 'Content-Type': 'application/json', ...extra } });
+  if (r.chance(0.35)) return validBody(r, method, path);
   switch (r.int(16)) {
     case 0: return {};
     case 1: case 2: case 3: return json(JSON.stringify(nastyObject(r)));
@@ -193,7 +245,7 @@ describe('API fuzz: malformed input never answers 5xx, and errors are JSON with 
         if (i % 250 === 0) await keepAliceConnected(api);
         const route = r.pick(routes);
         const method = r.chance(0.75) ? route.method : r.pick(METHODS);
-        const { body: payload, headers = {} } = body(r);
+        const { body: payload, headers = {} } = body(r, method, route.path);
         const auth = r.next();
         const allHeaders: Record<string, string | string[]> = { ...headers };
         if (auth > 0.95) allHeaders.Authorization = r.pick(['Apikey hk_wrong', 'Bearer x', 'Apikey', '']);
@@ -212,6 +264,7 @@ describe('API fuzz: malformed input never answers 5xx, and errors are JSON with 
           continue;
         }
         seen.set(String(res.status), (seen.get(String(res.status)) ?? 0) + 1);
+        for (const id of [res.json?.job_id, res.json?.request_id]) if (typeof id === 'string' && knownIds.length < 200) knownIds.push(id);
         const problem = judge(req, res);
         if (problem) failures.push(`#${i} ${method} ${req.path.slice(0, 200)} [${JSON.stringify(headers).slice(0, 200)}] -> ${res.status} ${problem}: ${res.text.slice(0, 300)}`);
       }
