@@ -12,9 +12,9 @@ export interface BodyLimits {
 }
 
 /**
- * Why a body could not be read, and the form fields read before it failed. Kept per request and
- * answered when the route asks for the body, so a route can look at what it must check first
- * (reddit in `platform[]`) before an unreadable body answers.
+ * Why a body could not be read, and the form fields surely read before it failed. Kept per
+ * request and answered when the route asks for the body, so a route can look at what it must
+ * check first (reddit in `platform[]`) before an unreadable body answers.
  */
 interface Unread {
   error: HeraldError | HttpEdgeError;
@@ -59,8 +59,11 @@ function bodyError(raw: unknown, ctx: Context, limits: BodyLimits): HeraldError 
 /**
  * Reads JSON, urlencoded and multipart bodies (files streamed to temporary files by formidable).
  * A body that cannot be read is not answered here: `bodyFields` answers it when the route reads
- * the body. Multipart form fields are collected as they stream, so the fields before a failure
- * (a truncated body, a file over the limit) stay known.
+ * the body. Multipart form fields are collected as they stream: when a file or the fields then
+ * pass a size limit, the fields before it are known for certain (the parser hands parts over in
+ * order) and stay readable. A truncated or malformed body keeps none: the parts parsed just before
+ * its end may or may not have been handed over when it fails, and an answer must not depend on
+ * how the bytes happened to arrive.
  */
 export function bodyReader(limits: BodyLimits): Middleware {
   const base = {
@@ -68,12 +71,13 @@ export function bodyReader(limits: BodyLimits): Middleware {
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   };
   const formidable = { maxFileSize: limits.fileBytes, maxTotalFileSize: limits.fileBytes * 2, keepExtensions: true };
-  const defer = (fields: Record<string, unknown>) => (raw: Error, ctx: Context) => {
+  const defer = (fieldsSoFar: () => Record<string, unknown>) => (raw: Error, ctx: Context) => {
     const error = bodyError(raw, ctx, limits);
     if (!error) throw raw;
-    unread.set(ctx, { error, fields });
+    const overLimit = error instanceof HttpEdgeError && error.status === 413;
+    unread.set(ctx, { error, fields: overLimit ? fieldsSoFar() : {} });
   };
-  const plain = koaBody({ ...base, onError: defer({}) });
+  const plain = koaBody({ ...base, onError: defer(() => ({})) });
 
   return async (ctx: Context, next: Next) => {
     if (!ctx.request.is('multipart')) {
@@ -106,7 +110,7 @@ export function bodyReader(limits: BodyLimits): Middleware {
           handle(part);
         },
       } as Record<string, unknown>,
-      onError: (raw: Error, c: Context) => defer(Object.fromEntries([...seen].map(([k, v]) => [k, v.length === 1 ? v[0] : v])))(raw, c),
+      onError: defer(() => Object.fromEntries([...seen].map(([k, v]) => [k, v.length === 1 ? v[0] : v]))),
     });
     return multipart(ctx, next);
   };
