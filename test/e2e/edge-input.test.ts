@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { apiClient, startStack, type Stack } from '../support/stack';
+import { startSandbox, type Sandbox } from '../../apps/sandbox/main';
+import { apiClient, freePort, startStack, type Stack } from '../support/stack';
 
 jest.setTimeout(120_000);
 
@@ -10,16 +11,23 @@ jest.setTimeout(120_000);
  * the rest of the edge quickly; this checks the same rules on the daemon and the database.
  */
 describe('malformed input on the real stack', () => {
+  let sandbox: Sandbox;
   let stack: Stack;
   let key: string;
   let api: ReturnType<typeof apiClient>;
 
   beforeAll(async () => {
-    stack = await startStack({ HERALD_MEDIA_MAX_BYTES: '1024' });
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base });
+    stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, HERALD_MEDIA_MAX_BYTES: '1024' });
     key = await stack.newApiKey('edge@herald.dev');
     api = apiClient(stack.apiUrl, key);
   });
-  afterAll(async () => stack?.stop());
+  afterAll(async () => {
+    await stack?.stop();
+    await sandbox?.close();
+  });
 
   /** Any method, raw body bytes, chunked when given as an array; never throws on what comes back. */
   const send = (method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer | Buffer[]) =>
@@ -67,13 +75,17 @@ describe('malformed input on the real stack', () => {
 
   it('answers a NUL in a stored text and field names the database refuses with 400 (FerretDB answered 500)', async () => {
     expect((await api.post('/api/herald/users', { username: 'nina' })).status).toBe(201);
+    const webhook = sandbox.env.SANDBOX_DISCORD_WEBHOOK_URL!;
+    const json = { 'Content-Type': 'application/json' };
+    expect(await send('POST', '/api/herald/users/discord/credentials', json, JSON.stringify({ profile_username: 'nina', webhook_url: webhook, name: 'n\u0000' })))
+      .toEqual(error(400, 'invalid_character'));
+    expect((await api.post('/api/herald/users/discord/credentials', { profile_username: 'nina', webhook_url: webhook })).status).toBe(200);
+    // Scheduled: accepted and stored without the worker, fields and all.
     const scheduled = { user: 'nina', 'platform[]': ['discord'], scheduled_date: new Date(Date.now() + 86_400_000).toISOString() };
-    expect(await send('POST', '/api/upload_text', { 'Content-Type': 'application/json' }, JSON.stringify({ ...scheduled, title: 'a\u0000b' })))
-      .toEqual(error(400, 'invalid_character'));
-    expect(await send('POST', '/api/upload_text', { 'Content-Type': 'application/json' }, JSON.stringify({ ...scheduled, title: 'x', 'a.b': 1 })))
-      .toEqual(error(400, 'invalid_field_name'));
-    expect(await send('POST', '/api/herald/users/discord/credentials', { 'Content-Type': 'application/json' }, JSON.stringify({ profile_username: 'nina', webhook_url: 'https://x', name: 'n\u0000' })))
-      .toEqual(error(400, 'invalid_character'));
+    expect(await send('POST', '/api/upload_text', json, JSON.stringify({ ...scheduled, title: 'a\u0000b' }))).toEqual(error(400, 'invalid_character'));
+    expect(await send('POST', '/api/upload_text', json, JSON.stringify({ ...scheduled, title: 'x', 'a.b': 1 }))).toEqual(error(400, 'invalid_field_name'));
+    expect(await send('POST', '/api/upload_text', json, JSON.stringify({ ...scheduled, title: 'x', extra: { $gt: 1 } }))).toEqual(error(400, 'invalid_field_name'));
+    expect((await send('POST', '/api/upload_text', json, JSON.stringify({ ...scheduled, title: 'fine' }))).status).toBe(202);
   });
 
   it('answers broken bodies, wrong methods and oversized headers in the JSON error shape', async () => {
