@@ -15,6 +15,22 @@ const STATUS: Record<HeraldErrorKind, number> = {
 };
 
 /**
+ * A refusal of the HTTP exchange itself (method, body encoding and size, headers), which has no
+ * counterpart in the core: it carries its own status.
+ */
+export class HttpEdgeError extends Error {
+  constructor(
+    readonly status: 400 | 405 | 413 | 415 | 431,
+    message: string,
+    readonly errorCode: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'HttpEdgeError';
+  }
+}
+
+/**
  * A network's answer to a synchronous call, by what it means (connecting maps its own refusals,
  * see connectRefused): an expired authorization needs a reconnect (409 `reauth_required: true`),
  * content the network refuses is the caller's to fix (400), a paused account or a throttling
@@ -50,35 +66,54 @@ export function fromPlatformError(err: PlatformError, now: Date): HeraldError {
 }
 
 /** Codes for errors raised without a more specific one, so a client can always branch on `error_code`. */
-const DEFAULT_CODE: Partial<Record<HeraldErrorKind, string>> = { invalid_input: 'invalid_request', not_found: 'not_found' };
+const DEFAULT_CODE: Record<HeraldErrorKind, string> = {
+  invalid_input: 'invalid_request',
+  unauthenticated: 'unauthenticated',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  conflict: 'conflict',
+  too_many_requests: 'rate_limited',
+  internal: 'internal_error',
+  platform_rejected: 'platform_rejected',
+  unavailable: 'unavailable',
+};
 
-export function errorBody(err: HeraldError): Record<string, unknown> {
-  const errorCode = err.errorCode ?? DEFAULT_CODE[err.kind];
-  return {
-    success: false,
-    message: err.message,
-    ...(errorCode ? { error_code: errorCode } : {}),
-    ...err.details,
-  };
+export function errorBody(err: HeraldError | HttpEdgeError): Record<string, unknown> {
+  const errorCode = err instanceof HeraldError ? err.errorCode ?? DEFAULT_CODE[err.kind] : err.errorCode;
+  return { success: false, message: err.message, error_code: errorCode, ...err.details };
+}
+
+/**
+ * What a router leaves unanswered: no route for the path (404), or routes for the path but not
+ * for the method (405 with `Allow`, set by `allowedMethods`). A method no route uses at all
+ * (PROPFIND, …) is answered like any other wrong method: it is the caller's mistake, not a 501.
+ */
+function unanswered(ctx: Context): HeraldError | HttpEdgeError | null {
+  if (ctx.body !== undefined && ctx.body !== null) return null;
+  const allow = ctx.response.get('Allow');
+  if ((ctx.status === 405 || ctx.status === 501) && allow) {
+    return new HttpEdgeError(405, `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}.`, 'method_not_allowed', { allowed_methods: allow.split(', ') });
+  }
+  if (ctx.status === 404 || ctx.status === 405 || ctx.status === 501) return new HeraldError('not_found', `No such endpoint: ${ctx.method} ${ctx.path}.`);
+  return null;
 }
 
 export function errorMiddleware(log: (message: string, fields: Record<string, unknown>) => void) {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new HeraldError('not_found', `No such endpoint: ${ctx.method} ${ctx.path}.`);
-      }
+      const left = unanswered(ctx);
+      if (left) throw left;
     } catch (raw) {
-      let err: HeraldError;
-      if (raw instanceof HeraldError) err = raw;
+      let err: HeraldError | HttpEdgeError;
+      if (raw instanceof HeraldError || raw instanceof HttpEdgeError) err = raw;
       else if (raw instanceof PlatformError) err = fromPlatformError(raw, new Date());
-      else if (isClientHttpError(raw)) err = new HeraldError('invalid_input', `Unreadable request body: ${raw.message}`, 'invalid_body');
+      else if (isClientHttpError(raw)) err = new HeraldError('invalid_input', `Unreadable request: ${raw.message}`, 'invalid_body');
       else {
         log('unhandled error', { method: ctx.method, path: ctx.path, error: (raw as Error).stack ?? String(raw) });
         err = new HeraldError('internal', 'Internal error. It was logged; try again later.');
       }
-      ctx.status = STATUS[err.kind];
+      ctx.status = err instanceof HttpEdgeError ? err.status : STATUS[err.kind];
       const retryAfter = err.details.retry_after_seconds;
       if (typeof retryAfter === 'number') ctx.set('Retry-After', String(retryAfter));
       ctx.body = errorBody(err);

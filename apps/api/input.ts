@@ -1,11 +1,21 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { invalidInput } from '../../core/domain/errors';
+import { invalidInput, redditUnavailable } from '../../core/domain/errors';
+import { UNAVAILABLE_PLATFORMS } from '../../core/domain/platforms';
+import { readBody } from './body';
+import { checkIdFields } from './ids';
+import { checkStorable } from './storable';
 
-/** Body fields of a JSON, urlencoded or multipart request, as one flat object. */
+/**
+ * Body fields of a JSON, urlencoded or multipart request, as one flat object, with their ids
+ * checked and nothing the database cannot store. A body that could not be read answers here
+ * (400, 413 or 415).
+ */
 export function bodyFields(ctx: Context): Record<string, unknown> {
-  const body = (ctx.request as unknown as { body?: unknown }).body;
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const fields = readBody(ctx);
+  checkIdFields(fields);
+  checkStorable(fields);
+  return fields;
 }
 
 /** Form fields may arrive repeated (arrays) where one value is meant: take the last. */
@@ -18,6 +28,23 @@ export function list(value: unknown): string[] | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const items = Array.isArray(value) ? value : [value];
   return items.flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/** Every text inside a platform field (a string, a comma list, an array, a form's nested object), lower-cased. */
+function platformTexts(value: unknown): string[] {
+  if (typeof value === 'string') return value.split(',').map((v) => v.trim().toLowerCase());
+  if (Array.isArray(value)) return value.flatMap(platformTexts);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(platformTexts);
+  return [];
+}
+
+/**
+ * The spec's first rule for reddit: every publish, connect and comment call naming it answers
+ * 503 `reddit_unavailable` before anything else about the request is checked, however the name
+ * is spelled or sent.
+ */
+export function refuseUnavailablePlatforms(...values: unknown[]): void {
+  if (values.flatMap(platformTexts).some((p) => (UNAVAILABLE_PLATFORMS as readonly string[]).includes(p))) throw redditUnavailable();
 }
 
 /** Booleans from forms come as text. */

@@ -1,10 +1,10 @@
-import { createServer } from 'node:http';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
 import { createAuthFailureGuard, createRequestRateLimiter } from '../../adapters/redis/rate-limit';
 import { createAesSecretBox, randomIds, s256Pkce, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectRedis, connectTemporal, log } from '../shared/compose';
 import { onShutdown } from '../shared/shutdown';
+import { createHttpServer } from './http-server';
 import { createApi } from './server';
 
 async function main(): Promise<void> {
@@ -45,9 +45,8 @@ async function main(): Promise<void> {
     }),
   }, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl });
 
-  const server = createServer(app.callback());
   // Synchronous uploads may hold a request for up to a minute.
-  server.requestTimeout = config.api.syncTimeoutMs + 30_000;
+  const server = createHttpServer(app, { requestTimeoutMs: config.api.syncTimeoutMs + 30_000 });
   await new Promise<void>((resolve) => server.listen(config.api.port, config.api.host, resolve));
   log('herald api listening', { url: `http://${config.api.host}:${config.api.port}/api`, namespace: config.namespace });
 

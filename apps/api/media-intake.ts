@@ -31,6 +31,9 @@ export async function removeTempFiles(ctx: Context): Promise<void> {
   await Promise.all(Object.values(filesOf(ctx)).flat().map((f) => rm(f.filepath, { force: true })));
 }
 
+/** A part's file name and type as sent, without control characters (they are stored with the post; PostgreSQL refuses NUL). */
+const printable = (s: string | null | undefined): string | undefined => s?.replace(/\p{Cc}/gu, '') || undefined;
+
 const asList = (v: unknown): string[] => (v === undefined || v === null || v === '' ? [] : (Array.isArray(v) ? v : [v]).map(String));
 
 /**
@@ -48,10 +51,11 @@ export async function takeMedia(
   const cleanup = Object.values(files).flat().map((f) => f.filepath);
   try {
     const storeFile = async (file: UploadedFile, field: string, accept: (t: string) => boolean): Promise<MediaRef> => {
-      const contentType = realContentType((file.mimetype ?? '').toLowerCase(), file.originalFilename ?? undefined);
-      if (!accept(contentType)) throw invalidInput(`${field}: ${file.originalFilename ?? 'the file'} is ${contentType}, which this field does not take.`, undefined, 'media_type_unsupported');
+      const filename = printable(file.originalFilename);
+      const contentType = realContentType(printable(file.mimetype)?.toLowerCase() ?? '', filename);
+      if (!accept(contentType)) throw invalidInput(`${field}: ${filename ?? 'the file'} is ${contentType}, which this field does not take.`, undefined, 'media_type_unsupported');
       const stored = await deps.mediaStore.put(createReadStream(file.filepath), { contentType });
-      return describeStored(deps.mediaProbe, stored.id, contentType, stored.size, file.originalFilename ?? undefined);
+      return describeStored(deps.mediaProbe, stored.id, contentType, stored.size, filename);
     };
     const storeUrl = async (url: string, field: string, expect: 'video' | 'media'): Promise<MediaRef> => {
       if (opts.deferUrls && !isCloudDriveLink(url)) {

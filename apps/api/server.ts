@@ -1,14 +1,15 @@
 import { Readable } from 'node:stream';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { HttpMethodEnum, koaBody } from 'koa-body';
 import { HeraldError } from '../../core/domain/errors';
 import { PLANS } from '../../core/domain/plans';
 import { tiktok } from '../../adapters/platforms/tiktok';
 import { authenticate } from '../../core/usecases/authenticate';
 import type { ApiDeps, ApiOptions, AppState } from './deps';
 import { errorMiddleware } from './http-errors';
-import { profileRoutes } from './routes/profiles';
+import { bodyReader } from './body';
+import { idParam, queryIdGuard } from './ids';
+import { profileByUsernameRoute, profileRoutes } from './routes/profiles';
 import { uploadRoutes } from './routes/uploads';
 import { oauthCallbackRoute, oauthStartRoute } from './routes/oauth';
 
@@ -22,7 +23,8 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
     const checks = await deps.health();
     const ok = Object.values(checks).every(Boolean);
     ctx.status = ok ? 200 : 503;
-    ctx.body = { success: ok, checks };
+    ctx.body = ok ? { success: true, checks }
+      : { success: false, message: `Not ready: ${Object.keys(checks).filter((k) => !checks[k]).join(', ')} unreachable.`, error_code: 'not_ready', checks };
   });
 
   // Stored media at signed, expiring URLs, for networks that fetch media themselves. No API key:
@@ -61,12 +63,11 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
     await next();
   });
 
-  app.use(koaBody({
-    multipart: true, urlencoded: true, json: true, jsonLimit: '1mb', formLimit: '1mb',
-    formidable: { maxFileSize: options.maxUploadBytes, maxTotalFileSize: options.maxUploadBytes * 2, keepExtensions: true },
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE] }));
+  app.use(queryIdGuard);
+  app.use(bodyReader({ formBytes: 1024 * 1024, fileBytes: options.maxUploadBytes }));
 
   const router = new Router<AppState>();
+  router.param('username', idParam('username')).param('job_id', idParam('job_id'));
   router.get(`/api/${ns}/me`, (ctx) => {
     const { account } = ctx.state.caller;
     const plan = PLANS[account.plan];
@@ -89,7 +90,9 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   profileRoutes(router, deps, ns);
   uploadRoutes(router, { ...deps, duplicateWindowMs: options.duplicateWindowMs }, ns, options);
   oauthStartRoute(router, deps, ns, options.publicBaseUrl);
+  profileByUsernameRoute(router, deps, ns);
   app.use(router.routes());
+  // 405 with Allow; errorMiddleware writes the JSON body.
   app.use(router.allowedMethods());
   return app;
 }

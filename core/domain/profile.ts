@@ -18,7 +18,20 @@ export const PIN_KINDS = {
 } as const;
 export type PinKind = keyof typeof PIN_KINDS;
 
-const USERNAME = /^[A-Za-z0-9_.@-]{1,128}$/;
+/** Longest profile username. */
+export const PROFILE_USERNAME_MAX = 128;
+const USERNAME = new RegExp(`^[A-Za-z0-9_.@-]{1,${PROFILE_USERNAME_MAX}}$`);
+
+/**
+ * The fixed `/users/<word>` paths of the spec (and `preferences`, which later issues add): a
+ * profile of that name could never be read at `GET /users/{username}`, so none may be created.
+ * Paths match case-insensitively, so do these names.
+ */
+export const RESERVED_PROFILE_USERNAMES: readonly string[] = [
+  ...Object.keys(PIN_KINDS), 'generate-jwt', 'validate-jwt', 'notifications', 'webhook-secret', 'profile-webhook', 'preferences',
+];
+
+export const isReservedProfileUsername = (username: string): boolean => RESERVED_PROFILE_USERNAMES.includes(username.toLowerCase());
 
 /** Invariant of a profile username: the caller's own id, printable and bounded. */
 export function assertProfileUsername(username: unknown): asserts username is string {
@@ -26,6 +39,15 @@ export function assertProfileUsername(username: unknown): asserts username is st
     throw invalidInput('username is required: a non-empty string (your own id for this end user).');
   }
   if (!USERNAME.test(username)) {
-    throw invalidInput('username must be 1-128 characters of letters, digits, "_", ".", "@" or "-".');
+    throw invalidInput(`username must be 1-${PROFILE_USERNAME_MAX} characters of letters, digits, "_", ".", "@" or "-".`);
+  }
+}
+
+/** A new profile's username: valid, and not one of the fixed paths' words. */
+export function assertNewProfileUsername(username: unknown): asserts username is string {
+  assertProfileUsername(username);
+  if (isReservedProfileUsername(username)) {
+    throw invalidInput(`username "${username}" is reserved: GET /users/${username.toLowerCase()} is an endpoint of its own, so this profile could never be read. Choose another username.`,
+      { reserved_usernames: RESERVED_PROFILE_USERNAMES }, 'username_reserved');
   }
 }

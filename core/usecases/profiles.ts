@@ -1,7 +1,7 @@
 import { conflict, forbidden, notFound } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
 import { PLANS } from '../domain/plans';
-import { assertProfileUsername, type Profile } from '../domain/profile';
+import { assertNewProfileUsername, assertProfileUsername, type Profile } from '../domain/profile';
 import { toSocialAccountView, type SocialAccountView } from '../domain/connected-account';
 import { DuplicateKeyError, type Storage } from '../ports/storage';
 import type { Clock } from '../ports/system';
@@ -38,8 +38,12 @@ export async function requireProfile(storage: Pick<Storage, 'profiles'>, account
   return profile;
 }
 
+/**
+ * Creates a profile. The answer's `created_at` is an HTTP-date (`Thu, 01 Jan 2026 00:00:00 GMT`)
+ * as the spec shows it on create; every read gives ISO-8601.
+ */
 export async function createProfile(deps: ProfileDeps, account: OperatorAccount, input: { username: unknown }): Promise<ProfileView> {
-  assertProfileUsername(input.username);
+  assertNewProfileUsername(input.username);
   const limit = PLANS[account.plan].profiles;
   if ((await deps.storage.profiles.count(account.id)) >= limit) {
     throw forbidden(`Profile limit reached: the ${account.plan} plan allows ${limit} profiles. Delete one or upgrade the plan.`, 'PROFILE_LIMIT_REACHED');
@@ -51,7 +55,7 @@ export async function createProfile(deps: ProfileDeps, account: OperatorAccount,
     if (err instanceof DuplicateKeyError) throw conflict(`Profile "${input.username}" already exists.`, 'PROFILE_EXISTS');
     throw err;
   }
-  return view(deps.storage, profile);
+  return { ...(await view(deps.storage, profile)), created_at: profile.createdAt.toUTCString() };
 }
 
 export async function listProfiles(deps: ProfileDeps, account: OperatorAccount): Promise<{ limit: number; plan: string; profiles: ProfileView[] }> {

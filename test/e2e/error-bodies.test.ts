@@ -112,8 +112,8 @@ describe('error bodies of the upload endpoints', () => {
         violations: [{ field: 'max_posts_per_slot', message: 'only with add_to_queue' }],
       }],
       ['request_id too long', () => api.post('/api/upload_text', { user: 'erin', 'platform[]': ['discord'], title: 'hi', request_id: 'r'.repeat(256) }), {
-        success: false, error_code: 'invalid_request', message: 'request_id: request_id is at most 255 characters',
-        violations: [{ field: 'request_id', message: 'request_id is at most 255 characters' }],
+        success: false, error_code: 'invalid_id', message: 'request_id: ids are at most 255 characters; this one has 256.',
+        violations: [{ field: 'request_id', message: 'ids are at most 255 characters; this one has 256' }],
       }],
       ['unknown platform', () => api.post('/api/upload_text', { user: 'erin', 'platform[]': ['myspace'], title: 'hi' }), {
         success: false, error_code: 'platform_not_supported', message: 'Unknown platform "myspace" in platform[].',

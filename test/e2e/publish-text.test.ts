@@ -57,7 +57,7 @@ describe('publishing text to discord and telegram end to end', () => {
   it('answers 401 with the error body for a missing or wrong key', async () => {
     const none = await fetch(`${stack.apiUrl}/api/herald/me`);
     expect(none.status).toBe(401);
-    expect(await none.json()).toEqual({ success: false, message: 'Missing credentials: send the header "Authorization: Apikey <API_KEY>".' });
+    expect(await none.json()).toEqual({ success: false, error_code: 'unauthenticated', message: 'Missing credentials: send the header "Authorization: Apikey <API_KEY>".' });
     const wrong = await apiClient(stack.apiUrl, 'hk_wrong').get('/api/herald/me');
     expect(wrong).toMatchObject({ status: 401, body: { success: false, message: 'Invalid API key.' } });
   });

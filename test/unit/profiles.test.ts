@@ -7,9 +7,10 @@ describe('profiles', () => {
     const world = aWorld();
     const { account } = await world.operator('basic');
     const created = await createProfile(world.deps, account, { username: 'alice' });
-    expect(created).toEqual({ username: 'alice', created_at: '2026-01-01T00:00:00.000Z', social_accounts: {} });
-    expect(await listProfiles(world.deps, account)).toMatchObject({ limit: 5, plan: 'basic', profiles: [{ username: 'alice' }] });
-    expect(await getProfile(world.deps, account, 'alice')).toMatchObject({ username: 'alice' });
+    // The spec shows created_at as an HTTP-date on create and as ISO-8601 on reads.
+    expect(created).toEqual({ username: 'alice', created_at: 'Thu, 01 Jan 2026 00:00:00 GMT', social_accounts: {} });
+    expect(await listProfiles(world.deps, account)).toMatchObject({ limit: 5, plan: 'basic', profiles: [{ username: 'alice', created_at: '2026-01-01T00:00:00.000Z' }] });
+    expect(await getProfile(world.deps, account, 'alice')).toMatchObject({ username: 'alice', created_at: '2026-01-01T00:00:00.000Z' });
     await deleteProfile(world.deps, account, { username: 'alice' });
     await expect(getProfile(world.deps, account, 'alice')).rejects.toMatchObject({ kind: 'not_found', errorCode: 'PROFILE_NOT_FOUND' });
   });
@@ -31,6 +32,16 @@ describe('profiles', () => {
     await expect(createProfile(world.deps, account, { username: '' })).rejects.toMatchObject({ kind: 'invalid_input' });
     await expect(createProfile(world.deps, account, { username: 42 })).rejects.toMatchObject({ kind: 'invalid_input' });
     await expect(createProfile(world.deps, account, { username: 'has space' })).rejects.toMatchObject({ kind: 'invalid_input' });
+  });
+
+  it('reserves the words of the fixed /users/<word> paths (400 username_reserved), but still deletes such a profile', async () => {
+    const world = aWorld();
+    const { account } = await world.operator();
+    for (const name of ['facebook-page', 'Validate-JWT', 'notifications']) {
+      await expect(createProfile(world.deps, account, { username: name })).rejects.toMatchObject({ kind: 'invalid_input', errorCode: 'username_reserved' });
+    }
+    await world.deps.storage.profiles.insert({ accountId: account.id, username: 'preferences', createdAt: world.deps.clock.now(), uiLabels: {} });
+    await expect(deleteProfile(world.deps, account, { username: 'preferences' })).resolves.toBeUndefined();
   });
 
   it('keeps profiles of different operators apart', async () => {

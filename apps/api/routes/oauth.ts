@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { invalidInput } from '../../../core/domain/errors';
 import { isPlatform, type Platform } from '../../../core/domain/platforms';
 import { completeOAuth, startOAuth } from '../../../core/usecases/oauth-connect';
-import { bodyFields, parse, single } from '../input';
+import { checkId } from '../ids';
+import { bodyFields, parse, refuseUnavailablePlatforms, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
 
 const StartBody = z.object({
@@ -23,6 +24,7 @@ export const oauthCallbackPath = (ns: string, platform: string) => `/api/${ns}/o
 /** POST /oauth/{platform}/start (authenticated): the network's authorize URL for a profile. */
 export function oauthStartRoute(router: Router<AppState>, deps: ApiDeps, ns: string, publicBaseUrl: string): void {
   router.post(`/api/${ns}/oauth/:platform/start`, async (ctx) => {
+    refuseUnavailablePlatforms(ctx.params.platform);
     const platform = platformParam(ctx.params.platform!);
     const fields = bodyFields(ctx);
     const body = parse(StartBody, { ...fields, profile_username: fields.profile_username ?? fields.username });
@@ -42,11 +44,13 @@ export function oauthStartRoute(router: Router<AppState>, deps: ApiDeps, ns: str
  */
 export function oauthCallbackRoute(router: Router, deps: ApiDeps, ns: string): void {
   router.get(oauthCallbackPath(ns, ':platform'), async (ctx) => {
+    refuseUnavailablePlatforms(ctx.params.platform);
     const platform = platformParam(ctx.params.platform!);
     const q = (name: string) => {
       const v = single(ctx.query[name]);
       return typeof v === 'string' ? v : undefined;
     };
+    checkId('state', q('state'));
     const code = q('code');
     const state = q('state');
     const error = q('error');

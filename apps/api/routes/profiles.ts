@@ -4,8 +4,8 @@ import { createProfile, deleteProfile, getProfile, listProfiles } from '../../..
 import { connectWithCredentials } from '../../../core/usecases/connect-with-credentials';
 import { isPlatform } from '../../../core/domain/platforms';
 import { invalidInput } from '../../../core/domain/errors';
-import { bodyFields, parse, single } from '../input';
-import { PIN_KINDS, type PinKind } from '../../../core/domain/profile';
+import { bodyFields, parse, refuseUnavailablePlatforms, single } from '../input';
+import { isReservedProfileUsername, PIN_KINDS, type PinKind } from '../../../core/domain/profile';
 import { deletePin, getPin, setPin } from '../../../core/usecases/pins';
 import type { ApiDeps, AppState } from '../deps';
 
@@ -28,9 +28,10 @@ export function profileRoutes(router: Router<AppState>, deps: ApiDeps, ns: strin
     ctx.body = { success: true, message: `Profile "${String(input.username)}" deleted.` };
   });
 
-  // Manual credential connections: discord and telegram today; reddit answers 503.
+  // Manual credential connections: discord, telegram and bluesky today; reddit answers 503.
   router.post(`/api/${ns}/users/:platform/credentials`, async (ctx) => {
     const platform = ctx.params.platform;
+    refuseUnavailablePlatforms(platform);
     if (!isPlatform(platform)) throw invalidInput(`Unknown platform "${platform}".`, undefined, 'platform_not_supported');
     const connection = await connectWithCredentials(deps, ctx.state.caller.account, platform, bodyFields(ctx));
     ctx.body = {
@@ -57,8 +58,16 @@ export function profileRoutes(router: Router<AppState>, deps: ApiDeps, ns: strin
       ctx.body = { success: true, ...(await deletePin(deps.storage, ctx.state.caller.account, kind, profileOf(bodyFields(ctx).profile_username ?? ctx.query.profile_username))) };
     });
   }
+}
 
-  router.get(`/api/${ns}/users/:username`, async (ctx) => {
-    ctx.body = { success: true, profile: await getProfile(deps, ctx.state.caller.account, ctx.params.username) };
+/**
+ * GET /users/{username}, registered after every other route: the fixed `/users/<word>` paths
+ * (pins, and those later issues add) come first, and a reserved word is never looked up as a
+ * profile even when its own route does not exist yet.
+ */
+export function profileByUsernameRoute(router: Router<AppState>, deps: ApiDeps, ns: string): void {
+  router.get(`/api/${ns}/users/:username`, async (ctx, next) => {
+    if (isReservedProfileUsername(ctx.params.username!)) return next();
+    ctx.body = { success: true, profile: await getProfile(deps, ctx.state.caller.account, ctx.params.username!) };
   });
 }

@@ -12,7 +12,9 @@ import { retryFailedPlatforms } from '../../../core/usecases/retry-upload';
 import { getQueueSettings, nextQueueSlot, previewQueue, saveQueueSettings } from '../../../core/usecases/queue';
 import { removeTempFiles, takeMedia } from '../media-intake';
 import { getUploadStatus, listUploadHistory } from '../../../core/usecases/read-uploads';
-import { bodyFields, formBoolean, list, parse, single } from '../input';
+import { fieldsReadSoFar } from '../body';
+import { checkId } from '../ids';
+import { bodyFields, formBoolean, list, parse, refuseUnavailablePlatforms, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
 
 const text = (name: string, max?: number) => {
@@ -95,6 +97,9 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
   }
 
   async function handleUpload(ctx: RouterContext<AppState>, kind: MediaKind): Promise<void> {
+    // reddit answers first, also when the rest of the body then turns out unreadable (truncated, a file too large).
+    const readSoFar = fieldsReadSoFar(ctx);
+    refuseUnavailablePlatforms(readSoFar['platform[]'], readSoFar.platform);
     const fields = bodyFields(ctx);
     const body = parse(UploadCommonFields, { ...fields, platform: list(fields['platform[]'] ?? fields.platform) ?? [] });
     if (body.scheduled_date !== undefined && body.add_to_queue) {
@@ -115,8 +120,8 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     const platforms = normalizePlatforms(body.platform);
     const requestId = body.request_id ?? header(ctx, 'Idempotency-Key', 'X-Idempotency-Key', 'X-Request-Id');
     const externalId = body.external_id ?? header(ctx, 'X-External-Id');
-    if (externalId !== undefined && externalId.length > 255) throw invalidInput('external_id is at most 255 characters.');
-    if (requestId !== undefined && requestId.length > 255) throw invalidInput('request_id is at most 255 characters.');
+    checkId('request_id', requestId);
+    checkId('external_id', externalId);
     // A repeat of a known request answers before any media is stored again.
     const existing = requestId ? await deps.storage.uploads.find(ctx.state.caller.account.id, requestId) : null;
     if (!existing) await precheckUpload(deps, ctx.state.caller.account, { kind: kind, platforms, profileUsername: body.user });
