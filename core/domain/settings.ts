@@ -26,6 +26,8 @@ export interface SettingField {
   /** Other request field names that mean the same (the canonical name wins when both are sent). */
   aliases?: readonly string[];
   type: SettingType;
+  /** The field must be sent (credential fields; upload settings use `check` for required-when rules). */
+  required?: boolean;
   /** Upload endpoints where the field applies; elsewhere it is ignored with a warning. */
   endpoints: readonly MediaKind[];
   default?: unknown;
@@ -161,7 +163,8 @@ export function resolveSettings(
       continue;
     }
     if (!present.length) {
-      if (field.default !== undefined) values[field.name] = field.default;
+      if (field.required) violations.push({ field: field.name, message: `${field.name} is required` });
+      else if (field.default !== undefined) values[field.name] = field.default;
       continue;
     }
     const { value, error } = convert(field, fields[present[0]]);

@@ -1,8 +1,39 @@
-import { defineNetwork } from '../kit/network';
+/**
+ * Discord through a channel webhook (docs.discord.com/developers/resources/webhook): the account is
+ * a webhook URL, verified with Get Webhook with Token and published to with Execute Webhook.
+ */
+import type { PlatformAdapter } from '../../../core/ports/platform';
 import { hostList, httpUrl } from '../kit/env';
-import { createDiscordPlatform, discordDescriptor, type DiscordPlatformOptions } from './adapter';
+import { systemNow } from '../kit/http';
+import { defineNetwork, type CommonOptions } from '../kit/network';
+import { createDiscordClient, DEFAULT_TIMEOUT_MS, DISCORD_API_BASE } from './client';
+import { createDiscordConnector, DISCORD_WEBHOOK_HOSTS } from './connect';
+import { discordDescriptor } from './descriptor';
+import { createDiscordPublisher } from './publish';
 
-export * from './adapter';
+export { DISCORD_API_BASE, mapDiscordFailure, type DiscordOutcome } from './client';
+export { DISCORD_WEBHOOK_HOSTS } from './connect';
+export { discordDescriptor } from './descriptor';
+export { discordCredentialFields } from './settings';
+
+export interface DiscordPlatformOptions extends CommonOptions {
+  /** Default https://discord.com/api/v10; a simulator's base URL in tests and the sandbox. */
+  apiBase?: string;
+  /** Hosts accepted (over https) in submitted webhook URLs; the host of `apiBase` is always accepted. */
+  allowedWebhookHosts?: readonly string[];
+}
+
+export function createDiscordPlatform(opts: DiscordPlatformOptions = {}): PlatformAdapter {
+  const apiBase = opts.apiBase ?? DISCORD_API_BASE;
+  const client = createDiscordClient({
+    apiBase, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetch: opts.fetch ?? fetch, now: opts.now ?? systemNow,
+  });
+  return {
+    descriptor: discordDescriptor,
+    credentials: createDiscordConnector(client, { apiBase, allowedWebhookHosts: opts.allowedWebhookHosts ?? DISCORD_WEBHOOK_HOSTS }),
+    publisher: createDiscordPublisher(client),
+  };
+}
 
 export const discord = defineNetwork<'discord', DiscordPlatformOptions>({
   id: 'discord',

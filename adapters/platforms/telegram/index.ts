@@ -1,8 +1,35 @@
-import { defineNetwork } from '../kit/network';
+/**
+ * Telegram through a bot (core.telegram.org/bots/api): the account is a bot token plus a chat the
+ * bot administers. Verified with getMe → getChat → getChatMember; text published with sendMessage.
+ */
+import type { PlatformAdapter } from '../../../core/ports/platform';
 import { httpUrl } from '../kit/env';
-import { createTelegramPlatform, telegramDescriptor, type TelegramPlatformOptions } from './adapter';
+import { systemNow } from '../kit/http';
+import { defineNetwork, type CommonOptions } from '../kit/network';
+import { createTelegramClient, DEFAULT_TIMEOUT_MS, TELEGRAM_API_BASE } from './client';
+import { createTelegramConnector } from './connect';
+import { telegramDescriptor } from './descriptor';
+import { createTelegramPublisher } from './publish';
 
-export * from './adapter';
+export { mapTelegramFailure, TELEGRAM_API_BASE, type TelegramOutcome } from './client';
+export { telegramDescriptor } from './descriptor';
+export { telegramCredentialFields } from './settings';
+
+export interface TelegramPlatformOptions extends CommonOptions {
+  /** Default https://api.telegram.org; a simulator's base URL in tests and the sandbox. */
+  apiBase?: string;
+}
+
+export function createTelegramPlatform(opts: TelegramPlatformOptions = {}): PlatformAdapter {
+  const client = createTelegramClient({
+    apiBase: opts.apiBase ?? TELEGRAM_API_BASE, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetch: opts.fetch ?? fetch, now: opts.now ?? systemNow,
+  });
+  return {
+    descriptor: telegramDescriptor,
+    credentials: createTelegramConnector(client),
+    publisher: createTelegramPublisher(client),
+  };
+}
 
 export const telegram = defineNetwork<'telegram', TelegramPlatformOptions>({
   id: 'telegram',

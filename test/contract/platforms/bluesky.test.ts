@@ -1,7 +1,9 @@
 import { HeraldError, PlatformError } from '../../../core/domain/errors';
 import { postFirstComment } from '../../support/first-comment';
 import { resolveSettings } from '../../../core/domain/settings';
-import type { MediaRef, PlatformAdapter, PlatformCredentials, PublishContext, PublishOutcome, PublishPost } from '../../../core/ports/platform';
+import {
+  textLengthOf, type MediaRef, type PlatformAdapter, type PlatformCredentials, type PublishContext, type PublishOutcome, type PublishPost,
+} from '../../../core/ports/platform';
 import { createBlueskyPlatform, mapBlueskyFailure } from '../../../adapters/platforms/bluesky';
 import { startBlueskySimulator, type BlueskySimulator } from '../../../ops/simulators/bluesky';
 import { drivePublish, mediaFixtures, textPost, type MediaFixtures } from '../../support/platform-harness';
@@ -68,6 +70,17 @@ describe('descriptor and settings', () => {
       id: 'bluesky', connect: 'credentials', endpoints: ['text', 'photo', 'video'],
       limits: { textMaxChars: 300, video: { maxBytes: 300_000_000, maxSeconds: 600 }, photo: { maxBytes: 1_000_000, maxCount: 20 } },
     });
+  });
+
+  it('counts text as the publisher does: graphemes (👍🏽 is one)', () => {
+    expect(textLengthOf(bluesky.descriptor, '👍🏽'.repeat(300))).toBe(300);
+  });
+
+  it('declares the credential fields the connector reads (identifier and app_password, both required)', () => {
+    expect(bluesky.descriptor.credentialFields!.fields.map((f) => [f.name, f.type, f.required === true])).toEqual([
+      ['identifier', 'string', true],
+      ['app_password', 'string', true],
+    ]);
   });
 
   it('applies defaults and folds aliases into the canonical names', () => {
@@ -143,6 +156,7 @@ describe('connect', () => {
     const err = await rejection(bluesky.credentials!.verify(input));
     expect(err).toBeInstanceOf(HeraldError);
     expect(err).toMatchObject({ kind: 'invalid_input', details: { field } });
+    expect(err.message).not.toContain('my-real-password');
     expect(sim.requests).toHaveLength(0);
   });
 
@@ -181,6 +195,34 @@ describe('connect', () => {
     sim.requests.splice(0);
     await expect(bluesky.refresher!.refresh({ ...credentials, refresh_jwt: stale })).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_expired' } });
     expect(sim.requests).toHaveLength(0);
+  });
+});
+
+describe('clock', () => {
+  it('a refresh JWT past its exp on the injected clock is refused without asking Bluesky', async () => {
+    const { credentials } = await connect();
+    const exp = jwtPayload(credentials.refresh_jwt!).exp as number;
+    const later = createBlueskyPlatform({ ...options(), now: () => new Date(exp * 1000 + 1000) });
+    await expect(later.refresher!.refresh(credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_expired' } });
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it("dates the post record and its gates with the injected clock", async () => {
+    const now = new Date('2031-05-01T10:00:00.000Z');
+    const clocked = createBlueskyPlatform({ ...options(), now: () => now });
+    const { credentials } = await connect({}, clocked);
+    await publish(credentials, textPost('dated', { bluesky_threadgate: ['nobody'] }), clocked);
+    expect(createRecordBodies().map((b) => [b.collection, b.record.createdAt])).toEqual([
+      ['app.bsky.feed.post', now.toISOString()],
+      ['app.bsky.feed.threadgate', now.toISOString()],
+    ]);
+  });
+
+  it('a 429 waits until RateLimit-Reset on the injected clock', () => {
+    const now = new Date('2031-05-01T10:00:00.000Z');
+    const headers = new Headers({ 'ratelimit-reset': String(now.getTime() / 1000 + 90) });
+    const err = mapBlueskyFailure({ kind: 'response', status: 429, headers, body: { error: 'RateLimitExceeded' } }, 1, () => now);
+    expect(err.failure).toEqual({ kind: 'rate_limited', retryAfterMs: 90_000 });
   });
 });
 

@@ -1,7 +1,8 @@
 import { noMedia } from '../../support/media-access';
 import { HeraldError, PlatformError } from '../../../core/domain/errors';
 import type { PlatformAdapter, PublishContext } from '../../../core/ports/platform';
-import { createDiscordPlatform } from '../../../adapters/platforms/discord';
+import { textLengthOf } from '../../../core/ports/platform';
+import { createDiscordPlatform, mapDiscordFailure } from '../../../adapters/platforms/discord';
 import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simulators/discord';
 
 let sim: DiscordSimulator;
@@ -49,6 +50,17 @@ describe('descriptor', () => {
   it('declares a credentials network with a 2000-character text limit', () => {
     expect(discord.descriptor).toMatchObject({ id: 'discord', connect: 'credentials', endpoints: ['text'], limits: { textMaxChars: 2000 } });
   });
+
+  it('counts text as the publisher does: code points, not UTF-16 units', () => {
+    expect(textLengthOf(discord.descriptor, '😀'.repeat(2000))).toBe(2000);
+  });
+
+  it('declares the credential fields the connector reads (webhook_url required, name optional)', () => {
+    expect(discord.descriptor.credentialFields!.fields.map((f) => [f.name, f.type, f.required === true])).toEqual([
+      ['webhook_url', 'url', true],
+      ['name', 'string', false],
+    ]);
+  });
 });
 
 describe('verify', () => {
@@ -91,8 +103,16 @@ describe('verify', () => {
     expect(sim.requests).toHaveLength(0);
   });
 
-  it('rejects a missing webhook_url as invalid_input', async () => {
-    await expect(verify({})).rejects.toMatchObject({ kind: 'invalid_input' });
+  it('rejects a missing webhook_url as invalid_input, saying what to send', async () => {
+    const err = await rejection(verify({}));
+    expect(err).toMatchObject({ kind: 'invalid_input', details: { field: 'webhook_url' } });
+    expect(err.message).toMatch(/^webhook_url is required\. .*https:\/\/discord\.com\/api\/webhooks\/<id>\/<token>/);
+  });
+
+  it('rejects a blank name as invalid_input without calling Discord', async () => {
+    const h = hook();
+    await expect(verify({ webhook_url: h.url, name: '   ' })).rejects.toMatchObject({ kind: 'invalid_input', details: { field: 'name' } });
+    expect(sim.requests).toHaveLength(0);
   });
 
   it('maps an unknown webhook to auth_expired (webhook_deleted)', async () => {
@@ -179,6 +199,13 @@ describe('failure modes', () => {
     await expect(publish(ctxFor(h), 'hello'))
       .rejects.toMatchObject({ failure: { kind: 'rate_limited', retryAfterMs: 1500 }, upstream: { status: 429 } });
     expect(sim.messages()).toHaveLength(0);
+  });
+
+  it('reads a Retry-After date against the injected clock when the body has no retry_after', () => {
+    const now = new Date('2026-03-01T12:00:00Z');
+    const headers = new Headers({ 'retry-after': new Date(now.getTime() + 7000).toUTCString() });
+    const err = mapDiscordFailure({ kind: 'response', status: 429, headers, body: { message: 'You are being rate limited.' } }, 1, () => now);
+    expect(err.failure).toEqual({ kind: 'rate_limited', retryAfterMs: 7000 });
   });
 
   it.each(['server_error', 'bad_gateway'] as const)('%s → transient, nothing stored', async (mode) => {

@@ -2,7 +2,7 @@ import { PlatformError } from '../../../core/domain/errors';
 import { postFirstComment } from '../../support/first-comment';
 import { resolveSettings } from '../../../core/domain/settings';
 import type { MediaKind } from '../../../core/domain/platforms';
-import type { PlatformAdapter, PlatformCredentials, PublishContext, PublishPost } from '../../../core/ports/platform';
+import { textLengthOf, type PlatformAdapter, type PlatformCredentials, type PublishContext, type PublishPost } from '../../../core/ports/platform';
 import type { RecordedRequest } from '../../../ops/simulators/kit/http';
 import {
   createLinkedInPlatform, escapeLittleText, LINKEDIN_DEFAULT_VERSION, linkedinDescriptor, mapLinkedInFailure,
@@ -91,6 +91,10 @@ describe('descriptor and settings', () => {
       id: 'linkedin', connect: 'oauth', endpoints: ['video', 'photo', 'text'],
       limits: { textMaxChars: 3000, video: { maxSeconds: 600, minSeconds: 3 }, photo: { maxCount: 20 } },
     });
+  });
+
+  it('counts commentary as the publisher does: code points', () => {
+    expect(textLengthOf(linkedinDescriptor, '😀'.repeat(3000))).toBe(3000);
   });
 
   it('applies defaults per endpoint', () => {
@@ -245,6 +249,27 @@ describe('connect', () => {
     expect(credentials.expires_at).toBeDefined();
     sim.reset();
     await expect(a.refresher!.refresh(credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_unavailable' } });
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it('computes expires_at and refresh_expires_at from the injected clock, on connect and on refresh', async () => {
+    const now = new Date('2031-05-01T10:00:00.000Z');
+    const a = adapter({ now: () => now });
+    const code = sim.issueAuthCode(member.sub, { clientId: client.clientId, redirectUri: REDIRECT });
+    const { credentials } = await a.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
+    expect(credentials.expires_at).toBe(new Date(now.getTime() + 60 * 86400_000).toISOString());
+    // The simulator answers refresh_token_expires_in on its own (real) clock: within a few seconds of 365 days.
+    expect(Math.abs(Date.parse(credentials.refresh_expires_at!) - (now.getTime() + 365 * 86400_000))).toBeLessThan(5000);
+    const renewed = await a.refresher!.refresh(credentials);
+    expect(renewed.expires_at).toBe(new Date(now.getTime() + 60 * 86400_000).toISOString());
+  });
+
+  it('a refresh token past refresh_expires_at on the injected clock is auth_expired, sending nothing', async () => {
+    const code = sim.issueAuthCode(member.sub, { clientId: client.clientId, redirectUri: REDIRECT });
+    const { credentials } = await linkedin.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
+    const later = adapter({ now: () => new Date(Date.parse(credentials.refresh_expires_at!) + 1000) });
+    sim.reset();
+    await expect(later.refresher!.refresh(credentials)).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'refresh_token_expired' } });
     expect(sim.requests).toHaveLength(0);
   });
 
@@ -510,7 +535,10 @@ describe('failure modes', () => {
   });
 
   it('a timeout is transient with an unknown outcome', async () => {
-    sim.setLatency(300);
+    // Far beyond the adapter's 100 ms: the simulator sees the client leave long before it would
+    // answer, so the dropped request never stores a post that a later test would find, however
+    // loaded the machine.
+    sim.setLatency(5000);
     const err = await rejection(publishText(fresh('slow'), {}, ctxFor(), adapter({ timeoutMs: 100 })));
     expect(err).toMatchObject({ failure: { kind: 'transient' } });
     expect(err.message).toMatch(/100 ms.*outcome is unknown/);
@@ -523,6 +551,14 @@ describe('failure modes', () => {
     expect(err.failure).toMatchObject({ kind: 'rate_limited' });
     const wait = (err.failure as { retryAfterMs: number }).retryAfterMs;
     expect(Math.abs(Date.now() + wait - midnight.getTime())).toBeLessThan(2000);
+  });
+});
+
+describe('clock', () => {
+  it('a 429 without Retry-After waits until midnight UTC on the injected clock', () => {
+    const now = new Date('2031-05-01T22:30:00.000Z');
+    const err = mapLinkedInFailure({ kind: 'response', status: 429, headers: new Headers(), body: { status: 429 } }, { timeoutMs: 1, call: 'api', now: () => now });
+    expect(err.failure).toEqual({ kind: 'rate_limited', retryAfterMs: 90 * 60_000 });
   });
 });
 

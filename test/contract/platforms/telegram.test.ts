@@ -1,7 +1,7 @@
 import { noMedia } from '../../support/media-access';
 import { HeraldError, PlatformError } from '../../../core/domain/errors';
-import type { PlatformAdapter, PublishContext } from '../../../core/ports/platform';
-import { createTelegramPlatform } from '../../../adapters/platforms/telegram';
+import { textLengthOf, type PlatformAdapter, type PublishContext } from '../../../core/ports/platform';
+import { createTelegramPlatform, mapTelegramFailure } from '../../../adapters/platforms/telegram';
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
 
 let sim: TelegramSimulator;
@@ -47,6 +47,17 @@ const verify = (input: Record<string, unknown>) => telegram.credentials!.verify(
 describe('descriptor', () => {
   it('declares a credentials network with a 4096-character text limit', () => {
     expect(telegram.descriptor).toMatchObject({ id: 'telegram', connect: 'credentials', endpoints: ['text'], limits: { textMaxChars: 4096 } });
+  });
+
+  it('counts text as the publisher does: code points', () => {
+    expect(textLengthOf(telegram.descriptor, '😀'.repeat(4096))).toBe(4096);
+  });
+
+  it('declares the credential fields the connector reads (bot_token and chat_id, both required)', () => {
+    expect(telegram.descriptor.credentialFields!.fields.map((f) => [f.name, f.type, f.required === true])).toEqual([
+      ['bot_token', 'string', true],
+      ['chat_id', 'string', true],
+    ]);
   });
 });
 
@@ -112,7 +123,8 @@ describe('verify', () => {
     ['a missing chat_id', { bot_token: `123456:${'A'.repeat(35)}` }],
     ['a chat_id that is neither id nor @name', { bot_token: `123456:${'A'.repeat(35)}`, chat_id: 'https://t.me/+abc' }],
   ])('refuses %s as invalid_input without calling Telegram', async (_label, input) => {
-    await expect(verify(input)).rejects.toMatchObject({ kind: 'invalid_input' });
+    const field = input.bot_token === 'not-a-token' ? 'bot_token' : 'chat_id';
+    await expect(verify(input)).rejects.toMatchObject({ kind: 'invalid_input', details: { field } });
     expect(sim.requests).toHaveLength(0);
   });
 });
@@ -201,6 +213,13 @@ describe('failure modes', () => {
     await expect(publish(ctxFor(bot.token, chat.id), 'hello'))
       .rejects.toMatchObject({ failure: { kind: 'rate_limited', retryAfterMs: 2000 }, upstream: { status: 429, code: 429 } });
     expect(sim.messages()).toHaveLength(0);
+  });
+
+  it('without parameters.retry_after, reads a Retry-After date against the injected clock', () => {
+    const now = new Date('2026-03-01T12:00:00Z');
+    const headers = new Headers({ 'retry-after': new Date(now.getTime() + 9000).toUTCString() });
+    const err = mapTelegramFailure({ kind: 'response', status: 429, headers, body: { ok: false, error_code: 429, description: 'Too Many Requests' } }, 1, () => now);
+    expect(err.failure).toEqual({ kind: 'rate_limited', retryAfterMs: 9000 });
   });
 
   it.each(['server_error', 'bad_gateway'] as const)('%s → transient, nothing stored', async (mode) => {
