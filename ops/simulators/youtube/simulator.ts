@@ -75,7 +75,10 @@ export interface SimVideo {
   channelId: string;
   /** The query of the session-opening POST (part, notifySubscribers, …). */
   query: Record<string, string>;
-  /** The resource as sent (parts the `part` parameter named). */
+  /**
+   * The resource as stored: the parts the `part` parameter named, less the read-only ones
+   * (contentDetails, its regionRestriction included) that videos.insert ignores.
+   */
   resource: Record<string, unknown>;
   contentType: string;
   size: number;
@@ -398,6 +401,9 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
         : v.outcome === 'processed' ? { processingStatus: 'succeeded' }
         : { processingStatus: v.outcome === 'failed' ? 'failed' : 'terminated', ...(v.outcome === 'failed' ? { processingFailureReason: 'transcodeFailed' } : {}) };
     }
+    // What YouTube derives from the file; regionRestriction appears only where YouTube Studio or a
+    // content owner set one, which an upload through the Data API cannot.
+    if (parts.includes('contentDetails')) out.contentDetails = { duration: 'PT0S', dimension: '2d', definition: 'hd', caption: 'false', licensedContent: false, projection: 'rectangular' };
     if (parts.includes('paidProductPlacementDetails')) out.paidProductPlacementDetails = v.resource.paidProductPlacementDetails ?? { hasPaidProductPlacement: false };
     if (parts.includes('recordingDetails')) out.recordingDetails = v.resource.recordingDetails ?? {};
     return out;
@@ -505,6 +511,16 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
     res.end();
   }
 
+  /**
+   * What videos.insert keeps of a resource: snippet, status, recordingDetails, localizations and
+   * paidProductPlacementDetails are writable; contentDetails (regionRestriction included) is
+   * read-only, and YouTube drops it without an error.
+   */
+  function writableParts(resource: Record<string, unknown>): Record<string, unknown> {
+    const { contentDetails: _readOnly, ...kept } = resource;
+    return kept;
+  }
+
   /** The last byte arrived: the video or caption exists from now on. */
   function complete(session: Session): Record<string, unknown> {
     const bytes = Buffer.concat(session.chunks);
@@ -524,7 +540,7 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
     }
     const fileIsVideo = looksLikeVideo(bytes.subarray(0, 16));
     const video: SimVideo = {
-      id: id('video', 11), channelId: channel.id, query: session.query, resource: session.resource, contentType: session.contentType,
+      id: id('video', 11), channelId: channel.id, query: session.query, resource: writableParts(session.resource), contentType: session.contentType,
       size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), createdAt: new Date(),
       outcome: !fileIsVideo ? 'failed' : session.verdict ?? 'processed',
       ...(!fileIsVideo ? { failureReason: 'invalidFile' } : session.verdict === 'failed' ? { failureReason: 'codec' } : session.verdict === 'rejected' ? { failureReason: 'duplicate' } : {}),
