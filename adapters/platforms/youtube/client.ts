@@ -28,8 +28,8 @@ const snake = (reason: string) => reason.replace(/[A-Z]/g, (c) => `_${c.toLowerC
  * API's `error.errors[0].reason` and the OAuth endpoint's `error` code, never by message text.
  * Messages never contain tokens.
  */
-export function mapYoutubeFailure(outcome: YoutubeOutcome, opts: { timeoutMs: number; now?: Date }): PlatformError {
-  const now = opts.now ?? new Date();
+export function mapYoutubeFailure(outcome: YoutubeOutcome, opts: { timeoutMs: number; now: Date }): PlatformError {
+  const { now } = opts;
   const fail = (failure: PlatformError['failure'], message: string, upstream: PlatformError['upstream'] = {}) =>
     new PlatformError('youtube', failure, message, upstream);
 

@@ -406,7 +406,7 @@ describe('publish', () => {
     const put = await fetch(init.headers.get('location')!, {
       method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'video/mp4', 'content-range': `bytes 0-${body.length - 1}/${body.length}` }, body,
     });
-    expect(put.status).toBe(200);
+    expect(put.status).toBe(201);
     const created = await put.json() as { id: string; contentDetails?: Record<string, unknown> };
     expect(created.contentDetails).toBeDefined();
     expect(created.contentDetails).not.toHaveProperty('regionRestriction');
