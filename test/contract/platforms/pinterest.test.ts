@@ -564,12 +564,15 @@ describe('failures', () => {
   });
 
   it('reads the rate-limit wait from Retry-After or x-ratelimit-reset, and a 2xx without a Pin is not transient', () => {
+    // The reset as an epoch time is read against the clock given, not the machine's.
+    const now = new Date('2025-01-15T20:00:00Z');
     const answer = (status: number, headers: Record<string, string>, body: unknown = { code: 8, message: 'slow down' }) =>
-      mapPinterestFailure({ kind: 'response', status, headers: new Headers(headers), body }, { call: 'api', timeoutMs: 1000 });
+      mapPinterestFailure({ kind: 'response', status, headers: new Headers(headers), body }, { call: 'api', timeoutMs: 1000, now });
     expect(answer(429, { 'retry-after': '12' }).failure).toEqual({ kind: 'rate_limited', retryAfterMs: 12_000 });
-    expect(answer(429, { 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60) }).failure).toMatchObject({ kind: 'rate_limited' });
+    expect(answer(429, { 'x-ratelimit-reset': String(now.getTime() / 1000 + 60) }).failure).toEqual({ kind: 'rate_limited', retryAfterMs: 60_000 });
+    expect(answer(429, { 'x-ratelimit-reset': '30' }).failure).toEqual({ kind: 'rate_limited', retryAfterMs: 30_000 });
     expect((answer(429, {}).failure as { retryAfterMs: number }).retryAfterMs).toBe(60_000);
-    expect(mapPinterestFailure({ kind: 'malformed', status: 201, what: 'the created Pin' }, { call: 'api', timeoutMs: 1000 }).failure)
+    expect(mapPinterestFailure({ kind: 'malformed', status: 201, what: 'the created Pin' }, { call: 'api', timeoutMs: 1000, now }).failure)
       .toEqual({ kind: 'rejected', code: 'unexpected_response' });
   });
 });
