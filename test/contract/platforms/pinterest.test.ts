@@ -255,6 +255,17 @@ describe('connect', () => {
       .rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
   });
 
+
+  it('computes expires_at of a refreshed token from the injected clock', async () => {
+    const clock = new Date('2001-02-03T04:05:06Z');
+    const { ctx } = connected();
+    const renewed = await createPinterestPlatform({ clientId: app.clientId, clientSecret: app.clientSecret, apiBase: sim.apiBase, now: () => clock })
+      .refresher!.refresh(ctx.credentials);
+    const at = Date.parse(renewed.expires_at!);
+    expect(at).toBeGreaterThan(clock.getTime());
+    expect(at).toBeLessThan(clock.getTime() + 400 * 86400_000);
+  });
+
   it('refresh rotates the refresh token; the old one then stops working', async () => {
     const { ctx, account } = connected();
     const old: PlatformCredentials = { ...ctx.credentials, user_id: account.id };

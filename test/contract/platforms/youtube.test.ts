@@ -239,6 +239,16 @@ describe('connect', () => {
     expect(sim.videos()).toHaveLength(1);
   });
 
+
+  it('computes expires_at of a refreshed token from the injected clock', async () => {
+    const clock = new Date('2001-02-03T04:05:06Z');
+    const { ctx } = channel();
+    const renewed = await adapterFor(sim, { now: () => clock }).refresher!.refresh(ctx.credentials);
+    const at = Date.parse(renewed.expires_at!);
+    expect(at).toBeGreaterThan(clock.getTime());
+    expect(at).toBeLessThan(clock.getTime() + 400 * 86400_000);
+  });
+
   it('stores a rotated refresh token; the old one then stops working', async () => {
     const rotating = await startYoutubeSimulator({ seed: 'rotating', rotateRefreshTokens: true });
     try {
