@@ -4,7 +4,7 @@
  * an OAuth error with HTTP 200, so the token exchange reads the body before the status.
  */
 import type { OAuthConnector, PlatformCredentials, TokenRefresher, VerifiedConnection } from '../../../core/ports/platform';
-import { exchangeJson, formPost, isObject, strList, type Json } from '../kit/http';
+import { exchangeJson, formPost, isObject, str, strList, type Json } from '../kit/http';
 import { createOAuth2Client } from '../kit/oauth2';
 import { fail, type TikTokClient } from './client';
 
@@ -84,7 +84,7 @@ export function createTikTokConnect(client: TikTokClient, opts: TikTokConnectOpt
       });
       const data = await client.api(tokens.access_token, 'GET', '/v2/user/info/?fields=open_id,union_id,avatar_url,display_name,username', undefined);
       const user = isObject(data.user) ? data.user : {};
-      const text = (v: unknown) => (typeof v === 'string' ? v : '');
+      const text = (v: unknown) => str(v) ?? '';
       const credentials = credentialsFrom(tokens);
       credentials.handle = text(user.username);
       if (text(user.union_id)) credentials.union_id = text(user.union_id);
