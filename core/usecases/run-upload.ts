@@ -231,7 +231,8 @@ export async function emitUploadCompleted(deps: RunUploadDeps, upload: UploadReq
     result: {
       success: result.success,
       url: result.url ?? null,
-      publish_id: result.post_id ?? null,
+      // The network's own publish id (TikTok's, from the adapter's extra), never the post id.
+      publish_id: typeof result.publish_id === 'string' ? result.publish_id : null,
       post_id: result.post_id ?? null,
       error: result.success ? null : (result.error ?? 'failed'),
     },

@@ -1,8 +1,15 @@
 import { defineNetwork } from '../kit/network';
 import { httpUrl } from '../kit/env';
-import { createPinterestPlatform, pinterestDescriptor, type PinterestPlatformOptions } from './adapter';
+import { pinterestDescriptor } from './descriptor';
+import { createPinterestPlatform, type PinterestPlatformOptions } from './platform';
 
-export * from './adapter';
+export type { PinterestBoard } from './boards';
+export { mapPinterestFailure, PINTEREST_VIDEO_NOT_READY_CODE, type PinterestCall, type PinterestOutcome } from './client';
+export { PINTEREST_AUTH_BASE, PINTEREST_SCOPES } from './connect';
+export * from './descriptor';
+export * from './platform';
+export { PINTEREST_SAVE_RETRY_DELAYS_MS } from './publish';
+export { PINTEREST_AI_DISCLOSURES, pinterestSettings } from './settings';
 
 export const pinterest = defineNetwork<'pinterest', PinterestPlatformOptions>({
   id: 'pinterest',

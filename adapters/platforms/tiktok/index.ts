@@ -1,8 +1,13 @@
 import { defineNetwork } from '../kit/network';
 import { httpUrl, millis, oneOf } from '../kit/env';
-import { createTikTokPlatform, tiktokDescriptor, type TikTokPlatformOptions } from './adapter';
+import { tiktokDescriptor } from './descriptor';
+import { createTikTokPlatform, type TikTokPlatformOptions } from './platform';
 
-export * from './adapter';
+export { mapTikTokFailure, type TikTokOutcome } from './client';
+export { TIKTOK_AUTH_BASE, TIKTOK_SCOPES } from './connect';
+export * from './descriptor';
+export * from './platform';
+export { TIKTOK_PRIVACY_LEVELS, tiktokSettings } from './settings';
 
 export const tiktok = defineNetwork<'tiktok', TikTokPlatformOptions>({
   id: 'tiktok',

@@ -1,8 +1,14 @@
 import { defineNetwork } from '../kit/network';
 import { flag, httpUrl } from '../kit/env';
-import { createXPlatform, xDescriptor, type XPlatformOptions } from './adapter';
+import { xDescriptor } from './descriptor';
+import { createXPlatform, type XPlatformOptions } from './platform';
 
-export * from './adapter';
+export { mapXFailure, type XFailureContext, type XOutcome } from './client';
+export { X_AUTH_BASE, X_SCOPES } from './connect';
+export * from './descriptor';
+export * from './platform';
+export { xSettings } from './settings';
+export { splitIntoThread, stripLinks, xWeightedLength } from './text';
 
 export const x = defineNetwork<'x', XPlatformOptions>({
   id: 'x',

@@ -1,8 +1,15 @@
 import { defineNetwork } from '../kit/network';
 import { httpUrl, millis } from '../kit/env';
-import { createYoutubePlatform, youtubeDescriptor, type YoutubePlatformOptions } from './adapter';
+import { youtubeDescriptor } from './descriptor';
+import { createYoutubePlatform, type YoutubePlatformOptions } from './platform';
 
-export * from './adapter';
+export { GOOGLE_AUTH_BASE, GOOGLE_TOKEN_URL, msUntilPacificMidnight } from '../kit/google';
+export * from './client';
+export * from './connect';
+export * from './descriptor';
+export * from './platform';
+export { YOUTUBE_CHUNK_UNIT } from './publish';
+export { youtubeSettings, youtubeTagsLength, YOUTUBE_SUBTITLE_SLOTS } from './settings';
 
 export const youtube = defineNetwork<'youtube', YoutubePlatformOptions>({
   id: 'youtube',

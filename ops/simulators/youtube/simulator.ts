@@ -13,187 +13,20 @@
  */
 import type { ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../kit/html';
+import { createSeededSource, sendJson, sendText, startSimulatorHost, type SimRequest } from '../kit/http';
 import {
-  createSeededSource, sendJson, sendText, startSimulatorHost, type RecordedRequest, type SimRequest,
-} from '../kit/http';
+  YOUTUBE_FAILURE_MODES, YOUTUBE_SIM_RETRY_AFTER_SECONDS,
+  type SimCaption, type SimChannel, type SimComment, type SimPlaylistItem, type SimVideo, type YoutubeFailureMode, type YoutubeSimulator,
+  type YoutubeSimulatorOptions,
+} from './types';
+import {
+  apiError, applies, ASSIGNABLE_CATEGORIES, CHUNK_UNIT, CODE_TTL_MS, imageKind, KNOWN_SCOPES, LANGUAGE, looksLikeVideo,
+  MAX_VIDEO_BYTES, oauthError, SCOPE, tagsLength, THUMBNAIL_MAX_BYTES,
+  type AccessToken, type AuthCode, type Client, type Grant, type RefreshToken, type RouteKind, type Session,
+} from './wire';
 
-export const YOUTUBE_FAILURE_MODES = [
-  // Any API call (and, where it means something there, the token endpoint).
-  'token_expired', 'token_revoked', 'quota_exceeded', 'rate_limited', 'server_error', 'service_unavailable',
-  'forbidden', 'insufficient_permissions',
-  // The next upload session opened for a video.
-  'upload_limit_exceeded', 'invalid_title', 'invalid_description', 'invalid_tags', 'processing_failed', 'processing_rejected',
-  // The next PUT to an upload session: keep the bytes but drop the connection unanswered / answer 404.
-  'upload_interrupted', 'session_expired',
-] as const;
-export type YoutubeFailureMode = (typeof YOUTUBE_FAILURE_MODES)[number];
-
-/** Retry-After of a rate_limited answer, in seconds. */
-export const YOUTUBE_SIM_RETRY_AFTER_SECONDS = 30;
-
-const SCOPE = {
-  upload: 'https://www.googleapis.com/auth/youtube.upload',
-  forceSsl: 'https://www.googleapis.com/auth/youtube.force-ssl',
-  youtube: 'https://www.googleapis.com/auth/youtube',
-  readonly: 'https://www.googleapis.com/auth/youtube.readonly',
-} as const;
-const KNOWN_SCOPES: string[] = [...Object.values(SCOPE), 'openid', 'email', 'profile'];
-/** Categories a US channel may assign. */
-const ASSIGNABLE_CATEGORIES = ['1', '2', '10', '15', '17', '19', '20', '22', '23', '24', '25', '26', '27', '28', '29'];
-const CHUNK_UNIT = 256 * 1024;
-const MAX_VIDEO_BYTES = 256 * 1024 ** 3;
-const THUMBNAIL_MAX_BYTES = 2 * 1024 * 1024;
-const CODE_TTL_MS = 10 * 60_000;
-const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
-
-export interface YoutubeSimulatorOptions {
-  port?: number;
-  /** Fixture ids and tokens derive from it. Default random. */
-  seed?: string;
-  /** How long an uploaded video stays "processing". Default 50 ms. */
-  processingMs?: number;
-  /** Access token lifetime (`expires_in`). Default 3599 s. */
-  accessTokenTtlSeconds?: number;
-  /** Hand out a new refresh token on each refresh and revoke the old one. Default false (Google's usual behaviour). */
-  rotateRefreshTokens?: boolean;
-}
-
-export interface SimChannel {
-  id: string;
-  title: string;
-  /** `@handle`, YouTube's snippet.customUrl. */
-  handle: string;
-  avatarUrl: string;
-  /** Unverified channels cannot set custom thumbnails. */
-  verified: boolean;
-  dailyUploadLimit: number;
-  uploads: number;
-}
-
-export interface SimVideo {
-  id: string;
-  channelId: string;
-  /** The query of the session-opening POST (part, notifySubscribers, …). */
-  query: Record<string, string>;
-  /** The resource as sent (parts the `part` parameter named). */
-  resource: Record<string, unknown>;
-  contentType: string;
-  size: number;
-  sha256: string;
-  createdAt: Date;
-  /** Set when processing fails or YouTube rejects the file. */
-  outcome: 'processed' | 'failed' | 'rejected';
-  failureReason?: string;
-  thumbnail?: { contentType: string; size: number };
-}
-
-export interface SimComment { id: string; videoId: string; channelId: string; text: string; publishedAt: string }
-export interface SimCaption { id: string; videoId: string; language: string; name: string; isDraft: boolean; size: number; text: string }
-export interface SimPlaylistItem { id: string; playlistId: string; videoId: string; position: number }
-
-export interface YoutubeSimulator {
-  port: number;
-  /** `http://127.0.0.1:PORT`: the adapter's apiBase and authBase, and the `/__sim/*` control routes. */
-  origin: string;
-  apiBase: string;
-  authBase: string;
-  /** `${origin}/token` */
-  tokenUrl: string;
-  createClient(input: { redirectUris: string[] }): { clientId: string; clientSecret: string };
-  createAccount(input: { title: string; handle?: string; verified?: boolean; dailyUploadLimit?: number; avatarUrl?: string }): SimChannel;
-  createPlaylist(channelId: string, title: string): string;
-  /** A code as the consent page would issue it. */
-  issueAuthCode(channelId: string, opts: {
-    clientId: string; redirectUri: string; scopes?: string[]; codeChallenge?: string; codeChallengeMethod?: 'S256' | 'plain'; offline?: boolean;
-  }): string;
-  /** Tokens without the consent round trip, for publish tests and the sandbox. */
-  issueTokens(channelId: string, opts: { clientId: string; scopes?: string[] }): { accessToken: string; refreshToken: string; expiresAt: Date };
-  expireAccessTokens(channelId?: string): void;
-  revokeTokens(channelId?: string): void;
-  channels(): SimChannel[];
-  videos(channelId?: string): SimVideo[];
-  /** Same as videos(): the posts of this network. */
-  posts(channelId?: string): SimVideo[];
-  comments(videoId?: string): SimComment[];
-  captions(videoId?: string): SimCaption[];
-  playlistItems(playlistId?: string): SimPlaylistItem[];
-  fail(mode: YoutubeFailureMode, times?: number): void;
-  setLatency(ms: number): void;
-  readonly requests: RecordedRequest[];
-  state(): Record<string, unknown>;
-  /** Clears videos, sessions, comments, captions, playlist items, failures, latency and requests; channels, clients, playlists and tokens stay. */
-  reset(): void;
-  close(): Promise<void>;
-}
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ALREADY_EXISTS',
-  413: 'INVALID_ARGUMENT', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE',
-};
-
-/** Google's error body. */
-function apiError(res: ServerResponse, code: number, reason: string, message: string, domain = 'youtube.api', headers: Record<string, string> = {}) {
-  sendJson(res, code, { error: { code, message, errors: [{ message, domain, reason }], status: STATUS_TEXT[code] ?? 'UNKNOWN' } }, headers);
-}
-
-const oauthError = (res: ServerResponse, status: number, error: string, description: string) =>
-  sendJson(res, status, { error, error_description: description });
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** Video containers YouTube would recognise by their first bytes. */
-function looksLikeVideo(head: Buffer): boolean {
-  return head.subarray(4, 8).toString('latin1') === 'ftyp'
-    || head.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))
-    || (head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'AVI ')
-    || head.subarray(0, 4).equals(Buffer.from([0x00, 0x00, 0x01, 0xba]))
-    || head.subarray(0, 3).toString('latin1') === 'FLV';
-}
-
-function imageKind(head: Buffer): string | undefined {
-  if (head[0] === 0xff && head[1] === 0xd8) return 'jpeg';
-  if (head.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]))) return 'png';
-  if (head.subarray(0, 4).toString('latin1') === 'GIF8') return 'gif';
-  if (head.subarray(0, 2).toString('latin1') === 'BM') return 'bmp';
-  return undefined;
-}
-
-const tagsLength = (tags: string[]) => tags.reduce((n, t) => n + [...t].length + (t.includes(' ') ? 2 : 0), 0) + Math.max(0, tags.length - 1);
-
-interface Client { clientId: string; clientSecret: string; redirectUris: string[] }
-interface Grant { channelId: string; clientId: string; scopes: string[] }
-interface AccessToken extends Grant { expiresAt: number; revoked: boolean }
-interface RefreshToken extends Grant { revoked: boolean }
-interface AuthCode extends Grant { redirectUri: string; challenge?: string; method?: string; offline: boolean; expiresAt: number; used: boolean }
-interface Session {
-  kind: 'video' | 'caption';
-  channelId: string;
-  query: Record<string, string>;
-  resource: Record<string, unknown>;
-  total: number;
-  contentType: string;
-  chunks: Buffer[];
-  received: number;
-  verdict?: 'failed' | 'rejected';
-  /** The answer of the last PUT, once the upload is complete. */
-  result?: Record<string, unknown>;
-}
-
-type RouteKind = 'page' | 'token' | 'api' | 'video_init' | 'session_put';
-
-const GENERIC: readonly YoutubeFailureMode[] = [
-  'token_expired', 'token_revoked', 'quota_exceeded', 'rate_limited', 'server_error', 'service_unavailable', 'forbidden', 'insufficient_permissions',
-];
-const TOKEN_MODES: readonly YoutubeFailureMode[] = ['token_revoked', 'rate_limited', 'server_error', 'service_unavailable'];
-
-/** Whether a queued mode is about this request; others wait for one they are about. */
-function applies(mode: YoutubeFailureMode, route: RouteKind): boolean {
-  if (route === 'page') return false;
-  if (route === 'token') return TOKEN_MODES.includes(mode);
-  if (GENERIC.includes(mode)) return true;
-  if (mode === 'upload_interrupted' || mode === 'session_expired') return route === 'session_put';
-  return route === 'video_init';
-}
+export * from './types';
 
 export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}): Promise<YoutubeSimulator> {
   const seeded = createSeededSource(opts.seed);
@@ -398,6 +231,9 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
         : v.outcome === 'processed' ? { processingStatus: 'succeeded' }
         : { processingStatus: v.outcome === 'failed' ? 'failed' : 'terminated', ...(v.outcome === 'failed' ? { processingFailureReason: 'transcodeFailed' } : {}) };
     }
+    // What YouTube derives from the file; regionRestriction appears only where YouTube Studio or a
+    // content owner set one, which an upload through the Data API cannot.
+    if (parts.includes('contentDetails')) out.contentDetails = { duration: 'PT0S', dimension: '2d', definition: 'hd', caption: 'false', licensedContent: false, projection: 'rectangular' };
     if (parts.includes('paidProductPlacementDetails')) out.paidProductPlacementDetails = v.resource.paidProductPlacementDetails ?? { hasPaidProductPlacement: false };
     if (parts.includes('recordingDetails')) out.recordingDetails = v.resource.recordingDetails ?? {};
     return out;
@@ -505,6 +341,16 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
     res.end();
   }
 
+  /**
+   * What videos.insert keeps of a resource: snippet, status, recordingDetails, localizations and
+   * paidProductPlacementDetails are writable; contentDetails (regionRestriction included) is
+   * read-only, and YouTube drops it without an error.
+   */
+  function writableParts(resource: Record<string, unknown>): Record<string, unknown> {
+    const { contentDetails: _readOnly, ...kept } = resource;
+    return kept;
+  }
+
   /** The last byte arrived: the video or caption exists from now on. */
   function complete(session: Session): Record<string, unknown> {
     const bytes = Buffer.concat(session.chunks);
@@ -524,7 +370,7 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
     }
     const fileIsVideo = looksLikeVideo(bytes.subarray(0, 16));
     const video: SimVideo = {
-      id: id('video', 11), channelId: channel.id, query: session.query, resource: session.resource, contentType: session.contentType,
+      id: id('video', 11), channelId: channel.id, query: session.query, resource: writableParts(session.resource), contentType: session.contentType,
       size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), createdAt: new Date(),
       outcome: !fileIsVideo ? 'failed' : session.verdict ?? 'processed',
       ...(!fileIsVideo ? { failureReason: 'invalidFile' } : session.verdict === 'failed' ? { failureReason: 'codec' } : session.verdict === 'rejected' ? { failureReason: 'duplicate' } : {}),

@@ -255,6 +255,17 @@ describe('connect', () => {
       .rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
   });
 
+
+  it('computes expires_at of a refreshed token from the injected clock', async () => {
+    const clock = new Date('2001-02-03T04:05:06Z');
+    const { ctx } = connected();
+    const renewed = await createPinterestPlatform({ clientId: app.clientId, clientSecret: app.clientSecret, apiBase: sim.apiBase, now: () => clock })
+      .refresher!.refresh(ctx.credentials);
+    const at = Date.parse(renewed.expires_at!);
+    expect(at).toBeGreaterThan(clock.getTime());
+    expect(at).toBeLessThan(clock.getTime() + 400 * 86400_000);
+  });
+
   it('refresh rotates the refresh token; the old one then stops working', async () => {
     const { ctx, account } = connected();
     const old: PlatformCredentials = { ...ctx.credentials, user_id: account.id };
@@ -564,12 +575,15 @@ describe('failures', () => {
   });
 
   it('reads the rate-limit wait from Retry-After or x-ratelimit-reset, and a 2xx without a Pin is not transient', () => {
+    // The reset as an epoch time is read against the clock given, not the machine's.
+    const now = new Date('2025-01-15T20:00:00Z');
     const answer = (status: number, headers: Record<string, string>, body: unknown = { code: 8, message: 'slow down' }) =>
-      mapPinterestFailure({ kind: 'response', status, headers: new Headers(headers), body }, { call: 'api', timeoutMs: 1000 });
+      mapPinterestFailure({ kind: 'response', status, headers: new Headers(headers), body }, { call: 'api', timeoutMs: 1000, now });
     expect(answer(429, { 'retry-after': '12' }).failure).toEqual({ kind: 'rate_limited', retryAfterMs: 12_000 });
-    expect(answer(429, { 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60) }).failure).toMatchObject({ kind: 'rate_limited' });
+    expect(answer(429, { 'x-ratelimit-reset': String(now.getTime() / 1000 + 60) }).failure).toEqual({ kind: 'rate_limited', retryAfterMs: 60_000 });
+    expect(answer(429, { 'x-ratelimit-reset': '30' }).failure).toEqual({ kind: 'rate_limited', retryAfterMs: 30_000 });
     expect((answer(429, {}).failure as { retryAfterMs: number }).retryAfterMs).toBe(60_000);
-    expect(mapPinterestFailure({ kind: 'malformed', status: 201, what: 'the created Pin' }, { call: 'api', timeoutMs: 1000 }).failure)
+    expect(mapPinterestFailure({ kind: 'malformed', status: 201, what: 'the created Pin' }, { call: 'api', timeoutMs: 1000, now }).failure)
       .toEqual({ kind: 'rejected', code: 'unexpected_response' });
   });
 });

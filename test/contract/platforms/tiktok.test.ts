@@ -237,6 +237,17 @@ describe('connect', () => {
     expect(Object.fromEntries(back.searchParams)).toMatchObject({ error: 'access_denied', state: 's-9' });
   });
 
+
+  it('computes expires_at of a refreshed token from the injected clock', async () => {
+    const clock = new Date('2001-02-03T04:05:06Z');
+    const { ctx } = await connect(['video_privacy']);
+    const renewed = await adapter({ now: () => clock }).refresher!.refresh(ctx.credentials);
+    expect(Date.parse(renewed.refresh_expires_at!)).toBeLessThan(clock.getTime() + 400 * 86400_000);
+    const at = Date.parse(renewed.expires_at!);
+    expect(at).toBeGreaterThan(clock.getTime());
+    expect(at).toBeLessThan(clock.getTime() + 400 * 86400_000);
+  });
+
   it('refresh rotates the refresh token, keeps what TikTok does not resend, and the old token stops working', async () => {
     const { ctx } = await connect(['video_privacy', 'comments']);
     const old = ctx.credentials;

@@ -224,6 +224,15 @@ describe('connect', () => {
       .rejects.toMatchObject({ failure: { kind: 'rejected', code: 'oauth_client_rejected' }, upstream: { status: 401 } });
   });
 
+
+  it('computes expires_at of a refreshed token from the injected clock', async () => {
+    const clock = new Date('2001-02-03T04:05:06Z');
+    const renewed = await adapter({ now: () => clock }).refresher!.refresh(credentialsFor());
+    const at = Date.parse(renewed.expires_at!);
+    expect(at).toBeGreaterThan(clock.getTime());
+    expect(at).toBeLessThan(clock.getTime() + 400 * 86400_000);
+  });
+
   it('refresh rotates the refresh token: the new pair works, the old refresh token does not', async () => {
     const old = credentialsFor();
     const renewed = await x.refresher!.refresh(old);

@@ -8,6 +8,7 @@ import {
 } from '../../../adapters/platforms/youtube';
 import { startYoutubeSimulator, type YoutubeSimulator } from '../../../ops/simulators/youtube';
 import { drivePublish, mediaFixtures, type MediaFixtures } from '../../support/platform-harness';
+import { collectAll } from '../../../adapters/platforms/kit/http';
 
 const REDIRECT = 'https://herald.example/oauth/youtube/callback';
 const CHUNK = 256 * 1024;
@@ -117,8 +118,6 @@ describe('descriptor and settings', () => {
     [{ license: 'gpl' }, 'license'],
     [{ youtube_title: 'x'.repeat(101) }, 'youtube_title'],
     [{ youtube_title: 'a <b> title' }, 'youtube_title'],
-    [{ allowedCountries: 'US,DE', blockedCountries: 'FR' }, 'allowedCountries'],
-    [{ blockedCountries: 'USA' }, 'blockedCountries'],
     [{ defaultLanguage: 'english please' }, 'defaultLanguage'],
     [{ categoryId: 'music' }, 'categoryId'],
     [{ publishAt: '2001-01-01T00:00:00Z' }, 'publishAt'],
@@ -127,6 +126,15 @@ describe('descriptor and settings', () => {
     [{ youtube_description: 'é'.repeat(2600) }, 'youtube_description'],
   ])('refuses %j', (fields, field) => {
     expect(resolve(fields).violations).toEqual([expect.objectContaining({ field })]);
+  });
+
+  it('refuses allowedCountries and blockedCountries: the Data API cannot set country restrictions', () => {
+    for (const field of ['allowedCountries', 'blockedCountries', 'youtube_allowedCountries']) {
+      const canonical = field.replace(/^youtube_/, '');
+      expect(resolve({ [field]: 'US,DE' }).violations).toEqual([
+        { field: canonical, message: expect.stringMatching(/cannot be applied.*regionRestriction is read-only.*YouTube Studio/) },
+      ]);
+    }
   });
 
   it('requires the subtitle language with each subtitle file, in every indexed slot', () => {
@@ -229,6 +237,16 @@ describe('connect', () => {
     // The renewed token publishes.
     await drivePublish(yt, { ...ctx, credentials: renewed }, videoPost(fx.video));
     expect(sim.videos()).toHaveLength(1);
+  });
+
+
+  it('computes expires_at of a refreshed token from the injected clock', async () => {
+    const clock = new Date('2001-02-03T04:05:06Z');
+    const { ctx } = channel();
+    const renewed = await adapterFor(sim, { now: () => clock }).refresher!.refresh(ctx.credentials);
+    const at = Date.parse(renewed.expires_at!);
+    expect(at).toBeGreaterThan(clock.getTime());
+    expect(at).toBeLessThan(clock.getTime() + 400 * 86400_000);
   });
 
   it('stores a rotated refresh token; the old one then stops working', async () => {
@@ -374,14 +392,38 @@ describe('publish', () => {
     ]);
   });
 
-  it('schedules with publishAt as a private video, and says country restrictions cannot be set', async () => {
+  it('schedules with publishAt as a private video', async () => {
     const { ctx } = channel();
     const at = new Date(Date.now() + 86400_000).toISOString();
-    const { outcome } = await drivePublish(yt, ctx, videoPost(fx.video, { publishAt: at, allowedCountries: 'US,CA' }));
+    const { outcome } = await drivePublish(yt, ctx, videoPost(fx.video, { publishAt: at }));
     const body = uploads()[0]!.body as { status: Record<string, unknown>; contentDetails?: unknown };
     expect(body.status).toMatchObject({ privacyStatus: 'private', publishAt: at });
     expect(body.contentDetails).toBeUndefined();
-    expect(outcome.warnings).toEqual([expect.stringMatching(/sent as private because publishAt/), expect.stringMatching(/allowedCountries was not applied/)]);
+    expect(outcome.warnings).toEqual([expect.stringMatching(/sent as private because publishAt/)]);
+  });
+
+  it('the simulator, like videos.insert, drops a regionRestriction sent in contentDetails (read-only)', async () => {
+    const { account, ctx } = channel();
+    const token = ctx.credentials.access_token!;
+    const body = await collectAll(fx.access.read(fx.video.id));
+    const init = await fetch(`${sim.apiBase}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status,contentDetails`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-upload-content-length': String(body.length), 'x-upload-content-type': 'video/mp4' },
+      body: JSON.stringify({ snippet: { title: 'Region test' }, status: { privacyStatus: 'public' }, contentDetails: { regionRestriction: { allowed: ['US'] } } }),
+    });
+    expect(init.status).toBe(200);
+    expect(uploads()[0]!.body).toMatchObject({ contentDetails: { regionRestriction: { allowed: ['US'] } } });
+    const put = await fetch(init.headers.get('location')!, {
+      method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'video/mp4', 'content-range': `bytes 0-${body.length - 1}/${body.length}` }, body,
+    });
+    expect(put.status).toBe(201);
+    const created = await put.json() as { id: string; contentDetails?: Record<string, unknown> };
+    expect(created.contentDetails).toBeDefined();
+    expect(created.contentDetails).not.toHaveProperty('regionRestriction');
+    const [stored] = sim.videos(account.id);
+    expect(stored!.resource).not.toHaveProperty('contentDetails');
+    const listed = await (await fetch(`${sim.apiBase}/youtube/v3/videos?part=contentDetails&id=${created.id}`, { headers: { authorization: `Bearer ${token}` } })).json() as { items: Array<{ contentDetails: Record<string, unknown> }> };
+    expect(listed.items[0]!.contentDetails).not.toHaveProperty('regionRestriction');
   });
 
   it('spreads a large upload over several steps, the session and offset carried in the JSON state', async () => {

@@ -1,0 +1,57 @@
+/**
+ * Pinterest through API v5 (developers.pinterest.com/docs/api/v5, OpenAPI at
+ * github.com/pinterest/api-description): the capabilities assembled over one client (connect.ts,
+ * publish.ts, boards.ts). Pinterest has no first-comment API and the spec lists no first comment
+ * for it: no comments capability.
+ */
+import type { PlatformAdapter, PlatformCredentials } from '../../../core/ports/platform';
+import { systemNow, trimBase, type Now } from '../kit/http';
+import { createPinterestBoards, type PinterestBoard } from './boards';
+import { createPinterestClient } from './client';
+import { createPinterestConnect, PINTEREST_AUTH_BASE } from './connect';
+import { pinterestDescriptor } from './descriptor';
+import { createPinterestPublisher } from './publish';
+
+export const PINTEREST_API_BASE = 'https://api.pinterest.com/v5';
+
+export interface PinterestPlatformOptions {
+  /** The Pinterest app's id and secret (developers.pinterest.com/apps). */
+  clientId: string;
+  clientSecret: string;
+  /** Default https://api.pinterest.com/v5; a simulator's `/v5` base in tests and the sandbox. */
+  apiBase?: string;
+  /** Host of the authorize page; default https://www.pinterest.com. */
+  authBase?: string;
+  /** JSON calls; default 15 s. */
+  timeoutMs?: number;
+  /** The video byte upload to `upload_url`; default 5 min. */
+  uploadTimeoutMs?: number;
+  fetch?: typeof fetch;
+  /** Clock for token expiry and rate-limit waits. */
+  now?: Now;
+}
+
+/** The adapter plus the board lookup the engine offers as GET /svc/pinterest/boards. */
+export interface PinterestPlatform extends PlatformAdapter {
+  listBoards(credentials: PlatformCredentials, signal?: AbortSignal): Promise<PinterestBoard[]>;
+}
+
+export function createPinterestPlatform(opts: PinterestPlatformOptions): PinterestPlatform {
+  const client = createPinterestClient({
+    apiBase: trimBase(opts.apiBase ?? PINTEREST_API_BASE),
+    clientId: opts.clientId,
+    clientSecret: opts.clientSecret,
+    timeoutMs: opts.timeoutMs ?? 15_000,
+    uploadTimeoutMs: opts.uploadTimeoutMs ?? 300_000,
+    fetch: opts.fetch ?? fetch,
+    now: opts.now ?? systemNow,
+  });
+  const { oauth, refresher } = createPinterestConnect(client, { authBase: trimBase(opts.authBase ?? PINTEREST_AUTH_BASE) });
+  return {
+    descriptor: pinterestDescriptor,
+    oauth,
+    refresher,
+    listBoards: createPinterestBoards(client),
+    publisher: createPinterestPublisher(client),
+  };
+}
