@@ -95,7 +95,7 @@ describe('env', () => {
   });
 
   it('sets every variable each network reads, but the tuning ones left at their defaults', () => {
-    const tuning = ['DISCORD_ALLOWED_WEBHOOK_HOSTS', 'BLUESKY_APP_URL', 'TIKTOK_VIDEO_SOURCE', 'LINKEDIN_VERSION', 'LINKEDIN_ORGANIZATION_PAGES', 'X_KEEP_LINKS'];
+    const tuning = ['DISCORD_ALLOWED_WEBHOOK_HOSTS', 'BLUESKY_APP_URL', 'TIKTOK_VIDEO_SOURCE', 'LINKEDIN_VERSION', 'LINKEDIN_ORGANIZATION_PAGES', 'X_KEEP_LINKS', 'YOUTUBE_DAILY_LIMIT_PAUSE_MS'];
     const read = NETWORK_IDS.flatMap((n) => networkVariables(n)).filter((v) => !tuning.includes(v));
     expect(sorted(read)).toEqual(sorted(Object.keys(sandbox.env).filter((k) => !k.startsWith('SANDBOX_'))));
   });
