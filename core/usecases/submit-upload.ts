@@ -124,8 +124,9 @@ export async function precheckUpload(
   if (input.platforms.some((p) => UNAVAILABLE_PLATFORMS.includes(p))) throw redditUnavailable();
   const plan = PLANS[account.plan];
   for (const platform of input.platforms) {
-    if (deps.platforms.get(platform)?.descriptor.rules?.excludedPlans?.includes(plan.name)) {
-      throw forbidden(`The ${plan.name} plan does not include ${platform} posting: upgrade the plan or remove ${platform} from platform[].`, `${platform}_not_in_plan`);
+    const descriptor = deps.platforms.get(platform)?.descriptor;
+    if (descriptor?.rules?.excludedPlans?.includes(plan.name)) {
+      throw forbidden(`The ${plan.name} plan does not include ${descriptor.displayName} posting: upgrade the plan or remove ${platform} from platform[].`, `${platform}_not_in_plan`);
     }
   }
   if (plan.uploadsPerMonth !== null && !opts.edit) {

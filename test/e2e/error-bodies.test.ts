@@ -88,8 +88,8 @@ describe('error bodies of the upload endpoints', () => {
       }],
       ['video on photo endpoint', () => form('/api/upload_photos', { user: 'erin', 'platform[]': 'bluesky', title: 'v' }, [['photos[]', clip, 'video/mp4']]), {
         success: false, error_code: 'invalid_request',
-        message: 'bluesky does not take videos on the photo endpoint (only instagram and threads mixed carousels do).',
-        violations: [{ platform: 'bluesky', type: 'video_not_allowed', message: 'bluesky does not take videos on the photo endpoint (only instagram and threads mixed carousels do).' }],
+        message: 'bluesky does not take videos on the photo endpoint (only mixed carousels of networks that have them do).',
+        violations: [{ platform: 'bluesky', type: 'video_not_allowed', message: 'bluesky does not take videos on the photo endpoint (only mixed carousels of networks that have them do).' }],
       }],
       ['wrong file type', () => form('/api/upload_photos', { user: 'erin', 'platform[]': 'bluesky', title: 'txt' }, [['photos[]', notes, 'text/plain']]), {
         success: false, error_code: 'media_type_unsupported', message: 'photos[]: notes.txt is text/plain, which this field does not take.',
