@@ -7,6 +7,7 @@ import { createMongoStorage } from '../../adapters/mongo/storage';
 import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createMediaAccess, createMediaUrlSigner } from '../../adapters/media/signed-urls';
 import { createFfprobe } from '../../adapters/media/ffprobe';
+import { createRenditions } from '../../adapters/media/renditions';
 import { createUrlMediaFetcher } from '../../adapters/media/url-fetcher';
 import { createMediaFetcher } from '../../adapters/media/describe';
 import { systemClock } from '../../adapters/crypto/node-crypto';
@@ -68,7 +69,7 @@ export function buildMedia(config: HeraldConfig, secretKey: string) {
   return {
     store,
     signer,
-    access: createMediaAccess(store, signer),
+    access: createMediaAccess(store, signer, createRenditions({ store, pathOf: store.pathOf, probe })),
     probe,
     fetcher: createMediaFetcher(
       createUrlMediaFetcher(store, { allow: config.media.fetchAllow, maxBytes: config.media.maxBytes, timeoutMs: config.media.fetchTimeoutMs }), probe),

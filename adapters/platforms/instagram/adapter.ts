@@ -45,6 +45,7 @@ const REELS_MAX_SECONDS = 90;
 const STORY_OR_CAROUSEL_VIDEO_MAX_SECONDS = 60;
 const VIDEO_MIN_SECONDS = 3;
 const MP4_CONTAINER = 'mov,mp4,m4a,3gp,3g2,mj2';
+const PHOTO_TYPES = ['image/jpeg', 'image/png'];
 
 export interface InstagramPlatformOptions {
   clientId: string;
@@ -183,8 +184,9 @@ export const instagramDescriptor: PlatformDescriptor = {
   limits: {
     textMaxChars: MAX_CAPTION,
     video: { maxBytes: 300 * 1024 * 1024, minSeconds: VIDEO_MIN_SECONDS, maxSeconds: REELS_MAX_SECONDS, containers: [MP4_CONTAINER] },
-    // The spec lists JPG/PNG, but the publishing API takes JPEG only ("Format: JPEG"): PNG would fail upstream.
-    photo: { maxBytes: 8 * 1024 * 1024, maxCount: MAX_CAROUSEL, contentTypes: ['image/jpeg'], minAspectRatio: 0.8, maxAspectRatio: 1.91 },
+    // The spec takes JPG and PNG; the publishing API takes JPEG only ("Format: JPEG"), so a PNG is
+    // published as its JPEG rendition.
+    photo: { maxBytes: 8 * 1024 * 1024, maxCount: MAX_CAROUSEL, contentTypes: PHOTO_TYPES, minAspectRatio: 0.8, maxAspectRatio: 1.91 },
   },
   settings: instagramSettings,
   rules: { dailyCap: 50, videoInPhotos: true },
@@ -388,7 +390,7 @@ export function createInstagramPlatform(opts: InstagramPlatformOptions): Platfor
    * Everything checked before anything is sent, and the containers the post needs. Warnings name
    * each setting that does not apply to what is being published.
    */
-  function plan(ctx: PublishContext, post: PublishPost): { mediaType: string; items: ContainerPlan[]; parent?: Record<string, string>; warnings: string[] } {
+  async function plan(ctx: PublishContext, post: PublishPost): Promise<{ mediaType: string; items: ContainerPlan[]; parent?: Record<string, string>; warnings: string[] }> {
     const warnings: string[] = [];
     const s = post.settings;
     const media = post.media;
@@ -444,33 +446,33 @@ export function createInstagramPlatform(opts: InstagramPlatformOptions): Platfor
       if (text && (media[i]?.kind !== 'image' || story)) warnings.push(`instagram_alt_text item ${i + 1} was ignored: Instagram takes alt text for feed images only.`);
     });
 
-    const url = (m: MediaRef) => ctx.media.publicUrl(m.id);
+    const url = async (m: MediaRef) => ctx.media.publicUrl((await jpegOf(ctx, m)).id);
     const common: Record<string, string> = {};
     if (s.is_ai_generated === true) common.is_ai_generated = 'true';
 
-    const reelParams = (): Record<string, string> => {
+    const reelParams = async (): Promise<Record<string, string>> => {
       const p: Record<string, string> = {};
       if (shareMode === 'CUSTOM') p.share_to_feed = s.share_to_feed === false ? 'false' : 'true';
       else p.trial_params = JSON.stringify({ graduation_strategy: TRIAL_GRADUATION[shareMode] });
       const cover = typeof s.cover_url === 'string' ? s.cover_url : undefined;
       const coverFile = isObject(s.cover_image) && typeof s.cover_image.id === 'string' ? (s.cover_image as unknown as MediaRef) : undefined;
       if (cover) p.cover_url = cover;
-      else if (coverFile) p.cover_url = url(coverFile);
+      else if (coverFile) p.cover_url = await url(coverFile);
       if (cover && coverFile) ignored('cover_image', 'cover_url wins when both are sent');
       if (typeof s.audio_name === 'string' && s.audio_name) p.audio_name = s.audio_name;
       if (typeof s.thumb_offset === 'number') p.thumb_offset = String(s.thumb_offset);
       return p;
     };
 
-    const single = (m: MediaRef, i: number): Record<string, string> => {
-      const p: Record<string, string> = m.kind === 'image' ? { image_url: url(m) } : { video_url: url(m) };
+    const single = async (m: MediaRef, i: number): Promise<Record<string, string>> => {
+      const p: Record<string, string> = m.kind === 'image' ? { image_url: await url(m) } : { video_url: await url(m) };
       if (m.kind === 'image' && !story && alt[i]) p.alt_text = alt[i]!;
       return p;
     };
 
     if (story) {
       const m = media[0]!;
-      const p: Record<string, string> = { media_type: 'STORIES', ...single(m, 0), ...common };
+      const p: Record<string, string> = { media_type: 'STORIES', ...(await single(m, 0)), ...common };
       if (tags.length) p.user_tags = JSON.stringify(m.kind === 'image' ? tags : videoTags);
       return { mediaType, items: [{ params: p, video: m.kind === 'video' }], warnings };
     }
@@ -482,28 +484,39 @@ export function createInstagramPlatform(opts: InstagramPlatformOptions): Platfor
 
     if (!carousel) {
       const m = media[0]!;
-      const p: Record<string, string> = { ...single(m, 0), ...shared };
+      const p: Record<string, string> = { ...(await single(m, 0)), ...shared };
       if (m.kind === 'video') {
-        Object.assign(p, { media_type: 'REELS' }, reelParams());
+        Object.assign(p, { media_type: 'REELS' }, await reelParams());
         if (videoTags.length) p.user_tags = JSON.stringify(videoTags);
       } else if (imageTags.length) p.user_tags = JSON.stringify(imageTags);
       return { mediaType, items: [{ params: p, video: m.kind === 'video' }], warnings };
     }
 
     // Carousel: children carry the media (and per-image tags and alt text); the parent the rest.
-    const items = media.map((m, i): ContainerPlan => {
-      const p: Record<string, string> = { is_carousel_item: 'true', ...single(m, i) };
+    const items: ContainerPlan[] = [];
+    for (const [i, m] of media.entries()) {
+      const p: Record<string, string> = { is_carousel_item: 'true', ...(await single(m, i)) };
       if (m.kind === 'video') p.media_type = 'VIDEO';
       else if (imageTags.length) p.user_tags = JSON.stringify(imageTags);
-      return { params: p, video: m.kind === 'video' };
-    });
+      items.push({ params: p, video: m.kind === 'video' });
+    }
     return { mediaType: 'CAROUSEL', items, parent: { media_type: 'CAROUSEL', ...shared }, warnings };
+  }
+
+  /** Instagram fetches JPEG only: other images are sent as their JPEG rendition (made once, then reused). */
+  async function jpegOf(ctx: PublishContext, m: MediaRef): Promise<MediaRef> {
+    if (m.kind !== 'image' || m.contentType === 'image/jpeg') return m;
+    try {
+      return await ctx.media.rendition(m.id, 'image/jpeg');
+    } catch (err) {
+      throw invalid(`Instagram publishes JPEG only, and this ${m.contentType} image could not be converted: ${(err as Error).message}`, 'unsupported_media_type');
+    }
   }
 
   function checkMedia(m: MediaRef, i: number, how: { story: boolean; carousel: boolean; reel: boolean; thumbOffset: unknown }): void {
     const which = `file ${i + 1}`;
     if (m.kind === 'image') {
-      if (m.contentType !== 'image/jpeg') throw invalid(`Instagram publishes JPEG images only; ${which} is ${m.contentType}.`, 'unsupported_media_type');
+      if (!PHOTO_TYPES.includes(m.contentType)) throw invalid(`Instagram takes JPEG or PNG images; ${which} is ${m.contentType}.`, 'unsupported_media_type');
       if (m.size > 8 * 1024 * 1024) throw invalid(`Instagram images are limited to 8 MB; ${which} has ${m.size} bytes.`, 'media_too_large');
       const w = m.info?.width;
       const h = m.info?.height;
@@ -579,7 +592,7 @@ export function createInstagramPlatform(opts: InstagramPlatformOptions): Platfor
 
   async function publish(ctx: PublishContext, post: PublishPost): Promise<PublishStep> {
     const { token, igUserId } = account(ctx.credentials);
-    const planned = plan(ctx, post);
+    const planned = await plan(ctx, post);
     const failCtx = { mediaType: planned.mediaType };
 
     // Checked first so a used-up quota pauses the account instead of creating containers that cannot be published.
