@@ -371,6 +371,18 @@ describe('failures', () => {
     await expect(publish(ctxOf(creds), photoPost([media.images[0]!]))).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_expired' } });
   });
 
+  it('the injected clock dates token expiries and pauses', async () => {
+    const at = new Date('2031-03-01T12:00:00Z');
+    const clocked = adapterFor({ now: () => at });
+    const a = account();
+    const renewed = await clocked.refresher!.refresh(credentialsOf(a));
+    expect(Date.parse(renewed.expires_at!) - at.getTime()).toBeGreaterThan(59 * 86400_000);
+    expect(Date.parse(renewed.expires_at!) - at.getTime()).toBeLessThanOrEqual(61 * 86400_000);
+    sim.fail('publish_limit');
+    const err = await rejection(publish(ctxOf(renewed), photoPost([media.images[0]!]), clocked));
+    expect((err.failure as { until: Date }).until).toEqual(new Date(at.getTime() + 30 * 60_000));
+  });
+
   it('publish_limit at media_publish pauses the account 30 minutes', async () => {
     const a = account();
     sim.fail('publish_limit');
