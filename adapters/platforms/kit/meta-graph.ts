@@ -2,8 +2,10 @@
  * What the Meta Graph-style APIs (Instagram with Instagram Login, Threads) have in common: calls with
  * the token in a Bearer header and POST parameters as a form, ids, the stored credentials, the 60-day
  * token's exchange and renewal, container polling, and reading the Graph error shape
- * `{error:{message,type,code,error_subcode,is_transient,fbtrace_id}}`. Nothing here gives an answer a
- * meaning: every failure goes to the adapter's own failure-mapping function, passed in as `fail`.
+ * `{error:{message,type,code,error_subcode,is_transient,fbtrace_id}}`; Facebook Pages shares the
+ * throttling-header reading (`metaRetryAfterMs`). Token expiries and processing deadlines are dated
+ * by the caller's clock. Nothing here gives an answer a meaning: every failure goes to the adapter's
+ * own failure-mapping function, passed in as `fail`.
  */
 import { PlatformError } from '../../../core/domain/errors';
 import type { AccountIdentity, PlatformCredentials, PublishStep } from '../../../core/ports/platform';
