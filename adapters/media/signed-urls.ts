@@ -30,9 +30,10 @@ export function createMediaUrlSigner(opts: { key: string; publicBaseUrl: string;
   };
 }
 
-export function createMediaAccess(store: MediaStore, signer: MediaUrlSigner): MediaAccess {
+export function createMediaAccess(store: MediaStore, signer: MediaUrlSigner, rendition: MediaAccess['rendition']): MediaAccess {
   return {
     read: (id, range) => store.read(id, range),
     publicUrl: (id) => signer.url(id),
+    rendition,
   };
 }

@@ -9,6 +9,7 @@ import type { CredentialLeases } from '../../core/ports/credential-leases';
 import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createMediaAccess, createMediaUrlSigner } from '../../adapters/media/signed-urls';
 import { createFfprobe } from '../../adapters/media/ffprobe';
+import { createRenditions } from '../../adapters/media/renditions';
 import { createUrlMediaFetcher } from '../../adapters/media/url-fetcher';
 import { createMediaFetcher } from '../../adapters/media/describe';
 import { systemClock } from '../../adapters/crypto/node-crypto';
@@ -70,7 +71,7 @@ export function buildMedia(config: HeraldConfig, secretKey: string) {
   return {
     store,
     signer,
-    access: createMediaAccess(store, signer),
+    access: createMediaAccess(store, signer, createRenditions({ store, pathOf: store.pathOf, probe })),
     probe,
     fetcher: createMediaFetcher(
       createUrlMediaFetcher(store, { allow: config.media.fetchAllow, maxBytes: config.media.maxBytes, timeoutMs: config.media.fetchTimeoutMs }), probe),

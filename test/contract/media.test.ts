@@ -87,3 +87,64 @@ describe('signed media URLs', () => {
     expect(signer.verify(id, undefined, sig)).toBe(false);
   });
 });
+
+describe('renditions (real ffmpeg)', () => {
+  const { createRenditions } = jest.requireActual('../../adapters/media/renditions') as typeof import('../../adapters/media/renditions');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-renditions-'));
+  const inner = createLocalMediaStore(path.join(dir, 'store'));
+  let puts = 0;
+  const store = { ...inner, put: (...args: Parameters<typeof inner.put>) => { puts += 1; return inner.put(...args); } };
+  const probe = createFfprobe({ pathOf: inner.pathOf });
+  const rendition = createRenditions({ store, pathOf: inner.pathOf, probe });
+  const isJpeg = (b: Buffer) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+  const file = (name: string, ...args: string[]) => {
+    const out = path.join(dir, name);
+    execFileSync('ffmpeg', ['-v', 'error', '-y', ...args, '-frames:v', '1', out]);
+    return out;
+  };
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('converts a PNG to a JPEG of the same size, stored as media of its own', async () => {
+    const png = await inner.put(createReadStream(file('card.png', '-f', 'lavfi', '-i', 'testsrc=size=641x481')), { contentType: 'image/png' });
+    const jpeg = await rendition(png.id, 'image/jpeg');
+    expect(jpeg).toMatchObject({ kind: 'image', contentType: 'image/jpeg', info: { width: 641, height: 481 } });
+    expect(jpeg.id).not.toBe(png.id);
+    const bytes = await collect(inner.read(jpeg.id));
+    expect(isJpeg(bytes)).toBe(true);
+    expect(jpeg.size).toBe(bytes.length);
+    expect(jpeg.id).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(await inner.stat(jpeg.id)).toEqual({ id: jpeg.id, size: bytes.length, contentType: 'image/jpeg' });
+  });
+
+  it('converts once: later and concurrent asks get the stored rendition', async () => {
+    const png = await inner.put(createReadStream(file('once.png', '-f', 'lavfi', '-i', 'testsrc2=size=320x200')), { contentType: 'image/png' });
+    puts = 0;
+    const [a, b] = await Promise.all([rendition(png.id, 'image/jpeg'), rendition(png.id, 'image/jpeg')]);
+    const c = await createRenditions({ store, pathOf: inner.pathOf, probe })(png.id, 'image/jpeg');
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+    expect(puts).toBe(1);
+  });
+
+  it('flattens transparency onto white (JPEG has no alpha)', async () => {
+    const clear = file('clear.png', '-f', 'lavfi', '-i', 'color=c=black@0.0:size=16x16,format=rgba');
+    const png = await inner.put(createReadStream(clear), { contentType: 'image/png' });
+    const jpeg = await rendition(png.id, 'image/jpeg');
+    const rgb = execFileSync('ffmpeg', ['-v', 'error', '-i', inner.pathOf(jpeg.id), '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+    expect(Math.min(...rgb)).toBeGreaterThan(240);
+  });
+
+  it('a JPEG is its own rendition', async () => {
+    const jpg = await inner.put(createReadStream(file('photo.jpg', '-f', 'lavfi', '-i', 'color=c=red:size=64x48')), { contentType: 'image/jpeg' });
+    puts = 0;
+    expect(await rendition(jpg.id, 'image/jpeg')).toMatchObject({ id: jpg.id, kind: 'image', contentType: 'image/jpeg', size: jpg.size, info: { width: 64, height: 48 } });
+    expect(puts).toBe(0);
+  });
+
+  it('says which media it could not convert', async () => {
+    const junk = await inner.put((async function* () { yield Buffer.from('not an image'); })(), { contentType: 'image/png' });
+    await expect(rendition(junk.id, 'image/jpeg')).rejects.toThrow(junk.id);
+    await expect(rendition('f'.repeat(64), 'image/jpeg')).rejects.toThrow('f'.repeat(64));
+  });
+});

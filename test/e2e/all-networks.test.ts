@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,11 +23,13 @@ describe('one request to all nine networks', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-media-'));
   const video = path.join(dir, 'clip.mp4');
   const photos = [0, 1].map((i) => path.join(dir, `photo-${i}.jpg`));
+  const png = path.join(dir, 'card.png');
 
   beforeAll(async () => {
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=5', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=5',
       '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', video]);
     photos.forEach((p, i) => execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0x${(0x336699 + i * 0x111111).toString(16)}:size=1080x1350`, '-frames:v', '1', p]));
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=1080x1080', '-frames:v', '1', png]);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
@@ -131,6 +134,25 @@ describe('one request to all nine networks', () => {
     const done = await eventually(() => api.get(`/api/herald/status?request_id=${body.request_id}`), (r) => r.body.status === 'completed', 120_000, 1000);
     expect(Object.values(done.body.results as Record<string, { success: boolean }>).filter((r) => !r.success)).toEqual([]);
     expect(done.body).toMatchObject({ all_succeeded: true, media_type: 'photo', summary: { total: 8, succeeded: 8 } });
+  });
+
+  it('publishes a PNG photo: Instagram gets its JPEG rendition (it refuses PNG), Threads and Facebook the PNG itself', async () => {
+    const form = new FormData();
+    form.append('user', 'nina');
+    for (const p of ['instagram', 'threads', 'facebook']) form.append('platform[]', p);
+    form.append('title', 'A PNG card');
+    form.append('photos[]', new Blob([readFileSync(png)], { type: 'image/png' }), 'card.png');
+    const res = await fetch(`${stack.apiUrl}/api/upload_photos`, { method: 'POST', headers: { Authorization: authOf(api) }, body: form, signal: AbortSignal.timeout(150_000) });
+    const body = await res.json() as { request_id: string };
+    expect([200, 202]).toContain(res.status);
+    const done = await eventually(() => api.get(`/api/herald/status?request_id=${body.request_id}`), (r) => r.body.status === 'completed', 120_000, 1000);
+    expect(done.body).toMatchObject({ all_succeeded: true, summary: { total: 3, succeeded: 3 } });
+    const pngId = createHash('sha256').update(readFileSync(png)).digest('hex');
+    const post = sandbox.simulators.instagram.posts().find((m) => m.caption === 'A PNG card')!;
+    expect(post).toMatchObject({ media_type: 'IMAGE' });
+    // Served by Herald's signed media URL, from the media store: a different file than the PNG.
+    expect(new URL(post.params.image_url!).pathname).toMatch(/^\/media\/[0-9a-f]{64}$/);
+    expect(post.params.image_url).not.toContain(pngId);
   });
 
   it('publishes text to the text networks, to the Facebook page pinned to the profile', async () => {

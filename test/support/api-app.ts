@@ -92,7 +92,7 @@ export async function anApiServer(opts: { maxUploadBytes?: number } = {}) {
     limiter: createRequestRateLimiter(undefined, { points: 1_000_000, windowSeconds: 60, keyPrefix: `t${Math.random()}` }),
     log: (message, fields) => { logged.push({ message, fields }); },
     mediaStore,
-    media: createMediaAccess(mediaStore, signer),
+    media: createMediaAccess(mediaStore, signer, async (id) => { throw new Error(`renditions are not made in API unit tests (${id})`); }),
     mediaProbe: { probe: async () => ({ durationSeconds: 5, width: 720, height: 1280, frameRate: 30, videoCodec: 'h264', audioCodec: 'aac', container: 'mov,mp4,m4a,3gp,3g2,mj2' }) },
     mediaFetcher: {
       fetch: async (url, field) => { throw invalidInput(`${field}: ${url} cannot be fetched in unit tests.`, undefined, 'media_url_unreachable'); },

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createFfprobe } from '../../adapters/media/ffprobe';
+import { createRenditions } from '../../adapters/media/renditions';
 import type { MediaAccess, MediaRef, PlatformAdapter, PublishContext, PublishOutcome, PublishPost } from '../../core/ports/platform';
 
 /**
@@ -56,16 +57,18 @@ export async function mediaFixtures(): Promise<MediaFixtures> {
   const landscapeVideo = await add(v2, 'video', 'video/mp4');
   const images = await Promise.all(jpgs.map((f) => add(f, 'image', 'image/jpeg')));
   const pngRef = await add(png, 'image', 'image/png');
-  const types = new Map([video, landscapeVideo, ...images, pngRef].map((m) => [m.id, m.contentType]));
 
+  // Everything in the store is served, renditions made during a test included.
   const server: Server = createServer((req, res) => {
     const id = /^\/media\/([0-9a-f]{64})/.exec(req.url ?? '')?.[1];
-    if (!id || !types.has(id)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types.get(id)! });
-    createReadStream(store.pathOf(id)).pipe(res);
+    void (id ? store.stat(id) : Promise.resolve(null)).then((stored) => {
+      if (!stored) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': stored.contentType });
+      createReadStream(store.pathOf(stored.id)).pipe(res);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const publicBase = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -74,6 +77,7 @@ export async function mediaFixtures(): Promise<MediaFixtures> {
     access: {
       read: (id, range) => store.read(id, range),
       publicUrl: (id) => `${publicBase}/media/${id}?sig=test`,
+      rendition: createRenditions({ store, pathOf: store.pathOf, probe }),
     },
     video,
     landscapeVideo,

@@ -1,8 +1,35 @@
+/**
+ * Instagram through the Instagram API with Instagram Login (developers.facebook.com/docs/instagram-platform).
+ * client.ts (HTTP and the failure mapping), descriptor.ts + limits.ts + settings.ts (what intake
+ * checks), connect.ts (Business Login, token renewal), publish.ts (containers), comments.ts, probe.ts.
+ */
+import type { PlatformAdapter } from '../../../core/ports/platform';
 import { defineNetwork } from '../kit/network';
 import { httpUrl, millis, text } from '../kit/env';
-import { createInstagramPlatform, instagramDescriptor, type InstagramPlatformOptions } from './adapter';
+import { createInstagramClient, type InstagramPlatformOptions } from './client';
+import { createInstagramComments } from './comments';
+import { createInstagramConnect } from './connect';
+import { instagramDescriptor } from './descriptor';
+import { createInstagramProbe } from './probe';
+import { createInstagramPublisher } from './publish';
 
-export * from './adapter';
+export {
+  INSTAGRAM_API_BASE, INSTAGRAM_API_VERSION, INSTAGRAM_AUTHORIZE_URL, INSTAGRAM_SCOPES, INSTAGRAM_TOKEN_URL, mapInstagramFailure,
+  type InstagramFailureContext, type InstagramOutcome, type InstagramPlatformOptions,
+} from './client';
+export { instagramDescriptor } from './descriptor';
+export { instagramSettings, parseUserTags } from './settings';
+
+export function createInstagramPlatform(opts: InstagramPlatformOptions): PlatformAdapter {
+  const client = createInstagramClient(opts);
+  return {
+    descriptor: instagramDescriptor,
+    ...createInstagramConnect(client),
+    publisher: createInstagramPublisher(client),
+    probe: createInstagramProbe(client),
+    comments: createInstagramComments(client),
+  };
+}
 
 export const instagram = defineNetwork<'instagram', InstagramPlatformOptions>({
   id: 'instagram',

@@ -2,12 +2,14 @@
  * What the Meta Graph-style APIs (Instagram with Instagram Login, Threads) have in common: calls with
  * the token in a Bearer header and POST parameters as a form, ids, the stored credentials, the 60-day
  * token's exchange and renewal, container polling, and reading the Graph error shape
- * `{error:{message,type,code,error_subcode,is_transient,fbtrace_id}}`. Nothing here gives an answer a
- * meaning: every failure goes to the adapter's own failure-mapping function, passed in as `fail`.
+ * `{error:{message,type,code,error_subcode,is_transient,fbtrace_id}}`; Facebook Pages shares the
+ * throttling-header reading (`metaRetryAfterMs`). Token expiries and processing deadlines are dated
+ * by the caller's clock. Nothing here gives an answer a meaning: every failure goes to the adapter's
+ * own failure-mapping function, passed in as `fail`.
  */
 import { PlatformError } from '../../../core/domain/errors';
 import type { AccountIdentity, PlatformCredentials, PublishStep } from '../../../core/ports/platform';
-import { exchangeJson, isObject, type HttpExchange, type Json } from './http';
+import { exchangeJson, formPost, isObject, systemNow, type HttpExchange, type Json, type Now } from './http';
 
 /** Graph API throttling codes. */
 export const META_RATE_LIMIT_CODES = new Set([4, 17, 32, 613, 80002]);
@@ -43,14 +45,6 @@ export function metaRetryAfterMs(headers: Headers, usageHeaders: readonly string
   if (minutes > 0) return minutes * 60_000;
   const seconds = Number.parseFloat(headers.get('retry-after') ?? '');
   return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds * 1000) : fallbackMs;
-}
-
-/** The message for a request that got no answer, in the network's name. */
-export function metaNoResponseMessage(network: string, outcome: Extract<HttpExchange, { kind: 'no_response' }>, timeoutMs: number): string {
-  const what = outcome.reason === 'timeout' ? `${network} did not answer within ${timeoutMs} ms`
-    : outcome.reason === 'aborted' ? `The request to ${network} was cancelled before it answered`
-    : `The connection to ${network} failed${outcome.detail ? ` (${outcome.detail})` : ''}`;
-  return `${what}; the outcome is unknown: the request may or may not have taken effect.`;
 }
 
 /** The parts of a Graph `{error:{…}}` body the failure mappings classify by. */
@@ -108,15 +102,15 @@ export function readMetaIdentity(me: Json, idField: string, pictureField: string
   };
 }
 
-/** When a token answered with `expires_in` (seconds) stops working, as ISO text. */
-export function metaTokenExpiresAt(expiresIn: unknown): string {
+/** When a token answered with `expires_in` (seconds) at `now` stops working, as ISO text. */
+export function metaTokenExpiresAt(expiresIn: unknown, now: Date): string {
   const seconds = Number(expiresIn);
-  return new Date(Date.now() + (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_TOKEN_SECONDS) * 1000).toISOString();
+  return new Date(now.getTime() + (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_TOKEN_SECONDS) * 1000).toISOString();
 }
 
 /** The next poll of a publish in progress, or the adapter's failure once processing took too long. */
-export function metaWaitStep(next: { startedAt: number; pollMs: number }, maxProcessingMs: number, timedOut: (waitedMs: number) => PlatformError): PublishStep {
-  const waited = Date.now() - next.startedAt;
+export function metaWaitStep(next: { startedAt: number; pollMs: number }, maxProcessingMs: number, timedOut: (waitedMs: number) => PlatformError, now: Date): PublishStep {
+  const waited = now.getTime() - next.startedAt;
   if (waited > maxProcessingMs) throw timedOut(waited);
   return { kind: 'wait', afterMs: next.pollMs, state: next as unknown as Record<string, unknown> };
 }
@@ -143,6 +137,8 @@ export interface MetaGraphClientOptions<C> {
   fail: (outcome: HttpExchange | MetaMalformed, ctx: C) => PlatformError;
   /** The context of calls that name none. */
   baseCtx: C;
+  /** The clock of token expiries (default: the system's). */
+  now?: Now;
 }
 
 export interface MetaGraphClient<C> {
@@ -162,6 +158,7 @@ export interface MetaGraphClient<C> {
 
 export function createMetaGraphClient<C>(opts: MetaGraphClientOptions<C>): MetaGraphClient<C> {
   const { apiBase, timeoutMs, fail, baseCtx } = opts;
+  const now = opts.now ?? systemNow;
   const graph = `${apiBase}/${opts.apiVersion}`;
   const malformed = (what: string, ctx: C = baseCtx, status = 200) => fail({ kind: 'malformed', status, what }, ctx);
 
@@ -186,11 +183,7 @@ export function createMetaGraphClient<C>(opts: MetaGraphClientOptions<C>): MetaG
       }, what, ctx, signal);
     },
     postForm(url, params, what, ctx) {
-      return send(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: new URLSearchParams(params).toString(),
-      }, what, ctx);
+      return send(url, formPost(params), what, ctx);
     },
     idOf(body, what) {
       const id = typeof body.id === 'string' ? body.id : typeof body.id === 'number' ? String(body.id) : '';
@@ -209,7 +202,7 @@ export function createMetaGraphClient<C>(opts: MetaGraphClientOptions<C>): MetaG
       const what = 'a refreshed token';
       const renewed = await getJson(`${apiBase}/refresh_access_token?${new URLSearchParams({ grant_type: grantType, access_token: token })}`, what, ctx ?? baseCtx);
       if (typeof renewed.access_token !== 'string') throw malformed(what);
-      return { ...credentials, access_token: renewed.access_token, expires_at: metaTokenExpiresAt(renewed.expires_in) };
+      return { ...credentials, access_token: renewed.access_token, expires_at: metaTokenExpiresAt(renewed.expires_in, now()) };
     },
   };
 }

@@ -1,8 +1,36 @@
+/**
+ * Threads through the Threads API (developers.facebook.com/docs/threads). client.ts (HTTP and the
+ * failure mapping), descriptor.ts + limits.ts + settings.ts (what intake checks), connect.ts (OAuth,
+ * token renewal), publish.ts (containers and threads), comments.ts (replies), probe.ts.
+ */
+import type { PlatformAdapter } from '../../../core/ports/platform';
 import { defineNetwork } from '../kit/network';
 import { httpUrl, millis, text } from '../kit/env';
-import { createThreadsPlatform, threadsDescriptor, type ThreadsPlatformOptions } from './adapter';
+import { createThreadsClient, type ThreadsPlatformOptions } from './client';
+import { createThreadsComments } from './comments';
+import { createThreadsConnect } from './connect';
+import { threadsDescriptor } from './descriptor';
+import { createThreadsProbe } from './probe';
+import { createThreadsPublisher } from './publish';
 
-export * from './adapter';
+export {
+  mapThreadsFailure, THREADS_API_BASE, THREADS_API_VERSION, THREADS_AUTHORIZE_URL, THREADS_SCOPES,
+  type ThreadsFailureContext, type ThreadsOutcome, type ThreadsPlatformOptions,
+} from './client';
+export { threadsDescriptor } from './descriptor';
+export { threadsTextLength } from './limits';
+export { threadsSettings } from './settings';
+
+export function createThreadsPlatform(opts: ThreadsPlatformOptions): PlatformAdapter {
+  const client = createThreadsClient(opts);
+  return {
+    descriptor: threadsDescriptor,
+    ...createThreadsConnect(client),
+    publisher: createThreadsPublisher(client),
+    probe: createThreadsProbe(client),
+    comments: createThreadsComments(client),
+  };
+}
 
 export const threads = defineNetwork<'threads', ThreadsPlatformOptions>({
   id: 'threads',

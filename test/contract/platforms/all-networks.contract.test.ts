@@ -498,6 +498,7 @@ const pinterest = (() => {
     media: (m): MediaAccess => ({
       read: (id, range) => (id === video.id ? createReadStream(file, range ? { start: range.start, end: range.end - 1 } : {}) : m.access.read(id, range)),
       publicUrl: (id) => m.access.publicUrl(id),
+      rendition: m.access.rendition,
     }),
     connect: () => oauthConnect(adapter, REDIRECT, { account_id: accountId, decision: 'allow' }),
     refresh: { model: 'after_expiry', expireAccessToken: () => sim().expireAccessTokens(accountId) },

@@ -462,6 +462,19 @@ describe('failure mapping', () => {
     expect(sim.posts()).toHaveLength(0);
   });
 
+  it('the injected clock dates token expiries, pauses and the processing deadline', async () => {
+    const at = new Date('2031-03-01T12:00:00Z');
+    const clocked = adapter({ now: () => at, processingTimeoutMs: 60_000 });
+    const renewed = await clocked.refresher!.refresh(single.credentials);
+    expect(Date.parse(renewed.expires_at!) - at.getTime()).toBeGreaterThan(59 * 86400_000);
+    expect(Date.parse(renewed.expires_at!) - at.getTime()).toBeLessThanOrEqual(61 * 86400_000);
+    sim.fail('posting_too_fast');
+    const err = (await publishDone(ctxOf(single, noMedia), textPost('clocked'), clocked).catch((e: unknown) => e)) as PlatformError;
+    expect((err.failure as { until: Date }).until).toEqual(new Date(at.getTime() + hour));
+    const step = await clocked.publisher!.publish(ctxOf(single), videoPost([fx.video]));
+    expect(step).toMatchObject({ kind: 'wait', state: { started_at: at.getTime() } });
+  });
+
   it.each([
     ['posting_too_fast', 'rate_limited', hour],
     ['identity_confirmation', 'identity_confirmation', 24 * hour],

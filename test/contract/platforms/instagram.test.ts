@@ -61,7 +61,8 @@ describe('descriptor and settings', () => {
       limits: {
         textMaxChars: 2200,
         video: { maxBytes: 300 * 1024 * 1024, maxSeconds: 90 },
-        photo: { maxBytes: 8 * 1024 * 1024, maxCount: 10, minAspectRatio: 0.8, maxAspectRatio: 1.91 },
+        // The spec's JPG/PNG: PNG is published as a JPEG rendition (the publishing API takes JPEG only).
+        photo: { maxBytes: 8 * 1024 * 1024, maxCount: 10, contentTypes: ['image/jpeg', 'image/png'], minAspectRatio: 0.8, maxAspectRatio: 1.91 },
       },
     });
   });
@@ -370,6 +371,18 @@ describe('failures', () => {
     await expect(publish(ctxOf(creds), photoPost([media.images[0]!]))).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_expired' } });
   });
 
+  it('the injected clock dates token expiries and pauses', async () => {
+    const at = new Date('2031-03-01T12:00:00Z');
+    const clocked = adapterFor({ now: () => at });
+    const a = account();
+    const renewed = await clocked.refresher!.refresh(credentialsOf(a));
+    expect(Date.parse(renewed.expires_at!) - at.getTime()).toBeGreaterThan(59 * 86400_000);
+    expect(Date.parse(renewed.expires_at!) - at.getTime()).toBeLessThanOrEqual(61 * 86400_000);
+    sim.fail('publish_limit');
+    const err = await rejection(publish(ctxOf(renewed), photoPost([media.images[0]!]), clocked));
+    expect((err.failure as { until: Date }).until).toEqual(new Date(at.getTime() + 30 * 60_000));
+  });
+
   it('publish_limit at media_publish pauses the account 30 minutes', async () => {
     const a = account();
     sim.fail('publish_limit');
@@ -437,12 +450,40 @@ describe('failures', () => {
   });
 });
 
+describe('PNG photos (the spec takes JPG and PNG; Instagram publishes JPEG only)', () => {
+  const jpegUrl = async (m: MediaRef) => media.access.publicUrl((await media.access.rendition(m.id, 'image/jpeg')).id);
+
+  it('a PNG photo is published as its JPEG rendition, which the simulator fetches and accepts', async () => {
+    const a = account();
+    const { outcome } = await publish(ctxOf(credentialsOf(a)), photoPost([media.png], { instagram_alt_text: ['A test card'] }));
+    const [body] = containerBodies();
+    expect(body).toEqual({ image_url: await jpegUrl(media.png), caption: 'Hello from Herald #launch', alt_text: 'A test card' });
+    expect(body!.image_url).not.toBe(media.access.publicUrl(media.png.id));
+    expect(sim.posts(a.id)).toEqual([expect.objectContaining({ id: outcome.postId, media_type: 'IMAGE' })]);
+  });
+
+  it('in a carousel, in a story and as a reel cover, PNG files go as JPEG and JPEG files as they are', async () => {
+    const a = account();
+    await publish(ctxOf(credentialsOf(a)), photoPost([media.png, media.images[0]!]));
+    expect(containerBodies().slice(0, 2).map((b) => b.image_url)).toEqual([await jpegUrl(media.png), media.access.publicUrl(media.images[0]!.id)]);
+    expect(sim.posts(a.id)).toEqual([expect.objectContaining({ media_type: 'CAROUSEL_ALBUM' })]);
+    const b = account();
+    await publish(ctxOf(credentialsOf(b)), photoPost([media.png], { media_type: 'STORIES' }));
+    expect(containerBodies().at(-1)).toEqual({ media_type: 'STORIES', image_url: await jpegUrl(media.png) });
+    expect(sim.posts(b.id)).toHaveLength(1);
+    const c = account();
+    await publish(ctxOf(credentialsOf(c)), videoPost({ cover_image: media.png }));
+    expect(containerBodies().at(-1)!.cover_url).toBe(await jpegUrl(media.png));
+    expect(sim.posts(c.id)).toHaveLength(1);
+  });
+});
+
 describe('pre-send validation sends nothing', () => {
   const fake = (over: Partial<MediaRef>, info: Partial<NonNullable<MediaRef['info']>> = {}): MediaRef => ({
     ...media.images[0]!, ...over, info: { ...media.images[0]!.info!, ...info },
   });
   it.each([
-    ['a PNG image', () => photoPost([media.png]), 'unsupported_media_type'],
+    ['a GIF image', () => photoPost([fake({ contentType: 'image/gif' })]), 'unsupported_media_type'],
     ['an image over 8 MB', () => photoPost([fake({ size: 9 * 1024 * 1024 })]), 'media_too_large'],
     ['a 1:2 feed image', () => photoPost([fake({}, { width: 1000, height: 2000 })]), 'invalid_aspect_ratio'],
     ['a caption over 2200 characters', () => photoPost([media.images[0]!], {}, 'é'.repeat(2201)), 'text_too_long'],

@@ -45,6 +45,7 @@ beforeAll(async () => {
       ? createReadStream(file, range ? { start: range.start, end: range.end - 1 } : {})
       : fixtures.access.read(id, range)),
     publicUrl: (id) => fixtures.access.publicUrl(id),
+    rendition: fixtures.access.rendition,
   };
 });
 afterAll(async () => {

@@ -173,6 +173,17 @@ describe('connect', () => {
     await publish(ctxOf(renewed, noMedia), textPost('new token'));
   });
 
+  it('the injected clock dates token expiries and the start of processing', async () => {
+    const at = new Date('2031-03-01T12:00:00Z');
+    const clocked = adapterFor({ now: () => at });
+    const a = account();
+    const renewed = await clocked.refresher!.refresh(credentialsOf(a));
+    expect(Date.parse(renewed.expires_at!) - at.getTime()).toBeGreaterThan(59 * 86400_000);
+    expect(Date.parse(renewed.expires_at!) - at.getTime()).toBeLessThanOrEqual(61 * 86400_000);
+    const step = await clocked.publisher!.publish(ctxOf(renewed), photoPost([media.images[0]!]));
+    expect(step).toMatchObject({ kind: 'wait', state: { startedAt: at.getTime() } });
+  });
+
   it('refresh of an expired token is auth_expired', async () => {
     const a = account();
     const creds = credentialsOf(a);

@@ -344,6 +344,7 @@ describe('publish video', () => {
     const access: MediaAccess = {
       async *read(_id, range) { yield bytes.subarray(range?.start ?? 0, range?.end ?? bytes.length); },
       publicUrl: () => { throw new Error('not pulled'); },
+      rendition: media.access.rendition,
     };
     await publish({ ...ctx, media: access }, videoPost({}, 'big one', big), adapter({ chunkSizeBytes: 5 * MB }));
 

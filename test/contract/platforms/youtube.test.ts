@@ -37,6 +37,7 @@ beforeAll(async () => {
       return (async function* () { yield range ? bytes.subarray(range.start, range.end) : bytes; })();
     },
     publicUrl: (id) => fx.access.publicUrl(id),
+    rendition: fx.access.rendition,
   };
   sim = await startYoutubeSimulator({ seed: 'contract', processingMs: 30 });
   client = sim.createClient({ redirectUris: [REDIRECT] });
