@@ -5,7 +5,7 @@ import { loadPlatformSettings, type PlatformSettings } from './platforms';
 /** Every setting of the daemons, read from the environment here and nowhere else. */
 export interface HeraldConfig {
   namespace: string;
-  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number };
+  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number; authCacheMs: number };
   mongoUri: string;
   /** Concurrent database operations per process (the MongoDB driver's maxPoolSize). */
   mongoMaxPoolSize: number;
@@ -71,6 +71,9 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       duplicateWindowMs: int(env, 'HERALD_DUPLICATE_WINDOW_MS', 5 * 60_000),
       // Status reads are cached this long (the spec: 2-5 s).
       statusCacheMs: int(env, 'HERALD_STATUS_CACHE_MS', 2_000),
+      // Verified API keys are remembered this long per API process: a key revoked (or a plan
+      // changed) with the CLI is honoured within this bound. 0 reads the database on every request.
+      authCacheMs: int(env, 'HERALD_AUTH_CACHE_MS', 5_000),
     },
     mongoUri: env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald',
     // FerretDB 1.x holds one PostgreSQL connection for an update's query while it takes a second
