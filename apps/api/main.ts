@@ -7,6 +7,8 @@ import { buildMedia, buildPlatforms, connectMongo, connectRedis, connectTemporal
 import { onShutdown } from '../shared/shutdown';
 import { VerifiedKeyCache } from '../../core/usecases/authenticate';
 import { createApi } from './server';
+import type { ApiDeps } from './deps';
+import { createRequestTiming } from './timing';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -17,7 +19,9 @@ async function main(): Promise<void> {
   const redis = connectRedis(config);
   const temporal = await connectTemporal(config);
 
-  const app = createApi({
+  const timing = config.debugTiming ? createRequestTiming() : undefined;
+  if (timing) timing.observe(mongo.client);
+  const deps: ApiDeps = {
     storage: mongo.storage,
     platforms: buildPlatforms(config),
     runner: createTemporalUploadRunner(temporal.client, { taskQueue: config.temporal.taskQueue, timing: config.uploadTiming }),
@@ -44,9 +48,10 @@ async function main(): Promise<void> {
       redis: redis.status === 'ready',
       temporal: await temporal.connection.healthService.check({}).then(() => true, () => false),
     }),
-  }, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl });
+  };
+  const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl });
 
-  const server = createServer(app.callback());
+  const server = createServer(timing ? timing.handler(app.callback()) : app.callback());
   // Synchronous uploads may hold a request for up to a minute.
   server.requestTimeout = config.api.syncTimeoutMs + 30_000;
   await new Promise<void>((resolve) => server.listen(config.api.port, config.api.host, resolve));

@@ -19,7 +19,9 @@ export function log(message: string, fields: Record<string, unknown> = {}): void
 }
 
 export async function connectMongo(config: HeraldConfig): Promise<{ client: MongoClient; db: Db; storage: Storage }> {
-  const client = new MongoClient(config.mongoUri, { serverSelectionTimeoutMS: 10_000, maxPoolSize: config.mongoMaxPoolSize });
+  const client = new MongoClient(config.mongoUri, {
+    serverSelectionTimeoutMS: 10_000, maxPoolSize: config.mongoMaxPoolSize, monitorCommands: config.debugTiming,
+  });
   try {
     await client.connect();
   } catch (err) {
@@ -27,6 +29,35 @@ export async function connectMongo(config: HeraldConfig): Promise<{ client: Mong
   }
   const db = client.db();
   return { client, db, storage: await createMongoStorage(db) };
+}
+
+/**
+ * HERALD_DEBUG_TIMING: the MongoDB commands this process has sent so far (count and time, per
+ * command name), logged every `everyMs` while it changes. Benchmarks divide it by the work done.
+ */
+export function logMongoCommands(client: MongoClient, everyMs = 2_000): () => void {
+  const byCommand: Record<string, { n: number; ms: number }> = {};
+  let total = 0;
+  let logged = 0;
+  const done = (e: { commandName: string; duration: number }) => {
+    const c = (byCommand[e.commandName] ??= { n: 0, ms: 0 });
+    c.n += 1;
+    c.ms += e.duration;
+    total += 1;
+  };
+  client.on('commandSucceeded', done);
+  client.on('commandFailed', done);
+  const report = () => {
+    if (total === logged) return;
+    logged = total;
+    log('mongo commands', { total, by_command: byCommand });
+  };
+  const timer = setInterval(report, everyMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    report();
+  };
 }
 
 /** Fails fast per command when Redis is down, so the in-memory insurance limiter takes over at once. */

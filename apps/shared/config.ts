@@ -22,6 +22,11 @@ export interface HeraldConfig {
   /** How often a checkpointed Instagram or Threads account is asked whether the checkpoint is gone. */
   checkpointProbe: { intervalMs: number };
   media: { dir: string; publicBaseUrl: string; urlTtlSeconds: number; maxBytes: number; fetchAllow: string[]; fetchTimeoutMs: number };
+  /**
+   * Benchmarks and profiling: the API answers with a Server-Timing header (where each request's
+   * time went) and the worker logs the database commands it sends. Off in production.
+   */
+  debugTiming: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -120,6 +125,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       fetchAllow: (env.HERALD_MEDIA_FETCH_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       fetchTimeoutMs: int(env, 'HERALD_MEDIA_FETCH_TIMEOUT_MS', 10 * 60_000),
     },
+    debugTiming: env.HERALD_DEBUG_TIMING === 'true',
   };
 }
 

@@ -6,7 +6,7 @@ import { createTemporalCheckpointProbes } from '../../adapters/temporal/checkpoi
 import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
 import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
-import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log } from '../shared/compose';
+import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log, logMongoCommands } from '../shared/compose';
 import { startPendingReconciler } from './reconciler';
 
 async function main(): Promise<void> {
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   const secrets = createAesSecretBox(secretKey);
   const media = buildMedia(config, secretKey);
   const mongo = await connectMongo(config);
+  const stopCommandLog = config.debugTiming ? logMongoCommands(mongo.client) : undefined;
   const notifier = await createMongoEventOutbox(mongo.db);
   const temporal = await connectTemporal(config);
 
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
   // Worker.run resolves after SIGTERM/SIGINT once in-flight work is finished or handed back.
   await worker.run();
   reconciler.stop();
+  stopCommandLog?.();
   await Promise.allSettled([connection.close(), temporal.connection.close(), mongo.client.close()]);
   log('herald worker stopped', {});
 }

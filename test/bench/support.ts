@@ -5,6 +5,7 @@
  *
  * Benchmarks print figures; they are not tests and assert nothing beyond "the run was valid".
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import Module from 'node:module';
 import os from 'node:os';
@@ -378,3 +379,82 @@ export function procCpuMs(pid: number): number | undefined {
 }
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS = 100;
+
+// ------------------------------------------------------------------------------------ where the time goes
+
+/**
+ * A second API daemon on the bench stack's database, Temporal task queue and Redis prefix, with
+ * HERALD_DEBUG_TIMING=true: each answer carries a Server-Timing header saying where the request's
+ * time went. Its own process, so the measured API never pays for the bookkeeping (async context
+ * tracking costs every request a little).
+ */
+export async function startTimedApi(b: BenchStack): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(ROOT, 'dist/apps/api/main.js')], {
+    cwd: ROOT, env: { ...process.env, ...b.stack.env, HERALD_API_PORT: String(port), HERALD_DEBUG_TIMING: 'true' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
+  child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && !child.signalCode) child.kill('SIGTERM');
+    await exited;
+  };
+  onCleanup(stop);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`timed API exited (${child.exitCode}): ${output.join('').slice(-2000)}`);
+    if (await fetch(`${url}/healthz`).then((r) => r.status < 500, () => false)) break;
+    if (Date.now() > deadline) throw new Error(`timed API not ready after 60 s: ${output.join('').slice(-2000)}`);
+    await sleep(150);
+  }
+  return { url, pid: child.pid!, stop };
+}
+
+/**
+ * Sums Server-Timing headers (`name;dur=ms;desc="calls"`) over many answers: per request, how
+ * long each dependency took and how often it was called, beside the client-side latency.
+ */
+export class ServerTiming {
+  private readonly spans = new Map<string, { ms: number; n: number }>();
+  private requests = 0;
+  private totalMs = 0;
+  private clientMs = 0;
+
+  add(header: string | null, clientMs: number): void {
+    if (!header) return;
+    this.requests += 1;
+    this.clientMs += clientMs;
+    for (const part of header.split(',')) {
+      const [name, ...params] = part.trim().split(';');
+      const dur = Number(/dur=([\d.]+)/.exec(params.join(';'))?.[1] ?? 0);
+      const n = Number(/desc="(\d+)"/.exec(params.join(';'))?.[1] ?? 1);
+      if (name === 'total') {
+        this.totalMs += dur;
+        continue;
+      }
+      const span = this.spans.get(name!) ?? { ms: 0, n: 0 };
+      span.ms += dur;
+      span.n += n;
+      this.spans.set(name!, span);
+    }
+  }
+
+  /** Rows: span, calls per request, ms per request, share of the server's time. */
+  table(): string {
+    const per = (v: number) => v / Math.max(1, this.requests);
+    const serverMs = per(this.totalMs);
+    // Database round trips are listed beside the repository calls they make up, not added to them.
+    const dependencyMs = per([...this.spans].filter(([name]) => name !== 'mongo.commands').reduce((a, [, s]) => a + s.ms, 0));
+    const rows: Array<Array<string | number>> = [...this.spans]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .map(([name, s]) => [name, per(s.n).toFixed(2), per(s.ms).toFixed(2), name === 'mongo.commands' ? '(within db.*)' : `${((100 * per(s.ms)) / serverMs).toFixed(0)}%`]);
+    rows.push(['in the API process itself (routing, validation, JSON, waiting for the event loop)', '', Math.max(0, serverMs - dependencyMs).toFixed(2),
+      `${((100 * Math.max(0, serverMs - dependencyMs)) / serverMs).toFixed(0)}%`]);
+    rows.push(['= server time (request arrived → answer written)', '', serverMs.toFixed(2), '100%']);
+    rows.push(['client latency (incl. connection, queueing in the socket)', '', per(this.clientMs).toFixed(2), '']);
+    return `${this.requests} requests\n${table(['span', 'calls/req', 'ms/req', 'share'], rows)}`;
+  }
+}
