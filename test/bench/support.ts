@@ -40,7 +40,7 @@ function loadHarness(): typeof Harness {
 }
 
 const { apiClient, freePort, ROOT, startStack } = loadHarness();
-export { ROOT };
+export { freePort, ROOT };
 
 // ------------------------------------------------------------------------------------ environment
 
