@@ -5,7 +5,7 @@ import { createAesSecretBox, randomIds, s256Pkce, sha256KeyHasher, systemClock }
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectRedis, connectTemporal, log } from '../shared/compose';
 import { onShutdown } from '../shared/shutdown';
-import { VerifiedKeyCache } from '../../core/usecases/authenticate';
+import { AuthCache } from '../../core/usecases/authenticate';
 import { createApi } from './server';
 import type { ApiDeps } from './deps';
 import { createRequestTiming } from './timing';
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     guard: createAuthFailureGuard(redis, {
       maxFailures: config.rateLimit.authMaxFailures, blockSeconds: config.rateLimit.authBlockSeconds, keyPrefix: `${config.redisKeyPrefix}:authfail`,
     }),
-    keyCache: new VerifiedKeyCache(config.api.authCacheMs),
+    authCache: new AuthCache(config.api.authCacheMs),
     limiter: createRequestRateLimiter(redis, {
       points: config.rateLimit.points, windowSeconds: config.rateLimit.windowSeconds, keyPrefix: `${config.redisKeyPrefix}:req`,
     }),

@@ -60,9 +60,13 @@ export function logMongoCommands(client: MongoClient, everyMs = 2_000): () => vo
   };
 }
 
-/** Fails fast per command when Redis is down, so the in-memory insurance limiter takes over at once. */
+/**
+ * Fails fast per command when Redis is down, so the in-memory insurance limiter takes over at once.
+ * Commands that concurrent requests issue in the same tick go out in one write (auto-pipelining):
+ * every authenticated request sends one, and a socket write each was a tenth of the API's CPU.
+ */
 export function connectRedis(config: HeraldConfig): Redis {
-  const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false, enableAutoPipelining: true });
   redis.on('error', (err) => log('redis error (rate limits fall back to in-memory)', { error: err.message }));
   return redis;
 }

@@ -9,8 +9,8 @@ export interface AuthenticateDeps {
   hasher: KeyHasher;
   guard: AuthFailureGuard;
   clock: Clock;
-  /** Keys verified recently; without it every request reads its key and account from the database. */
-  keyCache?: VerifiedKeyCache;
+  /** Keys verified and addresses found clean recently; without it every request reads both. */
+  authCache?: AuthCache;
 }
 
 export interface Caller {
@@ -21,45 +21,84 @@ export interface Caller {
 /** lastUsedAt is informative: written at most this often per key and process. */
 const TOUCH_EVERY_MS = 60_000;
 
-/** Entries kept before expired ones are swept (one per distinct key in use: thousands at most). */
+/** Entries kept before expired ones are swept (one per key or client address in use). */
 const SWEEP_ABOVE = 10_000;
 
-/**
- * Keys verified within the last `ttlMs`, by the hash of their secret, so that an authenticated
- * request costs no database read. Keys are revoked (and plans changed) by another process (the
- * CLI) that cannot reach this map: each API process sees a revocation at most `ttlMs` after it.
- * Only successes are kept; an unknown key is looked up every time (and counts as a failure).
- */
-export class VerifiedKeyCache {
-  private readonly entries = new Map<string, { caller: Caller; verifiedAt: number; touchedAt: number }>();
+/** A map whose entries are dropped `ttlMs` after they were set. */
+class Expiring<V> {
+  private readonly entries = new Map<string, { value: V; at: number }>();
 
-  constructor(readonly ttlMs: number) {}
+  constructor(private readonly ttlMs: number) {}
 
-  get(hash: string, now: number): Caller | undefined {
-    const entry = this.entries.get(hash);
+  get(key: string, now: number): V | undefined {
+    const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (now - entry.verifiedAt < this.ttlMs) return entry.caller;
-    this.entries.delete(hash);
+    if (now - entry.at < this.ttlMs) return entry.value;
+    this.entries.delete(key);
     return undefined;
   }
 
-  set(hash: string, caller: Caller, now: number): void {
+  set(key: string, value: V, now: number): void {
     if (this.ttlMs <= 0) return;
     if (this.entries.size >= SWEEP_ABOVE) {
-      for (const [k, e] of this.entries) if (now - e.verifiedAt >= this.ttlMs) this.entries.delete(k);
-      // Still full: that many live keys is abuse or a bug, not a working set worth keeping.
+      for (const [k, e] of this.entries) if (now - e.at >= this.ttlMs) this.entries.delete(k);
+      // Still full: that many live entries is abuse or a bug, not a working set worth keeping.
       if (this.entries.size >= SWEEP_ABOVE) this.entries.clear();
     }
-    const touchedAt = Math.max(this.entries.get(hash)?.touchedAt ?? 0, caller.key.lastUsedAt?.getTime() ?? 0);
-    this.entries.set(hash, { caller, verifiedAt: now, touchedAt });
+    this.entries.set(key, { value, at: now });
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
+/**
+ * What an API process remembers for `ttlMs` so that a request with a known key costs no database
+ * read and no auth-guard read: keys verified (by the hash of their secret), and client addresses
+ * whose guard record was found clean. Keys are revoked (and plans changed) by another process (the
+ * CLI), and other API processes may record failures for an address: each process honours those
+ * at most `ttlMs` later. What this process sees itself applies at once: a failure forgets the
+ * address, so the guard is read again before its next request. Unknown keys are never kept: they
+ * are looked up every time and count as failures.
+ */
+export class AuthCache {
+  private readonly keys: Expiring<Caller>;
+  private readonly cleanAddresses: Expiring<true>;
+  /** When lastUsedAt was last written per key id (by this process). */
+  private readonly touched = new Map<string, number>();
+
+  constructor(readonly ttlMs: number) {
+    this.keys = new Expiring(ttlMs);
+    this.cleanAddresses = new Expiring(ttlMs);
+  }
+
+  caller(hash: string, now: number): Caller | undefined {
+    return this.keys.get(hash, now);
+  }
+
+  verified(hash: string, caller: Caller, now: number): void {
+    this.keys.set(hash, caller, now);
+  }
+
+  isClean(address: string, now: number): boolean {
+    return this.cleanAddresses.get(address, now) === true;
+  }
+
+  clean(address: string, now: number): void {
+    this.cleanAddresses.set(address, true, now);
+  }
+
+  failed(address: string): void {
+    this.cleanAddresses.delete(address);
   }
 
   /** Whether lastUsedAt is due to be written for this key (and notes that it is being written). */
-  touchDue(hash: string, key: ApiKey, now: number): boolean {
-    const entry = this.entries.get(hash);
-    const last = Math.max(entry?.touchedAt ?? 0, key.lastUsedAt?.getTime() ?? 0);
+  touchDue(key: ApiKey, now: number): boolean {
+    const last = Math.max(this.touched.get(key.id) ?? 0, key.lastUsedAt?.getTime() ?? 0);
     if (now - last <= TOUCH_EVERY_MS) return false;
-    if (entry) entry.touchedAt = now;
+    if (this.touched.size >= SWEEP_ABOVE) this.touched.clear();
+    this.touched.set(key.id, now);
     return true;
   }
 }
@@ -85,29 +124,37 @@ async function verify(deps: AuthenticateDeps, hash: string): Promise<Caller | nu
  * Retry-After), whatever key it carries.
  */
 export async function authenticate(deps: AuthenticateDeps, input: { authorization?: string; address: string }): Promise<Caller> {
-  const guard = await deps.guard.check(input.address);
-  if (guard.blockedMs > 0) throw blocked(guard.blockedMs);
-
+  const cache = deps.authCache;
   const match = /^Apikey\s+(\S+)\s*$/i.exec(input.authorization ?? '');
   const hash = match ? deps.hasher.hash(match[1]!) : undefined;
-  const now = deps.clock.now();
-  let caller = hash ? deps.keyCache?.get(hash, now.getTime()) : undefined;
+  const now = deps.clock.now().getTime();
+  let caller = hash ? cache?.caller(hash, now) : undefined;
+
+  // The guard is read before any key is looked up, unless both key and address are known good.
+  let failures = 0;
+  if (!caller || !cache?.isClean(input.address, now)) {
+    const guard = await deps.guard.check(input.address);
+    if (guard.blockedMs > 0) throw blocked(guard.blockedMs);
+    failures = guard.failures;
+  }
   if (hash && !caller) {
     caller = (await verify(deps, hash)) ?? undefined;
-    if (caller) deps.keyCache?.set(hash, caller, now.getTime());
+    if (caller) cache?.verified(hash, caller, now);
   }
-  if (!hash || !caller) {
+  if (!caller) {
+    cache?.failed(input.address);
     await deps.guard.recordFailure(input.address);
     throw new HeraldError('unauthenticated', match
       ? 'Invalid API key.'
       : 'Missing credentials: send the header "Authorization: Apikey <API_KEY>".');
   }
   // Only an address with failures on record has anything to reset.
-  if (guard.failures > 0) await deps.guard.recordSuccess(input.address);
-  const due = deps.keyCache
-    ? deps.keyCache.touchDue(hash, caller.key, now.getTime())
-    : !caller.key.lastUsedAt || now.getTime() - caller.key.lastUsedAt.getTime() > TOUCH_EVERY_MS;
+  if (failures > 0) await deps.guard.recordSuccess(input.address);
+  cache?.clean(input.address, now);
+  const due = cache
+    ? cache.touchDue(caller.key, now)
+    : !caller.key.lastUsedAt || now - caller.key.lastUsedAt.getTime() > TOUCH_EVERY_MS;
   // Informative only: the request neither waits for the write nor fails with it.
-  if (due) void deps.storage.apiKeys.touch(caller.key.id, now).catch(() => undefined);
+  if (due) void deps.storage.apiKeys.touch(caller.key.id, new Date(now)).catch(() => undefined);
   return caller;
 }
