@@ -1,4 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
+import type { OperatorAccount } from '../../core/domain/operator';
+import type { Storage } from '../../core/ports/storage';
 import { createUploadActivities } from '../../workflows/activities';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
 import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
@@ -8,6 +10,27 @@ import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-cryp
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log, logMongoCommands } from '../shared/compose';
 import { startPendingReconciler } from './reconciler';
+
+/**
+ * Operator accounts as the worker reads them: each publish's event carries the operator's email,
+ * which never changes, and the plan may be a minute old. One read per account and minute instead
+ * of one per published target.
+ */
+function withOperatorsCached(storage: Storage, ttlMs = 60_000): Storage {
+  const cache = new Map<string, { at: number; account: Promise<OperatorAccount | null> }>();
+  const findById = (id: string): Promise<OperatorAccount | null> => {
+    const now = Date.now();
+    const hit = cache.get(id);
+    if (hit && now - hit.at < ttlMs) return hit.account;
+    if (cache.size > 10_000) cache.clear();
+    const account = storage.operators.findById(id);
+    cache.set(id, { at: now, account });
+    // A failed read is not remembered.
+    account.catch(() => cache.delete(id));
+    return account;
+  };
+  return { ...storage, operators: { ...storage.operators, findById } };
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -26,7 +49,7 @@ async function main(): Promise<void> {
     taskQueue: config.temporal.taskQueue,
     workflowsPath: require.resolve('../../workflows/index'),
     activities: createUploadActivities({
-      storage: mongo.storage, platforms: buildPlatforms(config), secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
+      storage: withOperatorsCached(mongo.storage), platforms: buildPlatforms(config), secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
       pauses: createTemporalAccountPauses(temporal.client, { taskQueue: config.temporal.taskQueue }),
       checkpointProbes: createTemporalCheckpointProbes(temporal.client, { taskQueue: config.temporal.taskQueue, intervalMs: config.checkpointProbe.intervalMs }),
     }),

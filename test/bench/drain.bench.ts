@@ -12,15 +12,20 @@
  * At the end every upload must be completed with its target succeeded, and the Discord simulator
  * must hold exactly one message per upload.
  *
+ * Temporal: the shared dev server (TEMPORAL_ADDRESS) by default; BENCH_TEMPORAL=own starts a
+ * throwaway dev server of the bench's own with the settings ops/infra.sh uses (SQLite WAL), so the
+ * figure does not depend on how long-lived the shared one is or how it was started;
+ * BENCH_TEMPORAL_ARGS adds `temporal server start-dev` flags to it (space-separated).
+ *
  * Knobs: BENCH_UPLOADS (1000), BENCH_CONCURRENCY for queueing (20), BENCH_DRAIN_TIMEOUT_S (1200),
- * BENCH_HISTORY_SAMPLE (20).
+ * BENCH_HISTORY_SAMPLE (20), BENCH_TEMPORAL (shared|own), BENCH_TEMPORAL_ARGS.
  */
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { uploadWorkflowId } from '../../core/domain/upload';
 import {
-  boundedLoop, connectNetworks, describeEnvironment, envInt, errorCounts, heading, ms, onCleanup, procCpuMs, runMain, say, sleep,
-  startBenchStack, table, type BenchStack,
+  boundedLoop, connectNetworks, describeEnvironment, envInt, errorCounts, heading, ms, onCleanup, OPS_TEMPORAL_PRAGMAS, procCpuMs, runMain,
+  say, sleep, startBenchStack, startOwnTemporal, table, type BenchStack,
 } from './support';
 
 const UPLOADS = envInt('BENCH_UPLOADS', 1000);
@@ -28,6 +33,8 @@ const CONCURRENCY = envInt('BENCH_CONCURRENCY', 20);
 const DRAIN_TIMEOUT_MS = envInt('BENCH_DRAIN_TIMEOUT_S', 1200) * 1000;
 const SAMPLE = envInt('BENCH_HISTORY_SAMPLE', 20, 0);
 const PROFILE = 'bench';
+const TEMPORAL = process.env.BENCH_TEMPORAL ?? 'shared';
+const TEMPORAL_ARGS = (process.env.BENCH_TEMPORAL_ARGS ?? '').split(' ').filter(Boolean);
 
 type CommandCounts = Record<string, { n: number; ms: number }>;
 
@@ -48,6 +55,15 @@ async function main(): Promise<void> {
   heading('drain: a backlog of one-network text uploads, published by the worker');
   say(describeEnvironment());
   say(`uploads ${UPLOADS}, queued by ${CONCURRENCY} clients with the worker stopped; Discord simulator answers at once`);
+  if (!['shared', 'own'].includes(TEMPORAL)) throw new Error(`BENCH_TEMPORAL must be shared or own, not "${TEMPORAL}"`);
+  if (TEMPORAL === 'own') {
+    const own = await startOwnTemporal([...OPS_TEMPORAL_PRAGMAS, ...TEMPORAL_ARGS]);
+    // The stack's daemons and this bench's history reads use it.
+    process.env.TEMPORAL_ADDRESS = own.address;
+    say(`Temporal: a dev server of this bench's own at ${own.address} (${[...OPS_TEMPORAL_PRAGMAS, ...TEMPORAL_ARGS].join(' ')})`);
+  } else {
+    say(`Temporal: the shared dev server at ${process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233'} (as it was started)`);
+  }
 
   const b = await startBenchStack({ name: 'drain', worker: false, profile: PROFILE, env: { HERALD_DEBUG_TIMING: 'true' } });
   await connectNetworks(b, PROFILE, ['discord']);

@@ -458,3 +458,45 @@ export class ServerTiming {
     return `${this.requests} requests\n${table(['span', 'calls/req', 'ms/req', 'share'], rows)}`;
   }
 }
+
+// ------------------------------------------------------------------------------------ own Temporal
+
+/** The SQLite pragmas ops/infra.sh gives the Temporal dev server. */
+export const OPS_TEMPORAL_PRAGMAS = ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'];
+
+/**
+ * A throwaway Temporal dev server of the bench's own (own ports, database file in a temporary
+ * directory, no UI), so that figures can be taken with other server settings than the shared
+ * one's without touching it. Stopped and deleted at the end.
+ */
+export async function startOwnTemporal(args: string[]): Promise<{ address: string; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-bench-temporal-'));
+  const [port, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+  const child = spawn(path.join(ROOT, '.tools/bin/temporal'), [
+    'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--http-port', String(httpPort), '--metrics-port', String(metricsPort),
+    '--headless', '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error', ...args,
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const stderr: string[] = [];
+  child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && !child.signalCode) child.kill('SIGTERM');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  onCleanup(stop);
+  const address = `127.0.0.1:${port}`;
+  // Serving comes before the default namespace exists: wait for the namespace, as ops/infra.sh does.
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`own Temporal dev server exited (${child.exitCode}): ${stderr.join('').slice(-2000)}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const probe = spawn(path.join(ROOT, '.tools/bin/temporal'), ['operator', 'namespace', 'describe', '--address', address, '--namespace', 'default'], { stdio: 'ignore' });
+      probe.on('close', (code) => resolve(code === 0));
+    });
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`own Temporal dev server not ready after 90 s: ${stderr.join('').slice(-2000)}`);
+    await sleep(500);
+  }
+  return { address, stop };
+}

@@ -8,13 +8,9 @@
  *
  * Knobs: BENCH_REQUESTS per round (600), BENCH_CONCURRENCY (20), BENCH_ROUNDS (2), BENCH_WARMUP (50).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import {
-  boundedLoop, describeEnvironment, envInt, errorCounts, freePort, heading, ms, onCleanup, ROOT, runMain, say, sleep, summarize, table, type Outcome,
+  boundedLoop, describeEnvironment, envInt, errorCounts, heading, ms, runMain, say, sleep, OPS_TEMPORAL_PRAGMAS, startOwnTemporal, summarize, table, type Outcome,
 } from './support';
 
 const REQUESTS = envInt('BENCH_REQUESTS', 600);
@@ -24,27 +20,8 @@ const WARMUP = envInt('BENCH_WARMUP', 50, 0);
 
 const VARIANTS: Record<string, string[]> = {
   'SQLite defaults (rollback journal, synchronous=full)': [],
-  'journal_mode=wal, synchronous=normal (ops/infra.sh)': ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'],
+  'journal_mode=wal, synchronous=normal (ops/infra.sh)': OPS_TEMPORAL_PRAGMAS,
 };
-
-async function startDevServer(pragmas: string[]): Promise<{ address: string; stop: () => Promise<void> }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-bench-temporal-'));
-  const [port, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
-  const child = spawn(path.join(ROOT, '.tools/bin/temporal'), [
-    'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--http-port', String(httpPort), '--metrics-port', String(metricsPort),
-    '--headless', '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error', ...pragmas,
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const stderr: string[] = [];
-  child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
-  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && !child.signalCode) child.kill('SIGTERM');
-    await exited;
-    rmSync(dir, { recursive: true, force: true });
-  };
-  onCleanup(stop);
-  return { address: `127.0.0.1:${port}`, stop };
-}
 
 /** The dev server answers before it has registered the default namespace: start until it works. */
 async function ready(client: Client, taskQueue: string): Promise<void> {
@@ -67,7 +44,7 @@ async function main(): Promise<void> {
   const results = new Map<string, { outcomes: Array<Outcome<unknown>>; wallMs: number }>();
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [label, pragmas] of Object.entries(VARIANTS)) {
-      const server = await startDevServer(pragmas);
+      const server = await startOwnTemporal(pragmas);
       const connection = await Connection.connect({ address: server.address });
       const client = new Client({ connection, namespace: 'default' });
       const taskQueue = `bench-unused-${round}`;

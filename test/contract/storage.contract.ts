@@ -712,8 +712,9 @@ export function storageContract(name: string, make: () => Promise<StorageUnderTe
         const first = aTargetResult({ platform: 'x', post_id: 'first' });
         const second = aTargetResult({ platform: 'x', post_id: 'second', success: false, error: 'late' });
 
-        await storage.uploads.recordResult('acct-1', upload.requestId, first, at(1));
-        await storage.uploads.recordResult('acct-1', upload.requestId, second, at(2));
+        expect(await storage.uploads.recordResult('acct-1', upload.requestId, first, at(1))).toEqual(first);
+        // The later one is not stored, and the caller learns which result stands.
+        expect(await storage.uploads.recordResult('acct-1', upload.requestId, second, at(2))).toEqual(first);
 
         expect(await mustFind(upload.requestId)).toEqual({ ...upload, results: { x: first } });
       });
@@ -739,13 +740,14 @@ export function storageContract(name: string, make: () => Promise<StorageUnderTe
         const one = aTargetResult({ platform: 'x', post_id: 'one' });
         const two = aTargetResult({ platform: 'x', post_id: 'two' });
 
-        await Promise.all([
+        const answers = await Promise.all([
           storage.uploads.recordResult('acct-1', upload.requestId, one, at(1)),
           storage.uploads.recordResult('acct-1', upload.requestId, two, at(2)),
         ]);
 
         const stored = (await mustFind(upload.requestId)).results.x;
         expect([one, two]).toContainEqual(stored);
+        expect(answers).toEqual([stored, stored]);
       });
 
       it('records the latest dispatch of a target', async () => {
