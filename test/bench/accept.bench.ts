@@ -22,13 +22,14 @@
  *
  * Knobs: BENCH_REQUESTS (1000), BENCH_CONCURRENCY (20), BENCH_WARMUP (100), BENCH_TIMING_REQUESTS (200),
  * BENCH_TIME_LIMIT_S per phase (180), BENCH_DRAIN_TIMEOUT_S (1200),
- * BENCH_ACCEPT_PHASES (temporal,herald-busy; add herald-idle to also measure the API alone).
+ * BENCH_ACCEPT_PHASES (temporal,herald-busy; add herald-idle to also measure the API alone),
+ * BENCH_TEMPORAL (shared|own: a throwaway dev server with ops/infra.sh's settings), BENCH_TEMPORAL_ARGS.
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import {
-  boundedLoop, connectNetworks, describeEnvironment, envInt, envList, errorCounts, heading, ms, onCleanup, procCpuMs, runMain,
+  boundedLoop, chooseTemporal, connectNetworks, describeEnvironment, envInt, envList, errorCounts, heading, ms, onCleanup, procCpuMs, runMain,
   say, ServerTiming, sleep, startBenchStack, startTimedApi, summarize, table, type BenchStack, type LoopResult,
 } from './support';
 
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
   heading('accept: async upload_text accept latency vs bare Temporal workflow start');
   say(describeEnvironment());
   say(`requests ${REQUESTS} per phase, concurrency ${CONCURRENCY}, warm-up ${WARMUP}, time limit ${TIME_LIMIT_MS / 1000} s per phase, phases ${PHASES.join(', ')}`);
+  say(`Temporal: ${(await chooseTemporal()).description}`);
 
   const b = await startBenchStack({ name: 'accept', worker: false, profile: PROFILE });
   await connectNetworks(b, PROFILE, ['discord']);

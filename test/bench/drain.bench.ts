@@ -13,7 +13,8 @@
  * must hold exactly one message per upload.
  *
  * Temporal: the shared dev server (TEMPORAL_ADDRESS) by default; BENCH_TEMPORAL=own starts a
- * throwaway dev server of the bench's own with the settings ops/infra.sh uses (SQLite WAL), so the
+ * throwaway dev server of the bench's own with the settings ops/infra.sh uses (SQLite WAL, eager
+ * activity execution), so the
  * figure does not depend on how long-lived the shared one is or how it was started;
  * BENCH_TEMPORAL_ARGS adds `temporal server start-dev` flags to it (space-separated).
  *
@@ -24,8 +25,8 @@ import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { uploadWorkflowId } from '../../core/domain/upload';
 import {
-  boundedLoop, connectNetworks, describeEnvironment, envInt, errorCounts, heading, ms, onCleanup, OPS_TEMPORAL_PRAGMAS, procCpuMs, runMain,
-  say, sleep, startBenchStack, startOwnTemporal, table, type BenchStack,
+  boundedLoop, connectNetworks, describeEnvironment, envInt, errorCounts, heading, ms, onCleanup, procCpuMs, runMain, chooseTemporal,
+  say, sleep, startBenchStack, table, cpuByName, type BenchStack,
 } from './support';
 
 const UPLOADS = envInt('BENCH_UPLOADS', 1000);
@@ -33,8 +34,8 @@ const CONCURRENCY = envInt('BENCH_CONCURRENCY', 20);
 const DRAIN_TIMEOUT_MS = envInt('BENCH_DRAIN_TIMEOUT_S', 1200) * 1000;
 const SAMPLE = envInt('BENCH_HISTORY_SAMPLE', 20, 0);
 const PROFILE = 'bench';
-const TEMPORAL = process.env.BENCH_TEMPORAL ?? 'shared';
-const TEMPORAL_ARGS = (process.env.BENCH_TEMPORAL_ARGS ?? '').split(' ').filter(Boolean);
+/** The database processes, by command name. */
+const SHARED_PROCESSES = ['ferretdb', 'postgres'];
 
 type CommandCounts = Record<string, { n: number; ms: number }>;
 
@@ -55,15 +56,9 @@ async function main(): Promise<void> {
   heading('drain: a backlog of one-network text uploads, published by the worker');
   say(describeEnvironment());
   say(`uploads ${UPLOADS}, queued by ${CONCURRENCY} clients with the worker stopped; Discord simulator answers at once`);
-  if (!['shared', 'own'].includes(TEMPORAL)) throw new Error(`BENCH_TEMPORAL must be shared or own, not "${TEMPORAL}"`);
-  if (TEMPORAL === 'own') {
-    const own = await startOwnTemporal([...OPS_TEMPORAL_PRAGMAS, ...TEMPORAL_ARGS]);
-    // The stack's daemons and this bench's history reads use it.
-    process.env.TEMPORAL_ADDRESS = own.address;
-    say(`Temporal: a dev server of this bench's own at ${own.address} (${[...OPS_TEMPORAL_PRAGMAS, ...TEMPORAL_ARGS].join(' ')})`);
-  } else {
-    say(`Temporal: the shared dev server at ${process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233'} (as it was started)`);
-  }
+  const temporal = await chooseTemporal();
+  const temporalPid = temporal.pid;
+  say(`Temporal: ${temporal.description}`);
 
   const b = await startBenchStack({ name: 'drain', worker: false, profile: PROFILE, env: { HERALD_DEBUG_TIMING: 'true' } });
   await connectNetworks(b, PROFILE, ['discord']);
@@ -84,6 +79,9 @@ async function main(): Promise<void> {
   const workerPid = worker.child.pid!;
   const commands0 = lastCommandCounts(b);
   const cpu0 = procCpuMs(workerPid) ?? NaN;
+  const temporal0 = temporalPid ? procCpuMs(temporalPid) ?? NaN : NaN;
+  const shared0 = cpuByName(SHARED_PROCESSES);
+  const bench0 = process.cpuUsage();
   const t0 = performance.now();
   const discord = b.sandbox.simulators.discord;
   const marks: Array<[number, number]> = [];
@@ -107,6 +105,9 @@ async function main(): Promise<void> {
   }
   const drainMs = performance.now() - t0;
   const cpuMs = (procCpuMs(workerPid) ?? NaN) - cpu0;
+  const temporalMs = temporalPid ? (procCpuMs(temporalPid) ?? NaN) - temporal0 : NaN;
+  const shared1 = cpuByName(SHARED_PROCESSES);
+  const benchCpu = process.cpuUsage(bench0);
   await sleep(2500); // the worker logs its command counts every 2 s
   const commands1 = lastCommandCounts(b);
 
@@ -119,7 +120,16 @@ async function main(): Promise<void> {
     ['uploads/s, whole drain (goal ≥ 30)', (completed / (drainMs / 1000)).toFixed(1)],
     ['uploads/s, 10 % → 90 % published', steady.toFixed(1)],
     ['first publish after worker ready (ms)', ms(marks.find(([, n]) => n > 0)?.[0])],
-    ['worker CPU ms per upload', (cpuMs / Math.max(1, completed)).toFixed(2)],
+  ]));
+
+  heading('CPU per upload during the drain (ms; the machine has 2 CPUs shared with everything else running)');
+  const per = (v: number) => (Number.isFinite(v) ? (v / Math.max(1, completed)).toFixed(1) : '-');
+  say(table(['process', 'cpu ms per upload'], [
+    ['herald worker', per(cpuMs)],
+    [temporalPid ? 'Temporal dev server (this bench\'s own)' : 'Temporal dev server (shared: not measured)', per(temporalMs)],
+    ...SHARED_PROCESSES.map((n) => [`${n} (all processes of that name: includes other users' work)`, per(shared1.byName[n]! - shared0.byName[n]!)]),
+    ['this bench (API-side simulators, polling)', per((benchCpu.user + benchCpu.system) / 1000)],
+    ['whole machine (everything running, all CPUs)', per(shared1.machineMs - shared0.machineMs)],
   ]));
 
   heading('database round trips per upload (worker, MongoDB command monitoring)');

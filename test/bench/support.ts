@@ -463,13 +463,15 @@ export class ServerTiming {
 
 /** The SQLite pragmas ops/infra.sh gives the Temporal dev server. */
 export const OPS_TEMPORAL_PRAGMAS = ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'];
+/** Every setting ops/infra.sh gives the Temporal dev server (keep in step with it). */
+export const OPS_TEMPORAL_ARGS = [...OPS_TEMPORAL_PRAGMAS, '--dynamic-config-value', 'system.enableActivityEagerExecution=true'];
 
 /**
  * A throwaway Temporal dev server of the bench's own (own ports, database file in a temporary
  * directory, no UI), so that figures can be taken with other server settings than the shared
  * one's without touching it. Stopped and deleted at the end.
  */
-export async function startOwnTemporal(args: string[]): Promise<{ address: string; stop: () => Promise<void> }> {
+export async function startOwnTemporal(args: string[]): Promise<{ address: string; pid: number; stop: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-bench-temporal-'));
   const [port, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
   const child = spawn(path.join(ROOT, '.tools/bin/temporal'), [
@@ -498,5 +500,42 @@ export async function startOwnTemporal(args: string[]): Promise<{ address: strin
     if (Date.now() > deadline) throw new Error(`own Temporal dev server not ready after 90 s: ${stderr.join('').slice(-2000)}`);
     await sleep(500);
   }
-  return { address, stop };
+  return { address, pid: child.pid!, stop };
+}
+
+/**
+ * CPU milliseconds used so far by every process whose command name (`/proc/<pid>/comm`) is one of
+ * `names` (e.g. the shared FerretDB and PostgreSQL: that includes work done for anyone else), and
+ * by the whole machine (all CPUs, from /proc/stat). Differences of two readings are what counts.
+ */
+export function cpuByName(names: string[]): { byName: Record<string, number>; machineMs: number } {
+  const byName: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+  for (const pid of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      if (!names.includes(comm)) continue;
+      byName[comm]! += procCpuMs(Number(pid)) ?? 0;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const cpuLine = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
+  // user nice system (idle iowait excluded) irq softirq steal
+  const busy = cpuLine[0]! + cpuLine[1]! + cpuLine[2]! + cpuLine[5]! + cpuLine[6]! + cpuLine[7]!;
+  return { byName, machineMs: (busy * 1000) / CLOCK_TICKS };
+}
+
+/**
+ * BENCH_TEMPORAL: `shared` (default) uses TEMPORAL_ADDRESS as it is; `own` starts a throwaway dev
+ * server with ops/infra.sh's settings (plus BENCH_TEMPORAL_ARGS, space-separated) and points
+ * TEMPORAL_ADDRESS (this bench and the daemons it starts) at it. Call before starting the stack.
+ */
+export async function chooseTemporal(): Promise<{ description: string; pid?: number }> {
+  const choice = process.env.BENCH_TEMPORAL ?? 'shared';
+  if (choice === 'shared') return { description: `the shared dev server at ${process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233'} (as it was started)` };
+  if (choice !== 'own') throw new Error(`BENCH_TEMPORAL must be shared or own, not "${choice}"`);
+  const args = [...OPS_TEMPORAL_ARGS, ...(process.env.BENCH_TEMPORAL_ARGS ?? '').split(' ').filter(Boolean)];
+  const own = await startOwnTemporal(args);
+  process.env.TEMPORAL_ADDRESS = own.address;
+  return { description: `a dev server of this bench's own at ${own.address} (${args.join(' ')})`, pid: own.pid };
 }
