@@ -73,6 +73,7 @@ export function createMemoryUploads(): UploadRepository {
     async recordResult(accountId, requestId, result: TargetResult) {
       const found = get(accountId, requestId);
       if (found && found.results[result.platform] === undefined) found.results[result.platform] = copy(result);
+      return copy(found?.results[result.platform] ?? result);
     },
     async resetForRetry(accountId, requestId, platforms, at) {
       const found = get(accountId, requestId);

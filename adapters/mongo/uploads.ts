@@ -110,10 +110,12 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
       return one(await col.findOne({ accountId, jobId }));
     },
     async markInProgress(accountId, requestId, at) {
-      await col.updateOne(
+      const res = await col.updateOne(
         { accountId, requestId, status: { $in: ['pending', 'scheduled'] } },
         { $set: { status: 'in_progress', startedAt: at, updatedAt: at } },
       );
+      if (res.modifiedCount === 1) return 'in_progress';
+      // Not pending or scheduled (cancelled, a retried start, or no such upload): say what it is.
       const doc = await col.findOne({ accountId, requestId }, { projection: { status: 1 } });
       return doc ? (doc.status as UploadStatus) : null;
     },
@@ -155,14 +157,18 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
       // First result wins: only a document without a result is updated, and the upsert's
       // unique _id stops a second writer from creating a rival document.
       try {
-        await targets.updateOne(
+        const res = await targets.updateOne(
           { _id, result: { $exists: false } },
           { $set: { result: clean(result), resultAt: at }, $setOnInsert: { accountId, requestId, platform: result.platform } },
           { upsert: true },
         );
+        if (res.modifiedCount === 1 || res.upsertedCount === 1) return result;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
       }
+      // Another result was stored first: that one stands.
+      const stored = await targets.findOne({ _id }, { projection: { result: 1 } });
+      return (stored?.result as TargetResult | undefined) ?? result;
     },
     async resetForRetry(accountId, requestId, platforms, at) {
       const res = await col.updateOne(

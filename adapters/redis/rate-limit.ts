@@ -54,8 +54,9 @@ export function createAuthFailureGuard(redis: Redis | undefined, opts: AuthGuard
   const blockedMs = (res: RateLimiterRes | null) =>
     res && res.consumedPoints >= opts.maxFailures ? Math.max(0, res.msBeforeNext) : 0;
   return {
-    async blockedFor(address: string): Promise<number> {
-      return blockedMs(await rl.get(address));
+    async check(address: string): Promise<{ blockedMs: number; failures: number }> {
+      const res = await rl.get(address);
+      return { blockedMs: blockedMs(res), failures: res?.consumedPoints ?? 0 };
     },
     async recordFailure(address: string): Promise<number> {
       let res: RateLimiterRes;

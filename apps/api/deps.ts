@@ -1,4 +1,4 @@
-import type { Caller } from '../../core/usecases/authenticate';
+import type { AuthCache, Caller } from '../../core/usecases/authenticate';
 import type { PlatformRegistry } from '../../core/ports/platform';
 import type { AuthFailureGuard, RequestRateLimiter } from '../../core/ports/rate-limit';
 import type { Storage } from '../../core/ports/storage';
@@ -20,6 +20,8 @@ export interface ApiDeps {
   hasher: KeyHasher;
   pkce: Pkce;
   guard: AuthFailureGuard;
+  /** Keys verified and addresses found clean in the last few seconds (HERALD_AUTH_CACHE_MS): no database or guard read per request. */
+  authCache?: AuthCache;
   limiter: RequestRateLimiter;
   log: (message: string, fields: Record<string, unknown>) => void;
   mediaStore: MediaStore;

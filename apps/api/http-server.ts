@@ -1,4 +1,4 @@
-import { createServer, maxHeaderSize, type Server, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 
@@ -21,8 +21,12 @@ function clientErrorAnswer(code: string | undefined): { status: number; reason: 
 }
 
 /** The Node HTTP server around the Koa app, as the daemon and the in-process tests run it. */
-export function createHttpServer(app: Koa<any>, opts: { requestTimeoutMs: number }): Server {
-  const server = createServer(app.callback());
+export function createHttpServer(
+  app: Koa<any>,
+  opts: { requestTimeoutMs: number; wrap?: (callback: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse) => void },
+): Server {
+  const callback = app.callback();
+  const server = createServer(opts.wrap ? opts.wrap(callback) : callback);
   server.requestTimeout = opts.requestTimeoutMs;
   // Node's own answers to requests it cannot parse (431, 400, 408) are bodiless; ours are JSON.
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {

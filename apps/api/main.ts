@@ -5,7 +5,10 @@ import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectRedis, connectTemporal, log } from '../shared/compose';
 import { onShutdown } from '../shared/shutdown';
 import { createHttpServer } from './http-server';
+import { AuthCache } from '../../core/usecases/authenticate';
 import { createApi } from './server';
+import type { ApiDeps } from './deps';
+import { createRequestTiming } from './timing';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -16,7 +19,9 @@ async function main(): Promise<void> {
   const redis = connectRedis(config);
   const temporal = await connectTemporal(config);
 
-  const app = createApi({
+  const timing = config.debugTiming ? createRequestTiming() : undefined;
+  if (timing) timing.observe(mongo.client);
+  const deps: ApiDeps = {
     storage: mongo.storage,
     leases: mongo.leases,
     platforms: buildPlatforms(config),
@@ -29,6 +34,7 @@ async function main(): Promise<void> {
     guard: createAuthFailureGuard(redis, {
       maxFailures: config.rateLimit.authMaxFailures, blockSeconds: config.rateLimit.authBlockSeconds, keyPrefix: `${config.redisKeyPrefix}:authfail`,
     }),
+    authCache: new AuthCache(config.api.authCacheMs),
     limiter: createRequestRateLimiter(redis, {
       points: config.rateLimit.points, windowSeconds: config.rateLimit.windowSeconds, keyPrefix: `${config.redisKeyPrefix}:req`,
     }),
@@ -43,10 +49,11 @@ async function main(): Promise<void> {
       redis: redis.status === 'ready',
       temporal: await temporal.connection.healthService.check({}).then(() => true, () => false),
     }),
-  }, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl });
+  };
+  const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl });
 
   // Synchronous uploads may hold a request for up to a minute.
-  const server = createHttpServer(app, { requestTimeoutMs: config.api.syncTimeoutMs + 30_000 });
+  const server = createHttpServer(app, { requestTimeoutMs: config.api.syncTimeoutMs + 30_000, ...(timing ? { wrap: timing.handler } : {}) });
   await new Promise<void>((resolve) => server.listen(config.api.port, config.api.host, resolve));
   log('herald api listening', { url: `http://${config.api.host}:${config.api.port}/api`, namespace: config.namespace });
 

@@ -5,7 +5,7 @@ import { loadPlatformSettings, type PlatformSettings } from './platforms';
 /** Every setting of the daemons, read from the environment here and nowhere else. */
 export interface HeraldConfig {
   namespace: string;
-  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number };
+  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number; authCacheMs: number };
   mongoUri: string;
   /** Concurrent database operations per process (the MongoDB driver's maxPoolSize). */
   mongoMaxPoolSize: number;
@@ -22,6 +22,11 @@ export interface HeraldConfig {
   /** How often a checkpointed Instagram or Threads account is asked whether the checkpoint is gone. */
   checkpointProbe: { intervalMs: number };
   media: { dir: string; publicBaseUrl: string; urlTtlSeconds: number; maxBytes: number; fetchAllow: string[]; fetchTimeoutMs: number };
+  /**
+   * Benchmarks and profiling: the API answers with a Server-Timing header (where each request's
+   * time went) and the worker logs the database commands it sends. Off in production.
+   */
+  debugTiming: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -71,6 +76,9 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       duplicateWindowMs: int(env, 'HERALD_DUPLICATE_WINDOW_MS', 5 * 60_000),
       // Status reads are cached this long (the spec: 2-5 s).
       statusCacheMs: int(env, 'HERALD_STATUS_CACHE_MS', 2_000),
+      // Verified API keys are remembered this long per API process: a key revoked (or a plan
+      // changed) with the CLI is honoured within this bound. 0 reads the database on every request.
+      authCacheMs: int(env, 'HERALD_AUTH_CACHE_MS', 5_000),
     },
     mongoUri: env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald',
     // FerretDB 1.x holds one PostgreSQL connection for an update's query while it takes a second
@@ -117,6 +125,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       fetchAllow: (env.HERALD_MEDIA_FETCH_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       fetchTimeoutMs: int(env, 'HERALD_MEDIA_FETCH_TIMEOUT_MS', 10 * 60_000),
     },
+    debugTiming: env.HERALD_DEBUG_TIMING === 'true',
   };
 }
 

@@ -2,14 +2,37 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createUploadActivities } from '../../workflows/activities/upload';
 import { createAccountPauseActivities } from '../../workflows/activities/account-pause';
 import { createCheckpointProbeActivities } from '../../workflows/activities/checkpoint-probe';
+import type { OperatorAccount } from '../../core/domain/operator';
+import type { Storage } from '../../core/ports/storage';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
 import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
 import { createTemporalCheckpointProbes } from '../../adapters/temporal/checkpoint-probes';
 import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
 import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
-import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log } from '../shared/compose';
+import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log, logMongoCommands } from '../shared/compose';
 import { startPendingReconciler } from './reconciler';
+
+/**
+ * Operator accounts as the worker reads them: each publish's event carries the operator's email,
+ * which never changes, and the plan may be a minute old. One read per account and minute instead
+ * of one per published target.
+ */
+function withOperatorsCached(storage: Storage, ttlMs = 60_000): Storage {
+  const cache = new Map<string, { at: number; account: Promise<OperatorAccount | null> }>();
+  const findById = (id: string): Promise<OperatorAccount | null> => {
+    const now = Date.now();
+    const hit = cache.get(id);
+    if (hit && now - hit.at < ttlMs) return hit.account;
+    if (cache.size > 10_000) cache.clear();
+    const account = storage.operators.findById(id);
+    cache.set(id, { at: now, account });
+    // A failed read is not remembered.
+    account.catch(() => cache.delete(id));
+    return account;
+  };
+  return { ...storage, operators: { ...storage.operators, findById } };
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -17,6 +40,7 @@ async function main(): Promise<void> {
   const secrets = createAesSecretBox(secretKey);
   const media = buildMedia(config, secretKey);
   const mongo = await connectMongo(config);
+  const stopCommandLog = config.debugTiming ? logMongoCommands(mongo.client) : undefined;
   const notifier = await createMongoEventOutbox(mongo.db);
   const temporal = await connectTemporal(config);
 
@@ -30,7 +54,7 @@ async function main(): Promise<void> {
     // One factory per workflow; the activity names are those recorded in workflow histories.
     activities: {
       ...createUploadActivities({
-        storage: mongo.storage, leases: mongo.leases, platforms, secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
+        storage: withOperatorsCached(mongo.storage), leases: mongo.leases, platforms, secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
         pauses: createTemporalAccountPauses(temporal.client, { taskQueue: config.temporal.taskQueue }),
         checkpointProbes: createTemporalCheckpointProbes(temporal.client, { taskQueue: config.temporal.taskQueue, intervalMs: config.checkpointProbe.intervalMs }),
       }),
@@ -54,6 +78,7 @@ async function main(): Promise<void> {
   // Worker.run resolves after SIGTERM/SIGINT once in-flight work is finished or handed back.
   await worker.run();
   reconciler.stop();
+  stopCommandLog?.();
   await Promise.allSettled([connection.close(), temporal.connection.close(), mongo.client.close()]);
   log('herald worker stopped', {});
 }

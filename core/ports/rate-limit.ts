@@ -13,8 +13,11 @@ export interface RequestRateLimiter {
 
 /** Blocks a client address after consecutive failed authentication attempts. */
 export interface AuthFailureGuard {
-  /** Milliseconds until the address is unblocked; 0 when it is not blocked. */
-  blockedFor(address: string): Promise<number>;
+  /**
+   * One read per request: `blockedMs` until the address is unblocked (0 when it is not blocked)
+   * and the consecutive `failures` on record (0 means a success has nothing to reset).
+   */
+  check(address: string): Promise<{ blockedMs: number; failures: number }>;
   /** Returns the milliseconds the address is now blocked for (0 while under the threshold). */
   recordFailure(address: string): Promise<number>;
   recordSuccess(address: string): Promise<void>;

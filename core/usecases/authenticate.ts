@@ -9,11 +9,98 @@ export interface AuthenticateDeps {
   hasher: KeyHasher;
   guard: AuthFailureGuard;
   clock: Clock;
+  /** Keys verified and addresses found clean recently; without it every request reads both. */
+  authCache?: AuthCache;
 }
 
 export interface Caller {
   account: OperatorAccount;
   key: ApiKey;
+}
+
+/** lastUsedAt is informative: written at most this often per key and process. */
+const TOUCH_EVERY_MS = 60_000;
+
+/** Entries kept before expired ones are swept (one per key or client address in use). */
+const SWEEP_ABOVE = 10_000;
+
+/** A map whose entries are dropped `ttlMs` after they were set. */
+class Expiring<V> {
+  private readonly entries = new Map<string, { value: V; at: number }>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  get(key: string, now: number): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (now - entry.at < this.ttlMs) return entry.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, value: V, now: number): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size >= SWEEP_ABOVE) {
+      for (const [k, e] of this.entries) if (now - e.at >= this.ttlMs) this.entries.delete(k);
+      // Still full: that many live entries is abuse or a bug, not a working set worth keeping.
+      if (this.entries.size >= SWEEP_ABOVE) this.entries.clear();
+    }
+    this.entries.set(key, { value, at: now });
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
+/**
+ * What an API process remembers for `ttlMs` so that a request with a known key costs no database
+ * read and no auth-guard read: keys verified (by the hash of their secret), and client addresses
+ * whose guard record was found clean. Keys are revoked (and plans changed) by another process (the
+ * CLI), and other API processes may record failures for an address: each process honours those
+ * at most `ttlMs` later. What this process sees itself applies at once: a failure forgets the
+ * address, so the guard is read again before its next request. Unknown keys are never kept: they
+ * are looked up every time and count as failures.
+ */
+export class AuthCache {
+  private readonly keys: Expiring<Caller>;
+  private readonly cleanAddresses: Expiring<true>;
+  /** When lastUsedAt was last written per key id (by this process). */
+  private readonly touched = new Map<string, number>();
+
+  constructor(readonly ttlMs: number) {
+    this.keys = new Expiring(ttlMs);
+    this.cleanAddresses = new Expiring(ttlMs);
+  }
+
+  caller(hash: string, now: number): Caller | undefined {
+    return this.keys.get(hash, now);
+  }
+
+  verified(hash: string, caller: Caller, now: number): void {
+    this.keys.set(hash, caller, now);
+  }
+
+  isClean(address: string, now: number): boolean {
+    return this.cleanAddresses.get(address, now) === true;
+  }
+
+  clean(address: string, now: number): void {
+    this.cleanAddresses.set(address, true, now);
+  }
+
+  failed(address: string): void {
+    this.cleanAddresses.delete(address);
+  }
+
+  /** Whether lastUsedAt is due to be written for this key (and notes that it is being written). */
+  touchDue(key: ApiKey, now: number): boolean {
+    const last = Math.max(this.touched.get(key.id) ?? 0, key.lastUsedAt?.getTime() ?? 0);
+    if (now - last <= TOUCH_EVERY_MS) return false;
+    if (this.touched.size >= SWEEP_ABOVE) this.touched.clear();
+    this.touched.set(key.id, now);
+    return true;
+  }
 }
 
 function blocked(ms: number): HeraldError {
@@ -23,27 +110,51 @@ function blocked(ms: number): HeraldError {
     'auth_blocked', { retry_after_seconds: seconds });
 }
 
+async function verify(deps: AuthenticateDeps, hash: string): Promise<Caller | null> {
+  const key = await deps.storage.apiKeys.findByHash(hash);
+  if (!key || key.revokedAt) return null;
+  const account = await deps.storage.operators.findById(key.accountId);
+  return account ? { account, key } : null;
+}
+
 /**
- * Resolves `Authorization: Apikey <key>` to its account. Ten consecutive failures from one
- * client address block it for five minutes (429 `auth_blocked`, with Retry-After).
+ * Resolves `Authorization: Apikey <key>` to its account. Consecutive failures from one client
+ * address are answered 401; the one that reaches the limit (ten by default) blocks the address for
+ * the block time, so the request after it is the first answered 429 `auth_blocked` (with
+ * Retry-After), whatever key it carries.
  */
 export async function authenticate(deps: AuthenticateDeps, input: { authorization?: string; address: string }): Promise<Caller> {
-  const blockedMs = await deps.guard.blockedFor(input.address);
-  if (blockedMs > 0) throw blocked(blockedMs);
-
+  const cache = deps.authCache;
   const match = /^Apikey\s+(\S+)\s*$/i.exec(input.authorization ?? '');
-  const key = match ? await deps.storage.apiKeys.findByHash(deps.hasher.hash(match[1])) : null;
-  const account = key && !key.revokedAt ? await deps.storage.operators.findById(key.accountId) : null;
-  if (!key || key.revokedAt || !account) {
-    const nowBlockedMs = await deps.guard.recordFailure(input.address);
-    if (nowBlockedMs > 0) throw blocked(nowBlockedMs);
+  const hash = match ? deps.hasher.hash(match[1]!) : undefined;
+  const now = deps.clock.now().getTime();
+  let caller = hash ? cache?.caller(hash, now) : undefined;
+
+  // The guard is read before any key is looked up, unless both key and address are known good.
+  let failures = 0;
+  if (!caller || !cache?.isClean(input.address, now)) {
+    const guard = await deps.guard.check(input.address);
+    if (guard.blockedMs > 0) throw blocked(guard.blockedMs);
+    failures = guard.failures;
+  }
+  if (hash && !caller) {
+    caller = (await verify(deps, hash)) ?? undefined;
+    if (caller) cache?.verified(hash, caller, now);
+  }
+  if (!caller) {
+    cache?.failed(input.address);
+    await deps.guard.recordFailure(input.address);
     throw new HeraldError('unauthenticated', match
       ? 'Invalid API key.'
       : 'Missing credentials: send the header "Authorization: Apikey <API_KEY>".');
   }
-  await deps.guard.recordSuccess(input.address);
-  // lastUsedAt is informative: write it at most once a minute, not on every request.
-  const now = deps.clock.now();
-  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) await deps.storage.apiKeys.touch(key.id, now);
-  return { account, key };
+  // Only an address with failures on record has anything to reset.
+  if (failures > 0) await deps.guard.recordSuccess(input.address);
+  cache?.clean(input.address, now);
+  const due = cache
+    ? cache.touchDue(caller.key, now)
+    : !caller.key.lastUsedAt || now - caller.key.lastUsedAt.getTime() > TOUCH_EVERY_MS;
+  // Informative only: the request neither waits for the write nor fails with it.
+  if (due) void deps.storage.apiKeys.touch(caller.key.id, new Date(now)).catch(() => undefined);
+  return caller;
 }

@@ -209,8 +209,8 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
     }
   }
 
-  await deps.storage.uploads.recordResult(input.accountId, input.requestId, result, deps.clock.now());
-  const final = (await loadUpload(deps.storage, input.accountId, input.requestId)).results[input.platform] ?? result;
+  // An earlier attempt of this call may have stored its result meanwhile: the stored one is reported.
+  const final = await deps.storage.uploads.recordResult(input.accountId, input.requestId, result, deps.clock.now());
   await emitUploadCompleted(deps, upload, final);
   return { kind: 'done', result: final };
 }

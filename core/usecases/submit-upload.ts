@@ -3,6 +3,7 @@ import { PLANS } from '../domain/plans';
 import type { MediaRef } from '../domain/media';
 import { mediaLimitViolations } from '../domain/media-limits';
 import type { OperatorAccount } from '../domain/operator';
+import type { Profile } from '../domain/profile';
 import { ENDPOINT_PLATFORMS, PLATFORMS, UNAVAILABLE_PLATFORMS, type MediaKind, type Platform } from '../domain/platforms';
 import { resolveSettings } from '../domain/settings';
 import type { PublishTarget, TargetResult, UploadRequest } from '../domain/upload';
@@ -114,13 +115,33 @@ export interface CheckOptions {
 }
 
 /**
- * The checks that need no media: run before the request's files are stored, so a request that
- * must fail never costs a 1 GB copy.
+ * What admission found: the earlier request with the same request id (answered as is), or the
+ * profile a new post is for.
  */
+export type Admission = { existing: UploadRequest; profile?: undefined } | { existing?: undefined; profile: Profile };
+
+/**
+ * Admission, once per request: a repeated request id finds its earlier request; otherwise plan,
+ * monthly quota, endpoint support and the profile are checked. The edge runs it before the
+ * request's files are stored (a request that must fail never costs a 1 GB copy) and hands the
+ * result to `submitUpload`, which then does not check again.
+ */
+export async function admitUpload(
+  deps: Pick<SubmitDeps, 'storage' | 'platforms' | 'clock'>, account: OperatorAccount,
+  input: Pick<UploadInput, 'kind' | 'platforms' | 'profileUsername' | 'requestId'>,
+): Promise<Admission> {
+  if (input.requestId) {
+    const existing = await deps.storage.uploads.find(account.id, input.requestId);
+    if (existing) return { existing };
+  }
+  return { profile: await precheckUpload(deps, account, input) };
+}
+
+/** The checks that need no media; the post's profile when they pass. */
 export async function precheckUpload(
   deps: Pick<SubmitDeps, 'storage' | 'platforms' | 'clock'>, account: OperatorAccount, input: Pick<UploadInput, 'kind' | 'platforms' | 'profileUsername'>,
   opts: CheckOptions = {},
-): Promise<void> {
+): Promise<Profile> {
   if (input.platforms.some((p) => UNAVAILABLE_PLATFORMS.includes(p))) throw redditUnavailable();
   const plan = PLANS[account.plan];
   for (const platform of input.platforms) {
@@ -146,13 +167,14 @@ export async function precheckUpload(
     throw invalidInput(`The ${input.kind} endpoint cannot publish to ${unsupported.join(', ')}. Supported: ${supported.join(', ')}.`,
       { unsupported_platforms: unsupported, supported_platforms: supported }, 'platform_not_supported');
   }
-  await requireProfile(deps.storage, account.id, input.profileUsername);
+  return requireProfile(deps.storage, account.id, input.profileUsername);
 }
 
+/** `profile`: admission has run already (its profile); otherwise the prechecks run here. */
 export async function buildTargets(
-  deps: SubmitDeps, account: OperatorAccount, input: UploadInput, opts: CheckOptions = {},
+  deps: SubmitDeps, account: OperatorAccount, input: UploadInput, opts: CheckOptions & { profile?: Profile } = {},
 ): Promise<{ targets: PublishTarget[]; warnings: string[]; prechecked: TargetResult[] }> {
-  await precheckUpload(deps, account, input, opts);
+  const profile = opts.profile ?? await precheckUpload(deps, account, input, opts);
   if (input.kind === 'video' && input.media.filter((m) => m.kind === 'video').length !== 1) {
     throw invalidInput('video is required: exactly one video file or URL.', { violations: [{ field: 'video', message: 'exactly one video is required' }] });
   }
@@ -163,7 +185,7 @@ export async function buildTargets(
   const violations: Array<Record<string, unknown>> = [];
   const consumed = new Set<string>();
   // A page or location pinned to the profile wins over the request's value.
-  const pins = (await deps.storage.profiles.find(account.id, input.profileUsername))?.pins ?? {};
+  const pins = profile.pins ?? {};
   const fieldsWithPins = { ...input.fields, ...pins };
   const targets: PublishTarget[] = [];
   const prechecked: TargetResult[] = [];
@@ -230,14 +252,12 @@ export async function buildTargets(
  * Accepts a post (text, photos or video) for several platforms and hands it to the durable
  * runner. A repeated request id returns the earlier request instead of publishing again.
  * Synchronous requests wait up to `syncTimeoutMs`, then answer like asynchronous ones while the
- * upload goes on.
+ * upload goes on. `admission`: the result of `admitUpload` when the caller ran it already.
  */
-export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, input: UploadInput): Promise<SubmitResult> {
-  if (input.requestId) {
-    const existing = await deps.storage.uploads.find(account.id, input.requestId);
-    if (existing) return { upload: existing, duplicate: true, finished: existing.status === 'completed' };
-  }
-  const { targets, warnings, prechecked } = await buildTargets(deps, account, input);
+export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, input: UploadInput, admission?: Admission): Promise<SubmitResult> {
+  const admitted = admission ?? await admitUpload(deps, account, input);
+  if (admitted.existing) return { upload: admitted.existing, duplicate: true, finished: admitted.existing.status === 'completed' };
+  const { targets, warnings, prechecked } = await buildTargets(deps, account, input, { profile: admitted.profile });
   await networkPrechecks(deps, account, input, targets);
   const contentHash = deps.hasher.hash(JSON.stringify([
     input.kind, input.profileUsername, [...input.platforms].sort(), input.title, input.description ?? '',

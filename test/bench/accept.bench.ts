@@ -13,28 +13,33 @@
  *     uploads wedged FerretDB v1.24.2 twice (every PostgreSQL pool connection taken, nothing
  *     answered any more, also for everyone else sharing it): run it against a FerretDB of its own
  *     (MONGODB_URI=...) if at all.
- * Each phase is preceded by `BENCH_WARMUP` unmeasured requests. At the end every accepted upload
+ * Each phase is preceded by `BENCH_WARMUP` unmeasured requests. Then `BENCH_TIMING_REQUESTS`
+ * accepts go to a second API process with HERALD_DEBUG_TIMING=true (worker running): its
+ * Server-Timing headers say where an accept's time goes (auth guard, rate limit, each database
+ * call, the workflow start), and how many database round trips it makes. At the end every accepted upload
  * must be `completed` with all targets succeeded, and the Discord simulator must hold exactly one
  * message per accepted upload (nothing lost, nothing published twice).
  *
- * Knobs: BENCH_REQUESTS (2000), BENCH_CONCURRENCY (100), BENCH_WARMUP (100),
+ * Knobs: BENCH_REQUESTS (1000), BENCH_CONCURRENCY (20), BENCH_WARMUP (100), BENCH_TIMING_REQUESTS (200),
  * BENCH_TIME_LIMIT_S per phase (180), BENCH_DRAIN_TIMEOUT_S (1200),
- * BENCH_ACCEPT_PHASES (temporal,herald-busy; add herald-idle to also measure the API alone).
+ * BENCH_ACCEPT_PHASES (temporal,herald-busy; add herald-idle to also measure the API alone),
+ * BENCH_TEMPORAL (shared|own: a throwaway dev server with ops/infra.sh's settings), BENCH_TEMPORAL_ARGS.
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import {
-  boundedLoop, connectNetworks, describeEnvironment, envInt, envList, errorCounts, heading, ms, onCleanup, procCpuMs, runMain,
-  say, sleep, startBenchStack, summarize, table, type BenchStack, type LoopResult,
+  boundedLoop, chooseTemporal, connectNetworks, describeEnvironment, envInt, envList, errorCounts, heading, ms, onCleanup, procCpuMs, runMain,
+  say, ServerTiming, sleep, startBenchStack, startTimedApi, summarize, table, type BenchStack, type LoopResult,
 } from './support';
 
-const REQUESTS = envInt('BENCH_REQUESTS', 2000);
-const CONCURRENCY = envInt('BENCH_CONCURRENCY', 100);
+const REQUESTS = envInt('BENCH_REQUESTS', 1000);
+const CONCURRENCY = envInt('BENCH_CONCURRENCY', 20);
 const WARMUP = envInt('BENCH_WARMUP', 100, 0);
 const TIME_LIMIT_MS = envInt('BENCH_TIME_LIMIT_S', 180) * 1000;
 const DRAIN_TIMEOUT_MS = envInt('BENCH_DRAIN_TIMEOUT_S', 1200) * 1000;
 const PHASES = envList('BENCH_ACCEPT_PHASES', ['temporal', 'herald-busy']);
+const TIMING_REQUESTS = envInt('BENCH_TIMING_REQUESTS', 200, 0);
 const PROFILE = 'bench';
 
 interface PhaseRow {
@@ -50,6 +55,7 @@ async function main(): Promise<void> {
   heading('accept: async upload_text accept latency vs bare Temporal workflow start');
   say(describeEnvironment());
   say(`requests ${REQUESTS} per phase, concurrency ${CONCURRENCY}, warm-up ${WARMUP}, time limit ${TIME_LIMIT_MS / 1000} s per phase, phases ${PHASES.join(', ')}`);
+  say(`Temporal: ${(await chooseTemporal()).description}`);
 
   const b = await startBenchStack({ name: 'accept', worker: false, profile: PROFILE });
   await connectNetworks(b, PROFILE, ['discord']);
@@ -81,6 +87,25 @@ async function main(): Promise<void> {
     drainRows.push(await drain(b, 'worker running', accepted, accepted - before));
   }
 
+  let timing: ServerTiming | undefined;
+  if (TIMING_REQUESTS) {
+    if (!b.stack.worker) await b.stack.startWorker();
+    const timed = await startTimedApi(b);
+    timing = new ServerTiming();
+    const tally = timing;
+    say(`[accept] where the time goes: ${TIMING_REQUESTS} accepts to an API with HERALD_DEBUG_TIMING=true, worker running`);
+    const before = accepted;
+    const loop = await boundedLoop(TIMING_REQUESTS, CONCURRENCY, TIME_LIMIT_MS, async (i) => {
+      const t0 = performance.now();
+      const r = await acceptOne(b, `${run}-timing`, i, timed.url);
+      tally.add(r.timing ?? null, performance.now() - t0);
+      return r;
+    });
+    accepted += loop.outcomes.filter((o) => o.ok).length;
+    await timed.stop();
+    drainRows.push(await drain(b, 'timing sample', accepted, accepted - before));
+  }
+
   heading(`accept latency (ms), ${CONCURRENCY} concurrent clients, loopback`);
   const tableRows = rows.map((r) => {
     const lat = summarize(r.loop.outcomes.filter((o) => o.ok).map((o) => o.latencyMs));
@@ -101,8 +126,13 @@ async function main(): Promise<void> {
       const lat = summarize(r.loop.outcomes.filter((o) => o.ok).map((o) => o.latencyMs));
       const rate = r.loop.outcomes.filter((o) => o.ok).length / (r.loop.wallMs / 1000);
       say(`${r.label}: p50 +${ms(lat.p50 - base.p50)} ms (x${(lat.p50 / base.p50).toFixed(1)}), p99 +${ms(lat.p99 - base.p99)} ms, ` +
-        `throughput ${(100 * rate / baseRate).toFixed(0)}% of bare Temporal starts`);
+        `throughput ${(100 * rate / baseRate).toFixed(0)}% of bare Temporal starts (goal ≥ 70 %)` +
+        (r.apiCpuMs !== undefined ? `, API CPU ${(r.apiCpuMs / Math.max(1, r.loop.outcomes.length)).toFixed(2)} ms per accept (goal ≤ 5)` : ''));
     }
+  }
+  if (timing) {
+    heading(`where an accept's time goes (API with HERALD_DEBUG_TIMING=true, ${CONCURRENCY} clients, worker running)`);
+    say(timing.table());
   }
   for (const r of rows) {
     const errors = errorCounts(r.loop.outcomes);
@@ -137,7 +167,8 @@ async function temporalPhase(run: string): Promise<PhaseRow> {
   const started: string[] = [];
   onCleanup(async () => {
     // No worker will ever run them: end them now (they would time out after 10 minutes anyway).
-    await boundedLoop(started.length, 50, 120_000, async (i) => {
+    // Bounded below the cleanup timeout, so no call is still in flight when the connection closes.
+    await boundedLoop(started.length, 50, 40_000, async (i) => {
       await client.workflow.getHandle(started[i]!).terminate('accept bench cleanup').catch(() => undefined);
       return { ok: true };
     });
@@ -157,8 +188,8 @@ async function temporalPhase(run: string): Promise<PhaseRow> {
 
 // ------------------------------------------------------------------------------------ Herald
 
-async function acceptOne(b: BenchStack, tag: string, i: number): Promise<{ ok: boolean; value?: string; error?: string }> {
-  const res = await fetch(`${b.stack.apiUrl}/api/upload_text`, {
+async function acceptOne(b: BenchStack, tag: string, i: number, apiUrl = b.stack.apiUrl): Promise<{ ok: boolean; value?: string; error?: string; timing?: string | null }> {
+  const res = await fetch(`${apiUrl}/api/upload_text`, {
     method: 'POST',
     headers: { Authorization: b.auth, 'Content-Type': 'application/json' },
     // A distinct text per request: identical posts within the duplicate window return the first one.
@@ -167,7 +198,7 @@ async function acceptOne(b: BenchStack, tag: string, i: number): Promise<{ ok: b
   const text = await res.text();
   if (res.status !== 202) return { ok: false, error: `HTTP ${res.status} ${text.slice(0, 160)}` };
   const body = JSON.parse(text) as { request_id?: string };
-  return body.request_id ? { ok: true, value: body.request_id } : { ok: false, error: 'no request_id in 202' };
+  return body.request_id ? { ok: true, value: body.request_id, timing: res.headers.get('server-timing') } : { ok: false, error: 'no request_id in 202' };
 }
 
 /** Unmeasured requests; returns how many were accepted. */

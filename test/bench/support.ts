@@ -5,6 +5,7 @@
  *
  * Benchmarks print figures; they are not tests and assert nothing beyond "the run was valid".
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import Module from 'node:module';
 import os from 'node:os';
@@ -39,7 +40,7 @@ function loadHarness(): typeof Harness {
 }
 
 const { apiClient, freePort, ROOT, startStack } = loadHarness();
-export { ROOT };
+export { freePort, ROOT };
 
 // ------------------------------------------------------------------------------------ environment
 
@@ -378,3 +379,163 @@ export function procCpuMs(pid: number): number | undefined {
 }
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS = 100;
+
+// ------------------------------------------------------------------------------------ where the time goes
+
+/**
+ * A second API daemon on the bench stack's database, Temporal task queue and Redis prefix, with
+ * HERALD_DEBUG_TIMING=true: each answer carries a Server-Timing header saying where the request's
+ * time went. Its own process, so the measured API never pays for the bookkeeping (async context
+ * tracking costs every request a little).
+ */
+export async function startTimedApi(b: BenchStack): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(ROOT, 'dist/apps/api/main.js')], {
+    cwd: ROOT, env: { ...process.env, ...b.stack.env, HERALD_API_PORT: String(port), HERALD_DEBUG_TIMING: 'true' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
+  child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && !child.signalCode) child.kill('SIGTERM');
+    await exited;
+  };
+  onCleanup(stop);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`timed API exited (${child.exitCode}): ${output.join('').slice(-2000)}`);
+    if (await fetch(`${url}/healthz`).then((r) => r.status < 500, () => false)) break;
+    if (Date.now() > deadline) throw new Error(`timed API not ready after 60 s: ${output.join('').slice(-2000)}`);
+    await sleep(150);
+  }
+  return { url, pid: child.pid!, stop };
+}
+
+/**
+ * Sums Server-Timing headers (`name;dur=ms;desc="calls"`) over many answers: per request, how
+ * long each dependency took and how often it was called, beside the client-side latency.
+ */
+export class ServerTiming {
+  private readonly spans = new Map<string, { ms: number; n: number }>();
+  private requests = 0;
+  private totalMs = 0;
+  private clientMs = 0;
+
+  add(header: string | null, clientMs: number): void {
+    if (!header) return;
+    this.requests += 1;
+    this.clientMs += clientMs;
+    for (const part of header.split(',')) {
+      const [name, ...params] = part.trim().split(';');
+      const dur = Number(/dur=([\d.]+)/.exec(params.join(';'))?.[1] ?? 0);
+      const n = Number(/desc="(\d+)"/.exec(params.join(';'))?.[1] ?? 1);
+      if (name === 'total') {
+        this.totalMs += dur;
+        continue;
+      }
+      const span = this.spans.get(name!) ?? { ms: 0, n: 0 };
+      span.ms += dur;
+      span.n += n;
+      this.spans.set(name!, span);
+    }
+  }
+
+  /** Rows: span, calls per request, ms per request, share of the server's time. */
+  table(): string {
+    const per = (v: number) => v / Math.max(1, this.requests);
+    const serverMs = per(this.totalMs);
+    // Database round trips are listed beside the repository calls they make up, not added to them.
+    const dependencyMs = per([...this.spans].filter(([name]) => name !== 'mongo.commands').reduce((a, [, s]) => a + s.ms, 0));
+    const rows: Array<Array<string | number>> = [...this.spans]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .map(([name, s]) => [name, per(s.n).toFixed(2), per(s.ms).toFixed(2), name === 'mongo.commands' ? '(within db.*)' : `${((100 * per(s.ms)) / serverMs).toFixed(0)}%`]);
+    rows.push(['in the API process itself (routing, validation, JSON, waiting for the event loop)', '', Math.max(0, serverMs - dependencyMs).toFixed(2),
+      `${((100 * Math.max(0, serverMs - dependencyMs)) / serverMs).toFixed(0)}%`]);
+    rows.push(['= server time (request arrived → answer written)', '', serverMs.toFixed(2), '100%']);
+    rows.push(['client latency (incl. connection, queueing in the socket)', '', per(this.clientMs).toFixed(2), '']);
+    return `${this.requests} requests\n${table(['span', 'calls/req', 'ms/req', 'share'], rows)}`;
+  }
+}
+
+// ------------------------------------------------------------------------------------ own Temporal
+
+/** The SQLite pragmas ops/infra.sh gives the Temporal dev server. */
+export const OPS_TEMPORAL_PRAGMAS = ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal'];
+/** Every setting ops/infra.sh gives the Temporal dev server (keep in step with it). */
+export const OPS_TEMPORAL_ARGS = [...OPS_TEMPORAL_PRAGMAS, '--dynamic-config-value', 'system.enableActivityEagerExecution=true'];
+
+/**
+ * A throwaway Temporal dev server of the bench's own (own ports, database file in a temporary
+ * directory, no UI), so that figures can be taken with other server settings than the shared
+ * one's without touching it. Stopped and deleted at the end.
+ */
+export async function startOwnTemporal(args: string[]): Promise<{ address: string; pid: number; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-bench-temporal-'));
+  const [port, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+  const child = spawn(path.join(ROOT, '.tools/bin/temporal'), [
+    'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--http-port', String(httpPort), '--metrics-port', String(metricsPort),
+    '--headless', '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error', ...args,
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const stderr: string[] = [];
+  child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && !child.signalCode) child.kill('SIGTERM');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  onCleanup(stop);
+  const address = `127.0.0.1:${port}`;
+  // Serving comes before the default namespace exists: wait for the namespace, as ops/infra.sh does.
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`own Temporal dev server exited (${child.exitCode}): ${stderr.join('').slice(-2000)}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const probe = spawn(path.join(ROOT, '.tools/bin/temporal'), ['operator', 'namespace', 'describe', '--address', address, '--namespace', 'default'], { stdio: 'ignore' });
+      probe.on('close', (code) => resolve(code === 0));
+    });
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`own Temporal dev server not ready after 90 s: ${stderr.join('').slice(-2000)}`);
+    await sleep(500);
+  }
+  return { address, pid: child.pid!, stop };
+}
+
+/**
+ * CPU milliseconds used so far by every process whose command name (`/proc/<pid>/comm`) is one of
+ * `names` (e.g. the shared FerretDB and PostgreSQL: that includes work done for anyone else), and
+ * by the whole machine (all CPUs, from /proc/stat). Differences of two readings are what counts.
+ */
+export function cpuByName(names: string[]): { byName: Record<string, number>; machineMs: number } {
+  const byName: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+  for (const pid of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      if (!names.includes(comm)) continue;
+      byName[comm]! += procCpuMs(Number(pid)) ?? 0;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const cpuLine = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
+  // user nice system (idle iowait excluded) irq softirq steal
+  const busy = cpuLine[0]! + cpuLine[1]! + cpuLine[2]! + cpuLine[5]! + cpuLine[6]! + cpuLine[7]!;
+  return { byName, machineMs: (busy * 1000) / CLOCK_TICKS };
+}
+
+/**
+ * BENCH_TEMPORAL: `shared` (default) uses TEMPORAL_ADDRESS as it is; `own` starts a throwaway dev
+ * server with ops/infra.sh's settings (plus BENCH_TEMPORAL_ARGS, space-separated) and points
+ * TEMPORAL_ADDRESS (this bench and the daemons it starts) at it. Call before starting the stack.
+ */
+export async function chooseTemporal(): Promise<{ description: string; pid?: number }> {
+  const choice = process.env.BENCH_TEMPORAL ?? 'shared';
+  if (choice === 'shared') return { description: `the shared dev server at ${process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233'} (as it was started)` };
+  if (choice !== 'own') throw new Error(`BENCH_TEMPORAL must be shared or own, not "${choice}"`);
+  const args = [...OPS_TEMPORAL_ARGS, ...(process.env.BENCH_TEMPORAL_ARGS ?? '').split(' ').filter(Boolean)];
+  const own = await startOwnTemporal(args);
+  process.env.TEMPORAL_ADDRESS = own.address;
+  return { description: `a dev server of this bench's own at ${own.address} (${args.join(' ')})`, pid: own.pid };
+}

@@ -39,15 +39,16 @@ describe('rate limits on Redis', () => {
 
   it('blocks an address at the tenth consecutive failure and unblocks it after the block time', async () => {
     const guard = createAuthFailureGuard(redis, { maxFailures: 10, blockSeconds: 2, keyPrefix: `${prefix}:auth` });
+    expect(await guard.check('10.0.0.1')).toEqual({ blockedMs: 0, failures: 0 });
     for (let i = 1; i <= 9; i += 1) expect(await guard.recordFailure('10.0.0.1')).toBe(0);
-    expect(await guard.blockedFor('10.0.0.1')).toBe(0);
+    expect(await guard.check('10.0.0.1')).toEqual({ blockedMs: 0, failures: 9 });
     expect(await guard.recordFailure('10.0.0.1')).toBe(2000);
-    const blocked = await guard.blockedFor('10.0.0.1');
+    const { blockedMs: blocked } = await guard.check('10.0.0.1');
     expect(blocked).toBeGreaterThan(0);
     expect(blocked).toBeLessThanOrEqual(2000);
-    expect(await guard.blockedFor('10.0.0.2')).toBe(0);
+    expect((await guard.check('10.0.0.2')).blockedMs).toBe(0);
     await new Promise((r) => setTimeout(r, 2100));
-    expect(await guard.blockedFor('10.0.0.1')).toBe(0);
+    expect((await guard.check('10.0.0.1')).blockedMs).toBe(0);
     expect(await guard.recordFailure('10.0.0.1')).toBe(0);
   });
 
@@ -55,7 +56,9 @@ describe('rate limits on Redis', () => {
     const guard = createAuthFailureGuard(redis, { maxFailures: 3, blockSeconds: 60, keyPrefix: `${prefix}:auth2` });
     await guard.recordFailure('a');
     await guard.recordFailure('a');
+    expect((await guard.check('a')).failures).toBe(2);
     await guard.recordSuccess('a');
+    expect((await guard.check('a')).failures).toBe(0);
     expect(await guard.recordFailure('a')).toBe(0);
     expect(await guard.recordFailure('a')).toBe(0);
     expect(await guard.recordFailure('a')).toBe(60_000);
@@ -71,7 +74,7 @@ describe('rate limits on Redis', () => {
     const guard = createAuthFailureGuard(dead, { maxFailures: 2, blockSeconds: 60, keyPrefix: `${prefix}:deadauth` });
     expect(await guard.recordFailure('x')).toBe(0);
     expect(await guard.recordFailure('x')).toBe(60_000);
-    expect(await guard.blockedFor('x')).toBeGreaterThan(0);
+    expect((await guard.check('x')).blockedMs).toBeGreaterThan(0);
     dead.disconnect();
   });
 });

@@ -9,16 +9,19 @@ describe('authentication guard, rate limits and key management over HTTP', () =>
   let key: string;
 
   beforeAll(async () => {
-    stack = await startStack({ HERALD_RATE_LIMIT_POINTS: '5', HERALD_RATE_LIMIT_WINDOW_SECONDS: '60', HERALD_AUTH_BLOCK_SECONDS: '3' });
+    stack = await startStack({
+      HERALD_RATE_LIMIT_POINTS: '5', HERALD_RATE_LIMIT_WINDOW_SECONDS: '60', HERALD_AUTH_BLOCK_SECONDS: '3', HERALD_AUTH_CACHE_MS: '1000',
+    });
     key = await stack.newApiKey('limits@herald.dev', 'free');
   });
   afterAll(async () => stack?.stop());
 
-  it('blocks the client address for the block time after ten consecutive failures', async () => {
+  it('answers 401 to ten consecutive failures, then blocks the client address for the block time', async () => {
     const wrong = apiClient(stack.apiUrl, 'hk_not_a_key');
     const statuses = [];
-    for (let i = 0; i < 10; i += 1) statuses.push((await wrong.get('/api/herald/me')).status);
-    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 429]);
+    for (let i = 0; i < 11; i += 1) statuses.push((await wrong.get('/api/herald/me')).status);
+    // The tenth failure starts the block; the eleventh request is the first one refused with 429.
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 401, 429]);
     const blocked = await apiClient(stack.apiUrl, key).get('/api/herald/me');
     expect(blocked.status).toBe(429);
     expect(blocked.body).toMatchObject({ success: false, error_code: 'auth_blocked', retry_after_seconds: expect.any(Number) });
@@ -53,7 +56,7 @@ describe('authentication guard, rate limits and key management over HTTP', () =>
       .toMatchObject({ status: 403, body: { success: false, error_code: 'PROFILE_LIMIT_REACHED' } });
   });
 
-  it('lists and revokes keys with the CLI; a revoked key gets 401', async () => {
+  it('lists and revokes keys with the CLI; a revoked key gets 401 once the key cache bound has passed', async () => {
     const fresh = await stack.newApiKey('revoke@herald.dev');
     expect((await apiClient(stack.apiUrl, fresh).get('/api/herald/me')).status).toBe(200);
     const listed = await stack.cli('key', 'list', '--email', 'revoke@herald.dev');
@@ -63,7 +66,9 @@ describe('authentication guard, rate limits and key management over HTTP', () =>
     expect(listed.stdout).not.toContain(fresh);
     const id = line.split('\t')[0];
     expect((await stack.cli('key', 'revoke', '--email', 'revoke@herald.dev', '--id', id)).code).toBe(0);
-    expect(await apiClient(stack.apiUrl, fresh).get('/api/herald/me')).toMatchObject({ status: 401, body: { message: 'Invalid API key.' } });
+    // The API remembers verified keys for HERALD_AUTH_CACHE_MS (1 s here); waited for with a generous bound.
+    const refused = await eventually(() => apiClient(stack.apiUrl, fresh).get('/api/herald/me'), (r) => r.status !== 200, 30_000, 200);
+    expect(refused).toMatchObject({ status: 401, body: { message: 'Invalid API key.' } });
     expect((await stack.cli('key', 'list', '--email', 'revoke@herald.dev')).stdout).toMatch(/\trevoked /);
   });
 });

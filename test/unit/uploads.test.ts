@@ -1,6 +1,6 @@
 import { createProfile } from '../../core/usecases/profiles';
 import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
-import { submitUpload as submitTextUpload, type UploadInput } from '../../core/usecases/submit-upload';
+import { admitUpload, submitUpload as submitTextUpload, type UploadInput } from '../../core/usecases/submit-upload';
 import { getUploadStatus, listUploadHistory } from '../../core/usecases/read-uploads';
 import { publishTarget } from '../../core/usecases/run-upload';
 import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
@@ -75,6 +75,28 @@ describe('text uploads', () => {
     expect(again.duplicate).toBe(true);
     expect(again.upload.requestId).toBe(first.upload.requestId);
     expect(world.discord.posts).toHaveLength(1);
+  });
+
+  it('admits a request once: one request-id lookup, one quota count, one profile read', async () => {
+    const world = aWorld();
+    const { account } = await world.operator('free');
+    await createProfile(world.deps, account, { username: 'alice' });
+    await connectWithCredentials(world.deps, account, 'discord', { profile_username: 'alice', secret: 'good' });
+    // Only the intake's reads are counted: the workflow (which reads the upload) is not started.
+    const deps = { ...world.deps, runner: { ...world.deps.runner, start: async () => {} } };
+    const { uploads, profiles } = world.deps.storage;
+    const calls = [jest.spyOn(uploads, 'find'), jest.spyOn(uploads, 'countSince'), jest.spyOn(profiles, 'find')];
+    const input = post({ platforms: ['discord'], requestId: 'r-once', async: true });
+    // As the API does: admission before the media is taken, then the submit with its result.
+    const admission = await admitUpload(deps, account, input);
+    await submitTextUpload(deps, account, input, admission);
+    expect(calls.map((c) => c.mock.calls.length)).toEqual([1, 1, 1]);
+    // A repeat is answered from admission alone.
+    calls.forEach((c) => c.mockClear());
+    const again = await admitUpload(deps, account, input);
+    expect(again.existing?.requestId).toBe('r-once');
+    expect(await submitTextUpload(deps, account, input, again)).toMatchObject({ duplicate: true });
+    expect(calls.map((c) => c.mock.calls.length)).toEqual([1, 0, 0]);
   });
 
   it('rejects reddit with 503 reddit_unavailable', async () => {

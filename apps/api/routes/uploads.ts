@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { invalidInput } from '../../../core/domain/errors';
 import { isPlatform, PLATFORM_ALIASES, type MediaKind, type Platform } from '../../../core/domain/platforms';
 import { toUploadView } from '../../../core/domain/upload-view';
-import { precheckUpload, submitUpload } from '../../../core/usecases/submit-upload';
+import { admitUpload, submitUpload } from '../../../core/usecases/submit-upload';
 import { parseScheduledDate } from '../../../core/domain/schedule';
 import { cancelScheduledPost, editScheduledPost, listScheduled } from '../../../core/usecases/scheduled-posts';
 import { retryFailedPlatforms } from '../../../core/usecases/retry-upload';
@@ -122,12 +122,11 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     const externalId = body.external_id ?? header(ctx, 'X-External-Id');
     checkId('request_id', requestId);
     checkId('external_id', externalId);
-    // A repeat of a known request answers before any media is stored again.
-    const existing = requestId ? await deps.storage.uploads.find(ctx.state.caller.account.id, requestId) : null;
-    if (!existing) await precheckUpload(deps, ctx.state.caller.account, { kind: kind, platforms, profileUsername: body.user });
+    // Admission runs once, before any media is stored; a repeat of a known request answers with it.
+    const admission = await admitUpload(deps, ctx.state.caller.account, { kind, platforms, profileUsername: body.user, ...(requestId ? { requestId } : {}) });
     // Asynchronous, scheduled and queued requests answer before URL media is downloaded.
     const deferUrls = Boolean(body.async_upload || schedule || body.add_to_queue);
-    const { media, fileFields } = existing ? { media: [], fileFields: {} } : await takeMedia(deps, ctx, kind, fields, { deferUrls });
+    const { media, fileFields } = admission.existing ? { media: [], fileFields: {} } : await takeMedia(deps, ctx, kind, fields, { deferUrls });
 
     const { upload, finished } = await submitUpload(deps, ctx.state.caller.account, {
       kind: kind,
@@ -144,7 +143,7 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
       async: body.async_upload ?? false,
       warnings: [],
       syncTimeoutMs,
-    });
+    }, admission);
     const view = toUploadView(upload);
     if (upload.scheduledFor) {
       ctx.status = 202;

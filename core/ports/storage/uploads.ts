@@ -32,8 +32,11 @@ export interface UploadRepository {
   setMedia(accountId: string, requestId: string, media: MediaRef[], at: Date): Promise<boolean>;
   /** Records that the network is about to be called for one target (attempt number of the activity). */
   recordDispatch(accountId: string, requestId: string, platform: Platform, attempt: number, at: Date): Promise<void>;
-  /** Stores one target's result; the first stored result of a target wins. */
-  recordResult(accountId: string, requestId: string, result: TargetResult, at: Date): Promise<void>;
+  /**
+   * Stores one target's result; the first stored result of a target wins. Returns the result the
+   * target holds afterwards: this one, or the one stored before it.
+   */
+  recordResult(accountId: string, requestId: string, result: TargetResult, at: Date): Promise<TargetResult>;
   /**
    * Sends failed platforms of a completed upload again: their results are set aside, the upload
    * goes back to pending and its retry count grows. Returns the new retry count, or null when the

@@ -256,8 +256,9 @@ export function uploadsContract(name: string, make: MakeRepository<UploadReposit
         const first = aTargetResult({ platform: 'x', post_id: 'first' });
         const second = aTargetResult({ platform: 'x', post_id: 'second', success: false, error: 'late' });
 
-        await uploads.recordResult('acct-1', upload.requestId, first, at(1));
-        await uploads.recordResult('acct-1', upload.requestId, second, at(2));
+        expect(await uploads.recordResult('acct-1', upload.requestId, first, at(1))).toEqual(first);
+        // The later one is not stored, and the caller learns which result stands.
+        expect(await uploads.recordResult('acct-1', upload.requestId, second, at(2))).toEqual(first);
 
         expect(await mustFind(upload.requestId)).toEqual({ ...upload, results: { x: first } });
       });
@@ -283,13 +284,14 @@ export function uploadsContract(name: string, make: MakeRepository<UploadReposit
         const one = aTargetResult({ platform: 'x', post_id: 'one' });
         const two = aTargetResult({ platform: 'x', post_id: 'two' });
 
-        await Promise.all([
+        const answers = await Promise.all([
           uploads.recordResult('acct-1', upload.requestId, one, at(1)),
           uploads.recordResult('acct-1', upload.requestId, two, at(2)),
         ]);
 
         const stored = (await mustFind(upload.requestId)).results.x;
         expect([one, two]).toContainEqual(stored);
+        expect(answers).toEqual([stored, stored]);
       });
 
       it('records the latest dispatch of a target', async () => {
