@@ -4,8 +4,9 @@ import type { MediaRef } from '../domain/media';
 import { mediaLimitViolations } from '../domain/media-limits';
 import type { OperatorAccount } from '../domain/operator';
 import type { Profile } from '../domain/profile';
-import { ENDPOINT_PLATFORMS, PLATFORMS, UNAVAILABLE_PLATFORMS, type MediaKind, type Platform } from '../domain/platforms';
+import { ENDPOINT_PLATFORMS, UNAVAILABLE_PLATFORMS, type MediaKind, type Platform } from '../domain/platforms';
 import { resolveSettings } from '../domain/settings';
+import { COMMON_UPLOAD_FIELD_NAMES, IDENTITY_UPLOAD_FIELDS } from '../domain/upload-fields';
 import type { PublishTarget, TargetResult, UploadRequest } from '../domain/upload';
 import { precheckFailure } from '../domain/connected-account';
 import { textLengthOf, type MediaAccess, type PlatformRegistry } from '../ports/platform';
@@ -69,13 +70,6 @@ export interface SubmitResult {
   duplicate: boolean;
   finished: boolean;
 }
-
-/** Request fields every endpoint understands; anything else must be some targeted network's setting. */
-const COMMON_FIELDS = new Set([
-  'user', 'platform', 'platform[]', 'title', 'description', 'video', 'photos', 'photos[]', 'request_id', 'external_id',
-  'async_upload', 'scheduled_date', 'timezone', 'add_to_queue', 'max_posts_per_slot', 'first_comment', 'first_comment_media', 'first_comment_media[]',
-  ...PLATFORMS.flatMap((p) => [`${p}_title`, `${p}_first_comment`]),
-]);
 
 const text = (value: unknown): string | undefined => {
   const v = Array.isArray(value) ? value[value.length - 1] : value;
@@ -239,7 +233,7 @@ export async function buildTargets(
   }
 
   // Fields no targeted network uses are reported, never silently dropped.
-  const ignored = Object.keys(input.fields).filter((f) => !COMMON_FIELDS.has(f) && !consumed.has(f));
+  const ignored = Object.keys(input.fields).filter((f) => !COMMON_UPLOAD_FIELD_NAMES.has(f) && !consumed.has(f));
   const warnings = ignored.map((f) => `Field "${f}" is not used by ${input.platforms.join(', ')} on this endpoint and was ignored.`);
   if (['first_comment_media', 'first_comment_media[]'].some((f) => input.fields[f] !== undefined)) {
     // The spec's inline comment images are for reddit only, which is unavailable.
@@ -261,7 +255,7 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
   await networkPrechecks(deps, account, input, targets);
   const contentHash = deps.hasher.hash(JSON.stringify([
     input.kind, input.profileUsername, [...input.platforms].sort(), input.title, input.description ?? '',
-    input.media.map((m) => m.id), Object.entries(input.fields).filter(([k]) => !['request_id', 'async_upload', 'external_id'].includes(k)).sort(),
+    input.media.map((m) => m.id), Object.entries(input.fields).filter(([k]) => !IDENTITY_UPLOAD_FIELDS.has(k)).sort(),
     input.schedule?.at.toISOString() ?? null,
   ]));
   if (deps.duplicateWindowMs) {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { invalidInput } from '../../../core/domain/errors';
 import { isPlatform, PLATFORM_ALIASES, type MediaKind, type Platform } from '../../../core/domain/platforms';
 import { toUploadView } from '../../../core/domain/upload-view';
+import { UPLOAD_FIELDS, type UploadField } from '../../../core/domain/upload-fields';
 import { admitUpload, submitUpload } from '../../../core/usecases/submit-upload';
 import { parseScheduledDate } from '../../../core/domain/schedule';
 import { cancelScheduledPost, editScheduledPost, listScheduled } from '../../../core/usecases/scheduled-posts';
@@ -17,23 +18,45 @@ import { checkId } from '../ids';
 import { bodyFields, formBoolean, list, parse, refuseUnavailablePlatforms, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
 
-const text = (name: string, max?: number) => {
-  const base = z.string({ error: `${name} must be text` });
-  return z.preprocess(single, (max ? base.max(max, `${name} is at most ${max} characters`) : base).optional());
-};
+/** The schema of one declared common field; media and integers are read by their own code (media intake, queue options). */
+function fieldSchema(field: UploadField): z.ZodType | undefined {
+  const required = `${field.name}${field.type === 'platforms' ? '[]' : ''} is required: ${field.description}`;
+  switch (field.type) {
+    case 'text': {
+      let base = z.string({ error: field.required ? required : `${field.name} must be text` });
+      if (field.required) base = base.min(1, required);
+      if (field.maxLength) base = base.max(field.maxLength, `${field.name} is at most ${field.maxLength} characters`);
+      return z.preprocess(single, field.required ? base : base.optional());
+    }
+    case 'boolean': return formBoolean;
+    case 'platforms': return z.array(z.string()).min(1, required);
+    default: return undefined;
+  }
+}
 
-/** The common fields of the three upload endpoints; the networks' own fields are checked by their schemas. */
-export const UploadCommonFields = z.object({
-  user: z.preprocess(single, z.string({ error: 'user is required: the profile username' }).min(1, 'user is required: the profile username')),
-  platform: z.array(z.string()).min(1, 'platform[] is required: at least one target platform'),
-  title: text('title'),
-  description: text('description'),
-  request_id: text('request_id', 255),
-  external_id: text('external_id', 255),
-  async_upload: formBoolean,
-  scheduled_date: text('scheduled_date'),
-  add_to_queue: formBoolean,
-});
+/** The common fields as the handler reads them. */
+interface UploadCommonBody {
+  user: string;
+  platform: string[];
+  title?: string;
+  description?: string;
+  request_id?: string;
+  external_id?: string;
+  async_upload?: boolean;
+  scheduled_date?: string;
+  timezone?: string;
+  add_to_queue?: boolean;
+  first_comment?: string;
+}
+
+/**
+ * The common fields of the three upload endpoints, built from their one declaration
+ * (core/domain/upload-fields.ts); the networks' own fields are checked by their schemas.
+ */
+export const UploadCommonFields = z.object(Object.fromEntries(UPLOAD_FIELDS.flatMap((field) => {
+  const schema = fieldSchema(field);
+  return schema ? [[field.name, schema]] : [];
+}))) as unknown as z.ZodType<UploadCommonBody>;
 
 /**
  * Status reads are cached briefly (spec: 2-5 s), so clients polling hard cost one database read
