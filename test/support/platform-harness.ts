@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,11 +27,45 @@ export interface MediaFixtures {
   close(): Promise<void>;
 }
 
+/**
+ * How long a suite's media setup may take: ffmpeg makes the files once per machine, but a loaded
+ * 2-core CI machine can still be slow to probe and serve them.
+ */
+export const FIXTURE_TIMEOUT_MS = 180_000;
+
+/** The source files, made with ffmpeg once and shared by every suite (and run) on this machine. */
+const SOURCES = path.join(os.tmpdir(), 'herald-fixture-sources-v1');
+
+function fixtureSources(): { v1: string; v2: string; jpgs: string[]; png: string } {
+  const files = {
+    v1: path.join(SOURCES, 'vertical.mp4'),
+    v2: path.join(SOURCES, 'landscape.mp4'),
+    jpgs: Array.from({ length: 6 }, (_, i) => path.join(SOURCES, `photo-${i}.jpg`)),
+    png: path.join(SOURCES, 'photo.png'),
+  };
+  if (existsSync(path.join(SOURCES, 'complete'))) return files;
+  // Made in a private folder and renamed into place whole, so a concurrent suite never reads half a file.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-fixture-sources-'));
+  const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+  const at = (file: string) => path.join(dir, path.basename(file));
+  ffmpeg('-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=3', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3',
+    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', at(files.v1));
+  ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', at(files.v2));
+  files.jpgs.forEach((jpg, i) => ffmpeg('-f', 'lavfi', '-i', `color=c=0x${(0x203040 + i * 0x101010).toString(16)}:size=1080x1350`, '-frames:v', '1', at(jpg)));
+  ffmpeg('-f', 'lavfi', '-i', 'testsrc=size=800x800', '-frames:v', '1', at(files.png));
+  writeFileSync(path.join(dir, 'complete'), '');
+  try {
+    renameSync(dir, SOURCES);
+  } catch {
+    rmSync(dir, { recursive: true, force: true }); // another suite put its copy in place first
+  }
+  return files;
+}
+
 export async function mediaFixtures(): Promise<MediaFixtures> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-fixtures-'));
   const store = createLocalMediaStore(path.join(dir, 'store'));
   const probe = createFfprobe({ pathOf: store.pathOf });
-  const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
 
   const add = async (file: string, kind: 'image' | 'video', contentType: string): Promise<MediaRef> => {
     const stored = await store.put(createReadStream(file), { contentType });
@@ -39,19 +73,7 @@ export async function mediaFixtures(): Promise<MediaFixtures> {
     return { id: stored.id, kind, contentType, size: stored.size, filename: path.basename(file), info };
   };
 
-  const v1 = path.join(dir, 'vertical.mp4');
-  ffmpeg('-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=3', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3',
-    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', v1);
-  const v2 = path.join(dir, 'landscape.mp4');
-  ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', v2);
-  const jpgs: string[] = [];
-  for (let i = 0; i < 6; i += 1) {
-    const jpg = path.join(dir, `photo-${i}.jpg`);
-    ffmpeg('-f', 'lavfi', '-i', `color=c=0x${(0x203040 + i * 0x101010).toString(16)}:size=1080x1350`, '-frames:v', '1', jpg);
-    jpgs.push(jpg);
-  }
-  const png = path.join(dir, 'photo.png');
-  ffmpeg('-f', 'lavfi', '-i', 'testsrc=size=800x800', '-frames:v', '1', png);
+  const { v1, v2, jpgs, png } = fixtureSources();
 
   const video = await add(v1, 'video', 'video/mp4');
   const landscapeVideo = await add(v2, 'video', 'video/mp4');

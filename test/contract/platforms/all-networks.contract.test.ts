@@ -36,7 +36,7 @@ import { startPinterestSimulator, type PinterestSimulator } from '../../../ops/s
 import { startBlueskySimulator, type BlueskySimulator } from '../../../ops/simulators/bluesky';
 import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simulators/discord';
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
-import { mediaFixtures, type MediaFixtures } from '../../support/platform-harness';
+import { mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
 
 const PROCESSING_MS = 20;
@@ -44,7 +44,7 @@ const POLL_MS = 10;
 const TIMEOUT_MS = 5000;
 
 let fx: MediaFixtures;
-beforeAll(async () => { fx = await mediaFixtures(); });
+beforeAll(async () => { fx = await mediaFixtures(); }, FIXTURE_TIMEOUT_MS);
 afterAll(async () => { await fx?.close(); });
 const fixtures = () => fx;
 

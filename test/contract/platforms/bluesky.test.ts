@@ -6,7 +6,7 @@ import {
 } from '../../../core/ports/platform';
 import { createBlueskyPlatform, mapBlueskyFailure } from '../../../adapters/platforms/bluesky';
 import { startBlueskySimulator, type BlueskySimulator } from '../../../ops/simulators/bluesky';
-import { drivePublish, mediaFixtures, textPost, type MediaFixtures } from '../../support/platform-harness';
+import { drivePublish, mediaFixtures, textPost, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { noMedia } from '../../support/media-access';
 
 let sim: BlueskySimulator;
@@ -19,7 +19,7 @@ const options = () => ({ apiBase: sim.serviceUrl, videoBase: sim.videoBaseUrl, t
 beforeAll(async () => {
   [sim, media] = await Promise.all([startBlueskySimulator({ processingMs: 50 }), mediaFixtures()]);
   bluesky = createBlueskyPlatform(options());
-});
+}, FIXTURE_TIMEOUT_MS);
 afterAll(async () => {
   await Promise.all([sim?.close(), media?.close()]);
 });

@@ -8,7 +8,7 @@ import {
   createFacebookPlatform, facebookDescriptor, facebookPages, FACEBOOK_SCOPES, type FacebookPlatformOptions,
 } from '../../../adapters/platforms/facebook';
 import { startFacebookSimulator, FACEBOOK_SIM_REGAIN_MINUTES, type FacebookSimulator } from '../../../ops/simulators/facebook';
-import { drivePublish, mediaFixtures, textPost, type MediaFixtures } from '../../support/platform-harness';
+import { drivePublish, mediaFixtures, textPost, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { noMedia } from '../../support/media-access';
 
 const REDIRECT = 'https://herald.example/oauth/facebook/callback';
@@ -24,7 +24,7 @@ const adapter = (extra: Partial<FacebookPlatformOptions> = {}) => createFacebook
 beforeAll(async () => {
   [fx, sim] = await Promise.all([mediaFixtures(), startFacebookSimulator({ seed: 'facebook-contract', processingMs: 40 })]);
   fb = adapter();
-});
+}, FIXTURE_TIMEOUT_MS);
 afterAll(async () => {
   await Promise.all([sim?.close(), fx?.close()]);
 });

@@ -4,7 +4,7 @@ import { resolveSettings } from '../../../core/domain/settings';
 import type { MediaRef, PlatformAdapter, PlatformCredentials, PublishContext, PublishPost } from '../../../core/ports/platform';
 import { createInstagramPlatform, instagramDescriptor, INSTAGRAM_SCOPES } from '../../../adapters/platforms/instagram';
 import { startInstagramSimulator, type InstagramAccountFixture, type InstagramSimulator } from '../../../ops/simulators/instagram';
-import { drivePublish, mediaFixtures, type MediaFixtures } from '../../support/platform-harness';
+import { drivePublish, mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 
 let sim: InstagramSimulator;
 let media: MediaFixtures;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   [media, sim] = await Promise.all([mediaFixtures(), startInstagramSimulator({ processingMs: 30 })]);
   app = sim.createApp();
   ig = adapterFor();
-});
+}, FIXTURE_TIMEOUT_MS);
 afterAll(async () => { await Promise.all([sim.close(), media.close()]); });
 beforeEach(() => sim.reset());
 

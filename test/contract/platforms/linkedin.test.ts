@@ -11,7 +11,7 @@ import {
 import {
   LINKEDIN_SIM_RETRY_AFTER_SECONDS, startLinkedInSimulator, type LinkedInAccountFixture, type LinkedInClientFixture, type LinkedInSimulator,
 } from '../../../ops/simulators/linkedin';
-import { drivePublish, mediaFixtures, textPost, type MediaFixtures } from '../../support/platform-harness';
+import { drivePublish, mediaFixtures, textPost, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { noMedia } from '../../support/media-access';
 
 const REDIRECT = 'https://herald.example/connect/linkedin/callback';
@@ -44,7 +44,7 @@ beforeAll(async () => {
   client = sim.registerClient({ redirectUris: [REDIRECT] });
   member = sim.createAccount({ name: 'Ada Lovelace', pages: [{ name: 'Analytical Engines' }] });
   linkedin = adapter();
-});
+}, FIXTURE_TIMEOUT_MS);
 afterAll(async () => {
   await sim.close();
   await fx.close();

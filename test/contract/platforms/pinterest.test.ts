@@ -13,7 +13,7 @@ import {
   PINTEREST_SIM_RATE_LIMIT_RESET_SECONDS, PINTEREST_SIM_VIDEO_NOT_READY_CODE, startPinterestSimulator,
   type PinterestSimApp, type PinterestSimulator,
 } from '../../../ops/simulators/pinterest';
-import { drivePublish, mediaFixtures, type MediaFixtures } from '../../support/platform-harness';
+import { drivePublish, mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 
 const REDIRECT = 'https://herald.test/oauth/pinterest/callback';
 const SCOPES = 'boards:read,boards:write,pins:read,pins:write,user_accounts:read';
@@ -47,7 +47,7 @@ beforeAll(async () => {
     publicUrl: (id) => fixtures.access.publicUrl(id),
     rendition: fixtures.access.rendition,
   };
-});
+}, FIXTURE_TIMEOUT_MS);
 afterAll(async () => {
   await sim.close();
   await fixtures.close();

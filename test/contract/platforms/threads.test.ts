@@ -5,7 +5,7 @@ import type { MediaRef, PlatformAdapter, PlatformCredentials, PublishContext, Pu
 import { createThreadsPlatform, threadsDescriptor, threadsTextLength, THREADS_SCOPES } from '../../../adapters/platforms/threads';
 import { startThreadsSimulator, type ThreadsAccountFixture, type ThreadsSimulator } from '../../../ops/simulators/threads';
 import { noMedia } from '../../support/media-access';
-import { drivePublish, mediaFixtures, textPost, type MediaFixtures } from '../../support/platform-harness';
+import { drivePublish, mediaFixtures, textPost, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 
 let sim: ThreadsSimulator;
 let media: MediaFixtures;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   [media, sim] = await Promise.all([mediaFixtures(), startThreadsSimulator({ processingMs: 30 })]);
   app = sim.createApp();
   threads = adapterFor();
-});
+}, FIXTURE_TIMEOUT_MS);
 afterAll(async () => { await Promise.all([sim.close(), media.close()]); });
 /** Requests before this index belong to the test's setup. */
 let mark = 0;

@@ -7,7 +7,7 @@ import { resolveSettings } from '../../../core/domain/settings';
 import type { MediaAccess, PlatformAdapter, PublishContext, PublishPost } from '../../../core/ports/platform';
 import { createTikTokPlatform, tiktokDescriptor, type TikTokPlatformOptions } from '../../../adapters/platforms/tiktok';
 import { startTikTokSimulator, type TikTokClientFixture, type TikTokSimulator } from '../../../ops/simulators/tiktok';
-import { drivePublish, mediaFixtures, type MediaFixtures } from '../../support/platform-harness';
+import { drivePublish, mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 
 const REDIRECT = 'https://herald.example/connect/tiktok/callback';
 const MB = 1024 * 1024;
@@ -37,7 +37,7 @@ beforeAll(async () => {
   media = await mediaFixtures();
   client = sim.createClient({ redirectUris: [REDIRECT] });
   tiktok = adapter();
-});
+}, FIXTURE_TIMEOUT_MS);
 afterAll(async () => {
   await sim.close();
   await media.close();

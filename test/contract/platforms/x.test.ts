@@ -9,7 +9,7 @@ import {
   createXPlatform, splitIntoThread, stripLinks, xDescriptor, xWeightedLength, X_SCOPES, type XPlatformOptions,
 } from '../../../adapters/platforms/x';
 import { startXSimulator, X_SIM_DAILY_LIMIT_RESET_SECONDS, type XSimAccount, type XSimulator } from '../../../ops/simulators/x';
-import { drivePublish, mediaFixtures, textPost, type MediaFixtures } from '../../support/platform-harness';
+import { drivePublish, mediaFixtures, textPost, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 
 const REDIRECT = 'https://herald.example/oauth/x/callback';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   client = sim.createClient({ name: 'Herald', redirectUris: [REDIRECT] });
   account = sim.createAccount({ username: 'herald_dev', name: 'Herald Dev' });
   x = adapter();
-});
+}, FIXTURE_TIMEOUT_MS);
 afterAll(async () => {
   await sim.close();
   await fixtures.close();

@@ -7,7 +7,7 @@ import {
   createYoutubePlatform, msUntilPacificMidnight, YOUTUBE_SCOPES, type YoutubePlatformOptions,
 } from '../../../adapters/platforms/youtube';
 import { startYoutubeSimulator, type YoutubeSimulator } from '../../../ops/simulators/youtube';
-import { drivePublish, mediaFixtures, type MediaFixtures } from '../../support/platform-harness';
+import { drivePublish, mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { collectAll } from '../../../adapters/platforms/kit/http';
 
 const REDIRECT = 'https://herald.example/oauth/youtube/callback';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   sim = await startYoutubeSimulator({ seed: 'contract', processingMs: 30 });
   client = sim.createClient({ redirectUris: [REDIRECT] });
   yt = adapterFor(sim);
-});
+}, FIXTURE_TIMEOUT_MS);
 afterAll(async () => {
   await sim.close();
   await fx.close();
