@@ -251,17 +251,22 @@ export async function buildTargets(
 export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, input: UploadInput, admission?: Admission): Promise<SubmitResult> {
   const admitted = admission ?? await admitUpload(deps, account, input);
   if (admitted.existing) return { upload: admitted.existing, duplicate: true, finished: admitted.existing.status === 'completed' };
-  const { targets, warnings, prechecked } = await buildTargets(deps, account, input, { profile: admitted.profile });
-  await networkPrechecks(deps, account, input, targets);
   const contentHash = deps.hasher.hash(JSON.stringify([
     input.kind, input.profileUsername, [...input.platforms].sort(), input.title, input.description ?? '',
     input.media.map((m) => m.id), Object.entries(input.fields).filter(([k]) => !IDENTITY_UPLOAD_FIELDS.has(k)).sort(),
     input.schedule?.at.toISOString() ?? null,
   ]));
-  if (deps.duplicateWindowMs) {
-    const twin = await deps.storage.uploads.findByContentHash(account.id, contentHash, new Date(deps.clock.now().getTime() - deps.duplicateWindowMs));
-    if (twin) return { upload: twin, duplicate: true, finished: twin.status === 'completed' };
-  }
+  // The duplicate lookup depends on the request alone: it runs while the targets are planned
+  // (one database round trip less to wait for), and is consulted where it always was.
+  const twinLookup = deps.duplicateWindowMs
+    ? deps.storage.uploads.findByContentHash(account.id, contentHash, new Date(deps.clock.now().getTime() - deps.duplicateWindowMs))
+    : Promise.resolve(null);
+  // Not awaited when planning fails first: that failure is the answer.
+  twinLookup.catch(() => undefined);
+  const { targets, warnings, prechecked } = await buildTargets(deps, account, input, { profile: admitted.profile });
+  await networkPrechecks(deps, account, input, targets);
+  const twin = await twinLookup;
+  if (twin) return { upload: twin, duplicate: true, finished: twin.status === 'completed' };
   if (prechecked.length === targets.length) {
     // Nothing could go out: refused as a whole, and not counted as an upload.
     const first = prechecked[0]!;
