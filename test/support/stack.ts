@@ -151,12 +151,21 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
 
 /** A tiny HTTP client for the API with the key set. */
 export function apiClient(baseUrl: string, key: string) {
+  const send = (method: string, pathAndQuery: string, body: unknown, headers: Record<string, string>) => fetch(`${baseUrl}${pathAndQuery}`, {
+    method,
+    headers: { Authorization: `Apikey ${key}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const call = async (method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${baseUrl}${pathAndQuery}`, {
-      method,
-      headers: { Authorization: `Apikey ${key}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+    let res: Response;
+    try {
+      res = await send(method, pathAndQuery, body, headers);
+    } catch (err) {
+      // A GET on a kept-alive connection the server closed meanwhile is sent again once, on a new
+      // connection, as HTTP clients do for idempotent requests; a daemon that died fails again.
+      if (method !== 'GET') throw err;
+      res = await send(method, pathAndQuery, body, { ...headers, Connection: 'close' });
+    }
     const text = await res.text();
     let json: any;
     try { json = JSON.parse(text); } catch { json = { raw: text }; }
