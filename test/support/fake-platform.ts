@@ -29,12 +29,13 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; en
     posts.push({ text: post.title, credentials: ctx.credentials, idempotencyKey: ctx.idempotencyKey, post });
     return { postId: `${id}-post-${posts.length}`, url: `https://${id}.example/p/${posts.length}`, warnings: [] };
   };
+  const rules = rulesOf(id, opts.rules);
   const adapter: PlatformAdapter = {
     descriptor: {
       id, displayName: id, connect: 'credentials', endpoints: opts.endpoints ?? ['text'],
       limits: { textMaxChars: opts.textMaxChars ?? 280, ...opts.limits }, settings: opts.settings ?? NO_SETTINGS,
       // A fake named after a real network follows that network's rules (caps, plans, …) unless told otherwise.
-      ...(rulesOf(id, opts.rules) ? { rules: rulesOf(id, opts.rules) } : {}),
+      ...(rules ? { rules } : {}),
     },
     credentials: {
       async verify(input) {

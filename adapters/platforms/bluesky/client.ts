@@ -4,8 +4,7 @@
  */
 import { PlatformError, type PlatformFailure } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, noResponseMessage, resetHeaderMs, retryAfterMs, str, systemNow, type HttpExchange, type Json, type Now,
-} from '../kit/http';
+  exchangeJson, isObject, noResponseMessage, resetHeaderMs, retryAfterMs, str, systemNow, type HttpExchange, type Json, type Now, malformedAnswer} from '../kit/http';
 
 export const BLUESKY_SERVICE = 'https://bsky.social';
 export const BLUESKY_VIDEO_BASE = 'https://video.bsky.app';
@@ -61,8 +60,7 @@ export function mapBlueskyFailure(outcome: BlueskyOutcome, timeoutMs: number, no
       return fail({ kind: 'transient' }, noResponseMessage('Bluesky', outcome, timeoutMs));
     case 'malformed':
       // Bluesky may have acted on the request: retrying could post twice, so this is not transient.
-      return fail({ kind: 'rejected', code: 'unexpected_response' },
-        `Bluesky answered HTTP ${outcome.status} without ${outcome.what}; check the account before retrying.`, { status: outcome.status });
+      return malformedAnswer('bluesky', 'Bluesky', outcome, 'the account');
     case 'video_job': {
       const said = outcome.message ?? outcome.error ?? outcome.failureCode ?? 'the video could not be processed';
       const failure = videoFailure(outcome.error, outcome.failureCode);

@@ -4,8 +4,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, noResponseMessage, retryAfterMs, systemNow, trimBase, type HttpExchange, type Json, type Now,
-} from '../kit/http';
+  exchangeJson, isObject, noResponseMessage, retryAfterMs, systemNow, trimBase, type HttpExchange, type Json, type Now, malformedAnswer} from '../kit/http';
 
 export const DISCORD_API_BASE = 'https://discord.com/api/v10';
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -53,8 +52,7 @@ export function mapDiscordFailure(outcome: DiscordOutcome, timeoutMs: number, no
 
   if (outcome.kind === 'malformed') {
     // Discord may have acted on the request: retrying could post twice, so this is not transient.
-    return new PlatformError('discord', { kind: 'rejected', code: 'unexpected_response' },
-      `Discord answered HTTP ${outcome.status} without ${outcome.what}; check the channel before retrying.`, { status: outcome.status });
+    return malformedAnswer('discord', 'Discord', outcome, 'the channel');
   }
 
   const { status, headers } = outcome;

@@ -19,7 +19,7 @@
 import { createHmac } from 'node:crypto';
 import { PlatformError } from '../../../core/domain/errors';
 import type { MediaRef, PublishContext } from '../../../core/ports/platform';
-import { collectAll, exchangeJson, isObject, noResponseMessage, systemNow, trimBase, type HttpExchange, type Json, type Now } from '../kit/http';
+import { collectAll, exchangeJson, isObject, noResponseMessage, systemNow, trimBase, type HttpExchange, type Json, type Now, malformedAnswer } from '../kit/http';
 import { metaRetryAfterMs } from '../kit/meta-graph';
 import type { CommonOptions, OAuthClientOptions } from '../kit/network';
 
@@ -104,8 +104,7 @@ export function mapFacebookFailure(outcome: FacebookOutcome, context: FacebookFa
   if (outcome.kind === 'no_response') return fail({ kind: 'transient' }, noResponseMessage('Facebook', outcome, context.timeoutMs));
   if (outcome.kind === 'malformed') {
     // Facebook may have acted: retrying could post twice, so this is not transient.
-    return fail({ kind: 'rejected', code: 'unexpected_response' },
-      `Facebook answered HTTP ${outcome.status} without ${outcome.what}; check the Page before retrying.`, { status: outcome.status });
+    return malformedAnswer('facebook', 'Facebook', outcome, 'the Page');
   }
   if (outcome.kind === 'video_failed') {
     return fail({ kind: 'invalid_content', code: 'video_processing_failed' },

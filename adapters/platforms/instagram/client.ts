@@ -11,7 +11,7 @@
  */
 import { PlatformError, type PlatformFailure } from '../../../core/domain/errors';
 import type { PlatformCredentials } from '../../../core/ports/platform';
-import { isObject, noResponseMessage, systemNow, trimBase, type HttpExchange, type Now } from '../kit/http';
+import { isObject, noResponseMessage, systemNow, trimBase, type HttpExchange, type Now, malformedAnswer } from '../kit/http';
 import type { CommonOptions, OAuthClientOptions } from '../kit/network';
 import { createMetaGraphClient, META_RATE_LIMIT_CODES, META_TOKEN_SUBCODE_REASONS, metaRetryAfterMs, readMetaAccount, readMetaGraphError, type MetaGraphClient } from '../kit/meta-graph';
 
@@ -103,8 +103,7 @@ export function mapInstagramFailure(outcome: InstagramOutcome, ctx: InstagramFai
     case 'no_response':
       return fail({ kind: 'transient' }, noResponseMessage('Instagram', outcome, ctx.timeoutMs));
     case 'malformed':
-      return fail({ kind: 'rejected', code: 'unexpected_response' },
-        `Instagram answered HTTP ${outcome.status} without ${outcome.what}; check the account before retrying.`, { status: outcome.status });
+      return malformedAnswer('instagram', 'Instagram', outcome, 'the account');
     case 'container_failed': {
       if (outcome.statusCode === 'EXPIRED') {
         return fail({ kind: 'transient' }, 'Instagram: the media container expired before it was published; a new attempt creates a new one.');

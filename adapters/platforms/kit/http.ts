@@ -2,6 +2,9 @@
  * One JSON exchange with a network's HTTP API, shared by the platform adapters. It never throws:
  * the outcome goes to the adapter's one failure-mapping function, which gives it a meaning.
  */
+import { PlatformError } from '../../../core/domain/errors';
+import type { Platform } from '../../../core/domain/platforms';
+
 export type Json = Record<string, unknown>;
 
 export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -117,3 +120,14 @@ export const formPost = (fields: Record<string, string>, headers: Record<string,
 
 /** A base URL without its trailing slashes. */
 export const trimBase = (url: string): string => url.replace(/\/+$/, '');
+
+/**
+ * A 2xx whose body is not what the call returns. The network may have acted on the request, so
+ * retrying could post twice: the failure is a refusal to look into, not a transient one.
+ */
+export function malformedAnswer(
+  platform: Platform, name: string, outcome: { status: number; what: string }, thing: string,
+): PlatformError {
+  return new PlatformError(platform, { kind: 'rejected', code: 'unexpected_response' },
+    `${name} answered HTTP ${outcome.status} without ${outcome.what}; check ${thing} before retrying.`, { status: outcome.status });
+}

@@ -5,8 +5,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, noResponseMessage, retryAfterMs, systemNow, trimBase, type HttpExchange, type Now,
-} from '../kit/http';
+  exchangeJson, isObject, noResponseMessage, retryAfterMs, systemNow, trimBase, type HttpExchange, type Now, malformedAnswer} from '../kit/http';
 
 export const LINKEDIN_API_BASE = 'https://api.linkedin.com';
 /** LinkedIn keeps a monthly version active for about a year: bump this when the simulator or LinkedIn answers 426. */
@@ -48,8 +47,7 @@ export function mapLinkedInFailure(outcome: LinkedInOutcome, ctx: { timeoutMs: n
       return fail({ kind: 'transient' }, noResponseMessage('LinkedIn', outcome, ctx.timeoutMs));
     case 'malformed':
       // LinkedIn may have acted on the request: retrying could post twice, so this is not transient.
-      return fail({ kind: 'rejected', code: 'unexpected_response' },
-        `LinkedIn answered HTTP ${outcome.status} without ${outcome.what}; check the account before retrying.`, { status: outcome.status });
+      return malformedAnswer('linkedin', 'LinkedIn', outcome, 'the account');
     case 'video_failed':
       return fail({ kind: 'invalid_content', code: 'video_processing_failed' },
         `LinkedIn could not process the video ${outcome.video}${outcome.reason ? `: ${outcome.reason}` : ''}.`);

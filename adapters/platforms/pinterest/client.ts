@@ -4,7 +4,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import type { PlatformCredentials } from '../../../core/ports/platform';
-import { exchangeJson, isObject, noResponseMessage, retryAfterMs, type HttpExchange, type Json, type Now } from '../kit/http';
+import { exchangeJson, isObject, noResponseMessage, retryAfterMs, type HttpExchange, type Json, type Now, malformedAnswer } from '../kit/http';
 
 /**
  * Pinterest's "video not ready, try again" refusal of a video Pin save. Its public reference
@@ -55,8 +55,7 @@ export function mapPinterestFailure(outcome: PinterestOutcome, opts: { call: Pin
   if (outcome.kind === 'no_response') return new PlatformError('pinterest', { kind: 'transient' }, noResponseMessage(where, outcome, opts.timeoutMs));
   if (outcome.kind === 'malformed') {
     // Pinterest may have acted (a Pin may exist): retrying could pin twice, so this is not transient.
-    return new PlatformError('pinterest', { kind: 'rejected', code: 'unexpected_response' },
-      `Pinterest answered HTTP ${outcome.status} without ${outcome.what}; check the board before retrying.`, { status: outcome.status });
+    return malformedAnswer('pinterest', 'Pinterest', outcome, 'the board');
   }
   if (outcome.kind === 'media_failed') {
     return new PlatformError('pinterest', { kind: 'invalid_content', code: 'video_processing_failed' },

@@ -11,7 +11,7 @@
  */
 import { PlatformError, type PlatformFailure } from '../../../core/domain/errors';
 import type { PlatformCredentials } from '../../../core/ports/platform';
-import { isObject, noResponseMessage, systemNow, trimBase, type HttpExchange, type Json, type Now } from '../kit/http';
+import { isObject, noResponseMessage, systemNow, trimBase, type HttpExchange, type Json, type Now, malformedAnswer } from '../kit/http';
 import type { CommonOptions, OAuthClientOptions } from '../kit/network';
 import { createMetaGraphClient, META_RATE_LIMIT_CODES, META_TOKEN_SUBCODE_REASONS, metaRetryAfterMs, readMetaAccount, readMetaGraphError, type MetaGraphClient } from '../kit/meta-graph';
 
@@ -72,8 +72,7 @@ export function mapThreadsFailure(outcome: ThreadsOutcome, ctx: ThreadsFailureCo
     case 'no_response':
       return fail({ kind: 'transient' }, noResponseMessage('Threads', outcome, timeoutMs));
     case 'malformed':
-      return fail({ kind: 'rejected', code: 'unexpected_response' },
-        `Threads answered HTTP ${outcome.status} without ${outcome.what}; check the profile before retrying.`, { status: outcome.status });
+      return malformedAnswer('threads', 'Threads', outcome, 'the profile');
     case 'container_failed':
       if (outcome.status === 'EXPIRED') return fail({ kind: 'transient' }, 'Threads: the media container expired before it was published; a new attempt creates a new one.');
       return fail({ kind: 'invalid_content', code: (outcome.errorMessage ?? 'media_processing_failed').toLowerCase() },

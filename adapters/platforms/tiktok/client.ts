@@ -5,8 +5,7 @@
 import { PlatformError } from '../../../core/domain/errors';
 import type { CallContext } from '../../../core/ports/platform';
 import {
-  exchangeJson, isObject, noResponseMessage, resetHeaderMs, retryAfterMs, type HttpExchange, type Json, type Now,
-} from '../kit/http';
+  exchangeJson, isObject, noResponseMessage, resetHeaderMs, retryAfterMs, type HttpExchange, type Json, type Now, malformedAnswer} from '../kit/http';
 
 const HOUR_MS = 3_600_000;
 /** TikTok counts its init limit (6 requests) per minute: without a header, wait out the window. */
@@ -85,8 +84,7 @@ export function mapTikTokFailure(outcome: TikTokOutcome, timeoutMs: number, now:
       return fail({ kind: 'transient' }, noResponseMessage('TikTok', outcome, timeoutMs));
     case 'malformed':
       // TikTok may have acted on the request: retrying could post twice, so this is not transient.
-      return fail({ kind: 'rejected', code: 'unexpected_response' },
-        `TikTok answered HTTP ${outcome.status} without ${outcome.what}; check the account before retrying.`, { status: outcome.status });
+      return malformedAnswer('tiktok', 'TikTok', outcome, 'the account');
     case 'publish_failed':
       return mapCode(outcome.failReason, `the post failed (${outcome.failReason})`, { code: outcome.failReason }, now);
     case 'processing_timeout':

@@ -5,8 +5,7 @@
 import { PlatformError, type PlatformFailure } from '../../../core/domain/errors';
 import type { CallContext } from '../../../core/ports/platform';
 import {
-  exchangeJson, isObject, noResponseMessage, resetHeaderMs, retryAfterMs, str, type HttpExchange, type Json, type Now,
-} from '../kit/http';
+  exchangeJson, isObject, noResponseMessage, resetHeaderMs, retryAfterMs, str, type HttpExchange, type Json, type Now, malformedAnswer} from '../kit/http';
 
 /** What came back from X, before it is given a meaning. */
 export type XOutcome =
@@ -45,8 +44,7 @@ export function mapXFailure(outcome: XOutcome, ctx: XFailureContext): PlatformEr
   if (outcome.kind === 'no_response') return fail({ kind: 'transient' }, noResponseMessage('X', outcome, ctx.timeoutMs));
   if (outcome.kind === 'malformed') {
     // X may have acted on the request: retrying could post twice, so this is not transient.
-    return fail({ kind: 'rejected', code: 'unexpected_response' },
-      `X answered HTTP ${outcome.status} without ${outcome.what}; check the account before retrying.`, { status: outcome.status });
+    return malformedAnswer('x', 'X', outcome, 'the account');
   }
   if (outcome.kind === 'processing_failed') {
     const { error } = outcome;

@@ -5,7 +5,7 @@
 import { PlatformError } from '../../../core/domain/errors';
 import type { CallContext, PublishContext } from '../../../core/ports/platform';
 import { msUntilPacificMidnight, readGoogleApiError, readGoogleOAuthError } from '../kit/google';
-import { exchangeJson, isObject, noResponseMessage, retryAfterMs, type HttpExchange, type Json, type Now } from '../kit/http';
+import { exchangeJson, isObject, noResponseMessage, retryAfterMs, type HttpExchange, type Json, type Now, malformedAnswer } from '../kit/http';
 
 /** Spec restriction pauses: `daily_upload_limit` 2 h then retried, `permission_denied` 24 h. */
 export const YOUTUBE_DAILY_LIMIT_PAUSE_MS = 2 * 3600_000;
@@ -35,8 +35,7 @@ export function mapYoutubeFailure(outcome: YoutubeOutcome, opts: { timeoutMs: nu
 
   if (outcome.kind === 'no_response') return fail({ kind: 'transient' }, noResponseMessage('YouTube', outcome, opts.timeoutMs));
   if (outcome.kind === 'malformed') {
-    return fail({ kind: 'rejected', code: 'unexpected_response' },
-      `YouTube answered HTTP ${outcome.status} without ${outcome.what}; check the channel before retrying.`, { status: outcome.status });
+    return malformedAnswer('youtube', 'YouTube', outcome, 'the channel');
   }
   if (outcome.kind === 'processing') {
     const why = outcome.reason ? ` (${outcome.reason})` : '';
