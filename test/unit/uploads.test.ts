@@ -42,7 +42,7 @@ describe('text uploads', () => {
       status: 'completed', all_succeeded: true, summary: { total: 2, succeeded: 2, failed: 0, pending: 0 },
       results: { discord: { success: true, post_id: 'discord-post-1' }, telegram: { success: true, post_id: 'telegram-post-1' } },
     });
-    expect(world.notifier.events.map((e) => [e.event, e.platform, e.result.success])).toEqual(
+    expect(world.notifier.events.map((e) => [e.event, e.platform, e.event === 'upload_completed' && e.result.success])).toEqual(
       expect.arrayContaining([['upload_completed', 'discord', true], ['upload_completed', 'telegram', true]]));
   });
 
