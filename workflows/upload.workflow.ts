@@ -87,7 +87,7 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
     let inlineFirst = input.firstCallInline === true && patched(PATCHES.inlineFirstCall);
     for (;;) {
       const call = {
-        ...ids, platform, round, step, timing, ...(resume ? { resume } : {}), ...(waitOutPause ? { waitOutPause } : {}),
+        ...ids, platform, round, step, timing, busyAware: true, ...(resume ? { resume } : {}), ...(waitOutPause ? { waitOutPause } : {}),
       };
       let outcome: Awaited<ReturnType<UploadActivities['publishTarget']>>;
       if (inlineFirst) {
@@ -102,6 +102,11 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
         outcome = await publishing.publishTarget(call);
       }
       if (outcome.kind === 'done') return;
+      if (outcome.kind === 'busy') {
+        // Another execution of this very call is still running: the same call again, later.
+        await sleep(outcome.afterMs);
+        continue;
+      }
       if (outcome.kind === 'paused') {
         // One retry per pause: a second verdict on the call after it fails the target for good.
         waitOutPause = false;

@@ -21,8 +21,12 @@ export function createInlineUploadRunner(deps: PrepareMediaDeps, timing: UploadT
       let resume: Record<string, unknown> | undefined;
       let waitOutPause = true;
       for (;;) {
-        const outcome = await publishTarget(deps, { ...ids, platform, round, step, attempt: 1, timing, ...(resume ? { resume } : {}), ...(waitOutPause ? { waitOutPause } : {}) });
+        const outcome = await publishTarget(deps, { ...ids, platform, round, step, attempt: 1, timing, busyAware: true, ...(resume ? { resume } : {}), ...(waitOutPause ? { waitOutPause } : {}) });
         if (outcome.kind === 'done') return;
+        if (outcome.kind === 'busy') {
+          await new Promise((r) => setTimeout(r, outcome.afterMs));
+          continue;
+        }
         if (outcome.kind === 'paused') [round, step, resume, waitOutPause] = [round + 1, 0, undefined, false];
         else if (outcome.kind === 'retry') [round, step, resume] = [round + 1, 0, undefined];
         else [step, resume] = [step + 1, outcome.state];

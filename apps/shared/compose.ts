@@ -5,6 +5,8 @@ import type { PlatformRegistry } from '../../core/ports/platform';
 import type { Storage } from '../../core/ports/storage';
 import { createMongoStorage } from '../../adapters/mongo/storage';
 import { createMongoCredentialLeases } from '../../adapters/mongo/credential-leases';
+import { createMongoDispatchClaims } from '../../adapters/mongo/dispatch-claims';
+import type { DispatchClaims } from '../../core/ports/dispatch-claims';
 import type { CredentialLeases } from '../../core/ports/credential-leases';
 import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createMediaAccess, createMediaUrlSigner } from '../../adapters/media/signed-urls';
@@ -21,7 +23,7 @@ export function log(message: string, fields: Record<string, unknown> = {}): void
   process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), message, ...fields })}\n`);
 }
 
-export async function connectMongo(config: HeraldConfig): Promise<{ client: MongoClient; db: Db; storage: Storage; leases: CredentialLeases }> {
+export async function connectMongo(config: HeraldConfig): Promise<{ client: MongoClient; db: Db; storage: Storage; leases: CredentialLeases; claims: DispatchClaims }> {
   const client = new MongoClient(config.mongoUri, {
     serverSelectionTimeoutMS: 10_000, maxPoolSize: config.mongoMaxPoolSize, monitorCommands: config.debugTiming,
   });
@@ -31,7 +33,7 @@ export async function connectMongo(config: HeraldConfig): Promise<{ client: Mong
     throw new Error(`cannot reach the MongoDB-wire database at ${config.mongoUri}: ${(err as Error).message}`);
   }
   const db = client.db();
-  return { client, db, storage: await createMongoStorage(db), leases: createMongoCredentialLeases(db) };
+  return { client, db, storage: await createMongoStorage(db), leases: createMongoCredentialLeases(db), claims: createMongoDispatchClaims(db) };
 }
 
 /**

@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     // One factory per workflow; the activity names are those recorded in workflow histories.
     activities: {
       ...createUploadActivities({
-        storage: withOperatorsCached(mongo.storage), leases: mongo.leases, platforms, secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
+        storage: withOperatorsCached(mongo.storage), leases: mongo.leases, claims: mongo.claims, platforms, secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
         pauses: createTemporalAccountPauses(temporal.client, { taskQueue: config.temporal.taskQueue }),
         checkpointProbes: createTemporalCheckpointProbes(temporal.client, { taskQueue: config.temporal.taskQueue, intervalMs: config.checkpointProbe.intervalMs }),
       }),

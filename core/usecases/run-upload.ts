@@ -2,6 +2,7 @@ import { failureErrorCode, PlatformError } from '../domain/errors';
 import { precheckFailure, type ConnectedAccount } from '../domain/connected-account';
 import type { Platform } from '../domain/platforms';
 import type { PublishTarget, TargetResult, UploadRequest } from '../domain/upload';
+import type { PlatformAdapter } from '../ports/platform';
 import type { Notifier } from '../ports/notifications';
 import type { AccountPauses } from '../ports/account-pauses';
 import type { CheckpointProbes } from '../ports/checkpoint-probes';
@@ -11,6 +12,7 @@ import type {
 import { postRefOf } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import type { CredentialLeases } from '../ports/credential-leases';
+import type { DispatchClaims } from '../ports/dispatch-claims';
 import { withConnection } from './connection-session';
 import type { Clock, SecretBox } from '../ports/system';
 import type { UploadTiming } from '../ports/upload-runner';
@@ -26,6 +28,8 @@ export interface RunUploadDeps {
   pauses?: AccountPauses;
   checkpointProbes?: CheckpointProbes;
   leases?: CredentialLeases;
+  /** One execution at a time per publish call (see DispatchClaims); within this process when absent. */
+  claims?: DispatchClaims;
 }
 
 export type TargetOutcome =
@@ -35,7 +39,9 @@ export type TargetOutcome =
   /** The network is processing: the workflow waits durably and resumes with `state`. */
   | { kind: 'wait'; afterMs: number; state: Record<string, unknown> }
   /** The account is paused until `untilIso` with a verdict to retry after: the workflow waits, then calls once more. */
-  | { kind: 'paused'; untilIso: string; reason: string };
+  | { kind: 'paused'; untilIso: string; reason: string }
+  /** Another execution of this very call is still running: come back after `afterMs` and ask again (same round and step). */
+  | { kind: 'busy'; afterMs: number };
 
 export interface PublishTargetInput {
   accountId: string;
@@ -55,6 +61,11 @@ export interface PublishTargetInput {
    * verdict fails for good) and by callers that cannot wait.
    */
   waitOutPause?: boolean;
+  /**
+   * The caller handles `busy` by calling again later. Callers that predate it get an error instead,
+   * which their activity retry policy turns into the same later call.
+   */
+  busyAware?: boolean;
   timing: UploadTiming;
   signal?: AbortSignal;
 }
@@ -70,6 +81,26 @@ const dispatchMarker = (generation: number, round: number, step: number, attempt
 const callOf = (generation: number, round: number, step: number) => generation * 1_000_000 + round * 1_000 + step;
 const sameCall = (marker: number, generation: number, round: number, step: number) =>
   Math.floor(marker / 1_000) === callOf(generation, round, step);
+
+/** Dispatch claims within one process: for single-process runs and tests (the worker uses the database's). */
+function localDispatchClaims(now: () => number = Date.now): DispatchClaims {
+  const held = new Map<string, { holder: symbol; renewedAt: number; ttlMs: number }>();
+  return {
+    async claim(callKey, { ttlMs }) {
+      const current = held.get(callKey);
+      const at = now();
+      if (current && at - current.renewedAt < current.ttlMs) return { kind: 'busy', retryInMs: current.renewedAt + current.ttlMs - at };
+      const holder = Symbol(callKey);
+      held.set(callKey, { holder, renewedAt: at, ttlMs });
+      const beat = setInterval(() => {
+        const mine = held.get(callKey);
+        if (mine?.holder === holder) mine.renewedAt = now();
+      }, Math.max(50, Math.floor(ttlMs / 3)));
+      return { kind: current ? 'taken_over' : 'claimed', stop: () => clearInterval(beat) };
+    },
+  };
+}
+const processClaims = localDispatchClaims();
 
 async function loadUpload(storage: Pick<Storage, 'uploads'>, accountId: string, requestId: string): Promise<UploadRequest> {
   const upload = await storage.uploads.find(accountId, requestId);
@@ -116,18 +147,18 @@ function callNetwork(
 }
 
 /**
- * Publishes one platform target of an upload: one call per round and step. The dispatch is
- * recorded before the network is called, so an attempt that finds an earlier dispatch of the
- * same call knows the network may already have the post and says so in the result's warnings.
+ * Publishes one platform target of an upload: one call per round and step. The call is claimed
+ * before the network is called (DispatchClaims): a second execution of the same call waits while
+ * the first is alive, and one that takes over from an execution that died knows the network may
+ * already have the post and says so in the result's warnings.
  */
 export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInput): Promise<TargetOutcome> {
   const upload = await loadUpload(deps.storage, input.accountId, input.requestId);
   const stored = upload.results[input.platform];
   if (stored) return { kind: 'done', result: stored };
 
-  const now = () => deps.clock.now().toISOString();
-  const fail = (error: string, error_code: string, warnings: string[] = []): TargetResult =>
-    ({ platform: input.platform, success: false, error, error_code, warnings, finished_at: now() });
+  const fail = (error: string, error_code: string): TargetResult =>
+    ({ platform: input.platform, success: false, error, error_code, warnings: [], finished_at: deps.clock.now().toISOString() });
 
   const target = upload.targets.find((t) => t.platform === input.platform);
   const connection = target ? await deps.storage.connectedAccounts.findById(target.connectedAccountId) : null;
@@ -147,16 +178,56 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
     result = fail(`Herald cannot publish to ${input.platform} yet.`, 'platform_not_supported');
   } else {
     const warnings = [...(target.warnings ?? [])];
-    const previous = upload.dispatches[input.platform];
     const generation = upload.retryCount ?? 0;
-    const marker = dispatchMarker(generation, input.round, input.step, input.attempt);
-    // Equal markers too: a call run inside a workflow task (local activity) whose worker died is
-    // run again from attempt 1 by the next worker.
-    if (previous && sameCall(previous.attempt, generation, input.round, input.step) && previous.attempt <= marker) {
-      warnings.push('A previous attempt was interrupted while the network was being called; it was sent again. If the network had already received it, it may appear twice.');
+    const claim = await (deps.claims ?? processClaims).claim(
+      `${input.accountId}:${input.requestId}:${input.platform}:${generation}:${input.round}:${input.step}`,
+      { ttlMs: input.timing.heartbeatTimeoutMs },
+    );
+    if (claim.kind === 'busy') {
+      if (input.busyAware) return { kind: 'busy', afterMs: claim.retryInMs };
+      throw new Error(`Another execution of this ${input.platform} publish is still running; this one tries again later.`);
     }
-    await deps.storage.uploads.recordDispatch(input.accountId, input.requestId, input.platform, marker, deps.clock.now());
-    const publisher = adapter.publisher;
+    try {
+      return await dispatch(deps, input, { upload, target, connection, adapter, publisher: adapter.publisher, warnings, generation, takenOver: claim.kind === 'taken_over' });
+    } finally {
+      claim.stop();
+    }
+  }
+  return finish(deps, upload, result);
+}
+
+interface Dispatch {
+  upload: UploadRequest;
+  target: PublishTarget;
+  connection: ConnectedAccount;
+  adapter: PlatformAdapter;
+  publisher: NonNullable<PlatformAdapter['publisher']>;
+  warnings: string[];
+  generation: number;
+  /** An earlier execution of this call stopped mid-call (its claim lapsed). */
+  takenOver: boolean;
+}
+
+/** The network call of a claimed publish, and what its answer means for the target. */
+async function dispatch(deps: RunUploadDeps, input: PublishTargetInput, d: Dispatch): Promise<TargetOutcome> {
+  const { upload, target, connection, adapter, publisher, warnings } = d;
+  const now = () => deps.clock.now().toISOString();
+  const fail = (error: string, error_code: string): TargetResult =>
+    ({ platform: input.platform, success: false, error, error_code, warnings, finished_at: now() });
+  if (d.takenOver) {
+    // The earlier execution may have finished between our read and the claim.
+    const stored = (await deps.storage.uploads.find(input.accountId, input.requestId))?.results[input.platform];
+    if (stored) return { kind: 'done', result: stored };
+  }
+  // Markers written by earlier versions (before claims) still tell of an interrupted attempt.
+  const previous = upload.dispatches[input.platform];
+  const interrupted = d.takenOver || (previous !== undefined && sameCall(previous.attempt, d.generation, input.round, input.step)
+    && previous.attempt < dispatchMarker(d.generation, input.round, input.step, input.attempt));
+  if (interrupted) {
+    warnings.push('A previous attempt was interrupted while the network was being called; it was sent again. If the network had already received it, it may appear twice.');
+  }
+  let result: TargetResult;
+  {
     const post = postOf(upload, target);
     try {
       const { step, ctx } = await callNetwork(deps, connection, input, (c) =>
@@ -189,7 +260,7 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
       }
     } catch (err) {
       if (!(err instanceof PlatformError)) {
-        result = fail(`Unexpected failure while publishing to ${input.platform}: ${(err as Error).message}`, 'internal_error', warnings);
+        result = fail(`Unexpected failure while publishing to ${input.platform}: ${(err as Error).message}`, 'internal_error');
       } else {
         const { failure } = err;
         const roundsLeft = input.round < input.timing.maxPlatformRetries;
@@ -199,7 +270,7 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
         if (failure.kind === 'transient' && roundsLeft) {
           return { kind: 'retry', afterMs: input.timing.transientBackoffMs * 2 ** input.round, reason: err.message };
         }
-        result = { ...fail(err.message, failureErrorCode(failure), warnings), ...err.resultFields };
+        result = { ...fail(err.message, failureErrorCode(failure)), ...err.resultFields };
         if (failure.kind === 'restricted') {
           Object.assign(result, { restriction_reason: failure.reason, restricted_until: failure.until.toISOString() });
           // A verdict that keeps failing pauses the account: later posts are refused at precheck.
@@ -217,8 +288,12 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
     }
   }
 
-  // An earlier attempt of this call may have stored its result meanwhile: the stored one is reported.
-  const final = await deps.storage.uploads.recordResult(input.accountId, input.requestId, result, deps.clock.now());
+  return finish(deps, upload, result);
+}
+
+/** Stores the target's result and emits its event. An earlier attempt's stored result stands and is reported. */
+async function finish(deps: RunUploadDeps, upload: UploadRequest, result: TargetResult): Promise<TargetOutcome> {
+  const final = await deps.storage.uploads.recordResult(upload.accountId, upload.requestId, result, deps.clock.now());
   await emitUploadCompleted(deps, upload, final);
   return { kind: 'done', result: final };
 }

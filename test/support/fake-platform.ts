@@ -21,7 +21,9 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; en
   let held: Promise<void> | null = null;
   let processingSteps = 0;
   let refreshFails = false;
+  let calls = 0;
   const publishNow = async (ctx: PublishContext, post: PublishPost) => {
+    calls += 1;
     if (held) await held;
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     const failure = failures.shift();
@@ -79,6 +81,8 @@ export function fakeTextPlatform(id: Platform, opts: { textMaxChars?: number; en
     refreshes,
     failNext(failure: PlatformFailure, message = `${failure.kind} from ${id}`, resultFields?: Record<string, unknown>) { failures.push({ failure, message, ...(resultFields ? { resultFields } : {}) }); },
     setDelay(ms: number) { delayMs = ms; },
+    /** Publish calls that reached the network (held ones included). */
+    get calls() { return calls; },
     /**
      * Holds every publish until the returned function is called: the test, not the clock, decides
      * when the network answers, so nothing depends on how fast the machine is.

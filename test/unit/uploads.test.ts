@@ -4,6 +4,7 @@ import { admitUpload, submitUpload as submitTextUpload, type UploadInput } from 
 import { getUploadStatus, listUploadHistory } from '../../core/usecases/read-uploads';
 import { publishTarget } from '../../core/usecases/run-upload';
 import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
+import type { DispatchClaims } from '../../core/ports/dispatch-claims';
 import { aWorld } from '../support/world';
 
 async function connectedWorld() {
@@ -244,11 +245,43 @@ describe('publishing one target', () => {
     expect(outcome).toMatchObject({ kind: 'done', result: { success: true, warnings: [expect.stringContaining('interrupted')] } });
   });
 
-  it('warns when the same attempt runs again (a call inside a workflow task whose worker died restarts at attempt 1)', async () => {
-    const { world, account, input } = await pendingUpload();
-    await world.deps.storage.uploads.recordDispatch(account.id, input.requestId, 'discord', 1, world.deps.clock.now());
-    const outcome = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 1 });
+  it('lets one execution of a call talk to the network; a second one at the same time is told to come back (busy)', async () => {
+    const { world, input } = await pendingUpload();
+    const release = world.discord.hold();
+    const call = { ...input, platform: 'discord' as const, round: 0, attempt: 1, busyAware: true };
+    const first = publishTarget(world.deps, call);
+    while (world.discord.calls === 0) await new Promise((r) => setTimeout(r, 5));
+    // A timed-out workflow task, or a worker starved past its heartbeat timeout, runs it again meanwhile.
+    expect(await publishTarget(world.deps, call)).toEqual({ kind: 'busy', afterMs: expect.any(Number) });
+    await expect(publishTarget(world.deps, { ...call, busyAware: false })).rejects.toThrow('still running');
+    release();
+    expect(await first).toMatchObject({ kind: 'done', result: { success: true, warnings: [] } });
+    // Asked again later, the same call finds the stored result and publishes nothing more.
+    expect(await publishTarget(world.deps, call)).toMatchObject({ kind: 'done', result: { success: true, post_id: 'discord-post-1' } });
+    expect(world.discord.posts).toHaveLength(1);
+  });
+
+  it('warns when it takes over a call whose earlier execution died mid-call', async () => {
+    const { world, input } = await pendingUpload();
+    const takenOver: DispatchClaims = { claim: async () => ({ kind: 'taken_over', stop: () => undefined }) };
+    const outcome = await publishTarget({ ...world.deps, claims: takenOver }, { ...input, platform: 'discord', round: 0, attempt: 2 });
     expect(outcome).toMatchObject({ kind: 'done', result: { success: true, warnings: [expect.stringContaining('interrupted')] } });
+    expect(world.discord.posts).toHaveLength(1);
+  });
+
+  it('reports, without publishing, a result the earlier execution stored between this one\'s read and its takeover', async () => {
+    const { world, account, input } = await pendingUpload();
+    const now = world.deps.clock.now();
+    const earlier = { platform: 'discord' as const, success: true, post_id: 'discord-earlier', warnings: [], finished_at: now.toISOString() };
+    const finishedMeanwhile: DispatchClaims = {
+      claim: async () => {
+        await world.deps.storage.uploads.recordResult(account.id, input.requestId, earlier, now);
+        return { kind: 'taken_over', stop: () => undefined };
+      },
+    };
+    const outcome = await publishTarget({ ...world.deps, claims: finishedMeanwhile }, { ...input, platform: 'discord', round: 0, attempt: 2 });
+    expect(outcome).toMatchObject({ kind: 'done', result: { post_id: 'discord-earlier' } });
+    expect(world.discord.posts).toHaveLength(0);
   });
 
   it('does not warn on the first call, on a later round, nor on the first call of a retried upload', async () => {
@@ -256,10 +289,11 @@ describe('publishing one target', () => {
     const now = world.deps.clock.now();
     const first = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 1 });
     expect(first).toMatchObject({ kind: 'done', result: { success: true, warnings: [] } });
-    // The retried upload is a new generation: the old run's dispatch of round 0, attempt 1 is not an interruption.
+    // The retried upload is a new generation: the old run's marker of round 0, attempt 1 is not an interruption.
+    await world.deps.storage.uploads.recordDispatch(account.id, input.requestId, 'discord', 1, now);
     await world.deps.storage.uploads.markCompleted(account.id, input.requestId, now);
     expect(await world.deps.storage.uploads.resetForRetry(account.id, input.requestId, ['discord'], now)).toBe(1);
-    const retried = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 1 });
+    const retried = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 2 });
     expect(retried).toMatchObject({ kind: 'done', result: { success: true, warnings: [] } });
 
     const other = await pendingUpload();

@@ -30,7 +30,10 @@ export interface UploadRepository {
   updateScheduled(accountId: string, requestId: string, patch: Pick<UploadRequest, 'scheduledFor' | 'timezone' | 'content' | 'targets' | 'fields'>, at: Date): Promise<boolean>;
   /** Replaces the post's media (URL media fetched in the background); false when there is no such upload. */
   setMedia(accountId: string, requestId: string, media: MediaRef[], at: Date): Promise<boolean>;
-  /** Records that the network is about to be called for one target (attempt number of the activity). */
+  /**
+   * Records that the network is about to be called for one target (a dispatch marker). Versions
+   * before DispatchClaims wrote it; it is kept so their markers on stored uploads stay readable.
+   */
   recordDispatch(accountId: string, requestId: string, platform: Platform, attempt: number, at: Date): Promise<void>;
   /**
    * Stores one target's result; the first stored result of a target wins. Returns the result the
