@@ -9,6 +9,7 @@ import { facebook } from './facebook';
 import { instagram } from './instagram';
 import { linkedin } from './linkedin';
 import { pinterest } from './pinterest';
+import { slack } from './slack';
 import { telegram } from './telegram';
 import { threads } from './threads';
 import { tiktok } from './tiktok';
@@ -16,6 +17,6 @@ import { x } from './x';
 import { youtube } from './youtube';
 
 /** Registry order. */
-export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest] as const;
+export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest, slack] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

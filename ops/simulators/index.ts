@@ -8,6 +8,7 @@ import { facebookSandbox } from './facebook/sandbox';
 import { instagramSandbox } from './instagram/sandbox';
 import { linkedinSandbox } from './linkedin/sandbox';
 import { pinterestSandbox } from './pinterest/sandbox';
+import { slackSandbox } from './slack/sandbox';
 import { telegramSandbox } from './telegram/sandbox';
 import { threadsSandbox } from './threads/sandbox';
 import { tiktokSandbox } from './tiktok/sandbox';
@@ -17,6 +18,7 @@ import { youtubeSandbox } from './youtube/sandbox';
 export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
+  slackSandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];
