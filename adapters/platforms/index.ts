@@ -13,10 +13,11 @@ import { slack } from './slack';
 import { telegram } from './telegram';
 import { threads } from './threads';
 import { tiktok } from './tiktok';
+import { wordpress } from './wordpress';
 import { x } from './x';
 import { youtube } from './youtube';
 
 /** Registry order. */
-export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest, slack] as const;
+export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest, slack, wordpress] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

@@ -12,13 +12,14 @@ import { slackSandbox } from './slack/sandbox';
 import { telegramSandbox } from './telegram/sandbox';
 import { threadsSandbox } from './threads/sandbox';
 import { tiktokSandbox } from './tiktok/sandbox';
+import { wordpressSandbox } from './wordpress/sandbox';
 import { xSandbox } from './x/sandbox';
 import { youtubeSandbox } from './youtube/sandbox';
 
 export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
-  slackSandbox,
+  slackSandbox, wordpressSandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];
