@@ -7,6 +7,7 @@ import { bluesky } from './bluesky';
 import { discord } from './discord';
 import { facebook } from './facebook';
 import { instagram } from './instagram';
+import { lemmy } from './lemmy';
 import { linkedin } from './linkedin';
 import { pinterest } from './pinterest';
 import { slack } from './slack';
@@ -18,6 +19,6 @@ import { x } from './x';
 import { youtube } from './youtube';
 
 /** Registry order. */
-export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest, slack, wordpress] as const;
+export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest, slack, wordpress, lemmy] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

@@ -6,6 +6,7 @@ import { blueskySandbox } from './bluesky/sandbox';
 import { discordSandbox } from './discord/sandbox';
 import { facebookSandbox } from './facebook/sandbox';
 import { instagramSandbox } from './instagram/sandbox';
+import { lemmySandbox } from './lemmy/sandbox';
 import { linkedinSandbox } from './linkedin/sandbox';
 import { pinterestSandbox } from './pinterest/sandbox';
 import { slackSandbox } from './slack/sandbox';
@@ -19,7 +20,7 @@ import { youtubeSandbox } from './youtube/sandbox';
 export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
-  slackSandbox, wordpressSandbox,
+  slackSandbox, wordpressSandbox, lemmySandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];
