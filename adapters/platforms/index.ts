@@ -9,6 +9,7 @@ import { facebook } from './facebook';
 import { instagram } from './instagram';
 import { lemmy } from './lemmy';
 import { linkedin } from './linkedin';
+import { nostr } from './nostr';
 import { pinterest } from './pinterest';
 import { slack } from './slack';
 import { telegram } from './telegram';
@@ -19,6 +20,6 @@ import { x } from './x';
 import { youtube } from './youtube';
 
 /** Registry order. */
-export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest, slack, wordpress, lemmy] as const;
+export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest, slack, wordpress, lemmy, nostr] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

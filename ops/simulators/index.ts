@@ -8,6 +8,7 @@ import { facebookSandbox } from './facebook/sandbox';
 import { instagramSandbox } from './instagram/sandbox';
 import { lemmySandbox } from './lemmy/sandbox';
 import { linkedinSandbox } from './linkedin/sandbox';
+import { nostrSandbox } from './nostr/sandbox';
 import { pinterestSandbox } from './pinterest/sandbox';
 import { slackSandbox } from './slack/sandbox';
 import { telegramSandbox } from './telegram/sandbox';
@@ -20,7 +21,7 @@ import { youtubeSandbox } from './youtube/sandbox';
 export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
-  slackSandbox, wordpressSandbox, lemmySandbox,
+  slackSandbox, wordpressSandbox, lemmySandbox, nostrSandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];
