@@ -53,6 +53,6 @@ export function mapNostrFailure(outcomes: readonly RelayOutcome[]): PlatformErro
 }
 
 /** Sends the event to every relay at once; resolves with each relay's outcome, in relay order. */
-export async function broadcast(io: RelayIO, relays: readonly string[], event: Event, timeoutMs: number): Promise<RelayOutcome[]> {
-  return Promise.all(relays.map((relay) => io.publish(relay, event, timeoutMs)));
+export async function broadcast(io: RelayIO, relays: readonly string[], event: Event, timeoutMs: number, signal?: AbortSignal): Promise<RelayOutcome[]> {
+  return Promise.all(relays.map((relay) => io.publish(relay, event, timeoutMs, signal)));
 }

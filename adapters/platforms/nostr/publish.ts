@@ -69,7 +69,7 @@ export function createNostrPublisher(io: RelayIO, opts: NostrPublishOptions): Pu
       if (length > max) throw new PlatformError('nostr', { kind: 'invalid_content', code: 'text_too_long' }, `Nostr posts are limited to ${max} characters here (relays cap event sizes); this text has ${length}.`);
       const account = accountOf(ctx);
       const event = finalizeEvent(eventOf(post, Math.floor(opts.now().getTime() / 1000), ctx.idempotencyKey), account.secret);
-      const outcomes = await broadcast(io, account.relays, event, opts.relayTimeoutMs);
+      const outcomes = await broadcast(io, account.relays, event, opts.relayTimeoutMs, ctx.signal);
       if (!outcomes.some(accepted)) throw mapNostrFailure(outcomes);
       const d = event.tags.find((t) => t[0] === 'd')?.[1];
       const pointer = event.kind === 30023 && d
@@ -101,7 +101,7 @@ export function createNostrEditor(io: RelayIO, opts: NostrPublishOptions): PostE
         kind: 5, created_at: Math.floor(opts.now().getTime() / 1000), content: 'Deleted by its author',
         tags: [['e', post.id], ...(kind === 30023 && d ? [['a', `30023:${account.pubkey}:${d}`]] : []), ['k', String(kind)]],
       }, account.secret);
-      const outcomes = await broadcast(io, account.relays, deletion, opts.relayTimeoutMs);
+      const outcomes = await broadcast(io, account.relays, deletion, opts.relayTimeoutMs, ctx.signal);
       if (!outcomes.some(accepted)) throw mapNostrFailure(outcomes);
     },
   };

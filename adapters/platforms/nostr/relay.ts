@@ -14,12 +14,12 @@ export type RelayOutcome =
   | { relay: string; kind: 'no_response'; reason: 'timeout' | 'closed' | 'connect_failed'; detail?: string };
 
 export interface RelayIO {
-  publish(relay: string, event: Event, timeoutMs: number): Promise<RelayOutcome>;
+  publish(relay: string, event: Event, timeoutMs: number, signal?: AbortSignal): Promise<RelayOutcome>;
   /** The events a relay holds for the filter, until EOSE; undefined when the relay did not answer. */
   query(relay: string, filter: Filter, timeoutMs: number): Promise<Event[] | undefined>;
 }
 
-function open(relay: string, timeoutMs: number, onMessage: (data: unknown[]) => void, onEnd: (reason: 'timeout' | 'closed' | 'connect_failed', detail?: string) => void) {
+function open(relay: string, timeoutMs: number, onMessage: (data: unknown[]) => void, onEnd: (reason: 'timeout' | 'closed' | 'connect_failed', detail?: string) => void, signal?: AbortSignal) {
   let opened = false;
   let ended = false;
   const socket = new WebSocket(relay, { handshakeTimeout: timeoutMs, maxPayload: 4 * 1024 * 1024 });
@@ -33,6 +33,8 @@ function open(relay: string, timeoutMs: number, onMessage: (data: unknown[]) => 
     onEnd(reason, detail);
   };
   const timer = setTimeout(() => end('timeout'), timeoutMs);
+  // Cancelled by the caller (the activity): the relay may or may not have the event.
+  signal?.addEventListener('abort', () => end('closed', 'aborted'), { once: true });
   socket.on('open', () => { opened = true; });
   socket.on('message', (raw) => {
     let data: unknown;
@@ -53,14 +55,14 @@ function open(relay: string, timeoutMs: number, onMessage: (data: unknown[]) => 
 }
 
 export const wsRelayIO: RelayIO = {
-  publish(relay, event, timeoutMs) {
+  publish(relay, event, timeoutMs, signal) {
     return new Promise((resolve) => {
       const conn = open(relay, timeoutMs, (msg) => {
         if (msg[0] === 'OK' && msg[1] === event.id) {
           conn.done();
           resolve({ relay, kind: 'ok', accepted: msg[2] === true, message: typeof msg[3] === 'string' ? msg[3] : '' });
         }
-      }, (reason, detail) => resolve({ relay, kind: 'no_response', reason, ...(detail ? { detail } : {}) }));
+      }, (reason, detail) => resolve({ relay, kind: 'no_response', reason, ...(detail ? { detail } : {}) }), signal);
       conn.send(['EVENT', event]);
     });
   },

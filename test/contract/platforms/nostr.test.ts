@@ -165,6 +165,18 @@ describe('nostr: its own behaviour', () => {
     }
   });
 
+  it('a cancelled publish stops waiting for silent relays and fails as transient (outcome unknown)', async () => {
+    const { credentials } = await connectWith(x);
+    const slow = createNostrPlatform({ allowInsecureRelays: true, relayTimeoutMs: 60_000 });
+    x.sim.fail('silent');
+    const controller = new AbortController();
+    const pending = slow.publisher!.publish({ ...ctx(credentials), signal: controller.signal }, post(slow, 'Never mind'));
+    // Both relays have the EVENT (and stay silent) before the publish is cancelled.
+    for (let i = 0; i < 200 && x.sim.requests.filter((r) => r.type === 'EVENT').length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ failure: { kind: 'transient' }, message: expect.stringContaining('aborted') });
+  });
+
   it('maps relay answers: invalid everywhere is content, a mix with an unanswered relay is transient', () => {
     const ok = (relay: string, message: string) => ({ relay, kind: 'ok' as const, accepted: false, message });
     expect(mapNostrFailure([ok('a', 'invalid: bad sig'), ok('b', 'pow: difficulty 20 required')]).failure).toEqual({ kind: 'invalid_content', code: 'pow_required' });
