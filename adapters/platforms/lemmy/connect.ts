@@ -6,6 +6,7 @@ import { invalidInput } from '../../../core/domain/errors';
 import type { CredentialConnector, VerifiedConnection } from '../../../core/ports/platform';
 import { invalidCredential, readCredentials } from '../kit/credentials';
 import { isObject, str, trimBase, type Json } from '../kit/http';
+import { isPublicHost } from '../kit/public-host';
 import type { LemmyClient } from './client';
 import { login } from './session';
 import { COMMUNITY_REF, lemmyCredentialFields } from './settings';
@@ -17,6 +18,8 @@ export function instanceBase(raw: string, allowHttp: boolean): string | undefine
   const url = new URL(raw);
   if (url.username || url.password || url.search || url.hash) return undefined;
   if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) return undefined;
+  // Local and private addresses only where http instances are allowed (local deployments, the sandbox).
+  if (!allowHttp && !isPublicHost(url)) return undefined;
   return trimBase(`${url.origin}${url.pathname}`);
 }
 
@@ -25,7 +28,7 @@ export function createLemmyConnector(client: LemmyClient, opts: { allowHttp: boo
     async verify(input): Promise<VerifiedConnection> {
       const values = readCredentials(lemmyCredentialFields, input);
       const instance = instanceBase(values.instance_url as string, opts.allowHttp);
-      if (!instance) throw invalidCredential(lemmyCredentialFields, 'instance_url', 'instance_url must be the https address of the instance');
+      if (!instance) throw invalidCredential(lemmyCredentialFields, 'instance_url', 'instance_url must be the public https address of the instance');
       const username = (values.username as string).trim();
       const password = values.password as string;
       const [, communityName, communityHost] = COMMUNITY_REF.exec((values.community as string).trim())!;

@@ -7,6 +7,7 @@
  */
 import type { SettingsSchema, SettingViolation } from '../../../core/domain/settings';
 import { credentialField } from '../kit/credentials';
+import { isPublicHost } from '../kit/public-host';
 import { nip19 } from 'nostr-tools';
 
 export const MAX_RELAYS = 20;
@@ -55,6 +56,8 @@ export function relayUrl(raw: string, allowInsecure: boolean): string | undefine
     const url = new URL(raw.trim());
     if (url.username || url.password || url.hash) return undefined;
     if (url.protocol !== 'wss:' && !(allowInsecure && url.protocol === 'ws:')) return undefined;
+    // Local and private addresses only where insecure relays are allowed (local relays, the sandbox).
+    if (!allowInsecure && !isPublicHost(url)) return undefined;
     return url.toString().replace(/\/$/, url.pathname === '/' ? '' : '/');
   } catch {
     return undefined;

@@ -6,6 +6,7 @@ import { invalidInput } from '../../../core/domain/errors';
 import type { CredentialConnector, VerifiedConnection } from '../../../core/ports/platform';
 import { invalidCredential, readCredentials } from '../kit/credentials';
 import { isObject, str, trimBase } from '../kit/http';
+import { isPublicHost } from '../kit/public-host';
 import type { WordPressClient } from './client';
 import { wordpressCredentialFields } from './settings';
 
@@ -14,6 +15,8 @@ export function siteBase(raw: string, allowHttp: boolean): string | undefined {
   const url = new URL(raw);
   if (url.username || url.password || url.search || url.hash) return undefined;
   if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) return undefined;
+  // Local and private addresses only where http sites are allowed (local deployments, the sandbox).
+  if (!allowHttp && !isPublicHost(url)) return undefined;
   return trimBase(`${url.origin}${url.pathname.replace(/\/wp-json\/?.*$/, '')}`);
 }
 
@@ -22,7 +25,7 @@ export function createWordPressConnector(client: WordPressClient, opts: { allowH
     async verify(input): Promise<VerifiedConnection> {
       const values = readCredentials(wordpressCredentialFields, input);
       const site = siteBase(values.site_url as string, opts.allowHttp);
-      if (!site) throw invalidCredential(wordpressCredentialFields, 'site_url', 'site_url must be the https address of the site, without query or credentials');
+      if (!site) throw invalidCredential(wordpressCredentialFields, 'site_url', 'site_url must be the public https address of the site, without query or credentials');
       const username = (values.username as string).trim();
       const password = (values.application_password as string).trim().replace(/\s+/g, '');
       const me = await client.call({ site, username, password }, 'GET', '/users/me?context=edit');
