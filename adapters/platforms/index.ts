@@ -7,15 +7,19 @@ import { bluesky } from './bluesky';
 import { discord } from './discord';
 import { facebook } from './facebook';
 import { instagram } from './instagram';
+import { lemmy } from './lemmy';
 import { linkedin } from './linkedin';
+import { nostr } from './nostr';
 import { pinterest } from './pinterest';
+import { slack } from './slack';
 import { telegram } from './telegram';
 import { threads } from './threads';
 import { tiktok } from './tiktok';
+import { wordpress } from './wordpress';
 import { x } from './x';
 import { youtube } from './youtube';
 
 /** Registry order. */
-export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest] as const;
+export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest, slack, wordpress, lemmy, nostr] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

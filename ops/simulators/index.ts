@@ -6,17 +6,22 @@ import { blueskySandbox } from './bluesky/sandbox';
 import { discordSandbox } from './discord/sandbox';
 import { facebookSandbox } from './facebook/sandbox';
 import { instagramSandbox } from './instagram/sandbox';
+import { lemmySandbox } from './lemmy/sandbox';
 import { linkedinSandbox } from './linkedin/sandbox';
+import { nostrSandbox } from './nostr/sandbox';
 import { pinterestSandbox } from './pinterest/sandbox';
+import { slackSandbox } from './slack/sandbox';
 import { telegramSandbox } from './telegram/sandbox';
 import { threadsSandbox } from './threads/sandbox';
 import { tiktokSandbox } from './tiktok/sandbox';
+import { wordpressSandbox } from './wordpress/sandbox';
 import { xSandbox } from './x/sandbox';
 import { youtubeSandbox } from './youtube/sandbox';
 
 export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
+  slackSandbox, wordpressSandbox, lemmySandbox, nostrSandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];

@@ -37,6 +37,8 @@ const sorted = (values: Iterable<string>) => [...values].sort();
 function portless(s: Sandbox): string {
   let text = JSON.stringify({ env: s.env, accounts: s.accounts });
   for (const [network, sim] of Object.entries(s.simulators)) text = text.split(sim.origin).join(`sim:${network}`);
+  // Relays (nostr) are WebSocket URLs on their simulator's port.
+  for (const [network, sim] of Object.entries(s.simulators)) text = text.split(sim.origin.replace(/^http/, 'ws')).join(`sim:${network}`);
   return text;
 }
 
@@ -55,13 +57,17 @@ const EXPECTED_ENV_KEYS = [
   ...OAUTH_NETWORKS.flatMap((n) => [clientVariables(n).id, clientVariables(n).secret]),
   'SANDBOX_DISCORD_WEBHOOK_URL', 'SANDBOX_TELEGRAM_BOT_TOKEN', 'SANDBOX_TELEGRAM_CHAT_ID',
   'SANDBOX_BLUESKY_IDENTIFIER', 'SANDBOX_BLUESKY_APP_PASSWORD', 'SANDBOX_PINTEREST_BOARD_ID',
+  'SLACK_API_BASE', 'SLACK_WEBHOOK_BASE', 'SANDBOX_SLACK_BOT_TOKEN', 'SANDBOX_SLACK_CHANNEL_ID', 'SANDBOX_SLACK_WEBHOOK_URL',
+  'WORDPRESS_ALLOW_HTTP_SITES', 'SANDBOX_WORDPRESS_SITE_URL', 'SANDBOX_WORDPRESS_USERNAME', 'SANDBOX_WORDPRESS_APPLICATION_PASSWORD',
+  'LEMMY_ALLOW_HTTP_INSTANCES', 'SANDBOX_LEMMY_INSTANCE_URL', 'SANDBOX_LEMMY_USERNAME', 'SANDBOX_LEMMY_PASSWORD', 'SANDBOX_LEMMY_COMMUNITY',
+  'NOSTR_ALLOW_INSECURE_RELAYS', 'SANDBOX_NOSTR_PRIVATE_KEY', 'SANDBOX_NOSTR_RELAYS',
 ];
 
 describe('simulators', () => {
-  it('runs all eleven, each on its own port, each answering', async () => {
+  it('runs one simulator per network, each on its own port, each answering', async () => {
     expect(sorted(Object.keys(sandbox.simulators))).toEqual(sorted(NETWORK_IDS));
     const ports = Object.values(sandbox.simulators).map((s) => s.port);
-    expect(new Set(ports).size).toBe(11);
+    expect(new Set(ports).size).toBe(NETWORK_IDS.length);
     for (const [network, origin] of origins()) {
       const res = await fetch(`${origin}/__sim/state`);
       expect({ network, status: res.status }).toEqual({ network, status: 200 });
@@ -95,7 +101,8 @@ describe('env', () => {
   });
 
   it('sets every variable each network reads, but the tuning ones left at their defaults', () => {
-    const tuning = ['DISCORD_ALLOWED_WEBHOOK_HOSTS', 'BLUESKY_APP_URL', 'TIKTOK_VIDEO_SOURCE', 'LINKEDIN_VERSION', 'LINKEDIN_ORGANIZATION_PAGES', 'X_KEEP_LINKS', 'YOUTUBE_DAILY_LIMIT_PAUSE_MS'];
+    const tuning = ['DISCORD_ALLOWED_WEBHOOK_HOSTS', 'BLUESKY_APP_URL', 'TIKTOK_VIDEO_SOURCE', 'LINKEDIN_VERSION', 'LINKEDIN_ORGANIZATION_PAGES', 'X_KEEP_LINKS', 'YOUTUBE_DAILY_LIMIT_PAUSE_MS',
+      'SLACK_ALLOWED_WEBHOOK_HOSTS', 'WORDPRESS_UPLOAD_TIMEOUT_MS', 'LEMMY_UPLOAD_TIMEOUT_MS', 'NOSTR_WEB_URL', 'NOSTR_RELAY_TIMEOUT_MS'];
     const read = NETWORK_IDS.flatMap((n) => networkVariables(n)).filter((v) => !tuning.includes(v));
     expect(sorted(read)).toEqual(sorted(Object.keys(sandbox.env).filter((k) => !k.startsWith('SANDBOX_'))));
   });
@@ -114,17 +121,17 @@ describe('env', () => {
 });
 
 describe('registry built from the env', () => {
-  it('registers all eleven networks', () => {
+  it('registers every network', () => {
     expect(sorted(registry.list().map((a) => a.descriptor.id))).toEqual(sorted(NETWORK_IDS));
     expect(loadConfig({ ...sandbox.env }).platforms.unconfigured).toEqual([]);
   });
 
   it('registers an OAuth network only with both its client id and secret', () => {
     const bare = loadPlatformSettings({});
-    expect(buildPlatforms(bare).list().map((a) => a.descriptor.id)).toEqual(['discord', 'telegram', 'bluesky']);
+    expect(buildPlatforms(bare).list().map((a) => a.descriptor.id)).toEqual(['discord', 'telegram', 'bluesky', 'slack', 'wordpress', 'lemmy', 'nostr']);
     expect(bare.unconfigured.map((u) => u.network)).toEqual([...OAUTH_NETWORKS]);
     const half = loadPlatformSettings({ HERALD_X_CLIENT_ID: 'id-only', HERALD_YOUTUBE_CLIENT_ID: 'a', HERALD_YOUTUBE_CLIENT_SECRET: 'b' });
-    expect(buildPlatforms(half).list().map((a) => a.descriptor.id)).toEqual(['discord', 'telegram', 'bluesky', 'youtube']);
+    expect(buildPlatforms(half).list().map((a) => a.descriptor.id)).toEqual(['discord', 'telegram', 'bluesky', 'youtube', 'slack', 'wordpress', 'lemmy', 'nostr']);
     expect(half.unconfigured).toContainEqual({ network: 'x', missing: ['HERALD_X_CLIENT_SECRET'] });
     expect(JSON.stringify(half.unconfigured)).not.toContain('id-only');
   });
@@ -195,6 +202,20 @@ describe('credentials networks', () => {
     expect(telegram.identity.platformUserId).toBe(String(accounts.telegram.chatId));
     const bluesky = await registry.get('bluesky')!.credentials!.verify({ identifier: env.SANDBOX_BLUESKY_IDENTIFIER, app_password: env.SANDBOX_BLUESKY_APP_PASSWORD });
     expect(bluesky.identity.platformUserId).toBe(accounts.bluesky.did);
+    const slack = await registry.get('slack')!.credentials!.verify({ bot_token: env.SANDBOX_SLACK_BOT_TOKEN, channel_id: env.SANDBOX_SLACK_CHANNEL_ID });
+    expect(slack.identity.platformUserId).toBe(`${accounts.slack.teamId}/${accounts.slack.channelId}`);
+    const slackHook = await registry.get('slack')!.credentials!.verify({ webhook_url: env.SANDBOX_SLACK_WEBHOOK_URL });
+    expect(slackHook.credentials.mode).toBe('webhook');
+    const wordpress = await registry.get('wordpress')!.credentials!.verify({
+      site_url: env.SANDBOX_WORDPRESS_SITE_URL, username: env.SANDBOX_WORDPRESS_USERNAME, application_password: env.SANDBOX_WORDPRESS_APPLICATION_PASSWORD,
+    });
+    expect(wordpress.credentials.user_id).toBe(String(accounts.wordpress.userId));
+    const lemmy = await registry.get('lemmy')!.credentials!.verify({
+      instance_url: env.SANDBOX_LEMMY_INSTANCE_URL, username: env.SANDBOX_LEMMY_USERNAME, password: env.SANDBOX_LEMMY_PASSWORD, community: env.SANDBOX_LEMMY_COMMUNITY,
+    });
+    expect(lemmy.credentials.community_id).toBe(String(accounts.lemmy.communityId));
+    const nostr = await registry.get('nostr')!.credentials!.verify({ private_key: env.SANDBOX_NOSTR_PRIVATE_KEY, relays: env.SANDBOX_NOSTR_RELAYS });
+    expect(nostr.identity.platformUserId).toBe(accounts.nostr.publicKey);
   });
 });
 

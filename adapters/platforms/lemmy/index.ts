@@ -1,0 +1,46 @@
+/**
+ * Lemmy (join-lemmy.org/api, HTTP API v3): the account is an instance, a username and password (a
+ * JWT from the login, renewed by logging in again) and a community. Plain HTTP: there is no
+ * well-kept Node client, and every connection brings its own instance.
+ */
+import type { PlatformAdapter } from '../../../core/ports/platform';
+import { flag, millis } from '../kit/env';
+import { systemNow } from '../kit/http';
+import { defineNetwork, type CommonOptions } from '../kit/network';
+import { createLemmyClient, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS } from './client';
+import { createLemmyConnector } from './connect';
+import { lemmyDescriptor } from './descriptor';
+import { createLemmyEditor, createLemmyPublisher } from './publish';
+import { createLemmyRefresher } from './session';
+
+export { mapLemmyFailure, type LemmyOutcome } from './client';
+export { instanceBase } from './connect';
+export { lemmyDescriptor } from './descriptor';
+export { lemmyCredentialFields, lemmySettings } from './settings';
+
+export interface LemmyPlatformOptions extends CommonOptions {
+  /** Accept http:// instance URLs (local instances, the sandbox). Default false: https only. */
+  allowHttpInstances?: boolean;
+  /** Image uploads. Default 2 min. */
+  uploadTimeoutMs?: number;
+}
+
+export function createLemmyPlatform(opts: LemmyPlatformOptions = {}): PlatformAdapter {
+  const client = createLemmyClient({
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, uploadTimeoutMs: opts.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS, fetch: opts.fetch ?? fetch, now: opts.now ?? systemNow,
+  });
+  return {
+    descriptor: lemmyDescriptor,
+    credentials: createLemmyConnector(client, { allowHttp: opts.allowHttpInstances === true }),
+    refresher: createLemmyRefresher(client),
+    publisher: createLemmyPublisher(client),
+    postEditor: createLemmyEditor(client),
+  };
+}
+
+export const lemmy = defineNetwork<'lemmy', LemmyPlatformOptions>({
+  id: 'lemmy',
+  descriptor: lemmyDescriptor,
+  env: { allowHttpInstances: ['LEMMY_ALLOW_HTTP_INSTANCES', flag], uploadTimeoutMs: ['LEMMY_UPLOAD_TIMEOUT_MS', millis] },
+  create: createLemmyPlatform,
+});
