@@ -82,7 +82,11 @@ export function mapDiscordFailure(outcome: DiscordOutcome, timeoutMs: number, no
     return new PlatformError('discord', { kind: 'invalid_content', code: 'text_empty' }, `Discord: ${said}`, upstream);
   }
   if (status === 413 || code === 40005) {
-    return new PlatformError('discord', { kind: 'invalid_content', code: 'payload_too_large' }, `Discord: ${said}`, upstream);
+    return new PlatformError('discord', { kind: 'invalid_content', code: 'payload_too_large' },
+      `Discord: ${said}. The attachments exceed the server's upload limit.`, upstream);
+  }
+  if (code === 30015) {
+    return new PlatformError('discord', { kind: 'invalid_content', code: 'too_many_photos' }, `Discord: ${said}`, upstream);
   }
   if (status >= 500) {
     return new PlatformError('discord', { kind: 'transient' }, `Discord is failing (HTTP ${status}); try again later.`, upstream);
@@ -101,7 +105,7 @@ export interface DiscordClientOptions {
 
 export interface DiscordClient {
   /** One HTTP exchange answering an object with an `id`; every failure leaves as a PlatformError from mapDiscordFailure. */
-  request(method: 'GET' | 'POST', path: string, payload: Json | undefined, signal?: AbortSignal): Promise<Json & { id: string }>;
+  request(method: 'GET' | 'POST', path: string, payload: Json | FormData | undefined, signal?: AbortSignal): Promise<Json & { id: string }>;
   webhookPath(ref: WebhookRef): string;
 }
 
@@ -110,10 +114,12 @@ export function createDiscordClient(opts: DiscordClientOptions): DiscordClient {
   const { timeoutMs, now } = opts;
   return {
     async request(method, path, payload, signal) {
+      // A FormData body (payload_json + files[n]) sets its own multipart content type and boundary.
+      const multipart = payload instanceof FormData;
       const outcome = await exchangeJson(`${apiBase}${path}`, {
         method,
-        headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...(payload ? { 'content-type': 'application/json' } : {}) },
-        body: payload ? JSON.stringify(payload) : undefined,
+        headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...(payload && !multipart ? { 'content-type': 'application/json' } : {}) },
+        body: multipart ? payload : payload ? JSON.stringify(payload) : undefined,
       }, { fetch: opts.fetch, timeoutMs, signal });
       if (outcome.kind === 'no_response') throw mapDiscordFailure(outcome, timeoutMs, now);
       const { status, body } = outcome;

@@ -15,6 +15,9 @@ export type DiscordFailureMode = (typeof DISCORD_FAILURE_MODES)[number];
 const DISCORD_EPOCH = 1420070400000n;
 const MAX_CONTENT = 2000;
 const MAX_ATTACHMENTS = 10;
+/** Upload limit of a server without boosts, over all the files of one request. */
+export const DISCORD_SIM_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
+const MAX_DESCRIPTION = 1024;
 /** What a rate_limited failure answers: body `retry_after` (float seconds) and `Retry-After` (whole seconds). */
 export const DISCORD_SIM_RETRY_AFTER_SECONDS = 1.5;
 
@@ -34,6 +37,7 @@ export interface DiscordAttachment {
   url: string;
   proxy_url: string;
   content_type?: string;
+  description?: string;
 }
 
 /** A message as Discord returns it from Execute Webhook with `?wait=true`. */
@@ -182,6 +186,28 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
     const embeds = Array.isArray(payload.embeds) ? payload.embeds : [];
     if (files.length > MAX_ATTACHMENTS) return sendJson(res, 400, ERR.tooManyAttachments);
     if (content.trim() === '' && embeds.length === 0 && files.length === 0) return sendJson(res, 400, ERR.emptyMessage);
+    if (payload.username !== undefined) {
+      const name = typeof payload.username === 'string' ? payload.username : '';
+      if ([...name].length < 1 || [...name].length > 80) return sendJson(res, 400, formError('username', 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 80 in length.'));
+      if (/discord|clyde/i.test(name)) return sendJson(res, 400, formError('username', 'USERNAME_INVALID_CONTAINS', 'Username cannot contain "discord"'));
+    }
+    // files[n] are named by payload_json.attachments[{id: n, filename, description}].
+    const described = new Map<string, { filename?: string; description?: string }>();
+    if (payload.attachments !== undefined) {
+      if (!Array.isArray(payload.attachments)) return sendJson(res, 400, formError('attachments', 'BASE_TYPE_LIST', 'This field must be a list.'));
+      for (const [i, a] of (payload.attachments as unknown[]).entries()) {
+        const entry = a && typeof a === 'object' ? a as Record<string, unknown> : {};
+        if (typeof entry.id !== 'number' && typeof entry.id !== 'string') return sendJson(res, 400, formError(`attachments.${i}.id`, 'BASE_TYPE_REQUIRED', 'This field is required'));
+        if (typeof entry.description === 'string' && [...entry.description].length > MAX_DESCRIPTION) {
+          return sendJson(res, 400, formError(`attachments.${i}.description`, 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_DESCRIPTION} or fewer in length.`));
+        }
+        if (!files.some((f) => f.name === `files[${String(entry.id)}]`)) {
+          return sendJson(res, 400, formError(`attachments.${i}`, 'ATTACHMENT_NOT_FOUND', 'Attachment data not found'));
+        }
+        described.set(String(entry.id), { filename: typeof entry.filename === 'string' ? entry.filename : undefined, description: typeof entry.description === 'string' ? entry.description : undefined });
+      }
+    }
+    if (files.reduce((sum, f) => sum + f.data.length, 0) > DISCORD_SIM_UPLOAD_LIMIT_BYTES) return sendJson(res, 413, ERR.tooLarge);
 
     const id = liveSnowflake();
     const message: DiscordMessage = {
@@ -201,8 +227,13 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
       },
       attachments: files.map((file) => {
         const attachmentId = liveSnowflake();
-        const url = `https://cdn.discordapp.com/attachments/${hook.channelId}/${attachmentId}/${encodeURIComponent(file.filename ?? 'file')}`;
-        return { id: attachmentId, filename: file.filename ?? 'file', size: file.data.length, url, proxy_url: url, content_type: file.contentType };
+        const meta = described.get(/^files\[(.+)\]$/.exec(file.name)?.[1] ?? '') ?? {};
+        const filename = meta.filename ?? file.filename ?? 'file';
+        const url = `https://cdn.discordapp.com/attachments/${hook.channelId}/${attachmentId}/${encodeURIComponent(filename)}`;
+        return {
+          id: attachmentId, filename, size: file.data.length, url, proxy_url: url, content_type: file.contentType,
+          ...(meta.description ? { description: meta.description } : {}),
+        };
       }),
       embeds,
       mentions: [],
