@@ -22,7 +22,9 @@ export interface TelegramPlatformOptions extends CommonOptions {
 
 export function createTelegramPlatform(opts: TelegramPlatformOptions = {}): PlatformAdapter {
   const client = createTelegramClient({
-    apiBase: opts.apiBase ?? TELEGRAM_API_BASE, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetch: opts.fetch ?? fetch, now: opts.now ?? systemNow,
+    apiBase: opts.apiBase ?? TELEGRAM_API_BASE, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    // Uploads of up to 50 MB get more time than JSON calls.
+    uploadTimeoutMs: Math.max(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, 120_000), fetch: opts.fetch ?? fetch, now: opts.now ?? systemNow,
   });
   return {
     descriptor: telegramDescriptor,
