@@ -6,6 +6,7 @@
 import { bluesky } from './bluesky';
 import { discord } from './discord';
 import { facebook } from './facebook';
+import { googleBusiness } from './google_business';
 import { instagram } from './instagram';
 import { linkedin } from './linkedin';
 import { pinterest } from './pinterest';
@@ -16,6 +17,7 @@ import { x } from './x';
 import { youtube } from './youtube';
 
 /** Registry order. */
-export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest] as const;
+export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest,
+  googleBusiness] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

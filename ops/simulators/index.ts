@@ -5,6 +5,7 @@
 import { blueskySandbox } from './bluesky/sandbox';
 import { discordSandbox } from './discord/sandbox';
 import { facebookSandbox } from './facebook/sandbox';
+import { googleBusinessSandbox } from './google_business/sandbox';
 import { instagramSandbox } from './instagram/sandbox';
 import { linkedinSandbox } from './linkedin/sandbox';
 import { pinterestSandbox } from './pinterest/sandbox';
@@ -17,6 +18,7 @@ import { youtubeSandbox } from './youtube/sandbox';
 export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
+  googleBusinessSandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];
