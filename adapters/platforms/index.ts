@@ -10,6 +10,7 @@ import { googleBusiness } from './google_business';
 import { instagram } from './instagram';
 import { linkedin } from './linkedin';
 import { pinterest } from './pinterest';
+import { snapchat } from './snapchat';
 import { telegram } from './telegram';
 import { threads } from './threads';
 import { tiktok } from './tiktok';
@@ -18,6 +19,6 @@ import { youtube } from './youtube';
 
 /** Registry order. */
 export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest,
-  googleBusiness] as const;
+  googleBusiness, snapchat] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

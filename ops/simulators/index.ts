@@ -9,6 +9,7 @@ import { googleBusinessSandbox } from './google_business/sandbox';
 import { instagramSandbox } from './instagram/sandbox';
 import { linkedinSandbox } from './linkedin/sandbox';
 import { pinterestSandbox } from './pinterest/sandbox';
+import { snapchatSandbox } from './snapchat/sandbox';
 import { telegramSandbox } from './telegram/sandbox';
 import { threadsSandbox } from './threads/sandbox';
 import { tiktokSandbox } from './tiktok/sandbox';
@@ -18,7 +19,7 @@ import { youtubeSandbox } from './youtube/sandbox';
 export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
-  googleBusinessSandbox,
+  googleBusinessSandbox, snapchatSandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];
