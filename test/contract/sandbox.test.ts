@@ -52,16 +52,19 @@ const EXPECTED_ENV_KEYS = [
   'LINKEDIN_API_BASE', 'LINKEDIN_AUTH_BASE',
   'X_API_BASE', 'X_AUTH_BASE',
   'PINTEREST_API_BASE', 'PINTEREST_AUTH_BASE',
+  'GOOGLE_BUSINESS_API_BASE', 'GOOGLE_BUSINESS_ACCOUNTS_BASE', 'GOOGLE_BUSINESS_INFO_BASE', 'GOOGLE_BUSINESS_AUTH_BASE', 'GOOGLE_BUSINESS_TOKEN_URL',
+  'SNAPCHAT_API_BASE', 'SNAPCHAT_AUTH_BASE',
   ...OAUTH_NETWORKS.flatMap((n) => [clientVariables(n).id, clientVariables(n).secret]),
   'SANDBOX_DISCORD_WEBHOOK_URL', 'SANDBOX_TELEGRAM_BOT_TOKEN', 'SANDBOX_TELEGRAM_CHAT_ID',
   'SANDBOX_BLUESKY_IDENTIFIER', 'SANDBOX_BLUESKY_APP_PASSWORD', 'SANDBOX_PINTEREST_BOARD_ID',
+  'SANDBOX_GOOGLE_BUSINESS_LOCATION_ID',
 ];
 
 describe('simulators', () => {
-  it('runs all eleven, each on its own port, each answering', async () => {
+  it('runs every network\'s simulator, each on its own port, each answering', async () => {
     expect(sorted(Object.keys(sandbox.simulators))).toEqual(sorted(NETWORK_IDS));
     const ports = Object.values(sandbox.simulators).map((s) => s.port);
-    expect(new Set(ports).size).toBe(11);
+    expect(new Set(ports).size).toBe(NETWORK_IDS.length);
     for (const [network, origin] of origins()) {
       const res = await fetch(`${origin}/__sim/state`);
       expect({ network, status: res.status }).toEqual({ network, status: 200 });
@@ -95,7 +98,8 @@ describe('env', () => {
   });
 
   it('sets every variable each network reads, but the tuning ones left at their defaults', () => {
-    const tuning = ['DISCORD_ALLOWED_WEBHOOK_HOSTS', 'BLUESKY_APP_URL', 'TIKTOK_VIDEO_SOURCE', 'LINKEDIN_VERSION', 'LINKEDIN_ORGANIZATION_PAGES', 'X_KEEP_LINKS', 'YOUTUBE_DAILY_LIMIT_PAUSE_MS'];
+    const tuning = ['DISCORD_ALLOWED_WEBHOOK_HOSTS', 'BLUESKY_APP_URL', 'TIKTOK_VIDEO_SOURCE', 'LINKEDIN_VERSION', 'LINKEDIN_ORGANIZATION_PAGES', 'X_KEEP_LINKS', 'YOUTUBE_DAILY_LIMIT_PAUSE_MS',
+      'SNAPCHAT_UPLOAD_PART_BYTES'];
     const read = NETWORK_IDS.flatMap((n) => networkVariables(n)).filter((v) => !tuning.includes(v));
     expect(sorted(read)).toEqual(sorted(Object.keys(sandbox.env).filter((k) => !k.startsWith('SANDBOX_'))));
   });
@@ -153,6 +157,8 @@ describe('OAuth against the simulators', () => {
       case 'linkedin': return a.linkedin.sub;
       case 'x': return a.x.accountId;
       case 'pinterest': return a.pinterest.accountId;
+      case 'google_business': return a.google_business.accountId; // the user's personal Business Profile account
+      case 'snapchat': return a.snapchat.profileId;
       default: throw new Error(`${network} is not an OAuth network`);
     }
   };
