@@ -105,7 +105,8 @@ export interface DiscordClientOptions {
 
 export interface DiscordClient {
   /** One HTTP exchange answering an object with an `id`; every failure leaves as a PlatformError from mapDiscordFailure. */
-  request(method: 'GET' | 'POST', path: string, payload: Json | FormData | undefined, signal?: AbortSignal): Promise<Json & { id: string }>;
+  /** DELETE answers 204 without a body: it resolves to `{id: ''}`. */
+  request(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, payload: Json | FormData | undefined, signal?: AbortSignal): Promise<Json & { id: string }>;
   webhookPath(ref: WebhookRef): string;
 }
 
@@ -124,6 +125,7 @@ export function createDiscordClient(opts: DiscordClientOptions): DiscordClient {
       if (outcome.kind === 'no_response') throw mapDiscordFailure(outcome, timeoutMs, now);
       const { status, body } = outcome;
       if (status < 200 || status >= 300) throw mapDiscordFailure(outcome, timeoutMs, now);
+      if (method === 'DELETE') return { id: '' };
       if (!isObject(body) || typeof body.id !== 'string') {
         throw mapDiscordFailure({ kind: 'malformed', status, what: method === 'GET' ? 'the webhook' : 'the created message' }, timeoutMs, now);
       }

@@ -69,7 +69,11 @@ export function mapTelegramFailure(outcome: TelegramOutcome, timeoutMs: number, 
     return fail({ kind: 'invalid_content', code: 'payload_too_large' }, `${said}. Bots upload photos up to 10 MB and other files up to 50 MB.`);
   }
   if (status === 400) {
-    if (/message is too long|caption is too long/i.test(description)) return fail({ kind: 'invalid_content', code: 'text_too_long' });
+    if (/message is too long|caption is too long|MESSAGE_TOO_LONG/i.test(description)) return fail({ kind: 'invalid_content', code: 'text_too_long' });
+    // Editing: a media message has a caption, not a text (the editor then edits the caption).
+    if (/no text in the message to edit/i.test(description)) return fail({ kind: 'invalid_content', code: 'message_has_no_text' });
+    if (/message is not modified/i.test(description)) return fail({ kind: 'invalid_content', code: 'nothing_to_update' });
+    if (/message to (edit|delete) not found|message can't be (edited|deleted)/i.test(description)) return fail({ kind: 'rejected', code: 'post_not_found' });
     if (/IMAGE_PROCESS_FAILED|PHOTO_INVALID|PHOTO_EXT_INVALID|file is too big|wrong file identifier|VIDEO_|wrong number of media|media group|can't parse InputMedia/i.test(description)) {
       return fail({ kind: 'invalid_content', code: 'media_invalid' });
     }

@@ -9,6 +9,7 @@ import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createTelegramClient, DEFAULT_TIMEOUT_MS, TELEGRAM_API_BASE } from './client';
 import { createTelegramConnector } from './connect';
 import { telegramDescriptor } from './descriptor';
+import { createTelegramEditor } from './editor';
 import { createTelegramPublisher } from './publish';
 
 export { mapTelegramFailure, TELEGRAM_API_BASE, type TelegramOutcome } from './client';
@@ -30,6 +31,7 @@ export function createTelegramPlatform(opts: TelegramPlatformOptions = {}): Plat
     descriptor: telegramDescriptor,
     credentials: createTelegramConnector(client),
     publisher: createTelegramPublisher(client),
+    postEditor: createTelegramEditor(client),
   };
 }
 

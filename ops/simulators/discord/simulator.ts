@@ -55,7 +55,7 @@ export interface DiscordMessage {
   mention_everyone: false;
   tts: boolean;
   timestamp: string;
-  edited_timestamp: null;
+  edited_timestamp: string | null;
   flags: number;
   components: unknown[];
   webhook_id: string;
@@ -253,6 +253,29 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
     return sendEmpty(res, 204);
   }
 
+  /** Get, Edit and Delete Webhook Message: only messages this webhook sent. */
+  function message(req: SimRequest, res: ServerResponse, hook: DiscordWebhookFixture, messageId: string) {
+    const index = stored.findIndex((m) => m.id === messageId && m.webhook_id === hook.id);
+    if (index < 0) return sendJson(res, 404, { message: 'Unknown Message', code: 10008 });
+    const found = stored[index]!;
+    if (req.method === 'GET') return sendJson(res, 200, found);
+    if (req.method === 'DELETE') {
+      stored.splice(index, 1);
+      return sendEmpty(res, 204);
+    }
+    const read = readPayload(req);
+    if ('error' in read) return sendJson(res, read.error[0], read.error[1]);
+    const content = read.payload.content;
+    if (content !== undefined && content !== null) {
+      if (typeof content !== 'string') return sendJson(res, 400, formError('content', 'BASE_TYPE_STRING', 'This field must be a string.'));
+      if ([...content].length > MAX_CONTENT) return sendJson(res, 400, formError('content', 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_CONTENT} or fewer in length.`));
+      if (content.trim() === '' && found.attachments.length === 0 && found.embeds.length === 0) return sendJson(res, 400, ERR.emptyMessage);
+      found.content = content;
+    }
+    (found as { edited_timestamp: string | null }).edited_timestamp = discordTimestamp(new Date());
+    return sendJson(res, 200, found);
+  }
+
   const host = await startSimulatorHost<DiscordFailureMode>({
     port: opts.port,
     maxBodyBytes: 25 * 1024 * 1024,
@@ -263,9 +286,11 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
     }),
     reset: () => { stored.length = 0; },
     handle(req, res, failure) {
-      const route = /^\/api(?:\/v\d+)?\/webhooks\/([^/]+)\/([^/]+)\/?$/.exec(req.path);
+      const route = /^\/api(?:\/v\d+)?\/webhooks\/([^/]+)\/([^/]+)(?:\/messages\/([^/]+))?\/?$/.exec(req.path);
       if (!route) return sendJson(res, 404, ERR.notFound);
-      if (req.method !== 'GET' && req.method !== 'POST') return sendJson(res, 405, ERR.methodNotAllowed);
+      const messageRoute = route[3] !== undefined;
+      if (!messageRoute && req.method !== 'GET' && req.method !== 'POST') return sendJson(res, 405, ERR.methodNotAllowed);
+      if (messageRoute && !['GET', 'PATCH', 'DELETE'].includes(req.method)) return sendJson(res, 405, ERR.methodNotAllowed);
 
       switch (failure) {
         case 'unknown_webhook': return sendJson(res, 404, ERR.unknownWebhook);
@@ -278,6 +303,7 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
       const hook = hooks.get(decodeURIComponent(route[1]!));
       if (!hook) return sendJson(res, 404, ERR.unknownWebhook);
       if (hook.token !== decodeURIComponent(route[2]!)) return sendJson(res, 401, ERR.invalidToken);
+      if (messageRoute) return message(req, res, hook, decodeURIComponent(route[3]!));
       if (req.method === 'GET') return sendJson(res, 200, webhookObject(hook));
       return execute(req, res, hook);
     },

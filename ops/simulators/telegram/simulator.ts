@@ -287,6 +287,44 @@ export async function startTelegramSimulator(opts: TelegramSimulatorOptions = {}
 
   const truthy = (v: unknown) => v === true || v === 'true';
 
+  function storedMessage(params: Record<string, unknown>, bot: Bot): { chat: TelegramChatFixture; index: number } {
+    const chat = postableChat(params, bot);
+    const id = typeof params.message_id === 'number' ? params.message_id : typeof params.message_id === 'string' && /^\d+$/.test(params.message_id) ? Number(params.message_id) : NaN;
+    const index = stored.findIndex((m) => m.chat.id === chat.id && m.message_id === id);
+    return { chat, index };
+  }
+
+  /** editMessageText edits a text message, editMessageCaption a media message's caption; each refuses the other kind. */
+  function editMessage(method: string, params: Record<string, unknown>, bot: Bot): TelegramMessage {
+    const { index } = storedMessage(params, bot);
+    if (index < 0) throw badRequest('message to edit not found');
+    const message = stored[index]!;
+    if (method === 'editmessagetext') {
+      if (message.text === undefined) throw badRequest('there is no text in the message to edit');
+      const text = params.text === undefined || params.text === null ? '' : String(params.text);
+      if (text.trim() === '') throw badRequest('message text is empty');
+      if ([...text].length > MAX_TEXT) throw badRequest('MESSAGE_TOO_LONG');
+      if (text === message.text) throw badRequest('message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+      message.text = text;
+    } else {
+      if (message.text !== undefined) throw badRequest('there is no caption in the message to edit');
+      const caption = captionOf(params);
+      if (caption === message.caption) throw badRequest('message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+      message.caption = caption;
+      if (caption === undefined) delete message.caption;
+    }
+    (message as TelegramMessage & { edit_date?: number }).edit_date = Math.floor(Date.now() / 1000);
+    const { options: _options, ...answer } = message;
+    return structuredClone(answer);
+  }
+
+  function deleteMessage(params: Record<string, unknown>, bot: Bot): true {
+    const { index } = storedMessage(params, bot);
+    if (index < 0) throw badRequest('message to delete not found');
+    stored.splice(index, 1);
+    return true;
+  }
+
   function call(method: string, params: Record<string, unknown>, bot: Bot, files: Map<string, MultipartPart> = new Map()): unknown {
     switch (method) {
       case 'getme':
@@ -305,6 +343,11 @@ export async function startTelegramSimulator(opts: TelegramSimulatorOptions = {}
         return sendVideo(params, files, bot);
       case 'sendmediagroup':
         return sendMediaGroup(params, files, bot);
+      case 'editmessagetext':
+      case 'editmessagecaption':
+        return editMessage(method, params, bot);
+      case 'deletemessage':
+        return deleteMessage(params, bot);
       default:
         throw new ApiError(404, 'Not Found');
     }

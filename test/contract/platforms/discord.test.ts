@@ -430,3 +430,18 @@ describe('publish (photos and video)', () => {
       .toMatchObject({ failure: { kind: 'invalid_content', code: 'payload_too_large' } });
   });
 });
+
+describe('edit and delete', () => {
+  it('edits the message text through the webhook (Edit Webhook Message) and deletes it', async () => {
+    const h = hook();
+    const outcome = await publish(ctxFor(h), 'Before');
+    const edited = await discord.postEditor!.edit!(ctxFor(h), { id: outcome.postId, url: outcome.url! }, { text: 'After' });
+    expect(edited).toEqual({ id: outcome.postId, url: outcome.url });
+    expect(sim.messages(h.id)[0]).toMatchObject({ content: 'After', edited_timestamp: expect.any(String) });
+    expect(sim.requests.at(-1)).toMatchObject({ method: 'PATCH', path: `/api/v10/webhooks/${h.id}/${h.token}/messages/${outcome.postId}` });
+    await discord.postEditor!.unpublish!(ctxFor(h), { id: outcome.postId });
+    expect(sim.messages(h.id)).toHaveLength(0);
+    await expect(discord.postEditor!.unpublish!(ctxFor(h), { id: outcome.postId })).rejects.toMatchObject({ failure: { kind: 'rejected' } });
+    await expect(discord.postEditor!.edit!(ctxFor(h), { id: outcome.postId }, { text: 'x'.repeat(2001) })).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'text_too_long' } });
+  });
+});

@@ -433,3 +433,32 @@ describe('publish (photos and video)', () => {
       .toMatchObject({ failure: { kind: 'invalid_content', code: 'payload_too_large' } });
   });
 });
+
+describe('edit and delete', () => {
+  let fx: MediaFixtures;
+  beforeAll(async () => { fx = await mediaFixtures(); }, FIXTURE_TIMEOUT_MS);
+  afterAll(async () => { await fx?.close(); });
+
+  it('edits a text message with editMessageText and a photo caption with editMessageCaption', async () => {
+    const { bot, chat } = publicChannel();
+    const ctx = ctxFor(bot.token, chat.id);
+    const text = await publish(ctx, 'Before');
+    await telegram.postEditor!.edit!(ctx, { id: text.postId }, { text: 'After' });
+    const step = await telegram.publisher!.publish(ctxFor(bot.token, chat.id, { media: fx.access }), { kind: 'photo', title: 'Old caption', media: [fx.images[0]!], settings: {} });
+    const photo = step.kind === 'done' ? step.outcome : undefined;
+    await telegram.postEditor!.edit!(ctx, { id: photo!.postId }, { text: 'New caption' });
+    expect(sim.messages(chat.id).map((m) => m.text ?? m.caption)).toEqual(['After', 'New caption']);
+    expect(sim.requests.map((r) => r.path.split('/').at(-1))).toEqual(['sendMessage', 'editMessageText', 'sendPhoto', 'editMessageText', 'editMessageCaption']);
+    await expect(telegram.postEditor!.edit!(ctx, { id: text.postId }, { text: 'After' })).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'nothing_to_update' } });
+  });
+
+  it('deletes every message of a split text', async () => {
+    const { bot, chat } = publicChannel();
+    const ctx = ctxFor(bot.token, chat.id);
+    const outcome = await publish(ctx, `${'a'.repeat(4000)} ${'b'.repeat(200)}`);
+    expect(sim.messages(chat.id)).toHaveLength(2);
+    await telegram.postEditor!.unpublish!(ctx, { id: outcome.postId, ...(outcome.extra ? { extra: outcome.extra } : {}) });
+    expect(sim.messages(chat.id)).toHaveLength(0);
+    await expect(telegram.postEditor!.unpublish!(ctx, { id: outcome.postId })).rejects.toMatchObject({ failure: { kind: 'rejected', code: 'post_not_found' } });
+  });
+});
