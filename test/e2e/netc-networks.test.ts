@@ -74,6 +74,8 @@ describe('discord and telegram media, google_business, snapchat', () => {
     expect(listed).toMatchObject({ status: 200, body: { success: true, locations: [{ location_id: locationId, location_name: 'Herald Sandbox Bakery', account_id: sandbox.accounts.google_business.accountId, profile: 'gina' }] } });
     expect((await api.get('/api/herald/google-business/locations')).body.locations).toHaveLength(1);
     expect((await api.get('/api/herald/google-business/locations?profile=nobody')).status).toBe(404);
+    expect((await api.post('/api/herald/users', { username: 'hal' })).status).toBe(201);
+    expect(await api.get('/api/herald/google-business/locations?profile=hal')).toMatchObject({ status: 400, body: { success: false, error_code: 'not_connected' } });
     expect(await api.post('/api/herald/users/google-business-location', { profile_username: 'gina', location_id: locationId }))
       .toMatchObject({ status: 200, body: { success: true, location_id: locationId } });
   });

@@ -2,6 +2,7 @@ import { noMedia } from '../../support/media-access';
 import { HeraldError, PlatformError } from '../../../core/domain/errors';
 import { textLengthOf, type PlatformAdapter, type PublishContext } from '../../../core/ports/platform';
 import { createTelegramPlatform, mapTelegramFailure } from '../../../adapters/platforms/telegram';
+import { splitText } from '../../../adapters/platforms/telegram/publish';
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
 import { resolveSettings } from '../../../core/domain/settings';
 import type { MediaRef } from '../../../core/ports/platform';
@@ -460,5 +461,19 @@ describe('edit and delete', () => {
     await telegram.postEditor!.unpublish!(ctx, { id: outcome.postId, ...(outcome.extra ? { extra: outcome.extra } : {}) });
     expect(sim.messages(chat.id)).toHaveLength(0);
     await expect(telegram.postEditor!.unpublish!(ctx, { id: outcome.postId })).rejects.toMatchObject({ failure: { kind: 'rejected', code: 'post_not_found' } });
+  });
+});
+
+describe('splitText', () => {
+  it('cuts at paragraph, then line, then word breaks in the second half, else anywhere, counting code points', () => {
+    expect(splitText(`${'a'.repeat(6)}\n\n${'b'.repeat(3)} ${'c'.repeat(2)}`, 10)).toEqual(['aaaaaa', 'bbb cc']);
+    expect(splitText(`${'a'.repeat(7)}\n${'b'.repeat(7)}`, 10)).toEqual(['aaaaaaa', 'bbbbbbb']);
+    // A break in the first half would leave a short message: the cut is hard instead.
+    expect(splitText(`ab ${'c'.repeat(12)}`, 10)).toEqual(['ab ccccccc', 'ccccc']);
+    // Emoji are one code point each: never cut in half.
+    const emoji = '😀'.repeat(25);
+    const parts = splitText(emoji, 10);
+    expect(parts.map((p) => [...p].length)).toEqual([10, 10, 5]);
+    expect(parts.join('')).toBe(emoji);
   });
 });
