@@ -78,6 +78,11 @@ export function mapDiscordFailure(outcome: DiscordOutcome, timeoutMs: number, no
     const detail = leaf ? `: ${leaf.path}: ${leaf.message ?? leaf.code ?? 'invalid'}` : '';
     return new PlatformError('discord', { kind: 'invalid_content', code: tooLong ? 'text_too_long' : undefined }, `Discord: ${said}${detail}`, upstream);
   }
+  if (status === 400 && (code === 220001 || code === 220003)) {
+    // Forum channels need a thread (discord_thread_name); other channels take none.
+    return new PlatformError('discord', { kind: 'invalid_content', code: 'discord_forum_thread' },
+      `Discord: ${said}. ${code === 220001 ? 'Send discord_thread_name: the webhook posts to a forum channel.' : 'Leave discord_thread_name out: the webhook does not post to a forum channel.'}`, upstream);
+  }
   if (status === 400 && code === 50006) {
     return new PlatformError('discord', { kind: 'invalid_content', code: 'text_empty' }, `Discord: ${said}`, upstream);
   }

@@ -28,6 +28,8 @@ export interface DiscordWebhookFixture {
   avatar: string | null;
   channelId: string;
   guildId: string;
+  /** Forum channels take webhook messages only as new threads (thread_name) or into one (thread_id). */
+  channelType: 'text' | 'forum';
 }
 
 export interface DiscordAttachment {
@@ -74,7 +76,7 @@ export interface DiscordSimulator {
   baseUrl: string;
   /** `http://127.0.0.1:PORT`: the `/__sim/*` control routes live here. */
   origin: string;
-  createWebhook(input: { name: string; channelId?: string; guildId?: string; avatar?: string | null }): { id: string; token: string; url: string };
+  createWebhook(input: { name: string; channelId?: string; guildId?: string; avatar?: string | null; channelType?: 'text' | 'forum' }): { id: string; token: string; url: string };
   /** Deletes a webhook as a server admin would in Discord; later calls answer 404 Unknown Webhook. */
   deleteWebhook(id: string): void;
   webhooks(): DiscordWebhookFixture[];
@@ -208,13 +210,18 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
       }
     }
     if (files.reduce((sum, f) => sum + f.data.length, 0) > DISCORD_SIM_UPLOAD_LIMIT_BYTES) return sendJson(res, 413, ERR.tooLarge);
+    const threadName = typeof payload.thread_name === 'string' && payload.thread_name.trim() ? payload.thread_name : undefined;
+    if (threadName && hook.channelType !== 'forum') return sendJson(res, 400, { message: 'Webhooks can only create threads in forum channels', code: 220003 });
+    if (hook.channelType === 'forum' && !threadName && req.query.thread_id === undefined) {
+      return sendJson(res, 400, { message: 'Webhooks posted to forum channels must have a thread_name or thread_id', code: 220001 });
+    }
 
     const id = liveSnowflake();
     const message: DiscordMessage = {
       id,
       type: 0,
       content,
-      channel_id: hook.channelId,
+      channel_id: threadName ? liveSnowflake() : hook.channelId,
       author: {
         id: hook.id,
         username: typeof payload.username === 'string' && payload.username ? payload.username : hook.name,
@@ -324,6 +331,7 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
         name: input.name,
         avatar: input.avatar ?? null,
         channelId: input.channelId ?? fixtureSnowflake('channel'),
+        channelType: input.channelType ?? 'text',
         guildId: input.guildId ?? fixtureSnowflake('guild'),
       };
       hooks.set(id, hook);

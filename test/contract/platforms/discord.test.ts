@@ -445,3 +445,19 @@ describe('edit and delete', () => {
     await expect(discord.postEditor!.edit!(ctxFor(h), { id: outcome.postId }, { text: 'x'.repeat(2001) })).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'text_too_long' } });
   });
 });
+
+describe('forum channels', () => {
+  it('a forum webhook needs discord_thread_name (a new thread per post); a text channel refuses one', async () => {
+    const forum = sim.createWebhook({ name: 'Forum', channelType: 'forum', guildId: '1100000000000000001' });
+    const post = (h: { id: string; token: string }, settings: Record<string, unknown>) =>
+      discord.publisher!.publish(ctxFor(h), { kind: 'text', title: 'Thread opener', media: [], settings });
+    await expect(post(forum, {})).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'discord_forum_thread' } });
+    const step = await post(forum, { discord_thread_name: 'Release 1.2' });
+    const [message] = sim.messages(forum.id);
+    expect(step).toMatchObject({ kind: 'done', outcome: { postId: message!.id } });
+    // The message lives in the new thread: its channel is the thread's.
+    expect(message!.channel_id).not.toBe(sim.webhooks().find((w) => w.id === forum.id)!.channelId);
+    const text = hook();
+    await expect(post(text, { discord_thread_name: 'Nope' })).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'discord_forum_thread' } });
+  });
+});
