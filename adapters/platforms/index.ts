@@ -6,12 +6,14 @@
 import { bluesky } from './bluesky';
 import { discord } from './discord';
 import { facebook } from './facebook';
+import { googleBusiness } from './google_business';
 import { instagram } from './instagram';
 import { lemmy } from './lemmy';
 import { linkedin } from './linkedin';
 import { nostr } from './nostr';
 import { pinterest } from './pinterest';
 import { slack } from './slack';
+import { snapchat } from './snapchat';
 import { telegram } from './telegram';
 import { threads } from './threads';
 import { tiktok } from './tiktok';
@@ -20,6 +22,7 @@ import { x } from './x';
 import { youtube } from './youtube';
 
 /** Registry order. */
-export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest, slack, wordpress, lemmy, nostr] as const;
+export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest,
+  slack, wordpress, lemmy, nostr, googleBusiness, snapchat] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

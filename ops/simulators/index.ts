@@ -5,12 +5,14 @@
 import { blueskySandbox } from './bluesky/sandbox';
 import { discordSandbox } from './discord/sandbox';
 import { facebookSandbox } from './facebook/sandbox';
+import { googleBusinessSandbox } from './google_business/sandbox';
 import { instagramSandbox } from './instagram/sandbox';
 import { lemmySandbox } from './lemmy/sandbox';
 import { linkedinSandbox } from './linkedin/sandbox';
 import { nostrSandbox } from './nostr/sandbox';
 import { pinterestSandbox } from './pinterest/sandbox';
 import { slackSandbox } from './slack/sandbox';
+import { snapchatSandbox } from './snapchat/sandbox';
 import { telegramSandbox } from './telegram/sandbox';
 import { threadsSandbox } from './threads/sandbox';
 import { tiktokSandbox } from './tiktok/sandbox';
@@ -22,6 +24,7 @@ export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
   slackSandbox, wordpressSandbox, lemmySandbox, nostrSandbox,
+  googleBusinessSandbox, snapchatSandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];

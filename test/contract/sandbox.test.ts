@@ -54,6 +54,8 @@ const EXPECTED_ENV_KEYS = [
   'LINKEDIN_API_BASE', 'LINKEDIN_AUTH_BASE',
   'X_API_BASE', 'X_AUTH_BASE',
   'PINTEREST_API_BASE', 'PINTEREST_AUTH_BASE',
+  'GOOGLE_BUSINESS_API_BASE', 'GOOGLE_BUSINESS_ACCOUNTS_BASE', 'GOOGLE_BUSINESS_INFO_BASE', 'GOOGLE_BUSINESS_AUTH_BASE', 'GOOGLE_BUSINESS_TOKEN_URL',
+  'SNAPCHAT_API_BASE', 'SNAPCHAT_AUTH_BASE',
   ...OAUTH_NETWORKS.flatMap((n) => [clientVariables(n).id, clientVariables(n).secret]),
   'SANDBOX_DISCORD_WEBHOOK_URL', 'SANDBOX_TELEGRAM_BOT_TOKEN', 'SANDBOX_TELEGRAM_CHAT_ID',
   'SANDBOX_BLUESKY_IDENTIFIER', 'SANDBOX_BLUESKY_APP_PASSWORD', 'SANDBOX_PINTEREST_BOARD_ID',
@@ -61,6 +63,7 @@ const EXPECTED_ENV_KEYS = [
   'WORDPRESS_ALLOW_HTTP_SITES', 'SANDBOX_WORDPRESS_SITE_URL', 'SANDBOX_WORDPRESS_USERNAME', 'SANDBOX_WORDPRESS_APPLICATION_PASSWORD',
   'LEMMY_ALLOW_HTTP_INSTANCES', 'SANDBOX_LEMMY_INSTANCE_URL', 'SANDBOX_LEMMY_USERNAME', 'SANDBOX_LEMMY_PASSWORD', 'SANDBOX_LEMMY_COMMUNITY',
   'NOSTR_ALLOW_INSECURE_RELAYS', 'SANDBOX_NOSTR_PRIVATE_KEY', 'SANDBOX_NOSTR_RELAYS',
+  'SANDBOX_GOOGLE_BUSINESS_LOCATION_ID',
 ];
 
 describe('simulators', () => {
@@ -102,7 +105,8 @@ describe('env', () => {
 
   it('sets every variable each network reads, but the tuning ones left at their defaults', () => {
     const tuning = ['DISCORD_ALLOWED_WEBHOOK_HOSTS', 'BLUESKY_APP_URL', 'TIKTOK_VIDEO_SOURCE', 'LINKEDIN_VERSION', 'LINKEDIN_ORGANIZATION_PAGES', 'X_KEEP_LINKS', 'YOUTUBE_DAILY_LIMIT_PAUSE_MS',
-      'SLACK_ALLOWED_WEBHOOK_HOSTS', 'WORDPRESS_UPLOAD_TIMEOUT_MS', 'LEMMY_UPLOAD_TIMEOUT_MS', 'NOSTR_WEB_URL', 'NOSTR_RELAY_TIMEOUT_MS'];
+      'SLACK_ALLOWED_WEBHOOK_HOSTS', 'WORDPRESS_UPLOAD_TIMEOUT_MS', 'LEMMY_UPLOAD_TIMEOUT_MS', 'NOSTR_WEB_URL', 'NOSTR_RELAY_TIMEOUT_MS',
+      'SNAPCHAT_UPLOAD_PART_BYTES'];
     const read = NETWORK_IDS.flatMap((n) => networkVariables(n)).filter((v) => !tuning.includes(v));
     expect(sorted(read)).toEqual(sorted(Object.keys(sandbox.env).filter((k) => !k.startsWith('SANDBOX_'))));
   });
@@ -160,6 +164,8 @@ describe('OAuth against the simulators', () => {
       case 'linkedin': return a.linkedin.sub;
       case 'x': return a.x.accountId;
       case 'pinterest': return a.pinterest.accountId;
+      case 'google_business': return a.google_business.accountId; // the user's personal Business Profile account
+      case 'snapchat': return a.snapchat.profileId;
       default: throw new Error(`${network} is not an OAuth network`);
     }
   };

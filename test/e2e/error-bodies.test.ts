@@ -94,10 +94,10 @@ describe('error bodies of the upload endpoints', () => {
       ['wrong file type', () => form('/api/upload_photos', { user: 'erin', 'platform[]': 'bluesky', title: 'txt' }, [['photos[]', notes, 'text/plain']]), {
         success: false, error_code: 'media_type_unsupported', message: 'photos[]: notes.txt is text/plain, which this field does not take.',
       }],
-      ['endpoint platform', () => form('/api/upload', { user: 'erin', 'platform[]': ['discord', 'bluesky'], title: 'v' }, [['video', clip, 'video/mp4']]), {
+      ['endpoint platform', () => form('/api/upload', { user: 'erin', 'platform[]': ['devto', 'bluesky'], title: 'v' }, [['video', clip, 'video/mp4']]), {
         success: false, error_code: 'platform_not_supported',
-        message: 'The video endpoint cannot publish to discord. Supported: tiktok, instagram, linkedin, youtube, facebook, x, threads, pinterest, bluesky, wordpress.',
-        unsupported_platforms: ['discord'], supported_platforms: ['tiktok', 'instagram', 'linkedin', 'youtube', 'facebook', 'x', 'threads', 'pinterest', 'bluesky', 'wordpress'],
+        message: 'The video endpoint cannot publish to devto. Supported: tiktok, instagram, linkedin, youtube, facebook, x, threads, pinterest, bluesky, discord, telegram, google_business, wordpress, snapchat.',
+        unsupported_platforms: ['devto'], supported_platforms: ['tiktok', 'instagram', 'linkedin', 'youtube', 'facebook', 'x', 'threads', 'pinterest', 'bluesky', 'discord', 'telegram', 'google_business', 'wordpress', 'snapchat'],
       }],
       ['not connected', () => api.post('/api/upload_text', { user: 'erin', 'platform[]': ['telegram', 'discord'], title: 'hi' }), {
         success: false, error_code: 'invalid_request', message: 'No telegram account is connected to profile "erin".',

@@ -78,11 +78,20 @@ export function mapDiscordFailure(outcome: DiscordOutcome, timeoutMs: number, no
     const detail = leaf ? `: ${leaf.path}: ${leaf.message ?? leaf.code ?? 'invalid'}` : '';
     return new PlatformError('discord', { kind: 'invalid_content', code: tooLong ? 'text_too_long' : undefined }, `Discord: ${said}${detail}`, upstream);
   }
+  if (status === 400 && (code === 220001 || code === 220003)) {
+    // Forum channels need a thread (discord_thread_name); other channels take none.
+    return new PlatformError('discord', { kind: 'invalid_content', code: 'discord_forum_thread' },
+      `Discord: ${said}. ${code === 220001 ? 'Send discord_thread_name: the webhook posts to a forum channel.' : 'Leave discord_thread_name out: the webhook does not post to a forum channel.'}`, upstream);
+  }
   if (status === 400 && code === 50006) {
     return new PlatformError('discord', { kind: 'invalid_content', code: 'text_empty' }, `Discord: ${said}`, upstream);
   }
   if (status === 413 || code === 40005) {
-    return new PlatformError('discord', { kind: 'invalid_content', code: 'payload_too_large' }, `Discord: ${said}`, upstream);
+    return new PlatformError('discord', { kind: 'invalid_content', code: 'payload_too_large' },
+      `Discord: ${said}. The attachments exceed the server's upload limit.`, upstream);
+  }
+  if (code === 30015) {
+    return new PlatformError('discord', { kind: 'invalid_content', code: 'too_many_photos' }, `Discord: ${said}`, upstream);
   }
   if (status >= 500) {
     return new PlatformError('discord', { kind: 'transient' }, `Discord is failing (HTTP ${status}); try again later.`, upstream);
@@ -101,7 +110,8 @@ export interface DiscordClientOptions {
 
 export interface DiscordClient {
   /** One HTTP exchange answering an object with an `id`; every failure leaves as a PlatformError from mapDiscordFailure. */
-  request(method: 'GET' | 'POST', path: string, payload: Json | undefined, signal?: AbortSignal): Promise<Json & { id: string }>;
+  /** DELETE answers 204 without a body: it resolves to `{id: ''}`. */
+  request(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, payload: Json | FormData | undefined, signal?: AbortSignal): Promise<Json & { id: string }>;
   webhookPath(ref: WebhookRef): string;
 }
 
@@ -110,14 +120,17 @@ export function createDiscordClient(opts: DiscordClientOptions): DiscordClient {
   const { timeoutMs, now } = opts;
   return {
     async request(method, path, payload, signal) {
+      // A FormData body (payload_json + files[n]) sets its own multipart content type and boundary.
+      const multipart = payload instanceof FormData;
       const outcome = await exchangeJson(`${apiBase}${path}`, {
         method,
-        headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...(payload ? { 'content-type': 'application/json' } : {}) },
-        body: payload ? JSON.stringify(payload) : undefined,
+        headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...(payload && !multipart ? { 'content-type': 'application/json' } : {}) },
+        body: multipart ? payload : payload ? JSON.stringify(payload) : undefined,
       }, { fetch: opts.fetch, timeoutMs, signal });
       if (outcome.kind === 'no_response') throw mapDiscordFailure(outcome, timeoutMs, now);
       const { status, body } = outcome;
       if (status < 200 || status >= 300) throw mapDiscordFailure(outcome, timeoutMs, now);
+      if (method === 'DELETE') return { id: '' };
       if (!isObject(body) || typeof body.id !== 'string') {
         throw mapDiscordFailure({ kind: 'malformed', status, what: method === 'GET' ? 'the webhook' : 'the created message' }, timeoutMs, now);
       }

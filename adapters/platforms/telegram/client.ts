@@ -19,7 +19,7 @@ export type TelegramOutcome =
 export interface TgUser { id: number; is_bot?: boolean; first_name?: string; username?: string }
 export interface TgChat { id: number; type: string; title?: string; username?: string; first_name?: string }
 export interface TgChatMember { status: string; can_post_messages?: boolean }
-export interface TgMessage { message_id: number; chat: TgChat }
+export interface TgMessage { message_id: number; chat: TgChat; media_group_id?: string }
 
 /**
  * The one place the Bot API's answers get a meaning in the core taxonomy. Status first; Telegram
@@ -65,8 +65,18 @@ export function mapTelegramFailure(outcome: TelegramOutcome, timeoutMs: number, 
     }
     return fail({ kind: 'rejected' });
   }
+  if (status === 413) {
+    return fail({ kind: 'invalid_content', code: 'payload_too_large' }, `${said}. Bots upload photos up to 10 MB and other files up to 50 MB.`);
+  }
   if (status === 400) {
-    if (/message is too long/i.test(description)) return fail({ kind: 'invalid_content', code: 'text_too_long' });
+    if (/message is too long|caption is too long|MESSAGE_TOO_LONG/i.test(description)) return fail({ kind: 'invalid_content', code: 'text_too_long' });
+    // Editing: a media message has a caption, not a text (the editor then edits the caption).
+    if (/no text in the message to edit/i.test(description)) return fail({ kind: 'invalid_content', code: 'message_has_no_text' });
+    if (/message is not modified/i.test(description)) return fail({ kind: 'invalid_content', code: 'nothing_to_update' });
+    if (/message to (edit|delete) not found|message can't be (edited|deleted)/i.test(description)) return fail({ kind: 'rejected', code: 'post_not_found' });
+    if (/IMAGE_PROCESS_FAILED|PHOTO_INVALID|PHOTO_EXT_INVALID|file is too big|wrong file identifier|VIDEO_|wrong number of media|media group|can't parse InputMedia/i.test(description)) {
+      return fail({ kind: 'invalid_content', code: 'media_invalid' });
+    }
     if (/message text is empty/i.test(description)) return fail({ kind: 'invalid_content', code: 'text_empty' });
     if (/chat not found/i.test(description)) {
       return fail({ kind: 'rejected', code: 'chat_not_found' },
@@ -85,13 +95,16 @@ export function mapTelegramFailure(outcome: TelegramOutcome, timeoutMs: number, 
 export interface TelegramClientOptions {
   apiBase: string;
   timeoutMs: number;
+  /** Calls that upload files (up to 50 MB). Default: timeoutMs. */
+  uploadTimeoutMs?: number;
   fetch: typeof fetch;
   now: Now;
 }
 
 export interface TelegramClient {
   /** One Bot API call answering `result` when `valid` accepts it; every failure leaves as a PlatformError from mapTelegramFailure. */
-  call(token: string, method: string, params: Json, valid: (result: unknown) => boolean, signal?: AbortSignal): Promise<unknown>;
+  /** `params` as JSON, or multipart (FormData) when files are uploaded. */
+  call(token: string, method: string, params: Json | FormData, valid: (result: unknown) => boolean, signal?: AbortSignal): Promise<unknown>;
 }
 
 export function createTelegramClient(opts: TelegramClientOptions): TelegramClient {
@@ -99,11 +112,12 @@ export function createTelegramClient(opts: TelegramClientOptions): TelegramClien
   const { timeoutMs, now } = opts;
   return {
     async call(token, method, params, valid, signal) {
+      const multipart = params instanceof FormData;
       const outcome = await exchangeJson(`${apiBase}/bot${token}/${method}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(params),
-      }, { fetch: opts.fetch, timeoutMs, signal });
+        headers: { ...(multipart ? {} : { 'content-type': 'application/json' }), accept: 'application/json' },
+        body: multipart ? params : JSON.stringify(params),
+      }, { fetch: opts.fetch, timeoutMs: multipart ? opts.uploadTimeoutMs ?? timeoutMs : timeoutMs, signal });
       if (outcome.kind === 'no_response') throw mapTelegramFailure(outcome, timeoutMs, now);
       const { status, headers, body } = outcome;
       if (status < 200 || status >= 300 || !isObject(body) || body.ok !== true) {

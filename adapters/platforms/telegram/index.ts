@@ -9,6 +9,7 @@ import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createTelegramClient, DEFAULT_TIMEOUT_MS, TELEGRAM_API_BASE } from './client';
 import { createTelegramConnector } from './connect';
 import { telegramDescriptor } from './descriptor';
+import { createTelegramEditor } from './editor';
 import { createTelegramPublisher } from './publish';
 
 export { mapTelegramFailure, TELEGRAM_API_BASE, type TelegramOutcome } from './client';
@@ -22,12 +23,15 @@ export interface TelegramPlatformOptions extends CommonOptions {
 
 export function createTelegramPlatform(opts: TelegramPlatformOptions = {}): PlatformAdapter {
   const client = createTelegramClient({
-    apiBase: opts.apiBase ?? TELEGRAM_API_BASE, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetch: opts.fetch ?? fetch, now: opts.now ?? systemNow,
+    apiBase: opts.apiBase ?? TELEGRAM_API_BASE, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    // Uploads of up to 50 MB get more time than JSON calls.
+    uploadTimeoutMs: Math.max(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, 120_000), fetch: opts.fetch ?? fetch, now: opts.now ?? systemNow,
   });
   return {
     descriptor: telegramDescriptor,
     credentials: createTelegramConnector(client),
     publisher: createTelegramPublisher(client),
+    postEditor: createTelegramEditor(client),
   };
 }
 

@@ -1,6 +1,8 @@
 /**
- * What Telegram accepts from Herald's clients: no per-post settings yet, and the fields of
+ * What Telegram accepts from Herald's clients: the per-post options of sendMessage, sendPhoto,
+ * sendVideo and sendMediaGroup (core.telegram.org/bots/api), and the fields of
  * `POST /users/telegram/credentials` (a bot token and the chat the bot posts to).
+ * `telegram_title` is not here: the engine folds `<platform>_title` into the post text.
  */
 import type { SettingsSchema, SettingViolation } from '../../../core/domain/settings';
 import { credentialField } from '../kit/credentials';
@@ -15,6 +17,20 @@ export function chatRef(raw: string): string | undefined {
   if (/^[A-Za-z][A-Za-z0-9_]{3,31}$/.test(value)) return `@${value}`;
   return undefined;
 }
+
+const ALL = ['text', 'photo', 'video'] as const;
+const MEDIA = ['photo', 'video'] as const;
+
+export const telegramSettings: SettingsSchema = {
+  fields: [
+    { name: 'telegram_disable_notification', type: 'boolean', endpoints: ALL, default: false, description: 'Send silently: members get a notification without sound.' },
+    { name: 'telegram_protect_content', type: 'boolean', endpoints: ALL, default: false, description: 'The messages cannot be forwarded or saved.' },
+    { name: 'telegram_message_thread_id', type: 'integer', endpoints: ALL, min: 1, description: 'Forum supergroups: the topic to post in.' },
+    { name: 'telegram_disable_link_preview', type: 'boolean', endpoints: ['text'], default: false, description: 'No link preview under a text message.' },
+    { name: 'telegram_has_spoiler', type: 'boolean', endpoints: MEDIA, default: false, description: 'Cover the photos or video with a spoiler animation.' },
+    { name: 'telegram_show_caption_above_media', type: 'boolean', endpoints: MEDIA, default: false, description: 'Show the caption above the media instead of below.' },
+  ],
+};
 
 export const telegramCredentialFields: SettingsSchema = {
   fields: [

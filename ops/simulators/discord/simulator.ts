@@ -15,6 +15,9 @@ export type DiscordFailureMode = (typeof DISCORD_FAILURE_MODES)[number];
 const DISCORD_EPOCH = 1420070400000n;
 const MAX_CONTENT = 2000;
 const MAX_ATTACHMENTS = 10;
+/** Upload limit of a server without boosts, over all the files of one request. */
+export const DISCORD_SIM_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
+const MAX_DESCRIPTION = 1024;
 /** What a rate_limited failure answers: body `retry_after` (float seconds) and `Retry-After` (whole seconds). */
 export const DISCORD_SIM_RETRY_AFTER_SECONDS = 1.5;
 
@@ -25,6 +28,8 @@ export interface DiscordWebhookFixture {
   avatar: string | null;
   channelId: string;
   guildId: string;
+  /** Forum channels take webhook messages only as new threads (thread_name) or into one (thread_id). */
+  channelType: 'text' | 'forum';
 }
 
 export interface DiscordAttachment {
@@ -34,6 +39,7 @@ export interface DiscordAttachment {
   url: string;
   proxy_url: string;
   content_type?: string;
+  description?: string;
 }
 
 /** A message as Discord returns it from Execute Webhook with `?wait=true`. */
@@ -51,7 +57,7 @@ export interface DiscordMessage {
   mention_everyone: false;
   tts: boolean;
   timestamp: string;
-  edited_timestamp: null;
+  edited_timestamp: string | null;
   flags: number;
   components: unknown[];
   webhook_id: string;
@@ -70,7 +76,7 @@ export interface DiscordSimulator {
   baseUrl: string;
   /** `http://127.0.0.1:PORT`: the `/__sim/*` control routes live here. */
   origin: string;
-  createWebhook(input: { name: string; channelId?: string; guildId?: string; avatar?: string | null }): { id: string; token: string; url: string };
+  createWebhook(input: { name: string; channelId?: string; guildId?: string; avatar?: string | null; channelType?: 'text' | 'forum' }): { id: string; token: string; url: string };
   /** Deletes a webhook as a server admin would in Discord; later calls answer 404 Unknown Webhook. */
   deleteWebhook(id: string): void;
   webhooks(): DiscordWebhookFixture[];
@@ -182,13 +188,40 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
     const embeds = Array.isArray(payload.embeds) ? payload.embeds : [];
     if (files.length > MAX_ATTACHMENTS) return sendJson(res, 400, ERR.tooManyAttachments);
     if (content.trim() === '' && embeds.length === 0 && files.length === 0) return sendJson(res, 400, ERR.emptyMessage);
+    if (payload.username !== undefined) {
+      const name = typeof payload.username === 'string' ? payload.username : '';
+      if ([...name].length < 1 || [...name].length > 80) return sendJson(res, 400, formError('username', 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 80 in length.'));
+      if (/discord|clyde/i.test(name)) return sendJson(res, 400, formError('username', 'USERNAME_INVALID_CONTAINS', 'Username cannot contain "discord"'));
+    }
+    // files[n] are named by payload_json.attachments[{id: n, filename, description}].
+    const described = new Map<string, { filename?: string; description?: string }>();
+    if (payload.attachments !== undefined) {
+      if (!Array.isArray(payload.attachments)) return sendJson(res, 400, formError('attachments', 'BASE_TYPE_LIST', 'This field must be a list.'));
+      for (const [i, a] of (payload.attachments as unknown[]).entries()) {
+        const entry = a && typeof a === 'object' ? a as Record<string, unknown> : {};
+        if (typeof entry.id !== 'number' && typeof entry.id !== 'string') return sendJson(res, 400, formError(`attachments.${i}.id`, 'BASE_TYPE_REQUIRED', 'This field is required'));
+        if (typeof entry.description === 'string' && [...entry.description].length > MAX_DESCRIPTION) {
+          return sendJson(res, 400, formError(`attachments.${i}.description`, 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_DESCRIPTION} or fewer in length.`));
+        }
+        if (!files.some((f) => f.name === `files[${String(entry.id)}]`)) {
+          return sendJson(res, 400, formError(`attachments.${i}`, 'ATTACHMENT_NOT_FOUND', 'Attachment data not found'));
+        }
+        described.set(String(entry.id), { filename: typeof entry.filename === 'string' ? entry.filename : undefined, description: typeof entry.description === 'string' ? entry.description : undefined });
+      }
+    }
+    if (files.reduce((sum, f) => sum + f.data.length, 0) > DISCORD_SIM_UPLOAD_LIMIT_BYTES) return sendJson(res, 413, ERR.tooLarge);
+    const threadName = typeof payload.thread_name === 'string' && payload.thread_name.trim() ? payload.thread_name : undefined;
+    if (threadName && hook.channelType !== 'forum') return sendJson(res, 400, { message: 'Webhooks can only create threads in forum channels', code: 220003 });
+    if (hook.channelType === 'forum' && !threadName && req.query.thread_id === undefined) {
+      return sendJson(res, 400, { message: 'Webhooks posted to forum channels must have a thread_name or thread_id', code: 220001 });
+    }
 
     const id = liveSnowflake();
     const message: DiscordMessage = {
       id,
       type: 0,
       content,
-      channel_id: hook.channelId,
+      channel_id: threadName ? liveSnowflake() : hook.channelId,
       author: {
         id: hook.id,
         username: typeof payload.username === 'string' && payload.username ? payload.username : hook.name,
@@ -201,8 +234,13 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
       },
       attachments: files.map((file) => {
         const attachmentId = liveSnowflake();
-        const url = `https://cdn.discordapp.com/attachments/${hook.channelId}/${attachmentId}/${encodeURIComponent(file.filename ?? 'file')}`;
-        return { id: attachmentId, filename: file.filename ?? 'file', size: file.data.length, url, proxy_url: url, content_type: file.contentType };
+        const meta = described.get(/^files\[(.+)\]$/.exec(file.name)?.[1] ?? '') ?? {};
+        const filename = meta.filename ?? file.filename ?? 'file';
+        const url = `https://cdn.discordapp.com/attachments/${hook.channelId}/${attachmentId}/${encodeURIComponent(filename)}`;
+        return {
+          id: attachmentId, filename, size: file.data.length, url, proxy_url: url, content_type: file.contentType,
+          ...(meta.description ? { description: meta.description } : {}),
+        };
       }),
       embeds,
       mentions: [],
@@ -222,6 +260,29 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
     return sendEmpty(res, 204);
   }
 
+  /** Get, Edit and Delete Webhook Message: only messages this webhook sent. */
+  function message(req: SimRequest, res: ServerResponse, hook: DiscordWebhookFixture, messageId: string) {
+    const index = stored.findIndex((m) => m.id === messageId && m.webhook_id === hook.id);
+    if (index < 0) return sendJson(res, 404, { message: 'Unknown Message', code: 10008 });
+    const found = stored[index]!;
+    if (req.method === 'GET') return sendJson(res, 200, found);
+    if (req.method === 'DELETE') {
+      stored.splice(index, 1);
+      return sendEmpty(res, 204);
+    }
+    const read = readPayload(req);
+    if ('error' in read) return sendJson(res, read.error[0], read.error[1]);
+    const content = read.payload.content;
+    if (content !== undefined && content !== null) {
+      if (typeof content !== 'string') return sendJson(res, 400, formError('content', 'BASE_TYPE_STRING', 'This field must be a string.'));
+      if ([...content].length > MAX_CONTENT) return sendJson(res, 400, formError('content', 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_CONTENT} or fewer in length.`));
+      if (content.trim() === '' && found.attachments.length === 0 && found.embeds.length === 0) return sendJson(res, 400, ERR.emptyMessage);
+      found.content = content;
+    }
+    (found as { edited_timestamp: string | null }).edited_timestamp = discordTimestamp(new Date());
+    return sendJson(res, 200, found);
+  }
+
   const host = await startSimulatorHost<DiscordFailureMode>({
     port: opts.port,
     maxBodyBytes: 25 * 1024 * 1024,
@@ -232,9 +293,11 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
     }),
     reset: () => { stored.length = 0; },
     handle(req, res, failure) {
-      const route = /^\/api(?:\/v\d+)?\/webhooks\/([^/]+)\/([^/]+)\/?$/.exec(req.path);
+      const route = /^\/api(?:\/v\d+)?\/webhooks\/([^/]+)\/([^/]+)(?:\/messages\/([^/]+))?\/?$/.exec(req.path);
       if (!route) return sendJson(res, 404, ERR.notFound);
-      if (req.method !== 'GET' && req.method !== 'POST') return sendJson(res, 405, ERR.methodNotAllowed);
+      const messageRoute = route[3] !== undefined;
+      if (!messageRoute && req.method !== 'GET' && req.method !== 'POST') return sendJson(res, 405, ERR.methodNotAllowed);
+      if (messageRoute && !['GET', 'PATCH', 'DELETE'].includes(req.method)) return sendJson(res, 405, ERR.methodNotAllowed);
 
       switch (failure) {
         case 'unknown_webhook': return sendJson(res, 404, ERR.unknownWebhook);
@@ -247,6 +310,7 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
       const hook = hooks.get(decodeURIComponent(route[1]!));
       if (!hook) return sendJson(res, 404, ERR.unknownWebhook);
       if (hook.token !== decodeURIComponent(route[2]!)) return sendJson(res, 401, ERR.invalidToken);
+      if (messageRoute) return message(req, res, hook, decodeURIComponent(route[3]!));
       if (req.method === 'GET') return sendJson(res, 200, webhookObject(hook));
       return execute(req, res, hook);
     },
@@ -267,6 +331,7 @@ export async function startDiscordSimulator(opts: DiscordSimulatorOptions = {}):
         name: input.name,
         avatar: input.avatar ?? null,
         channelId: input.channelId ?? fixtureSnowflake('channel'),
+        channelType: input.channelType ?? 'text',
         guildId: input.guildId ?? fixtureSnowflake('guild'),
       };
       hooks.set(id, hook);

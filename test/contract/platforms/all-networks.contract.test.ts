@@ -589,6 +589,8 @@ const discord = (() => {
     connect: () => adapter.credentials!.verify({ webhook_url: hook.url }),
     publishable: {
       text: () => post(adapter, 'text', 'Contract announcement', []),
+      photo: (m) => post(adapter, 'photo', 'Contract photos', m.images.slice(0, 2)),
+      video: (m) => post(adapter, 'video', 'Contract clip', [m.video]),
     },
     networkHas: async (o) => sim().messages(hook.id).some((m) => m.id === o.postId),
     publishedCount: () => sim().messages().length,
@@ -622,6 +624,8 @@ const telegram = (() => {
     connect: () => adapter.credentials!.verify({ bot_token: bot.token, chat_id: `@${chat.username}` }),
     publishable: {
       text: () => post(adapter, 'text', 'Contract news', []),
+      photo: (m) => post(adapter, 'photo', 'Contract album', m.images.slice(0, 3)),
+      video: (m) => post(adapter, 'video', 'Contract clip', [m.video]),
     },
     networkHas: async (o) => sim().messages(chat.id).some((m) => String(m.message_id) === o.postId),
     publishedCount: () => sim().messages().length,

@@ -4,6 +4,9 @@ import type { PlatformAdapter, PublishContext } from '../../../core/ports/platfo
 import { textLengthOf } from '../../../core/ports/platform';
 import { createDiscordPlatform, mapDiscordFailure } from '../../../adapters/platforms/discord';
 import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simulators/discord';
+import { resolveSettings } from '../../../core/domain/settings';
+import type { MediaRef } from '../../../core/ports/platform';
+import { mediaFixtures, FIXTURE_TIMEOUT_MS, type MediaFixtures } from '../../support/platform-harness';
 
 let sim: DiscordSimulator;
 let discord: PlatformAdapter;
@@ -47,8 +50,11 @@ const publish = async (ctx: PublishContext, text: string, adapter = discord) => 
 const verify = (input: Record<string, unknown>) => discord.credentials!.verify(input);
 
 describe('descriptor', () => {
-  it('declares a credentials network with a 2000-character text limit', () => {
-    expect(discord.descriptor).toMatchObject({ id: 'discord', connect: 'credentials', endpoints: ['text'], limits: { textMaxChars: 2000 } });
+  it('declares a credentials network with a 2000-character text limit, 10 photos or a video', () => {
+    expect(discord.descriptor).toMatchObject({
+      id: 'discord', connect: 'credentials', endpoints: ['text', 'photo', 'video'],
+      limits: { textMaxChars: 2000, photo: { maxCount: 10, maxBytes: 10 * 1024 * 1024 }, video: { maxBytes: 10 * 1024 * 1024 } },
+    });
   });
 
   it('counts text as the publisher does: code points, not UTF-16 units', () => {
@@ -348,5 +354,110 @@ describe('simulator wire format', () => {
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
+  });
+});
+
+describe('publish (photos and video)', () => {
+  let fx: MediaFixtures;
+  beforeAll(async () => { fx = await mediaFixtures(); }, FIXTURE_TIMEOUT_MS);
+  afterAll(async () => { await fx?.close(); });
+
+  const settings = (kind: 'photo' | 'video', fields: Record<string, unknown>, count: number) => {
+    const r = resolveSettings('discord', discord.descriptor.settings, fields, { endpoint: kind, mediaCount: count });
+    if (r.violations.length) throw new Error(JSON.stringify(r.violations));
+    return r.values;
+  };
+  const publishMedia = async (h: { id: string; token: string }, kind: 'photo' | 'video', title: string, media: MediaRef[], fields: Record<string, unknown> = {}) => {
+    const step = await discord.publisher!.publish(ctxFor(h, { media: fx.access }), { kind, title, media, settings: settings(kind, fields, media.length) });
+    if (step.kind !== 'done') throw new Error('a Discord post finishes in one step');
+    return step.outcome;
+  };
+
+  it('sends photos as multipart payload_json + files[n] with alt text, spoiler names and flags', async () => {
+    const h = hook();
+    const outcome = await publishMedia(h, 'photo', 'Three photos', fx.images.slice(0, 3), {
+      discord_alt_text: 'first||second', discord_spoiler: 'true', discord_silent: true, discord_username: 'Release bot',
+    });
+    const [message] = sim.messages(h.id);
+    expect(message).toMatchObject({ id: outcome.postId, content: 'Three photos', flags: 1 << 12, author: { username: 'Release bot' } });
+    expect(message!.attachments.map((a) => [a.filename.startsWith('SPOILER_'), a.content_type, a.description])).toEqual([
+      [true, 'image/jpeg', 'first'], [true, 'image/jpeg', 'second'], [true, 'image/jpeg', undefined],
+    ]);
+    const req = sim.requests.at(-1)!;
+    expect(req.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect((req.body as { files: Array<{ name: string }> }).files.map((f) => f.name)).toEqual(['files[0]', 'files[1]', 'files[2]']);
+  });
+
+  it('sends a video as one attachment, with or without text', async () => {
+    const h = hook();
+    const outcome = await publishMedia(h, 'video', '', [fx.video]);
+    const [message] = sim.messages(h.id);
+    expect(message).toMatchObject({ id: outcome.postId, content: '' });
+    expect(message!.attachments).toEqual([expect.objectContaining({ content_type: 'video/mp4', size: fx.video.size })]);
+  });
+
+  it('refuses 11 photos and attachments over 10 MiB before sending anything', async () => {
+    const h = hook();
+    const many = Array.from({ length: 11 }, (_, i) => fx.images[i % fx.images.length]!);
+    await expect(discord.publisher!.publish(ctxFor(h, { media: fx.access }), { kind: 'photo', title: 'x', media: many, settings: {} }))
+      .rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'too_many_photos' } });
+    const big = { ...fx.images[0]!, size: 11 * 1024 * 1024 };
+    await expect(discord.publisher!.publish(ctxFor(h, { media: fx.access }), { kind: 'photo', title: 'x', media: [big], settings: {} }))
+      .rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'payload_too_large' } });
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it('refuses a webhook username with "discord" in it at intake', () => {
+    const r = resolveSettings('discord', discord.descriptor.settings, { discord_username: 'My Discord bot' }, { endpoint: 'photo', mediaCount: 1 });
+    expect(r.violations).toEqual([expect.objectContaining({ field: 'discord_username' })]);
+  });
+
+  it('the simulator answers 413 / 40005 past the upload limit and 50035 for an attachment without its file', async () => {
+    const h = hook();
+    const form = new FormData();
+    form.append('payload_json', JSON.stringify({ content: 'big', attachments: [{ id: 0, filename: 'a.bin' }] }));
+    form.append('files[0]', new Blob([Buffer.alloc(10 * 1024 * 1024 + 1)]), 'a.bin');
+    const res = await fetch(`${sim.baseUrl}/webhooks/${h.id}/${h.token}?wait=true`, { method: 'POST', body: form });
+    expect([res.status, (await res.json() as { code: number }).code]).toEqual([413, 40005]);
+    const err = await rejection(discord.publisher!.publish(ctxFor(h, { media: fx.access }), { kind: 'photo', title: 'ok', media: [fx.images[0]!], settings: {} }).then(async () => {
+      const missing = new FormData();
+      missing.append('payload_json', JSON.stringify({ content: 'x', attachments: [{ id: 3, filename: 'a.jpg' }] }));
+      const r = await fetch(`${sim.baseUrl}/webhooks/${h.id}/${h.token}?wait=true`, { method: 'POST', body: missing });
+      throw Object.assign(new Error('done'), { status: r.status, body: await r.json() });
+    }));
+    expect(err).toMatchObject({ status: 400, body: { code: 50035 } });
+    expect(mapDiscordFailure({ kind: 'response', status: 413, headers: new Headers(), body: { code: 40005, message: 'Request entity too large' } }, 1000))
+      .toMatchObject({ failure: { kind: 'invalid_content', code: 'payload_too_large' } });
+  });
+});
+
+describe('edit and delete', () => {
+  it('edits the message text through the webhook (Edit Webhook Message) and deletes it', async () => {
+    const h = hook();
+    const outcome = await publish(ctxFor(h), 'Before');
+    const edited = await discord.postEditor!.edit!(ctxFor(h), { id: outcome.postId, url: outcome.url! }, { text: 'After' });
+    expect(edited).toEqual({ id: outcome.postId, url: outcome.url });
+    expect(sim.messages(h.id)[0]).toMatchObject({ content: 'After', edited_timestamp: expect.any(String) });
+    expect(sim.requests.at(-1)).toMatchObject({ method: 'PATCH', path: `/api/v10/webhooks/${h.id}/${h.token}/messages/${outcome.postId}` });
+    await discord.postEditor!.unpublish!(ctxFor(h), { id: outcome.postId });
+    expect(sim.messages(h.id)).toHaveLength(0);
+    await expect(discord.postEditor!.unpublish!(ctxFor(h), { id: outcome.postId })).rejects.toMatchObject({ failure: { kind: 'rejected' } });
+    await expect(discord.postEditor!.edit!(ctxFor(h), { id: outcome.postId }, { text: 'x'.repeat(2001) })).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'text_too_long' } });
+  });
+});
+
+describe('forum channels', () => {
+  it('a forum webhook needs discord_thread_name (a new thread per post); a text channel refuses one', async () => {
+    const forum = sim.createWebhook({ name: 'Forum', channelType: 'forum', guildId: '1100000000000000001' });
+    const post = (h: { id: string; token: string }, settings: Record<string, unknown>) =>
+      discord.publisher!.publish(ctxFor(h), { kind: 'text', title: 'Thread opener', media: [], settings });
+    await expect(post(forum, {})).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'discord_forum_thread' } });
+    const step = await post(forum, { discord_thread_name: 'Release 1.2' });
+    const [message] = sim.messages(forum.id);
+    expect(step).toMatchObject({ kind: 'done', outcome: { postId: message!.id } });
+    // The message lives in the new thread: its channel is the thread's.
+    expect(message!.channel_id).not.toBe(sim.webhooks().find((w) => w.id === forum.id)!.channelId);
+    const text = hook();
+    await expect(post(text, { discord_thread_name: 'Nope' })).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'discord_forum_thread' } });
   });
 });

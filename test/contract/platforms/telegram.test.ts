@@ -2,7 +2,11 @@ import { noMedia } from '../../support/media-access';
 import { HeraldError, PlatformError } from '../../../core/domain/errors';
 import { textLengthOf, type PlatformAdapter, type PublishContext } from '../../../core/ports/platform';
 import { createTelegramPlatform, mapTelegramFailure } from '../../../adapters/platforms/telegram';
+import { splitText } from '../../../adapters/platforms/telegram/publish';
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
+import { resolveSettings } from '../../../core/domain/settings';
+import type { MediaRef } from '../../../core/ports/platform';
+import { mediaFixtures, FIXTURE_TIMEOUT_MS, type MediaFixtures } from '../../support/platform-harness';
 
 let sim: TelegramSimulator;
 let telegram: PlatformAdapter;
@@ -45,8 +49,11 @@ const publish = async (ctx: PublishContext, text: string, adapter = telegram) =>
 const verify = (input: Record<string, unknown>) => telegram.credentials!.verify(input);
 
 describe('descriptor', () => {
-  it('declares a credentials network with a 4096-character text limit', () => {
-    expect(telegram.descriptor).toMatchObject({ id: 'telegram', connect: 'credentials', endpoints: ['text'], limits: { textMaxChars: 4096 } });
+  it('declares a credentials network: text split in messages of 4096 (10 at most), albums of 10 photos, a video', () => {
+    expect(telegram.descriptor).toMatchObject({
+      id: 'telegram', connect: 'credentials', endpoints: ['text', 'photo', 'video'],
+      limits: { textMaxChars: 40960, photo: { maxCount: 10, maxBytes: 10_000_000 }, video: { maxBytes: 50_000_000 } },
+    });
   });
 
   it('counts text as the publisher does: code points', () => {
@@ -163,11 +170,21 @@ describe('publish (text)', () => {
     expect(sim.messages(chat.id)[0]!.text).toHaveLength(4096);
   });
 
-  it('refuses 4097 characters as invalid_content without sending anything', async () => {
+  it('splits 4097 characters into two messages at a word break, with a warning', async () => {
     const { bot, chat } = publicChannel();
-    const err = await rejection(publish(ctxFor(bot.token, chat.id), 'y'.repeat(4097)));
+    const text = `${'y'.repeat(3000)} ${'z'.repeat(1096)}`;
+    const outcome = await publish(ctxFor(bot.token, chat.id), text);
+    const messages = sim.messages(chat.id);
+    expect(messages.map((m) => m.text)).toEqual(['y'.repeat(3000), 'z'.repeat(1096)]);
+    expect(outcome).toMatchObject({ postId: '1', extra: { message_ids: ['1', '2'] } });
+    expect(outcome.warnings).toEqual([expect.stringMatching(/4097 characters.*2 messages/)]);
+  });
+
+  it('refuses more than ten messages of text as invalid_content without sending anything', async () => {
+    const { bot, chat } = publicChannel();
+    const err = await rejection(publish(ctxFor(bot.token, chat.id), 'y'.repeat(40961)));
     expect(err).toMatchObject({ failure: { kind: 'invalid_content', code: 'text_too_long' } });
-    expect(err.message).toMatch(/4096 characters/);
+    expect(err.message).toMatch(/40960 characters/);
     expect(sim.requests).toHaveLength(0);
   });
 
@@ -329,5 +346,134 @@ describe('simulator wire format', () => {
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
+  });
+});
+
+describe('publish (photos and video)', () => {
+  let fx: MediaFixtures;
+  beforeAll(async () => { fx = await mediaFixtures(); }, FIXTURE_TIMEOUT_MS);
+  afterAll(async () => { await fx?.close(); });
+
+  const publishMedia = async (token: string, chatId: number, kind: 'photo' | 'video', title: string, media: MediaRef[], fields: Record<string, unknown> = {}) => {
+    const r = resolveSettings('telegram', telegram.descriptor.settings, fields, { endpoint: kind, mediaCount: media.length });
+    if (r.violations.length) throw new Error(JSON.stringify(r.violations));
+    const step = await telegram.publisher!.publish(ctxFor(token, chatId, { media: fx.access }), { kind, title, media, settings: r.values });
+    if (step.kind !== 'done') throw new Error('a Telegram post finishes in one step');
+    return step.outcome;
+  };
+
+  it('one photo goes with sendPhoto as a multipart upload, with caption and options', async () => {
+    const { bot, chat } = publicChannel();
+    const outcome = await publishMedia(bot.token, chat.id, 'photo', 'A photo', [fx.images[0]!], { telegram_has_spoiler: true, telegram_disable_notification: true });
+    const [message] = sim.messages(chat.id);
+    expect(message).toMatchObject({ message_id: 1, caption: 'A photo', has_media_spoiler: true, options: { disable_notification: 'true' } });
+    expect(message!.photo!.at(-1)).toMatchObject({ width: 1024, height: 1280 });
+    expect(outcome).toEqual({ postId: '1', url: `https://t.me/${chat.username}/1`, warnings: [] });
+    expect(sim.requests.map((r) => r.path)).toEqual([`/bot${bot.token}/sendPhoto`]);
+  });
+
+  it('2-10 photos go as one album with sendMediaGroup (attach://), the caption on the first', async () => {
+    const { bot, chat } = publicChannel();
+    const outcome = await publishMedia(bot.token, chat.id, 'photo', 'An album', fx.images.slice(0, 4));
+    const messages = sim.messages(chat.id);
+    expect(messages).toHaveLength(4);
+    expect(new Set(messages.map((m) => m.media_group_id)).size).toBe(1);
+    expect(messages.map((m) => m.caption)).toEqual(['An album', undefined, undefined, undefined]);
+    expect(outcome).toMatchObject({ postId: '1', extra: { message_ids: ['1', '2', '3', '4'] } });
+    expect(sim.requests.map((r) => r.path)).toEqual([`/bot${bot.token}/sendMediaGroup`]);
+  });
+
+  it('a video goes with sendVideo, with its size and duration', async () => {
+    const { bot, chat } = publicChannel();
+    await publishMedia(bot.token, chat.id, 'video', 'A clip', [fx.video]);
+    const [message] = sim.messages(chat.id);
+    expect(message).toMatchObject({ caption: 'A clip', video: { width: 720, height: 1280, duration: 3, file_size: fx.video.size } });
+  });
+
+  it('a caption over 1024 characters is sent as a text message before the media, with a warning', async () => {
+    const { bot, chat } = publicChannel();
+    const caption = 'w'.repeat(1025);
+    const outcome = await publishMedia(bot.token, chat.id, 'photo', caption, fx.images.slice(0, 2));
+    const messages = sim.messages(chat.id);
+    expect(messages.map((m) => [m.text, m.caption, Boolean(m.photo)])).toEqual([[caption, undefined, false], [undefined, undefined, true], [undefined, undefined, true]]);
+    expect(outcome.warnings).toEqual([expect.stringMatching(/1025 characters.*1024.*text message before the media/)]);
+  });
+
+  it('refuses 11 photos and a photo over 10 MB before sending anything', async () => {
+    const { bot, chat } = publicChannel();
+    const many = Array.from({ length: 11 }, (_, i) => fx.images[i % fx.images.length]!);
+    await expect(telegram.publisher!.publish(ctxFor(bot.token, chat.id, { media: fx.access }), { kind: 'photo', title: '', media: many, settings: {} }))
+      .rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'too_many_photos' } });
+    await expect(telegram.publisher!.publish(ctxFor(bot.token, chat.id, { media: fx.access }), { kind: 'photo', title: '', media: [{ ...fx.images[0]!, size: 10_000_001 }], settings: {} }))
+      .rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'photo_too_large' } });
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it('the simulator refuses what Telegram refuses: one-item albums, long captions, non-images, missing attachments', async () => {
+    const { bot, chat } = publicChannel();
+    const call = async (method: string, build: (f: FormData) => void) => {
+      const f = new FormData();
+      f.append('chat_id', String(chat.id));
+      build(f);
+      const res = await fetch(`${sim.baseUrl}/bot${bot.token}/${method}`, { method: 'POST', body: f });
+      return [res.status, ((await res.json()) as { description: string }).description];
+    };
+    const jpeg = new Blob([Buffer.from([0xff, 0xd8, 0xff, 0xd9])], { type: 'image/jpeg' });
+    expect(await call('sendMediaGroup', (f) => { f.append('media', JSON.stringify([{ type: 'photo', media: 'attach://a' }])); f.append('a', jpeg, 'a.jpg'); }))
+      .toEqual([400, expect.stringMatching(/wrong number of media/)]);
+    expect(await call('sendPhoto', (f) => { f.append('caption', 'c'.repeat(1025)); f.append('photo', jpeg, 'a.jpg'); }))
+      .toEqual([400, 'Bad Request: message caption is too long']);
+    expect(await call('sendPhoto', (f) => { f.append('photo', new Blob(['not an image']), 'a.jpg'); }))
+      .toEqual([400, 'Bad Request: IMAGE_PROCESS_FAILED']);
+    expect(await call('sendMediaGroup', (f) => { f.append('media', JSON.stringify([{ type: 'photo', media: 'attach://a' }, { type: 'photo', media: 'attach://b' }])); f.append('a', jpeg, 'a.jpg'); }))
+      .toEqual([400, 'Bad Request: wrong file identifier/HTTP URL specified']);
+    expect(sim.messages(chat.id)).toHaveLength(0);
+    expect(mapTelegramFailure({ kind: 'response', status: 400, headers: new Headers(), body: { ok: false, error_code: 400, description: 'Bad Request: IMAGE_PROCESS_FAILED' } }, 1000))
+      .toMatchObject({ failure: { kind: 'invalid_content', code: 'media_invalid' } });
+    expect(mapTelegramFailure({ kind: 'response', status: 413, headers: new Headers(), body: undefined }, 1000))
+      .toMatchObject({ failure: { kind: 'invalid_content', code: 'payload_too_large' } });
+  });
+});
+
+describe('edit and delete', () => {
+  let fx: MediaFixtures;
+  beforeAll(async () => { fx = await mediaFixtures(); }, FIXTURE_TIMEOUT_MS);
+  afterAll(async () => { await fx?.close(); });
+
+  it('edits a text message with editMessageText and a photo caption with editMessageCaption', async () => {
+    const { bot, chat } = publicChannel();
+    const ctx = ctxFor(bot.token, chat.id);
+    const text = await publish(ctx, 'Before');
+    await telegram.postEditor!.edit!(ctx, { id: text.postId }, { text: 'After' });
+    const step = await telegram.publisher!.publish(ctxFor(bot.token, chat.id, { media: fx.access }), { kind: 'photo', title: 'Old caption', media: [fx.images[0]!], settings: {} });
+    const photo = step.kind === 'done' ? step.outcome : undefined;
+    await telegram.postEditor!.edit!(ctx, { id: photo!.postId }, { text: 'New caption' });
+    expect(sim.messages(chat.id).map((m) => m.text ?? m.caption)).toEqual(['After', 'New caption']);
+    expect(sim.requests.map((r) => r.path.split('/').at(-1))).toEqual(['sendMessage', 'editMessageText', 'sendPhoto', 'editMessageText', 'editMessageCaption']);
+    await expect(telegram.postEditor!.edit!(ctx, { id: text.postId }, { text: 'After' })).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'nothing_to_update' } });
+  });
+
+  it('deletes every message of a split text', async () => {
+    const { bot, chat } = publicChannel();
+    const ctx = ctxFor(bot.token, chat.id);
+    const outcome = await publish(ctx, `${'a'.repeat(4000)} ${'b'.repeat(200)}`);
+    expect(sim.messages(chat.id)).toHaveLength(2);
+    await telegram.postEditor!.unpublish!(ctx, { id: outcome.postId, ...(outcome.extra ? { extra: outcome.extra } : {}) });
+    expect(sim.messages(chat.id)).toHaveLength(0);
+    await expect(telegram.postEditor!.unpublish!(ctx, { id: outcome.postId })).rejects.toMatchObject({ failure: { kind: 'rejected', code: 'post_not_found' } });
+  });
+});
+
+describe('splitText', () => {
+  it('cuts at paragraph, then line, then word breaks in the second half, else anywhere, counting code points', () => {
+    expect(splitText(`${'a'.repeat(6)}\n\n${'b'.repeat(3)} ${'c'.repeat(2)}`, 10)).toEqual(['aaaaaa', 'bbb cc']);
+    expect(splitText(`${'a'.repeat(7)}\n${'b'.repeat(7)}`, 10)).toEqual(['aaaaaaa', 'bbbbbbb']);
+    // A break in the first half would leave a short message: the cut is hard instead.
+    expect(splitText(`ab ${'c'.repeat(12)}`, 10)).toEqual(['ab ccccccc', 'ccccc']);
+    // Emoji are one code point each: never cut in half.
+    const emoji = '😀'.repeat(25);
+    const parts = splitText(emoji, 10);
+    expect(parts.map((p) => [...p].length)).toEqual([10, 10, 5]);
+    expect(parts.join('')).toBe(emoji);
   });
 });
