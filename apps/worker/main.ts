@@ -12,6 +12,8 @@ import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-cryp
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log, logMongoCommands } from '../shared/compose';
 import { startPendingReconciler } from './reconciler';
+import { createConnectionRefreshActivities } from '../../workflows/activities/connection-refresh';
+import { lifecycleWiring } from '../shared/lifecycle';
 
 /**
  * Operator accounts as the worker reads them: each publish's event carries the operator's email,
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
   const temporal = await connectTemporal(config);
 
   const platforms = buildPlatforms(config);
+  const lifecycle = lifecycleWiring(temporal.client, config);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection,
@@ -57,8 +60,10 @@ async function main(): Promise<void> {
         storage: withOperatorsCached(mongo.storage), leases: mongo.leases, platforms, secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
         pauses: createTemporalAccountPauses(temporal.client, { taskQueue: config.temporal.taskQueue }),
         checkpointProbes: createTemporalCheckpointProbes(temporal.client, { taskQueue: config.temporal.taskQueue, intervalMs: config.checkpointProbe.intervalMs }),
+        lifecycleSettings: lifecycle.lifecycleSettings,
       }),
       ...createAccountPauseActivities({ storage: mongo.storage, clock: systemClock }),
+      ...createConnectionRefreshActivities({ storage: mongo.storage, leases: mongo.leases, platforms, secrets, notifier, clock: systemClock, ...lifecycle }),
       ...createCheckpointProbeActivities({ storage: mongo.storage, leases: mongo.leases, platforms, secrets, clock: systemClock }),
     },
     // On SIGTERM running activities get this long to finish; what remains is handed back to Temporal.
