@@ -41,6 +41,7 @@ function steerableNetwork(clock: { now(): Date }) {
       },
     },
     oauth: {
+      pkce: false,
       authorizeUrl: ({ state: s }) => `https://tiktok.example/authorize?state=${s}`,
       async exchangeCode() {
         generation += 1;
