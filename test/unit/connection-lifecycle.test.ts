@@ -17,7 +17,7 @@ import { disconnectIfStillReauth, markReauthRequired, recordAuthStrike, recordRe
 import { disconnectAccount } from '../../core/usecases/disconnect-account';
 import { refreshAhead } from '../../core/usecases/refresh-ahead';
 import { ensureOperatorAccount } from '../../core/usecases/operator-accounts';
-import { createProfile } from '../../core/usecases/profiles';
+import { createProfile, deleteProfile } from '../../core/usecases/profiles';
 
 const EMAIL = 'lifecycle@example.com';
 
@@ -330,6 +330,15 @@ describe('disconnected', () => {
     expect(w.events().map((e) => e.event)).toEqual([
       'social_account_connected', 'social_account_reauth_required', 'social_account_connected', 'social_account_reauth_required', 'social_account_disconnected',
     ]);
+  });
+
+  it('deleting the profile disconnects its accounts through the lifecycle', async () => {
+    const w = await setup();
+    const connection = await w.connect();
+    await deleteProfile(w.deps, w.operator, { username: 'alice' });
+    expect(await w.deps.storage.connectedAccounts.findById(connection.id)).toBeNull();
+    expect(w.stopped).toEqual([connection.id]);
+    expect(w.events('social_account_disconnected')).toEqual([expect.objectContaining({ reason: 'manual_disconnect', profile_username: 'alice' })]);
   });
 
   it('delivery keys name the transition: connection, generation, status', async () => {
