@@ -102,6 +102,13 @@ export function createMemoryConnectedAccounts(): ConnectedAccountRepository {
       byId.delete(id);
       return true;
     },
+    async listByPlatform(platform, page) {
+      return [...byId.values()]
+        .filter((c) => c.platform === platform && (page.afterId === undefined || c.id > page.afterId))
+        .sort((a, b) => compare(a.id, b.id))
+        .slice(0, page.limit)
+        .map((c) => copy(c));
+    },
     async deleteByProfile(accountId, profileUsername) {
       let n = 0;
       for (const [id, c] of byId) {

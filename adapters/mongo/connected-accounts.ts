@@ -90,6 +90,11 @@ export async function createMongoConnectedAccounts(db: Db): Promise<ConnectedAcc
       const res = await col.deleteOne({ _id: id, connectedAt });
       return res.deletedCount > 0;
     },
+    async listByPlatform(platform, page) {
+      const filter: Document = page.afterId ? { platform, _id: { $gt: page.afterId } } : { platform };
+      const docs = await col.find(filter).sort({ _id: 1 }).limit(page.limit).toArray();
+      return docs.map((d) => fromDoc(d) as ConnectedAccount);
+    },
     async deleteByProfile(accountId, profileUsername) {
       const res = await col.deleteMany({ accountId, profileUsername });
       return res.deletedCount;

@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
 import type { ConnectionRefreshes, ConnectionRefreshInput } from '../../core/ports/connection-refreshes';
 import { SIGNALS, WORKFLOW_TYPES, workflowIds, type SignalArgs } from '../../core/ports/workflow-names';
@@ -19,6 +19,16 @@ export function createTemporalConnectionRefreshes(
         args: [input],
         signal: SIGNALS.reconnected,
         signalArgs: [],
+      });
+    },
+    async ensure(connection: ConnectedAccount): Promise<void> {
+      const input: ConnectionRefreshInput = { connectionId: connection.id, ...opts.timing };
+      await client.workflow.start(WORKFLOW_TYPES.connectionRefresh, {
+        workflowId: workflowIds.connectionRefresh(connection.id),
+        taskQueue: opts.taskQueue,
+        args: [input],
+        // A running workflow keeps its own timer: the back-fill neither restarts nor wakes it.
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       });
     },
     async disconnected(connectionId: string): Promise<void> {

@@ -14,6 +14,7 @@ import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log, logMong
 import { startPendingReconciler } from './reconciler';
 import { createConnectionRefreshActivities } from '../../workflows/activities/connection-refresh';
 import { lifecycleWiring } from '../shared/lifecycle';
+import { ensureRefreshAheadForAll } from '../../core/usecases/refresh-ahead';
 
 /**
  * Operator accounts as the worker reads them: each publish's event carries the operator's email,
@@ -79,6 +80,9 @@ async function main(): Promise<void> {
     ...config.reconciler,
   });
 
+  // Refresh-ahead back-fill: accounts connected before it existed (or while Temporal was away) get their workflow.
+  void ensureRefreshAheadForAll({ storage: mongo.storage, platforms, refreshes: lifecycle.refreshes })
+    .then((accounts) => log('refresh-ahead ensured', { accounts }), (err: unknown) => log('refresh-ahead back-fill failed', { error: (err as Error).message }));
   log('herald worker running', { task_queue: config.temporal.taskQueue, temporal: config.temporal.address });
   // Worker.run resolves after SIGTERM/SIGINT once in-flight work is finished or handed back.
   await worker.run();

@@ -9,6 +9,8 @@ import type { ConnectedAccount } from '../domain/connected-account';
 export interface ConnectionRefreshes {
   /** The account was connected or reconnected: start its workflow, or wake the running one. */
   connected(connection: ConnectedAccount): Promise<void>;
+  /** Start the account's workflow unless one runs (the back-fill of accounts connected before refresh-ahead existed). */
+  ensure(connection: ConnectedAccount): Promise<void>;
   /** The account was disconnected: end its workflow (no-op when none runs). */
   disconnected(connectionId: string): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import { connectionGeneration } from '../domain/connection-lifecycle';
 import { PlatformError } from '../domain/errors';
 import type { PlatformCredentials } from '../ports/platform';
-import type { RefreshAheadOutcome } from '../ports/connection-refreshes';
+import type { ConnectionRefreshes, RefreshAheadOutcome } from '../ports/connection-refreshes';
 import { renewCredentials, type ConnectionSessionDeps } from './connection-session';
 import { disconnectIfStillReauth, markReauthRequired } from './connection-lifecycle';
 import type { ReauthReason } from '../ports/notifications';
@@ -53,4 +53,28 @@ export async function refreshAhead(deps: RefreshAheadDeps, input: { connectionId
 /** The end of a persistent authentication failure: still reauth_required in the watched generation → disconnected (account_blocked). */
 export async function blockIfStillReauth(deps: RefreshAheadDeps, input: { connectionId: string; generation: string }): Promise<boolean> {
   return disconnectIfStillReauth(deps, input);
+}
+
+/**
+ * Back-fill at worker start: every stored account of a network that renews tokens gets its
+ * refresh-ahead workflow (those connected before it existed, or whose start was lost while Temporal
+ * was unreachable); a running one is left alone. Answers how many accounts it looked at.
+ */
+export async function ensureRefreshAheadForAll(
+  deps: { storage: Pick<RefreshAheadDeps['storage'], 'connectedAccounts'>; platforms: RefreshAheadDeps['platforms']; refreshes: ConnectionRefreshes },
+  opts: { pageSize?: number } = {},
+): Promise<number> {
+  const limit = opts.pageSize ?? 200;
+  let seen = 0;
+  for (const adapter of deps.platforms.list().filter((a) => a.refresher)) {
+    let afterId: string | undefined;
+    for (;;) {
+      const page = await deps.storage.connectedAccounts.listByPlatform(adapter.descriptor.id, { limit, ...(afterId ? { afterId } : {}) });
+      for (const connection of page) await deps.refreshes.ensure(connection);
+      seen += page.length;
+      if (page.length < limit) break;
+      afterId = page[page.length - 1]!.id;
+    }
+  }
+  return seen;
 }

@@ -15,7 +15,7 @@ import { completeOAuth, startOAuth } from '../../core/usecases/oauth-connect';
 import { withConnection } from '../../core/usecases/connection-session';
 import { disconnectIfStillReauth, markReauthRequired, recordAuthStrike, recordRefreshFailure } from '../../core/usecases/connection-lifecycle';
 import { disconnectAccount } from '../../core/usecases/disconnect-account';
-import { refreshAhead } from '../../core/usecases/refresh-ahead';
+import { ensureRefreshAheadForAll, refreshAhead } from '../../core/usecases/refresh-ahead';
 import { ensureOperatorAccount } from '../../core/usecases/operator-accounts';
 import { createProfile, deleteProfile } from '../../core/usecases/profiles';
 
@@ -93,8 +93,10 @@ async function setup(settings: Partial<LifecycleSettings> = {}) {
   const started: string[] = [];
   const stopped: string[] = [];
   const pausesEnded: string[] = [];
+  const ensured: string[] = [];
   const refreshes: ConnectionRefreshes = {
     async connected(c) { started.push(c.id); },
+    async ensure(c) { ensured.push(c.id); },
     async disconnected(id) { stopped.push(id); },
   };
   const pauses: AccountPauses = { async paused() {}, async ended(id) { pausesEnded.push(id); } };
@@ -110,7 +112,7 @@ async function setup(settings: Partial<LifecycleSettings> = {}) {
   const stored = async () => storage.connectedAccounts.find(operator.id, 'alice', 'tiktok');
   const events = (name?: string) => (notifier.events as ConnectionEvent[]).filter((e) => !name || e.event === name);
   return {
-    deps, network, notifier, operator, connect, stored, events, started, stopped, pausesEnded,
+    deps, network, notifier, operator, connect, stored, events, started, stopped, pausesEnded, ensured,
     advance(ms: number) { now = new Date(now.getTime() + ms); },
   };
 }
@@ -408,5 +410,16 @@ describe('refresh-ahead (one round of the per-account workflow)', () => {
     const noExpiry: ConnectedAccount = { ...connection, sealedCredentials: w.deps.secrets.seal(JSON.stringify({ access_token: 'x' })) };
     await w.deps.storage.connectedAccounts.updateCredentials(connection.id, noExpiry.sealedCredentials, w.deps.clock.now());
     expect(await refreshAhead(w.deps, { connectionId: connection.id, marginMs: margin })).toEqual({ kind: 'done', reason: 'no_expiry' });
+  });
+
+  it('the back-fill at worker start ensures a workflow for every account of a network that renews tokens, page by page', async () => {
+    const w = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      await createProfile(w.deps as never, w.operator, { username: `p${i}` });
+      ids.push((await connectWithCredentials(w.deps, w.operator, 'tiktok', { profile_username: `p${i}` })).id);
+    }
+    expect(await ensureRefreshAheadForAll(w.deps, { pageSize: 2 })).toBe(5);
+    expect([...w.ensured].sort()).toEqual([...ids].sort());
   });
 });

@@ -25,5 +25,7 @@ export interface ConnectedAccountRepository {
   clearFailures(id: string, at: Date): Promise<void>;
   /** Deletes the connection while it is still the generation `connectedAt` names; false when it is not. */
   deleteIf(id: string, connectedAt: Date): Promise<boolean>;
+  /** One page of every connection of `platform`, by id (after `afterId`): for sweeps such as the refresh-ahead back-fill. */
+  listByPlatform(platform: Platform, page: { afterId?: string; limit: number }): Promise<ConnectedAccount[]>;
   deleteByProfile(accountId: string, profileUsername: string): Promise<number>;
 }

@@ -201,6 +201,16 @@ export function connectedAccountsContract(name: string, make: MakeRepository<Con
           for (const field of ['authStrikes', 'refreshFailures', 'reauthReason', 'reauthSince']) expect(reconnected).not.toHaveProperty(field);
         });
 
+        it('listByPlatform pages through every connection of a platform by id', async () => {
+          const tiktoks = ['c-1', 'c-2', 'c-3'].map((id, i) => aConnectedAccount({ ...key, id, profileUsername: `p${i}`, platform: 'tiktok' }));
+          for (const c of [...tiktoks, aConnectedAccount({ ...key, id: 'c-0', platform: 'x' })]) await connectedAccounts.upsert(c);
+          const first = await connectedAccounts.listByPlatform('tiktok', { limit: 2 });
+          expect(first.map((c) => c.id)).toEqual(['c-1', 'c-2']);
+          const second = await connectedAccounts.listByPlatform('tiktok', { afterId: 'c-2', limit: 2 });
+          expect(second).toEqual([tiktoks[2]]);
+          expect(await connectedAccounts.listByPlatform('bluesky', { limit: 2 })).toEqual([]);
+        });
+
         it('deleteIf deletes the named generation only', async () => {
           const conn = await connectedAccounts.upsert(aConnectedAccount({ ...key, platform: 'tiktok', connectedAt: at(0) }));
           expect(await connectedAccounts.deleteIf(conn.id, at(1))).toBe(false);
