@@ -102,6 +102,8 @@ describe('connected-account lifecycle', () => {
     })]);
     const described = await temporal.client.workflow.getHandle(workflowIds.connectionRefresh(connection.id)).describe();
     expect(described.status.name).toBe('RUNNING');
+    // The worker's start-up back-fill ran too.
+    await eventually(async () => stack.worker!.output.join(''), (out) => /"message":"refresh-ahead ensured","accounts":\d+/.test(out), WAIT_MS, 500);
   });
 
   it('refresh-ahead keeps a 20-second token alive for several periods without a post', async () => {
