@@ -16,6 +16,8 @@ export function createTemporalUploadRunner(client: Client, opts: { taskQueue: st
         timing: opts.timing,
         ...(upload.scheduledFor ? { notBefore: upload.scheduledFor.toISOString() } : {}),
         ...((upload.content.media ?? []).some(isUnfetched) ? { fetchMedia: true } : {}),
+        // Text posts carry no media: their calls are short enough to run inside the workflow task.
+        ...(upload.mediaType === 'text' ? { firstCallInline: true } : {}),
       };
       try {
         await client.workflow.start(WORKFLOW_TYPES.upload, {

@@ -36,6 +36,13 @@ export interface UploadWorkflowInput {
   notBefore?: string;
   /** URL media accepted without downloading (asynchronous request): the workflow fetches it first. */
   fetchMedia?: boolean;
+  /**
+   * Each target's first call runs inside the workflow task (a local activity) instead of as an
+   * activity task of its own: one task round trip through Temporal per upload instead of three.
+   * For calls that are short by nature (text posts); anything that asks to wait or retry, or fails
+   * unexpectedly, continues through the regular, heartbeating activity.
+   */
+  firstCallInline?: boolean;
 }
 
 /** Starts and watches the durable execution of uploads (Temporal in production). */

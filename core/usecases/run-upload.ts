@@ -63,11 +63,16 @@ export interface PublishTargetInput {
 }
 
 /**
- * A dispatch marker packs (round, step, attempt) into the one number the storage port keeps, so a
- * later attempt can tell "an earlier attempt of this very call was interrupted" from "an earlier call".
+ * A dispatch marker packs (generation, round, step, attempt) into the one number the storage port
+ * keeps, so a later execution can tell "an earlier execution of this very call was interrupted" from
+ * "an earlier call". The generation is the upload's retry count: a retried upload starts afresh.
+ * Markers stored before generations existed read as generation 0.
  */
-const dispatchMarker = (round: number, step: number, attempt: number) => round * 1_000_000 + step * 1_000 + attempt;
-const sameCall = (marker: number, round: number, step: number) => Math.floor(marker / 1_000) === round * 1_000 + step;
+const dispatchMarker = (generation: number, round: number, step: number, attempt: number) =>
+  generation * 1_000_000_000 + round * 1_000_000 + step * 1_000 + attempt;
+const callOf = (generation: number, round: number, step: number) => generation * 1_000_000 + round * 1_000 + step;
+const sameCall = (marker: number, generation: number, round: number, step: number) =>
+  Math.floor(marker / 1_000) === callOf(generation, round, step);
 
 async function loadUpload(storage: Pick<Storage, 'uploads'>, accountId: string, requestId: string): Promise<UploadRequest> {
   const upload = await storage.uploads.find(accountId, requestId);
@@ -146,11 +151,14 @@ export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInp
   } else {
     const warnings = [...(target.warnings ?? [])];
     const previous = upload.dispatches[input.platform];
-    if (previous && sameCall(previous.attempt, input.round, input.step) && previous.attempt < dispatchMarker(input.round, input.step, input.attempt)) {
+    const generation = upload.retryCount ?? 0;
+    const marker = dispatchMarker(generation, input.round, input.step, input.attempt);
+    // Equal markers too: a call run inside a workflow task (local activity) whose worker died is
+    // run again from attempt 1 by the next worker.
+    if (previous && sameCall(previous.attempt, generation, input.round, input.step) && previous.attempt <= marker) {
       warnings.push('A previous attempt was interrupted while the network was being called; it was sent again. If the network had already received it, it may appear twice.');
     }
-    await deps.storage.uploads.recordDispatch(input.accountId, input.requestId, input.platform,
-      dispatchMarker(input.round, input.step, input.attempt), deps.clock.now());
+    await deps.storage.uploads.recordDispatch(input.accountId, input.requestId, input.platform, marker, deps.clock.now());
     const publisher = adapter.publisher;
     const post = postOf(upload, target);
     try {

@@ -132,6 +132,13 @@ async function main(): Promise<void> {
   ]);
 
   const storage = createMemoryStorage();
+  // A storage failure after the network answered: the call inside the workflow task fails as a whole.
+  const failResultOf = new Set<string>();
+  const recordResult = storage.uploads.recordResult.bind(storage.uploads);
+  storage.uploads.recordResult = async (accountId, requestId, ...rest) => {
+    if (failResultOf.delete(requestId)) throw new Error('storage unavailable (recorder-injected)');
+    return recordResult(accountId, requestId, ...rest);
+  };
   const secrets = createAesSecretBox(randomBytes(32).toString('base64'));
   const pauses = createTemporalAccountPauses(client, { taskQueue });
   const checkpointProbes = createTemporalCheckpointProbes(client, { taskQueue, intervalMs: 1000 });
@@ -216,6 +223,20 @@ async function main(): Promise<void> {
       const handle = await started(upload('telegram'));
       await handle.result();
       return { 'upload-multi-step': handle.workflowId };
+    },
+
+    async 'upload-inline-call-fails'() {
+      // A text post's first call runs inside the workflow task; it fails after the network answered
+      // (storing the result failed), so the regular activity runs it again and warns it was sent again.
+      const u = upload('telegram');
+      failResultOf.add(u.requestId);
+      const handle = await started(u);
+      await handle.result();
+      const result = (await resultOf(u)).results.telegram;
+      if (!result?.success || !result.warnings.some((w) => w.includes('interrupted'))) {
+        throw new Error(`the fallback did not publish with the interruption warning: ${JSON.stringify(result)}`);
+      }
+      return { 'upload-inline-call-fails': handle.workflowId };
     },
 
     async 'upload-retry-rounds'() {

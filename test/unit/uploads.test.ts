@@ -243,6 +243,30 @@ describe('publishing one target', () => {
     const outcome = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 2 });
     expect(outcome).toMatchObject({ kind: 'done', result: { success: true, warnings: [expect.stringContaining('interrupted')] } });
   });
+
+  it('warns when the same attempt runs again (a call inside a workflow task whose worker died restarts at attempt 1)', async () => {
+    const { world, account, input } = await pendingUpload();
+    await world.deps.storage.uploads.recordDispatch(account.id, input.requestId, 'discord', 1, world.deps.clock.now());
+    const outcome = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 1 });
+    expect(outcome).toMatchObject({ kind: 'done', result: { success: true, warnings: [expect.stringContaining('interrupted')] } });
+  });
+
+  it('does not warn on the first call, on a later round, nor on the first call of a retried upload', async () => {
+    const { world, account, input } = await pendingUpload();
+    const now = world.deps.clock.now();
+    const first = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 1 });
+    expect(first).toMatchObject({ kind: 'done', result: { success: true, warnings: [] } });
+    // The retried upload is a new generation: the old run's dispatch of round 0, attempt 1 is not an interruption.
+    await world.deps.storage.uploads.markCompleted(account.id, input.requestId, now);
+    expect(await world.deps.storage.uploads.resetForRetry(account.id, input.requestId, ['discord'], now)).toBe(1);
+    const retried = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 1 });
+    expect(retried).toMatchObject({ kind: 'done', result: { success: true, warnings: [] } });
+
+    const other = await pendingUpload();
+    await other.world.deps.storage.uploads.recordDispatch(other.account.id, other.input.requestId, 'discord', 1, now);
+    const later = await publishTarget(other.world.deps, { ...other.input, platform: 'discord', round: 1, attempt: 1 });
+    expect(later).toMatchObject({ kind: 'done', result: { success: true, warnings: [] } });
+  });
 });
 
 describe('tokens and first comments', () => {

@@ -3,11 +3,16 @@ import { beginUpload, finishUpload, publishTarget, type PublishTargetInput, type
 import { postponeIfCapped, type PostponeDeps } from '../../core/usecases/caps';
 import { prepareMedia, type PrepareMediaDeps } from '../../core/usecases/prepare-media';
 
-export type PublishTargetActivityInput = Omit<PublishTargetInput, 'attempt' | 'signal'>;
+export type PublishTargetActivityInput = Omit<PublishTargetInput, 'attempt' | 'signal'> & {
+  /** This call already ran once inside the workflow task (see `firstCallInline`): attempts count on from it. */
+  afterInline?: boolean;
+};
 
 /** Runs `work` while heartbeating: Temporal then knows this worker is alive during long network I/O. */
 async function heartbeating<T>(heartbeatTimeoutMs: number, work: (ctx: Context) => Promise<T>): Promise<T> {
   const ctx = Context.current();
+  // A local activity runs inside the workflow task, which the SDK keeps alive itself.
+  if (ctx.info.isLocal) return work(ctx);
   const beat = setInterval(() => ctx.heartbeat(), Math.max(200, Math.floor(heartbeatTimeoutMs / 3)));
   try {
     return await work(ctx);
@@ -30,10 +35,10 @@ export function createUploadActivities(deps: PrepareMediaDeps & PostponeDeps) {
     prepareMedia: (input: { accountId: string; requestId: string; heartbeatTimeoutMs: number }): Promise<{ publishable: boolean }> =>
       heartbeating(input.heartbeatTimeoutMs, () => prepareMedia(deps, input)),
 
-    publishTarget: (input: PublishTargetActivityInput): Promise<TargetOutcome> =>
+    publishTarget: ({ afterInline, ...input }: PublishTargetActivityInput): Promise<TargetOutcome> =>
       heartbeating(input.timing.heartbeatTimeoutMs, (ctx) => publishTarget(deps, {
         ...input,
-        attempt: ctx.info.attempt,
+        attempt: ctx.info.attempt + (afterInline ? 1 : 0),
         signal: AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(input.timing.publishTimeoutMs)]),
       })),
   };
