@@ -64,8 +64,50 @@ export function createMemoryConnectedAccounts(): ConnectedAccountRepository {
       const found = byId.get(id);
       if (found) {
         found.sealedCredentials = sealedCredentials;
+        delete found.refreshFailures;
         found.updatedAt = new Date(at.getTime());
       }
+    },
+    async setStatusIf(id, connectedAt, status, at, reauthReason) {
+      const found = byId.get(id);
+      if (!found || found.connectedAt.getTime() !== connectedAt.getTime()) return false;
+      found.status = status;
+      found.updatedAt = new Date(at.getTime());
+      if (status === 'reauth_required') {
+        found.reauthSince = new Date(at.getTime());
+        if (reauthReason) found.reauthReason = reauthReason;
+      } else {
+        delete found.reauthSince;
+        delete found.reauthReason;
+      }
+      return true;
+    },
+    async countFailure(id, connectedAt, counter, at) {
+      const found = byId.get(id);
+      if (!found || found.connectedAt.getTime() !== connectedAt.getTime()) return null;
+      found[counter] = (found[counter] ?? 0) + 1;
+      found.updatedAt = new Date(at.getTime());
+      return found[counter]!;
+    },
+    async clearFailures(id, at) {
+      const found = byId.get(id);
+      if (!found) return;
+      delete found.refreshFailures;
+      delete found.authStrikes;
+      found.updatedAt = new Date(at.getTime());
+    },
+    async deleteIf(id, connectedAt) {
+      const found = byId.get(id);
+      if (!found || found.connectedAt.getTime() !== connectedAt.getTime()) return false;
+      byId.delete(id);
+      return true;
+    },
+    async listByPlatform(platform, page) {
+      return [...byId.values()]
+        .filter((c) => c.platform === platform && (page.afterId === undefined || c.id > page.afterId))
+        .sort((a, b) => compare(a.id, b.id))
+        .slice(0, page.limit)
+        .map((c) => copy(c));
     },
     async deleteByProfile(accountId, profileUsername) {
       let n = 0;

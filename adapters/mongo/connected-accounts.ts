@@ -5,7 +5,7 @@ import { clean, COLLECTIONS, ensureIndexes, fromIdDoc, retryDuplicateUpsert, typ
 
 /** Optional ConnectedAccount fields: removed on replace when the new value lacks them. */
 // Absent optional fields are unset on upsert: reconnecting ends a pause and clears a checkpoint flag.
-const CONNECTED_ACCOUNT_OPTIONAL = ['capabilities', 'restriction', 'checkpointRequired'] as const;
+const CONNECTED_ACCOUNT_OPTIONAL = ['capabilities', 'restriction', 'checkpointRequired', 'refreshFailures', 'authStrikes', 'reauthReason', 'reauthSince'] as const;
 
 /** Connected accounts, `_id` = the connection id; one per (account, profile, platform). */
 export async function createMongoConnectedAccounts(db: Db): Promise<ConnectedAccountRepository> {
@@ -65,7 +65,35 @@ export async function createMongoConnectedAccounts(db: Db): Promise<ConnectedAcc
         : { $unset: { checkpointRequired: '' }, $set: { updatedAt: at } });
     },
     async updateCredentials(id, sealedCredentials, at) {
-      await col.updateOne({ _id: id }, { $set: { sealedCredentials, updatedAt: at } });
+      await col.updateOne({ _id: id }, { $set: { sealedCredentials, updatedAt: at }, $unset: { refreshFailures: '' } });
+    },
+    // The generation is part of the filter: a reconnect (new connectedAt) or a disconnect (no
+    // document) in between makes these no-ops. The outbox's unique delivery key, not this filter,
+    // is what keeps each transition's event single (FerretDB may lose one of two concurrent updates).
+    async setStatusIf(id, connectedAt, status, at, reauthReason) {
+      const update: Document = status === 'reauth_required'
+        ? { $set: { status, updatedAt: at, reauthSince: at, ...(reauthReason ? { reauthReason } : {}) } }
+        : { $set: { status, updatedAt: at }, $unset: { reauthReason: '', reauthSince: '' } };
+      const res = await col.updateOne({ _id: id, connectedAt }, update);
+      return res.matchedCount > 0;
+    },
+    async countFailure(id, connectedAt, counter, at) {
+      const res = await col.updateOne({ _id: id, connectedAt }, { $inc: { [counter]: 1 }, $set: { updatedAt: at } });
+      if (res.matchedCount === 0) return null;
+      const doc = await col.findOne({ _id: id }, { projection: { [counter]: 1 } });
+      return doc ? Number((doc as Document)[counter] ?? 0) : null;
+    },
+    async clearFailures(id, at) {
+      await col.updateOne({ _id: id }, { $unset: { refreshFailures: '', authStrikes: '' }, $set: { updatedAt: at } });
+    },
+    async deleteIf(id, connectedAt) {
+      const res = await col.deleteOne({ _id: id, connectedAt });
+      return res.deletedCount > 0;
+    },
+    async listByPlatform(platform, page) {
+      const filter: Document = page.afterId ? { platform, _id: { $gt: page.afterId } } : { platform };
+      const docs = await col.find(filter).sort({ _id: 1 }).limit(page.limit).toArray();
+      return docs.map((d) => fromDoc(d) as ConnectedAccount);
     },
     async deleteByProfile(accountId, profileUsername) {
       const res = await col.deleteMany({ accountId, profileUsername });

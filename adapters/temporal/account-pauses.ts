@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { AccountRestriction, ConnectedAccount } from '../../core/domain/connected-account';
 import type { AccountPauseInput, AccountPauses } from '../../core/ports/account-pauses';
 import { SIGNALS, WORKFLOW_TYPES, workflowIds, type SignalArgs } from '../../core/ports/workflow-names';
@@ -15,6 +15,15 @@ export function createTemporalAccountPauses(client: Client, opts: { taskQueue: s
         signal: SIGNALS.paused,
         signalArgs: [input.until],
       });
+    },
+
+    async ended(connectionId: string): Promise<void> {
+      try {
+        await client.workflow.getHandle(workflowIds.accountPause(connectionId)).signal<SignalArgs['pauseEnded']>(SIGNALS.pauseEnded);
+      } catch (err) {
+        // No pause runs (never paused, or it already ended): nothing to end.
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      }
     },
   };
 }

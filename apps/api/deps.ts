@@ -7,6 +7,10 @@ import type { Clock, IdGenerator, KeyHasher, Pkce, SecretBox } from '../../core/
 import type { UploadRunner } from '../../core/ports/upload-runner';
 import type { MediaFetcher, MediaProbe, MediaStore } from '../../core/ports/media';
 import type { MediaAccess } from '../../core/ports/platform';
+import type { Notifier } from '../../core/ports/notifications';
+import type { ConnectionRefreshes } from '../../core/ports/connection-refreshes';
+import type { AccountPauses } from '../../core/ports/account-pauses';
+import type { LifecycleSettings } from '../../core/domain/connection-lifecycle';
 
 export interface ApiDeps {
   storage: Storage;
@@ -30,6 +34,12 @@ export interface ApiDeps {
   mediaProbe: MediaProbe;
   mediaFetcher: MediaFetcher;
   mediaUrls: { verify(id: string, exp: string | undefined, sig: string | undefined): boolean };
+  /** The event outbox: connection events of connects and disconnects made through the API. */
+  notifier?: Notifier;
+  /** Refresh-ahead workflows (started on connect, ended on disconnect) and pause workflows (ended by a reconnect). */
+  refreshes?: ConnectionRefreshes;
+  pauses?: AccountPauses;
+  lifecycleSettings?: Partial<LifecycleSettings>;
   /** Readiness of the backing services, for /healthz. */
   health: () => Promise<Record<string, boolean>>;
 }

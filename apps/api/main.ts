@@ -1,4 +1,6 @@
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
+import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
+import { lifecycleWiring } from '../shared/lifecycle';
 import { createAuthFailureGuard, createRequestRateLimiter } from '../../adapters/redis/rate-limit';
 import { createAesSecretBox, randomIds, s256Pkce, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
@@ -44,6 +46,8 @@ async function main(): Promise<void> {
     mediaProbe: media.probe,
     mediaFetcher: media.fetcher,
     mediaUrls: media.signer,
+    notifier: await createMongoEventOutbox(mongo.db),
+    ...lifecycleWiring(temporal.client, config),
     health: async () => ({
       mongodb: await mongo.db.command({ ping: 1 }).then(() => true, () => false),
       redis: redis.status === 'ready',

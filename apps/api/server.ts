@@ -13,6 +13,7 @@ import { profileByUsernameRoute, profileRoutes } from './routes/profiles';
 import { uploadRoutes } from './routes/uploads';
 import { oauthCallbackRoute, oauthStartRoute } from './routes/oauth';
 import { lookupRoutes } from './routes/lookups';
+import { disconnectRoute } from './routes/connections';
 
 export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
@@ -92,6 +93,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   uploadRoutes(router, { ...deps, duplicateWindowMs: options.duplicateWindowMs }, ns, options);
   oauthStartRoute(router, deps, ns, options.publicBaseUrl);
   lookupRoutes(router, deps, ns);
+  disconnectRoute(router, deps, ns);
   profileByUsernameRoute(router, deps, ns);
   app.use(router.routes());
   // 405 with Allow; errorMiddleware writes the JSON body.

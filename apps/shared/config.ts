@@ -1,6 +1,7 @@
 import { DEFAULT_UPLOAD_TIMING, type UploadTiming } from '../../core/ports/upload-runner';
 import { DEFAULT_CHECKPOINT_PROBE_INTERVAL_MS } from '../../core/ports/checkpoint-probes';
 import { loadPlatformSettings, type PlatformSettings } from './platforms';
+import { DEFAULT_LIFECYCLE_SETTINGS, type LifecycleSettings } from '../../core/domain/connection-lifecycle';
 
 /** Every setting of the daemons, read from the environment here and nowhere else. */
 export interface HeraldConfig {
@@ -21,6 +22,8 @@ export interface HeraldConfig {
   reconciler: { intervalMs: number; pendingAfterMs: number };
   /** How often a checkpointed Instagram or Threads account is asked whether the checkpoint is gone. */
   checkpointProbe: { intervalMs: number };
+  /** Connected-account lifecycle thresholds and refresh-ahead timing (core/domain/connection-lifecycle.ts). */
+  lifecycle: LifecycleSettings;
   media: { dir: string; publicBaseUrl: string; urlTtlSeconds: number; maxBytes: number; fetchAllow: string[]; fetchTimeoutMs: number };
   /**
    * Benchmarks and profiling: the API answers with a Server-Timing header (where each request's
@@ -113,6 +116,14 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
     },
     checkpointProbe: {
       intervalMs: positive(env, 'HERALD_CHECKPOINT_PROBE_INTERVAL_MS', DEFAULT_CHECKPOINT_PROBE_INTERVAL_MS),
+    },
+    lifecycle: {
+      refreshFailures: positive(env, 'HERALD_REFRESH_FAILURE_THRESHOLD', DEFAULT_LIFECYCLE_SETTINGS.refreshFailures),
+      authStrikes: positive(env, 'HERALD_MAX_AUTH_STRIKES', DEFAULT_LIFECYCLE_SETTINGS.authStrikes),
+      blockedAfterMs: positive(env, 'HERALD_REAUTH_BLOCKED_AFTER_MS', DEFAULT_LIFECYCLE_SETTINGS.blockedAfterMs),
+      refreshMarginMs: int(env, 'HERALD_REFRESH_AHEAD_MARGIN_MS', DEFAULT_LIFECYCLE_SETTINGS.refreshMarginMs),
+      refreshMinPeriodMs: positive(env, 'HERALD_REFRESH_AHEAD_MIN_PERIOD_MS', DEFAULT_LIFECYCLE_SETTINGS.refreshMinPeriodMs),
+      refreshRetryMs: positive(env, 'HERALD_REFRESH_AHEAD_RETRY_MS', DEFAULT_LIFECYCLE_SETTINGS.refreshRetryMs),
     },
     media: {
       dir: env.HERALD_MEDIA_DIR ?? `${process.cwd()}/.herald/media`,

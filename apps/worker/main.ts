@@ -12,6 +12,9 @@ import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-cryp
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log, logMongoCommands } from '../shared/compose';
 import { startPendingReconciler } from './reconciler';
+import { createConnectionRefreshActivities } from '../../workflows/activities/connection-refresh';
+import { lifecycleWiring } from '../shared/lifecycle';
+import { ensureRefreshAheadForAll } from '../../core/usecases/refresh-ahead';
 
 /**
  * Operator accounts as the worker reads them: each publish's event carries the operator's email,
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
   const temporal = await connectTemporal(config);
 
   const platforms = buildPlatforms(config);
+  const lifecycle = lifecycleWiring(temporal.client, config);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection,
@@ -57,8 +61,10 @@ async function main(): Promise<void> {
         storage: withOperatorsCached(mongo.storage), leases: mongo.leases, claims: mongo.claims, platforms, secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
         pauses: createTemporalAccountPauses(temporal.client, { taskQueue: config.temporal.taskQueue }),
         checkpointProbes: createTemporalCheckpointProbes(temporal.client, { taskQueue: config.temporal.taskQueue, intervalMs: config.checkpointProbe.intervalMs }),
+        lifecycleSettings: lifecycle.lifecycleSettings,
       }),
       ...createAccountPauseActivities({ storage: mongo.storage, clock: systemClock }),
+      ...createConnectionRefreshActivities({ storage: mongo.storage, leases: mongo.leases, platforms, secrets, notifier, clock: systemClock, ...lifecycle }),
       ...createCheckpointProbeActivities({ storage: mongo.storage, leases: mongo.leases, platforms, secrets, clock: systemClock }),
     },
     // On SIGTERM running activities get this long to finish; what remains is handed back to Temporal.
@@ -74,6 +80,9 @@ async function main(): Promise<void> {
     ...config.reconciler,
   });
 
+  // Refresh-ahead back-fill: accounts connected before it existed (or while Temporal was away) get their workflow.
+  void ensureRefreshAheadForAll({ storage: mongo.storage, platforms, refreshes: lifecycle.refreshes })
+    .then((accounts) => log('refresh-ahead ensured', { accounts }), (err: unknown) => log('refresh-ahead back-fill failed', { error: (err as Error).message }));
   log('herald worker running', { task_queue: config.temporal.taskQueue, temporal: config.temporal.address });
   // Worker.run resolves after SIGTERM/SIGINT once in-flight work is finished or handed back.
   await worker.run();

@@ -25,6 +25,13 @@ export interface ConnectedAccount {
   restriction?: AccountRestriction;
   /** The network demands a checkpoint (account_checkpoint_required): precheck answers account_reauth_required. */
   checkpointRequired?: boolean;
+  /** Consecutive failed refresh attempts (the network failing, not refusing); a successful refresh or a reconnect clears it. */
+  refreshFailures?: number;
+  /** Consecutive calls the network refused with freshly renewed credentials; a reconnect clears it. */
+  authStrikes?: number;
+  /** Why the account became reauth_required (core/domain/connection-lifecycle.ts), and since when. */
+  reauthReason?: string;
+  reauthSince?: Date;
 }
 
 export interface AccountRestriction {

@@ -7,6 +7,8 @@ import type { AccountRestriction, ConnectedAccount } from '../domain/connected-a
  */
 export interface AccountPauses {
   paused(connection: ConnectedAccount, restriction: AccountRestriction): Promise<void>;
+  /** The account was reconnected (or disconnected): its pause workflow ends now (no-op when none runs). */
+  ended?(connectionId: string): Promise<void>;
 }
 
 export interface AccountPauseInput {

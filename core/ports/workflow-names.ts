@@ -13,6 +13,7 @@ export const WORKFLOW_TYPES = {
   upload: 'uploadWorkflow',
   accountPause: 'accountPauseWorkflow',
   checkpointProbe: 'checkpointProbeWorkflow',
+  connectionRefresh: 'connectionRefreshWorkflow',
 } as const;
 
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
@@ -24,6 +25,12 @@ export const SIGNALS = {
   cancel: 'cancel',
   /** Account pause: a new restriction verdict pauses the account until this instant (ISO). */
   paused: 'paused',
+  /** Account pause: the account was reconnected or disconnected; the pause ends now. */
+  pauseEnded: 'pauseEnded',
+  /** Refresh-ahead: the account was (re)connected; look at it again now. */
+  reconnected: 'reconnected',
+  /** Refresh-ahead: the account was disconnected; the workflow ends. */
+  disconnected: 'disconnected',
 } as const;
 
 /** The arguments each signal carries. */
@@ -31,6 +38,9 @@ export interface SignalArgs {
   reschedule: [iso: string];
   cancel: [];
   paused: [iso: string];
+  pauseEnded: [];
+  reconnected: [];
+  disconnected: [];
 }
 
 /** Workflow ids are business keys, so a repeated start or a later signal finds the same run. */
@@ -42,4 +52,6 @@ export const workflowIds = {
   accountPause: (connectionId: string): string => `account:${connectionId}`,
   /** The checkpoint probe of one connected account. */
   checkpointProbe: (connectionId: string): string => `checkpoint:${connectionId}`,
+  /** The refresh-ahead of one connected OAuth account. */
+  connectionRefresh: (connectionId: string): string => `refresh:${connectionId}`,
 };

@@ -6,9 +6,11 @@ import type { PlatformRegistry, VerifiedConnection } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import type { Clock, IdGenerator, SecretBox } from '../ports/system';
 import { requireProfile } from './profiles';
+import { connectionEstablished, type LifecycleDeps } from './connection-lifecycle';
 
-export interface ConnectDeps {
-  storage: Pick<Storage, 'profiles' | 'connectedAccounts'>;
+/** Connecting is a lifecycle transition: the optional LifecycleDeps (notifier, workflows) get its event and effects. */
+export interface ConnectDeps extends Omit<LifecycleDeps, 'storage' | 'clock'> {
+  storage: Pick<Storage, 'profiles' | 'connectedAccounts'> & Partial<Pick<Storage, 'operators'>>;
   platforms: PlatformRegistry;
   secrets: SecretBox;
   ids: IdGenerator;
@@ -44,15 +46,18 @@ export async function connectWithCredentials(
 
 /**
  * Stores a verified connection as the profile's one connection of that platform (reconnecting
- * replaces it, keeps its id, and clears reauth_required, a pause and a checkpoint flag).
+ * replaces it, keeps its id, and clears reauth_required, a pause and a checkpoint flag), then
+ * applies the lifecycle's `connected` transition: social_account_connected, refresh-ahead started,
+ * the previous generation's pause ended.
  */
 export async function storeConnection(
-  deps: Pick<ConnectDeps, 'storage' | 'secrets' | 'ids' | 'clock'>,
+  deps: Pick<ConnectDeps, 'storage' | 'secrets' | 'ids' | 'clock'> & Omit<LifecycleDeps, 'storage' | 'clock'>,
   owner: { accountId: string; profileUsername: string; platform: Platform },
   verified: VerifiedConnection,
 ): Promise<ConnectedAccount> {
   const now = deps.clock.now();
-  return deps.storage.connectedAccounts.upsert({
+  const previous = await deps.storage.connectedAccounts.find(owner.accountId, owner.profileUsername, owner.platform);
+  const stored = await deps.storage.connectedAccounts.upsert({
     id: deps.ids.next('conn'),
     ...owner,
     platformUserId: verified.identity.platformUserId,
@@ -62,7 +67,10 @@ export async function storeConnection(
     status: 'connected',
     ...(verified.identity.capabilities ? { capabilities: verified.identity.capabilities } : {}),
     sealedCredentials: deps.secrets.seal(JSON.stringify(verified.credentials)),
-    connectedAt: now,
+    // A new generation (core/domain/connection-lifecycle.ts): never the previous one's instant.
+    connectedAt: previous && previous.connectedAt.getTime() >= now.getTime() ? new Date(previous.connectedAt.getTime() + 1) : now,
     updatedAt: now,
   });
+  await connectionEstablished(deps, stored, previous);
+  return stored;
 }

@@ -4,9 +4,10 @@ import { LeaseBusyError, type CredentialLeases } from '../ports/credential-lease
 import type { CallContext, PlatformCredentials, PlatformRegistry, TokenRefresher } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import type { Clock, SecretBox } from '../ports/system';
+import { recordAuthStrike, recordRefreshFailure, type LifecycleDeps } from './connection-lifecycle';
 
-export interface ConnectionSessionDeps {
-  storage: Pick<Storage, 'connectedAccounts'>;
+export interface ConnectionSessionDeps extends LifecycleDeps {
+  storage: Pick<Storage, 'connectedAccounts'> & Partial<Pick<Storage, 'operators'>>;
   platforms: PlatformRegistry;
   secrets: SecretBox;
   clock: Clock;
@@ -57,24 +58,47 @@ export async function withConnection<T>(
   let sealed = connection.sealedCredentials;
   let credentials = open(deps, sealed);
   const context = (): CallContext => ({ credentials, ...(opts.signal ? { signal: opts.signal } : {}) });
+  /** The refresh itself was refused (its failure is already counted: reauth_required at once). */
+  let refreshRefused = false;
   const renew = async () => {
-    ({ sealed, credentials } = await refreshSerialized(deps, connection, refresher!, sealed, credentials));
+    try {
+      ({ sealed, credentials } = await refreshSerialized(deps, connection, refresher!, sealed, credentials));
+    } catch (err) {
+      if (isAuthExpired(err)) refreshRefused = true;
+      throw err;
+    }
   };
 
   try {
     if (refresher && expiring(deps, credentials)) await renew();
+    let result: T;
     try {
-      return await call(context());
+      result = await call(context());
     } catch (err) {
       if (!isAuthExpired(err) || !refresher) throw err;
       await renew();
-      return await call(context());
+      result = await call(context());
     }
+    if (connection.authStrikes) await deps.storage.connectedAccounts.clearFailures(connection.id, deps.clock.now());
+    return result;
   } catch (err) {
-    // The network refuses the account even with renewed credentials: only a reconnect helps.
-    if (isAuthExpired(err)) await deps.storage.connectedAccounts.setStatus(connection.id, 'reauth_required', deps.clock.now());
+    // The network refuses the account even with renewed credentials: a strike (the threshold of
+    // them makes it reauth_required: only a reconnect helps).
+    if (isAuthExpired(err) && !refreshRefused) await recordAuthStrike(deps, connection);
     throw err;
   }
+}
+
+/**
+ * Refresh-ahead (the per-account workflow): renews the credentials now, serialized with every
+ * other refresh of the account, whether or not they expire soon. A refused or failed refresh is
+ * counted (core/usecases/connection-lifecycle.ts) and thrown.
+ */
+export async function renewCredentials(deps: ConnectionSessionDeps, connection: ConnectedAccount): Promise<PlatformCredentials> {
+  const refresher = deps.platforms.get(connection.platform)?.refresher;
+  if (!refresher) throw new PlatformError(connection.platform, { kind: 'unsupported' }, `${connection.platform} tokens are not renewed.`);
+  const used = open(deps, connection.sealedCredentials);
+  return (await refreshSerialized(deps, connection, refresher, connection.sealedCredentials, used)).credentials;
 }
 
 const open = (deps: Pick<ConnectionSessionDeps, 'secrets'>, sealed: string): PlatformCredentials =>
@@ -102,7 +126,14 @@ async function refreshSerialized(
   try {
     const current = await deps.storage.connectedAccounts.findById(connection.id);
     if (current && current.sealedCredentials !== usedSealed) return { sealed: current.sealedCredentials, credentials: open(deps, current.sealedCredentials) };
-    const renewed = await refresher.refresh(used);
+    let renewed: PlatformCredentials;
+    try {
+      renewed = await refresher.refresh(used);
+    } catch (err) {
+      // Counted toward the lifecycle's threshold: a refusal reaches it at once, other failures one by one.
+      if (err instanceof PlatformError) await recordRefreshFailure(deps, current ?? connection, isAuthExpired(err));
+      throw err;
+    }
     const sealed = deps.secrets.seal(JSON.stringify(renewed));
     await deps.storage.connectedAccounts.updateCredentials(connection.id, sealed, deps.clock.now());
     return { sealed, credentials: renewed };

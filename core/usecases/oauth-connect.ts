@@ -7,9 +7,10 @@ import type { Storage } from '../ports/storage';
 import type { Clock, IdGenerator, Pkce, SecretBox } from '../ports/system';
 import { requireProfile } from './profiles';
 import { storeConnection } from './connect-with-credentials';
+import type { LifecycleDeps } from './connection-lifecycle';
 
-export interface OAuthDeps {
-  storage: Pick<Storage, 'oauthStates' | 'profiles' | 'connectedAccounts'>;
+export interface OAuthDeps extends Omit<LifecycleDeps, 'storage' | 'clock'> {
+  storage: Pick<Storage, 'oauthStates' | 'profiles' | 'connectedAccounts'> & Partial<Pick<Storage, 'operators'>>;
   platforms: PlatformRegistry;
   secrets: SecretBox;
   ids: IdGenerator;

@@ -5,9 +5,10 @@ import { assertNewProfileUsername, assertProfileUsername, type Profile } from '.
 import { toSocialAccountView, type SocialAccountView } from '../domain/connected-account';
 import { DuplicateKeyError, type Storage } from '../ports/storage';
 import type { Clock } from '../ports/system';
+import { disconnectConnection, type LifecycleDeps } from './connection-lifecycle';
 
-export interface ProfileDeps {
-  storage: Pick<Storage, 'profiles' | 'connectedAccounts'>;
+export interface ProfileDeps extends Omit<LifecycleDeps, 'storage' | 'clock'> {
+  storage: Pick<Storage, 'profiles' | 'connectedAccounts'> & Partial<Pick<Storage, 'operators'>>;
   clock: Clock;
 }
 
@@ -76,6 +77,10 @@ export async function deleteProfile(deps: ProfileDeps, account: OperatorAccount,
   assertProfileUsername(input.username);
   if (!(await deps.storage.profiles.delete(account.id, input.username))) {
     throw notFound(`Profile "${input.username}" not found.`, 'PROFILE_NOT_FOUND');
+  }
+  // Each connection goes through the lifecycle (social_account_disconnected, workflows ended), then any left over.
+  for (const connection of await deps.storage.connectedAccounts.listByProfile(account.id, input.username)) {
+    await disconnectConnection(deps, connection, 'manual_disconnect');
   }
   await deps.storage.connectedAccounts.deleteByProfile(account.id, input.username);
 }

@@ -1,4 +1,5 @@
 import { failureErrorCode, PlatformError } from '../domain/errors';
+import type { LifecycleSettings } from '../domain/connection-lifecycle';
 import { precheckFailure, type ConnectedAccount } from '../domain/connected-account';
 import type { Platform } from '../domain/platforms';
 import type { PublishTarget, TargetResult, UploadRequest } from '../domain/upload';
@@ -30,6 +31,8 @@ export interface RunUploadDeps {
   leases?: CredentialLeases;
   /** One execution at a time per publish call (see DispatchClaims); within this process when absent. */
   claims?: DispatchClaims;
+  /** Lifecycle thresholds (auth strikes, refresh failures); defaults in core/domain/connection-lifecycle.ts. */
+  lifecycleSettings?: Partial<LifecycleSettings>;
 }
 
 export type TargetOutcome =

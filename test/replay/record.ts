@@ -34,6 +34,8 @@ import { createTemporalCheckpointProbes } from '../../adapters/temporal/checkpoi
 import { createUploadActivities } from '../../workflows/activities/upload';
 import { createAccountPauseActivities } from '../../workflows/activities/account-pause';
 import { createCheckpointProbeActivities } from '../../workflows/activities/checkpoint-probe';
+import { createConnectionRefreshActivities } from '../../workflows/activities/connection-refresh';
+import { createTemporalConnectionRefreshes } from '../../adapters/temporal/connection-refreshes';
 import { fakeTextPlatform } from '../support/fake-platform';
 import { noMedia } from '../support/media-access';
 import { aConnectedAccount, anOperator, anUpload, aProfile } from '../support/mothers';
@@ -82,6 +84,20 @@ async function main(): Promise<void> {
     instagram: fakeTextPlatform('instagram'),
     youtube: fakeTextPlatform('youtube'),
     pinterest: fakeTextPlatform('pinterest'),
+    mastodon: fakeTextPlatform('mastodon'),
+    tiktok: fakeTextPlatform('tiktok'),
+  };
+  // Refresh-ahead: tokens living 3 s, renewed twice, then the refresh token is refused.
+  let tiktokRefreshes = 0;
+  const tiktok: PlatformAdapter = {
+    ...fakes.tiktok.adapter,
+    refresher: {
+      async refresh(credentials) {
+        tiktokRefreshes += 1;
+        if (tiktokRefreshes > 2) throw new PlatformError('tiktok', { kind: 'auth_expired', reason: 'invalid_grant' }, 'refresh token revoked');
+        return { ...credentials, access_token: `at-${tiktokRefreshes}`, expires_at: inMs(3000).toISOString() };
+      },
+    },
   };
   let probes = 0;
   const instagram: PlatformAdapter = {
@@ -112,7 +128,7 @@ async function main(): Promise<void> {
   const restricted = (platform: Platform, afterMs: number, message: string, extra: Partial<PlatformFailure> = {}) =>
     verdicts.set(platform, [...(verdicts.get(platform) ?? []), () => ({ failure: { kind: 'restricted', reason: 'rate_limited', until: inMs(afterMs), ...extra } as PlatformFailure, message })]);
   const platforms = createPlatformRegistry([
-    ...Object.values(fakes).map((f) => f.adapter).filter((a) => a.descriptor.id !== 'instagram').map(verdictAtCallTime), instagram,
+    ...Object.values(fakes).map((f) => f.adapter).filter((a) => !['instagram', 'tiktok'].includes(a.descriptor.id)).map(verdictAtCallTime), instagram, tiktok,
   ]);
 
   const storage = createMemoryStorage();
@@ -126,6 +142,7 @@ async function main(): Promise<void> {
   const secrets = createAesSecretBox(randomBytes(32).toString('base64'));
   const pauses = createTemporalAccountPauses(client, { taskQueue });
   const checkpointProbes = createTemporalCheckpointProbes(client, { taskQueue, intervalMs: 1000 });
+  const refreshes = createTemporalConnectionRefreshes(client, { taskQueue, timing: { marginMs: 2000, minPeriodMs: 500, retryMs: 500, blockedAfterMs: 2000 } });
   const timing = { ...DEFAULT_UPLOAD_TIMING, transientBackoffMs: 500 };
   const runner = createTemporalUploadRunner(client, { taskQueue, timing });
   const mediaFetcher = {
@@ -284,6 +301,32 @@ async function main(): Promise<void> {
       if (outcome !== 'cleared') throw new Error(`checkpoint probe ended ${String(outcome)}`);
       return { 'checkpoint-probe': probe.workflowId };
     },
+
+    async 'account-pause-ended'() {
+      // A restriction verdict starts a long pause; a reconnect (signal pauseEnded) ends it at once.
+      restricted('mastodon', 600_000, 'mastodon: too many calls');
+      const handle = await started(upload('mastodon'));
+      await handle.result();
+      const pause = client.workflow.getHandle(workflowIds.accountPause(connections.mastodon.id));
+      await timerStarted(pause);
+      await pauses.ended!(connections.mastodon.id);
+      await pause.result();
+      return { 'account-pause-ended': pause.workflowId };
+    },
+
+    async 'connection-refresh'() {
+      // Refresh-ahead of an account whose tokens live 3 s: renewed twice ahead of expiry, then the
+      // refresh token is refused (reauth_required), and 2 s later the account is disconnected (account_blocked).
+      const connection = await storage.connectedAccounts.upsert({
+        ...connections.tiktok, sealedCredentials: secrets.seal(JSON.stringify({ access_token: 'at-0', refresh_token: 'rt', expires_at: inMs(3000).toISOString() })),
+      });
+      await refreshes.connected(connection);
+      const handle = client.workflow.getHandle(workflowIds.connectionRefresh(connection.id));
+      await handle.result();
+      if (tiktokRefreshes !== 3) throw new Error(`expected 3 refresh attempts, saw ${tiktokRefreshes}`);
+      if (await storage.connectedAccounts.findById(connection.id)) throw new Error('the account was not disconnected after staying reauth_required');
+      return { 'connection-refresh': handle.workflowId };
+    },
   };
 
   const chosen = Object.keys(scenarios).filter((name) => !only.size || only.has(name));
@@ -300,6 +343,7 @@ async function main(): Promise<void> {
       ...createUploadActivities({ storage, platforms, secrets, notifier: createMemoryNotifier(), clock: systemClock, media: noMedia, mediaFetcher, pauses, checkpointProbes }),
       ...createAccountPauseActivities({ storage, clock: systemClock }),
       ...createCheckpointProbeActivities({ storage, platforms, secrets, clock: systemClock }),
+      ...createConnectionRefreshActivities({ storage, platforms, secrets, clock: systemClock, notifier: createMemoryNotifier() }),
     },
   });
   const dir = path.join(HISTORIES, label);

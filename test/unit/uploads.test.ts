@@ -224,7 +224,7 @@ describe('publishing one target', () => {
     const again = await publishTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 2 });
     expect(again).toEqual(first);
     expect(world.discord.posts).toHaveLength(1);
-    expect(world.notifier.events.filter((e) => e.platform === 'discord')).toHaveLength(1);
+    expect(world.notifier.events.filter((e) => e.platform === 'discord' && e.event === 'upload_completed')).toHaveLength(1);
   });
 
   it('asks the workflow to wait while the network processes, then resumes with the state', async () => {

@@ -5,7 +5,7 @@ import { condition, sleep } from '@temporalio/workflow';
  * current workflow task (replay-safe), not the machine's clock.
  */
 // eslint-disable-next-line no-restricted-syntax
-const workflowNow = (): number => Date.now();
+export const workflowNow = (): number => Date.now();
 
 /**
  * A durable timer whose deadline can move while it runs (samples-typescript's updatable timer):

@@ -11,7 +11,21 @@ export interface ConnectedAccountRepository {
   /** Pauses (or, with null, resumes) a connection after a network restriction verdict. */
   setRestriction(id: string, restriction: AccountRestriction | null, at: Date): Promise<void>;
   setCheckpointRequired(id: string, required: boolean, at: Date): Promise<void>;
-  /** Stores renewed credentials (sealed) after a token refresh. */
+  /** Stores renewed credentials (sealed) after a token refresh, and clears the count of failed refreshes. */
   updateCredentials(id: string, sealedCredentials: string, at: Date): Promise<void>;
+  /**
+   * Compare-and-set of the lifecycle status: writes `status` (with `reauthReason`/`reauthSince` for
+   * reauth_required) only while the stored connection is still the generation `connectedAt` names.
+   * False when it is not (reconnected or disconnected meanwhile).
+   */
+  setStatusIf(id: string, connectedAt: Date, status: ConnectedAccount['status'], at: Date, reauthReason?: string): Promise<boolean>;
+  /** Adds one to a failure counter of the generation `connectedAt`; the new count, or null when that generation is gone. */
+  countFailure(id: string, connectedAt: Date, counter: 'refreshFailures' | 'authStrikes', at: Date): Promise<number | null>;
+  /** Clears both failure counters (a call or refresh worked). */
+  clearFailures(id: string, at: Date): Promise<void>;
+  /** Deletes the connection while it is still the generation `connectedAt` names; false when it is not. */
+  deleteIf(id: string, connectedAt: Date): Promise<boolean>;
+  /** One page of every connection of `platform`, by id (after `afterId`): for sweeps such as the refresh-ahead back-fill. */
+  listByPlatform(platform: Platform, page: { afterId?: string; limit: number }): Promise<ConnectedAccount[]>;
   deleteByProfile(accountId: string, profileUsername: string): Promise<number>;
 }

@@ -154,6 +154,72 @@ export function connectedAccountsContract(name: string, make: MakeRepository<Con
 
         expect(await connectedAccounts.findById(snapshot.id)).toEqual(snapshot);
       });
+
+      describe('lifecycle (compare-and-set on the generation: connectedAt)', () => {
+        it('setStatusIf writes the status (with the reauth reason and since) only for the named generation', async () => {
+          const conn = await connectedAccounts.upsert(aConnectedAccount({ ...key, platform: 'tiktok', connectedAt: at(0) }));
+
+          expect(await connectedAccounts.setStatusIf(conn.id, at(1), 'reauth_required', at(2), 'max_auth_strikes')).toBe(false);
+          expect(await connectedAccounts.findById(conn.id)).toMatchObject({ status: 'connected' });
+
+          expect(await connectedAccounts.setStatusIf(conn.id, at(0), 'reauth_required', at(2), 'max_auth_strikes')).toBe(true);
+          expect(await connectedAccounts.findById(conn.id)).toMatchObject({ status: 'reauth_required', reauthReason: 'max_auth_strikes', reauthSince: at(2), updatedAt: at(2) });
+
+          expect(await connectedAccounts.setStatusIf(conn.id, at(0), 'connected', at(3))).toBe(true);
+          const back = await connectedAccounts.findById(conn.id);
+          expect(back).toMatchObject({ status: 'connected' });
+          expect(back).not.toHaveProperty('reauthReason');
+          expect(back).not.toHaveProperty('reauthSince');
+          expect(await connectedAccounts.setStatusIf('no-such-connection', at(0), 'connected', at(3))).toBe(false);
+        });
+
+        it('counts failures per generation; a refresh clears refreshFailures, clearFailures both, a reconnect everything', async () => {
+          const conn = await connectedAccounts.upsert(aConnectedAccount({ ...key, platform: 'tiktok', connectedAt: at(0) }));
+
+          expect(await connectedAccounts.countFailure(conn.id, at(0), 'refreshFailures', at(1))).toBe(1);
+          expect(await connectedAccounts.countFailure(conn.id, at(0), 'refreshFailures', at(1))).toBe(2);
+          expect(await connectedAccounts.countFailure(conn.id, at(0), 'authStrikes', at(1))).toBe(1);
+          expect(await connectedAccounts.countFailure(conn.id, at(9), 'authStrikes', at(1))).toBeNull();
+          expect(await connectedAccounts.countFailure('no-such-connection', at(0), 'authStrikes', at(1))).toBeNull();
+          expect(await connectedAccounts.findById(conn.id)).toMatchObject({ refreshFailures: 2, authStrikes: 1 });
+
+          await connectedAccounts.updateCredentials(conn.id, 'sealed:renewed', at(2));
+          const renewed = await connectedAccounts.findById(conn.id);
+          expect(renewed).not.toHaveProperty('refreshFailures');
+          expect(renewed).toMatchObject({ authStrikes: 1, sealedCredentials: 'sealed:renewed' });
+
+          await connectedAccounts.countFailure(conn.id, at(0), 'refreshFailures', at(3));
+          await connectedAccounts.clearFailures(conn.id, at(4));
+          const cleared = await connectedAccounts.findById(conn.id);
+          expect(cleared).not.toHaveProperty('refreshFailures');
+          expect(cleared).not.toHaveProperty('authStrikes');
+
+          await connectedAccounts.countFailure(conn.id, at(0), 'authStrikes', at(5));
+          await connectedAccounts.setStatusIf(conn.id, at(0), 'reauth_required', at(5), 'max_auth_strikes');
+          const reconnected = await connectedAccounts.upsert(aConnectedAccount({ ...key, platform: 'tiktok', connectedAt: at(6) }));
+          expect(reconnected.id).toBe(conn.id);
+          for (const field of ['authStrikes', 'refreshFailures', 'reauthReason', 'reauthSince']) expect(reconnected).not.toHaveProperty(field);
+        });
+
+        it('listByPlatform pages through every connection of a platform by id', async () => {
+          const tiktoks = ['c-1', 'c-2', 'c-3'].map((id, i) => aConnectedAccount({ ...key, id, profileUsername: `p${i}`, platform: 'tiktok' }));
+          for (const c of [...tiktoks, aConnectedAccount({ ...key, id: 'c-0', platform: 'x' })]) await connectedAccounts.upsert(c);
+          const first = await connectedAccounts.listByPlatform('tiktok', { limit: 2 });
+          expect(first.map((c) => c.id)).toEqual(['c-1', 'c-2']);
+          const second = await connectedAccounts.listByPlatform('tiktok', { afterId: 'c-2', limit: 2 });
+          expect(second).toEqual([tiktoks[2]]);
+          expect(await connectedAccounts.listByPlatform('bluesky', { limit: 2 })).toEqual([]);
+        });
+
+        it('deleteIf deletes the named generation only', async () => {
+          const conn = await connectedAccounts.upsert(aConnectedAccount({ ...key, platform: 'tiktok', connectedAt: at(0) }));
+          expect(await connectedAccounts.deleteIf(conn.id, at(1))).toBe(false);
+          expect(await connectedAccounts.findById(conn.id)).not.toBeNull();
+          expect(await connectedAccounts.deleteIf(conn.id, at(0))).toBe(true);
+          expect(await connectedAccounts.findById(conn.id)).toBeNull();
+          expect(await connectedAccounts.deleteIf(conn.id, at(0))).toBe(false);
+        });
+      });
     });
   });
 }
