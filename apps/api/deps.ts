@@ -7,6 +7,8 @@ import type { Clock, IdGenerator, KeyHasher, Pkce, SecretBox } from '../../core/
 import type { UploadRunner } from '../../core/ports/upload-runner';
 import type { MediaFetcher, MediaProbe, MediaStore } from '../../core/ports/media';
 import type { MediaAccess } from '../../core/ports/platform';
+import type { Metrics } from '../../core/ports/metrics';
+import type { Logger } from 'pino';
 
 export interface ApiDeps {
   storage: Storage;
@@ -30,8 +32,12 @@ export interface ApiDeps {
   mediaProbe: MediaProbe;
   mediaFetcher: MediaFetcher;
   mediaUrls: { verify(id: string, exp: string | undefined, sig: string | undefined): boolean };
-  /** Readiness of the backing services, for /healthz. */
+  /** Readiness of the backing services, for /readyz. */
   health: () => Promise<Record<string, boolean>>;
+  /** Request logs, metrics and spans (apps/shared/http-observe.ts); absent in tests that do not need them. */
+  telemetry?: { logger: Logger; metrics: Metrics };
+  /** Counts uploads accepted at intake (core/ports/metrics.ts). */
+  metrics?: Metrics;
 }
 
 export interface ApiOptions {

@@ -1,6 +1,6 @@
 import { MongoClient, type Db } from 'mongodb';
 import Redis from 'ioredis';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type ClientOptions } from '@temporalio/client';
 import type { PlatformRegistry } from '../../core/ports/platform';
 import type { Storage } from '../../core/ports/storage';
 import { createMongoStorage } from '../../adapters/mongo/storage';
@@ -15,11 +15,13 @@ import { createMediaFetcher } from '../../adapters/media/describe';
 import { systemClock } from '../../adapters/crypto/node-crypto';
 import type { HeraldConfig } from './config';
 import { buildPlatforms as buildPlatformRegistry } from './platforms';
+import { logWith, rootLogger } from './logging';
 
-/** Logs one JSON line per event; secrets never reach it (callers pass ids, not tokens). */
-export function log(message: string, fields: Record<string, unknown> = {}): void {
-  process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), message, ...fields })}\n`);
-}
+/**
+ * Logs one JSON line per event through the daemon's pino logger (apps/shared/logging.ts: level,
+ * pretty output, redaction); callers pass ids, not tokens, and the logger scrubs what slips through.
+ */
+export const log: (message: string, fields?: Record<string, unknown>) => void = logWith(rootLogger);
 
 export async function connectMongo(config: HeraldConfig): Promise<{ client: MongoClient; db: Db; storage: Storage; leases: CredentialLeases }> {
   const client = new MongoClient(config.mongoUri, {
@@ -74,19 +76,19 @@ export function connectRedis(config: HeraldConfig): Redis {
   return redis;
 }
 
-export async function connectTemporal(config: HeraldConfig): Promise<{ connection: Connection; client: Client }> {
+export async function connectTemporal(config: HeraldConfig, clientOptions: Pick<ClientOptions, 'interceptors'> = {}): Promise<{ connection: Connection; client: Client }> {
   let connection: Connection;
   try {
     connection = await Connection.connect({ address: config.temporal.address });
   } catch (err) {
     throw new Error(`cannot reach Temporal at ${config.temporal.address}: ${(err as Error).message}`);
   }
-  return { connection, client: new Client({ connection, namespace: config.temporal.namespace }) };
+  return { connection, client: new Client({ connection, namespace: config.temporal.namespace, ...clientOptions }) };
 }
 
 /** The adapters of every configured network (apps/shared/platforms.ts); logs which, never their credentials. */
-export function buildPlatforms(config: HeraldConfig): PlatformRegistry {
-  const registry = buildPlatformRegistry(config.platforms);
+export function buildPlatforms(config: HeraldConfig, fetchOf?: (network: string) => typeof fetch): PlatformRegistry {
+  const registry = buildPlatformRegistry(config.platforms, fetchOf);
   log('platforms registered', {
     platforms: registry.list().map((a) => a.descriptor.id),
     ...(config.platforms.unconfigured.length

@@ -4,6 +4,7 @@ import { LeaseBusyError, type CredentialLeases } from '../ports/credential-lease
 import type { CallContext, PlatformCredentials, PlatformRegistry, TokenRefresher } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import type { Clock, SecretBox } from '../ports/system';
+import type { Metrics } from '../ports/metrics';
 
 export interface ConnectionSessionDeps {
   storage: Pick<Storage, 'connectedAccounts'>;
@@ -12,6 +13,8 @@ export interface ConnectionSessionDeps {
   clock: Clock;
   /** Cross-process serialization of refreshes; without it refreshes are serialized in this process only. */
   leases?: CredentialLeases;
+  /** Counts token refreshes and reauth marks. */
+  metrics?: Metrics;
 }
 
 /** Refresh expiring tokens this long before they expire. */
@@ -72,7 +75,10 @@ export async function withConnection<T>(
     }
   } catch (err) {
     // The network refuses the account even with renewed credentials: only a reconnect helps.
-    if (isAuthExpired(err)) await deps.storage.connectedAccounts.setStatus(connection.id, 'reauth_required', deps.clock.now());
+    if (isAuthExpired(err)) {
+      await deps.storage.connectedAccounts.setStatus(connection.id, 'reauth_required', deps.clock.now());
+      deps.metrics?.inc('herald_accounts_reauth_required_total', { network: connection.platform });
+    }
     throw err;
   }
 }
@@ -102,7 +108,14 @@ async function refreshSerialized(
   try {
     const current = await deps.storage.connectedAccounts.findById(connection.id);
     if (current && current.sealedCredentials !== usedSealed) return { sealed: current.sealedCredentials, credentials: open(deps, current.sealedCredentials) };
-    const renewed = await refresher.refresh(used);
+    let renewed: PlatformCredentials;
+    try {
+      renewed = await refresher.refresh(used);
+    } catch (err) {
+      deps.metrics?.inc('herald_token_refreshes_total', { network: connection.platform, outcome: 'failed' });
+      throw err;
+    }
+    deps.metrics?.inc('herald_token_refreshes_total', { network: connection.platform, outcome: 'ok' });
     const sealed = deps.secrets.seal(JSON.stringify(renewed));
     await deps.storage.connectedAccounts.updateCredentials(connection.id, sealed, deps.clock.now());
     return { sealed, credentials: renewed };
