@@ -11,7 +11,9 @@ import type { Metrics } from '../../../core/ports/metrics';
 /** A path segment that is an id, a token or a handle, not part of the route. */
 function isVariable(segment: string): boolean {
   if (/^v\d+(\.\d+)?$/.test(segment)) return false;
-  return /\d/.test(segment) || segment.includes(':') || segment.includes('@') || segment.length >= 24 || /^[A-Za-z0-9_-]{16,}$/.test(segment);
+  if (/\d/.test(segment) || /[:@.=~%]/.test(segment) || segment.length >= 24 || /^[A-Za-z0-9_-]{16,}$/.test(segment)) return true;
+  // Mixed case with a separator (`AbCd_ef-GH`) is a token; route words are lower_snake, kebab or camelCase.
+  return /[A-Z]/.test(segment) && /[a-z]/.test(segment) && /[-_]/.test(segment);
 }
 
 export function operationOf(method: string, url: string): string {
