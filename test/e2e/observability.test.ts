@@ -2,6 +2,36 @@ import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulato
 import { startTelegramSimulator, type TelegramSimulator } from '../../ops/simulators/telegram';
 import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
 import { parsePrometheus, valueOf } from '../support/prometheus-text';
+import { createServer, type Server } from 'node:http';
+
+interface ReceivedSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; service: string; attributes: Record<string, unknown> }
+
+/** A minimal OTLP/HTTP JSON receiver: what the daemons export when HERALD_OTLP_TRACES_URL points here. */
+async function startOtlpReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; server: Server }> {
+  const spans: ReceivedSpan[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString() || '{}');
+      for (const rs of body.resourceSpans ?? []) {
+        const service = rs.resource?.attributes?.find((a: { key: string }) => a.key === 'service.name')?.value?.stringValue;
+        for (const ss of rs.scopeSpans ?? []) {
+          for (const sp of ss.spans ?? []) {
+            spans.push({
+              traceId: sp.traceId, spanId: sp.spanId, parentSpanId: sp.parentSpanId || undefined, name: sp.name, service,
+              attributes: Object.fromEntries((sp.attributes ?? []).map((a: { key: string; value: Record<string, unknown> }) => [a.key, Object.values(a.value)[0]])),
+            });
+          }
+        }
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/traces`, spans, server };
+}
 
 jest.setTimeout(240_000);
 
@@ -21,6 +51,7 @@ describe('observability end to end', () => {
   let apiOps: string;
   let workerOps: string;
   let failedRequestId: string;
+  let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
 
   beforeAll(async () => {
     discord = await startDiscordSimulator();
@@ -30,6 +61,7 @@ describe('observability end to end', () => {
     botToken = bot.token;
     const chat = telegram.createChat({ type: 'channel', title: 'Herald Ops', username: 'herald_ops' });
     telegram.setMember(chat.id, bot.id, 'administrator', { can_post_messages: true });
+    otlp = await startOtlpReceiver();
     const [apiOpsPort, workerOpsPort] = [await freePort(), await freePort()];
     apiOps = `http://127.0.0.1:${apiOpsPort}`;
     workerOps = `http://127.0.0.1:${workerOpsPort}`;
@@ -41,6 +73,7 @@ describe('observability end to end', () => {
       HERALD_WORKER_OPS_PORT: String(workerOpsPort),
       HERALD_LOG_LEVEL: 'info',
       HERALD_LOG_PRETTY: 'false',
+      HERALD_OTLP_TRACES_URL: otlp.url,
     });
     await stack.startWorker();
     key = await stack.newApiKey('ops@herald.dev');
@@ -54,6 +87,7 @@ describe('observability end to end', () => {
     await stack?.stop();
     await discord?.close();
     await telegram?.close();
+    otlp?.server.close();
   });
 
   const scrape = async (base: string) => {
@@ -91,6 +125,26 @@ describe('observability end to end', () => {
     expect(workerMetrics.some((s) => s.name.startsWith('temporal_'))).toBe(true);
   });
 
+  it('traces a publish: the API request, the workflow and its activities, each network call, in one trace', async () => {
+    const res = await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord'], title: 'Traced' });
+    expect(res).toMatchObject({ status: 200, body: { all_succeeded: true } });
+    const reqId = res.headers.get('x-herald-req-id')!;
+    const request = await eventually(async () => otlp.spans.find((s) => s.attributes['herald.req_id'] === reqId), (s) => s !== undefined, 60_000, 500);
+    expect(request).toMatchObject({ name: 'POST /api/upload_text', service: 'herald-api', attributes: { 'http.route': '/api/upload_text', 'http.response.status_code': 200 } });
+    const inTrace = () => otlp.spans.filter((s) => s.traceId === request!.traceId);
+    // Exported in batches by two processes: wait until the network call of the worker has arrived.
+    await eventually(async () => inTrace(), (spans) => spans.some((s) => s.service === 'herald-worker' && s.attributes['herald.network'] === 'discord'), 60_000, 500);
+    const spans = inTrace();
+    const names = spans.map((s) => s.name);
+    expect(names).toEqual(expect.arrayContaining(['StartWorkflow:uploadWorkflow', 'RunWorkflow:uploadWorkflow', 'RunActivity:publishTarget']));
+    const call = spans.find((s) => s.attributes['herald.network'] === 'discord')!;
+    expect(call).toMatchObject({ service: 'herald-worker', attributes: { 'herald.operation': expect.stringMatching(/^POST \/api\/v\d+\/webhooks\/:id\/:id/) } });
+    // The network call is a child of the publishTarget activity.
+    const activity = spans.find((s) => s.spanId === call.parentSpanId);
+    expect(activity?.name).toBe('RunActivity:publishTarget');
+    expect(JSON.stringify(otlp.spans)).not.toContain(webhookUrl.split('/').pop()!);
+  });
+
   it('counts failures by network and error code, and the account marked for reauth', async () => {
     telegram.fail('revoked', 1);
     const failed = await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord', 'telegram'], title: 'Half counted' });
@@ -98,7 +152,7 @@ describe('observability end to end', () => {
     failedRequestId = failed.body.request_id;
     const workerMetrics = parsePrometheus((await scrape(workerOps)).text);
     expect(valueOf(workerMetrics, 'herald_uploads_failed_total', { network: 'telegram', error_code: failed.body.results.telegram.error_code })).toBe(1);
-    expect(valueOf(workerMetrics, 'herald_uploads_completed_total', { network: 'discord' })).toBe(2);
+    expect(valueOf(workerMetrics, 'herald_uploads_completed_total', { network: 'discord' })).toBe(3);
     expect(valueOf(workerMetrics, 'herald_accounts_reauth_required_total', { network: 'telegram' })).toBe(1);
 
     const res = await api.post('/api/upload_text', { user: 'alice', 'platform[]': ['discord'], title: '' });
