@@ -5,6 +5,7 @@ import type { PlatformRegistry } from '../../core/ports/platform';
 import type { Storage } from '../../core/ports/storage';
 import { createMongoStorage } from '../../adapters/mongo/storage';
 import { createMongoCredentialLeases } from '../../adapters/mongo/credential-leases';
+import { applyCapabilities, detectCapabilities, type MongoCapabilities } from '../../adapters/mongo/capabilities';
 import type { CredentialLeases } from '../../core/ports/credential-leases';
 import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createMediaAccess, createMediaUrlSigner } from '../../adapters/media/signed-urls';
@@ -23,7 +24,7 @@ import { logWith, rootLogger } from './logging';
  */
 export const log: (message: string, fields?: Record<string, unknown>) => void = logWith(rootLogger);
 
-export async function connectMongo(config: HeraldConfig): Promise<{ client: MongoClient; db: Db; storage: Storage; leases: CredentialLeases }> {
+export async function connectMongo(config: HeraldConfig): Promise<{ client: MongoClient; db: Db; storage: Storage; leases: CredentialLeases; capabilities: MongoCapabilities }> {
   const client = new MongoClient(config.mongoUri, {
     serverSelectionTimeoutMS: 10_000, maxPoolSize: config.mongoMaxPoolSize, monitorCommands: config.debugTiming,
   });
@@ -33,7 +34,12 @@ export async function connectMongo(config: HeraldConfig): Promise<{ client: Mong
     throw new Error(`cannot reach the MongoDB-wire database at ${config.mongoUri}: ${(err as Error).message}`);
   }
   const db = client.db();
-  return { client, db, storage: await createMongoStorage(db), leases: createMongoCredentialLeases(db) };
+  const storage = await createMongoStorage(db);
+  // MongoDB replica set or FerretDB: the extras (TTL indexes, transactions) only where supported.
+  const capabilities = await detectCapabilities(db);
+  const extras = await applyCapabilities(db, capabilities);
+  log('database capabilities', { ...capabilities, created: extras });
+  return { client, db, storage, leases: createMongoCredentialLeases(db), capabilities };
 }
 
 /**

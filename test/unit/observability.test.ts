@@ -131,7 +131,7 @@ describe('traces', () => {
   it('records the API request as a server span and each network call as its child, with network and operation', async () => {
     const exporter = new InMemorySpanExporter();
     const tracing = startTracing({ serviceName: 'herald-test', exporter });
-    const network = createServer((req, res) => res.end(JSON.stringify({ ok: true })));
+    const network = createServer((_req, res) => res.end(JSON.stringify({ ok: true })));
     const networkUrl = await listen(network);
     const app = new Koa();
     const { logger, lines } = capture();
