@@ -66,7 +66,6 @@ export function scrub(value: unknown, depth = 0, seen = new WeakSet<object>()): 
 function prettyStream(destination?: NodeJS.WritableStream): NodeJS.WritableStream | undefined {
   try {
     // A development dependency: a production install without it logs JSON.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const pretty = require('pino-pretty') as (o: Record<string, unknown>) => NodeJS.WritableStream;
     return pretty({ colorize: !destination, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', ...(destination ? { destination } : {}) });
   } catch {

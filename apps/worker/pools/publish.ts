@@ -10,7 +10,7 @@ import { createTemporalCheckpointProbes } from '../../../adapters/temporal/check
 import { createMongoEventOutbox } from '../../../adapters/mongo/event-outbox';
 import { systemClock } from '../../../adapters/crypto/node-crypto';
 import { startPendingReconciler } from '../reconciler';
-import type { WorkerPool } from '../pools';
+import type { WorkerPool } from '../pool-types';
 
 /**
  * Operator accounts as the worker reads them: each publish's event carries the operator's email,
