@@ -49,6 +49,21 @@ describe('logs', () => {
     expect(line!.error).toContain('state=s1');
   });
 
+  it('writes human-readable lines when pretty, still scrubbed', async () => {
+    const stream = new PassThrough();
+    const chunks: string[] = [];
+    stream.on('data', (b: Buffer) => chunks.push(b.toString()));
+    const logger = createLogger({ level: 'info', pretty: true, daemon: 'test', destination: stream });
+    logger.info({ route: '/x', authorization: 'Apikey hk_prettysecret1' }, 'pretty line');
+    // pino-pretty may write on a later tick: wait for the line, not for a fixed time.
+    for (const deadline = Date.now() + 60_000; !chunks.join('').includes('pretty line') && Date.now() < deadline;) await new Promise((r) => setImmediate(r));
+    const out = chunks.join('');
+    expect(out).toContain('pretty line');
+    expect(out).toContain('route: "/x"');
+    expect(() => JSON.parse(out.trim().split('\n')[0]!)).toThrow();
+    expect(out).not.toContain('hk_prettysecret1');
+  });
+
   it('honours the level', () => {
     const { logger, lines } = capture('warn');
     logger.info('hidden');
