@@ -33,7 +33,7 @@ async function startOtlpReceiver(): Promise<{ url: string; spans: ReceivedSpan[]
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/traces`, spans, server };
 }
 
-jest.setTimeout(240_000);
+jest.setTimeout(600_000);
 
 /**
  * Operating Herald end to end: metrics after a publish (counters moved, labels right) on the

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { eventually, freePort, startStack, type Stack } from '../support/stack';
 
-jest.setTimeout(240_000);
+jest.setTimeout(600_000);
 
 /**
  * Readiness follows Redis: a Redis of the test's own (never the shared one) is stopped, the API's
