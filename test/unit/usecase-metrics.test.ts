@@ -8,6 +8,11 @@ import type { ConnectedAccount } from '../../core/domain/connected-account';
 import type { PlatformAdapter, PlatformCredentials } from '../../core/ports/platform';
 import { withConnection } from '../../core/usecases/connection-session';
 import { parsePrometheus, valueOf } from '../support/prometheus-text';
+import { aWorld } from '../support/world';
+import { createInlineUploadRunner } from '../../adapters/memory/upload-runner';
+import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
+import { createProfile } from '../../core/usecases/profiles';
+import { submitUpload, type UploadInput } from '../../core/usecases/submit-upload';
 
 /** Token refreshes and reauth marks are counted by the connection session, through the Metrics port. */
 describe('use cases count through the Metrics port', () => {
@@ -48,5 +53,33 @@ describe('use cases count through the Metrics port', () => {
     const samples = parsePrometheus(await metrics.text());
     expect(valueOf(samples, 'herald_token_refreshes_total', { network: 'tiktok', outcome: 'failed' })).toBe(1);
     expect(valueOf(samples, 'herald_accounts_reauth_required_total', { network: 'tiktok' })).toBe(1);
+  });
+
+  it('counts uploads accepted, published (with latency) and failed by network and error code, and account pauses', async () => {
+    const world = aWorld();
+    const metrics = createPrometheusMetrics({ processMetrics: false });
+    const runDeps = { ...world.deps, metrics };
+    const deps = { ...runDeps, runner: createInlineUploadRunner(runDeps) };
+    const { account } = await world.operator();
+    await createProfile(deps, account, { username: 'alice' });
+    for (const p of ['discord', 'telegram'] as const) await connectWithCredentials(deps, account, p, { profile_username: 'alice', secret: 'good' });
+    const post = (over: Partial<UploadInput> = {}): UploadInput => ({
+      kind: 'text', profileUsername: 'alice', platforms: ['discord', 'telegram'], title: 'hello', media: [], fields: {}, async: false, warnings: [], syncTimeoutMs: 60_000, ...over,
+    });
+    world.discord.failNext({ kind: 'restricted', reason: 'spam_restricted', until: new Date(world.deps.clock.now().getTime() + 3600_000) }, 'spam');
+    const first = await submitUpload(deps, account, post());
+    expect(first.upload.results).toMatchObject({ discord: { success: false }, telegram: { success: true } });
+    // Discord is paused now: refused at intake, telegram goes out.
+    const second = await submitUpload(deps, account, post({ title: 'again' }));
+    expect(second.upload.results).toMatchObject({ discord: { success: false, error_code: 'account_restricted' }, telegram: { success: true } });
+    const samples = parsePrometheus(await metrics.text());
+    expect(valueOf(samples, 'herald_uploads_accepted_total', { network: 'discord' })).toBe(1);
+    expect(valueOf(samples, 'herald_uploads_accepted_total', { network: 'telegram' })).toBe(2);
+    expect(valueOf(samples, 'herald_uploads_completed_total', { network: 'telegram' })).toBe(2);
+    expect(valueOf(samples, 'herald_uploads_completed_total', { network: 'discord' })).toBe(0);
+    expect(valueOf(samples, 'herald_uploads_failed_total', { network: 'discord', error_code: 'spam_restricted' })).toBe(1);
+    expect(valueOf(samples, 'herald_uploads_failed_total', { network: 'discord', error_code: 'account_restricted' })).toBe(1);
+    expect(valueOf(samples, 'herald_account_pauses_total', { network: 'discord', reason: 'spam_restricted' })).toBe(1);
+    expect(valueOf(samples, 'herald_publish_latency_seconds_count', { network: 'telegram' })).toBe(2);
   });
 });
