@@ -17,15 +17,24 @@ async function main(): Promise<void> {
 
   // The Temporal SDK's own metrics (poll latencies, task slots, schedule-to-start…) on a loopback
   // port of its Rust core, appended to this daemon's /metrics; its log lines go through pino.
-  const sdkMetricsPort = config.observability.temporalSdkMetrics ? await freeLoopbackPort() : undefined;
+  let sdkMetricsPort = config.observability.temporalSdkMetrics ? await freeLoopbackPort() : undefined;
   const levels: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
-  Runtime.install({
+  const install = (metricsPort: number | undefined) => Runtime.install({
     logger: new DefaultLogger('INFO', (entry) => logger[levels[entry.level]]({ sdk: 'temporal', ...entry.meta }, entry.message)),
     telemetryOptions: {
       logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} },
-      ...(sdkMetricsPort ? { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}` } } } : {}),
+      ...(metricsPort ? { metrics: { prometheus: { bindAddress: `127.0.0.1:${metricsPort}` } } } : {}),
     },
   });
+  try {
+    install(sdkMetricsPort);
+  } catch (err) {
+    // The port was taken between choosing and binding it: the worker runs, without the SDK's metrics.
+    if (!sdkMetricsPort) throw err;
+    log('temporal sdk metrics unavailable', { warning: (err as Error).message });
+    sdkMetricsPort = undefined;
+    install(undefined);
+  }
   if (sdkMetricsPort) {
     observability.addMetricsSource(async () => (await fetch(`http://127.0.0.1:${sdkMetricsPort}/metrics`)).text());
   }
