@@ -56,6 +56,8 @@ set -a
 # shellcheck source=/dev/null
 . "$SANDBOX_ENV"
 set +a
+# Operator ports (/healthz, /readyz, /metrics) at fixed local addresses.
+export HERALD_API_OPS_PORT=${HERALD_API_OPS_PORT:-9464} HERALD_WORKER_OPS_PORT=${HERALD_WORKER_OPS_PORT:-9465}
 
 # ---- api ----------------------------------------------------------------------
 api_healthy() { curl -fs -m 2 "http://127.0.0.1:$HERALD_API_PORT/healthz" >/dev/null; }

@@ -11,6 +11,8 @@ import type { Notifier } from '../../core/ports/notifications';
 import type { ConnectionRefreshes } from '../../core/ports/connection-refreshes';
 import type { AccountPauses } from '../../core/ports/account-pauses';
 import type { LifecycleSettings } from '../../core/domain/connection-lifecycle';
+import type { Metrics } from '../../core/ports/metrics';
+import type { Logger } from 'pino';
 
 export interface ApiDeps {
   storage: Storage;
@@ -40,8 +42,12 @@ export interface ApiDeps {
   refreshes?: ConnectionRefreshes;
   pauses?: AccountPauses;
   lifecycleSettings?: Partial<LifecycleSettings>;
-  /** Readiness of the backing services, for /healthz. */
+  /** Readiness of the backing services, for /readyz. */
   health: () => Promise<Record<string, boolean>>;
+  /** Request logs, metrics and spans (apps/shared/http-observe.ts); absent in tests that do not need them. */
+  telemetry?: { logger: Logger; metrics: Metrics };
+  /** Counts uploads accepted at intake (core/ports/metrics.ts). */
+  metrics?: Metrics;
 }
 
 export interface ApiOptions {

@@ -11,22 +11,29 @@ import { AuthCache } from '../../core/usecases/authenticate';
 import { createApi } from './server';
 import type { ApiDeps } from './deps';
 import { createRequestTiming } from './timing';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import { startObservability } from '../shared/observability';
+import { mongoReady, redisReady, temporalReady } from '../shared/readiness';
+import { readiness } from '../shared/ops-server';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const observability = startObservability(config, 'api');
   const secretKey = requireSecretKey(config);
   const secrets = createAesSecretBox(secretKey);
   const media = buildMedia(config, secretKey);
   const mongo = await connectMongo(config);
   const redis = connectRedis(config);
-  const temporal = await connectTemporal(config);
+  // Traced: the workflow start carries the request's trace context into the workflow and its activities.
+  const temporal = await connectTemporal(config, observability.tracing.enabled ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {});
+  const checks = { mongodb: mongoReady(mongo.db), redis: redisReady(redis), temporal: temporalReady(temporal.connection) };
 
   const timing = config.debugTiming ? createRequestTiming() : undefined;
   if (timing) timing.observe(mongo.client);
   const deps: ApiDeps = {
     storage: mongo.storage,
     leases: mongo.leases,
-    platforms: buildPlatforms(config),
+    platforms: buildPlatforms(config, observability.fetchOf),
     runner: createTemporalUploadRunner(temporal.client, { taskQueue: config.temporal.taskQueue, timing: config.uploadTiming }),
     secrets,
     ids: randomIds,
@@ -48,11 +55,9 @@ async function main(): Promise<void> {
     mediaUrls: media.signer,
     notifier: await createMongoEventOutbox(mongo.db),
     ...lifecycleWiring(temporal.client, config),
-    health: async () => ({
-      mongodb: await mongo.db.command({ ping: 1 }).then(() => true, () => false),
-      redis: redis.status === 'ready',
-      temporal: await temporal.connection.healthService.check({}).then(() => true, () => false),
-    }),
+    health: async () => (await readiness(checks)).checks,
+    telemetry: { logger: observability.logger, metrics: observability.metrics },
+    metrics: observability.metrics,
   };
   const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl });
 
@@ -60,12 +65,13 @@ async function main(): Promise<void> {
   const server = createHttpServer(app, { requestTimeoutMs: config.api.syncTimeoutMs + 30_000, ...(timing ? { wrap: timing.handler } : {}) });
   await new Promise<void>((resolve) => server.listen(config.api.port, config.api.host, resolve));
   log('herald api listening', { url: `http://${config.api.host}:${config.api.port}/api`, namespace: config.namespace });
+  await observability.serveOps(checks);
 
   onShutdown(config.api.shutdownGraceMs, async () => {
     // Stop accepting; in-flight requests finish (their uploads run on in Temporal either way).
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await Promise.allSettled([mongo.client.close(), redis.quit(), temporal.connection.close()]);
+    await Promise.allSettled([mongo.client.close(), redis.quit(), temporal.connection.close(), observability.shutdown()]);
   }, () => server.closeAllConnections());
 }
 

@@ -14,20 +14,17 @@ import { uploadRoutes } from './routes/uploads';
 import { oauthCallbackRoute, oauthStartRoute } from './routes/oauth';
 import { lookupRoutes } from './routes/lookups';
 import { disconnectRoute } from './routes/connections';
+import { healthRoutes, observeHttp } from '../shared/http-observe';
 
 export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
   const ns = options.namespace;
+  // One log line, metrics and a span per request (apps/shared/http-observe.ts); first, so it sees every answer.
+  if (deps.telemetry) app.use(observeHttp(deps.telemetry));
   app.use(errorMiddleware(deps.log));
 
-  app.use(async (ctx, next) => {
-    if (ctx.path !== '/healthz') return next();
-    const checks = await deps.health();
-    const ok = Object.values(checks).every(Boolean);
-    ctx.status = ok ? 200 : 503;
-    ctx.body = ok ? { success: true, checks }
-      : { success: false, message: `Not ready: ${Object.keys(checks).filter((k) => !checks[k]).join(', ')} unreachable.`, error_code: 'not_ready', checks };
-  });
+  // GET /healthz: liveness; GET /readyz: MongoDB, Redis and Temporal reachable.
+  app.use(healthRoutes(deps.health));
 
   // Stored media at signed, expiring URLs, for networks that fetch media themselves. No API key:
   // the signature is the credential.

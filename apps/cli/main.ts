@@ -5,8 +5,15 @@ import { PLAN_NAMES } from '../../core/domain/plans';
 import {
   ensureOperatorAccount, issueApiKey, listApiKeys, revokeApiKey,
 } from '../../core/usecases/operator-accounts';
+import { retryFailedPlatforms } from '../../core/usecases/retry-upload';
+import { createOperatorReads } from '../../adapters/mongo/operator-reads';
+import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
 import { loadConfig } from '../shared/config';
-import { connectMongo } from '../shared/compose';
+import { buildPlatforms, connectMongo, connectTemporal } from '../shared/compose';
+import { createLogger, setRootLogger } from '../shared/logging';
+import {
+  accountsList, connectionsNeeding, profileShow, profilesList, uploadFailures, uploadShow, type OperatorDeps, type Output,
+} from './operator-commands';
 
 const USAGE = `Herald operator CLI
 
@@ -17,27 +24,54 @@ const USAGE = `Herald operator CLI
   herald key list --email <email>
   herald key revoke --email <email> --id <key id>
 
-Reads MONGODB_URI (default mongodb://127.0.0.1:27017/herald).`;
+  herald accounts list                         Operator accounts and their plans
+  herald accounts plan --email <email> --plan <plan>
+                                               Changes an account's plan (prints before and after)
+  herald accounts paused                       Connections paused by a network verdict or a checkpoint
+  herald accounts reauth                       Connections whose owner must reconnect them
+  herald profiles list --email <email>         Profiles with each connection's state
+  herald profiles show --email <email> --username <profile>
+  herald uploads show --email <email> --request-id <request id or job id>
+                                               Per-network results, workflow id and Temporal UI link
+  herald uploads failures --since <30m|24h|7d|ISO date> [--email <email>]
+  herald uploads retry --email <email> --request-id <id>
+                                               Sends the failed networks of a finished upload again
+
+  --json   machine-readable output (every listing and show command)
+
+Reads MONGODB_URI (default mongodb://127.0.0.1:27017/herald); retry also TEMPORAL_ADDRESS and
+HERALD_TASK_QUEUE; links use HERALD_TEMPORAL_UI_URL (default http://127.0.0.1:8233).`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { email: { type: 'string' }, plan: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      email: { type: 'string' }, plan: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, username: { type: 'string' },
+      'request-id': { type: 'string' }, since: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    },
   });
   const command = positionals.join(' ');
   if (values.help || !command) {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const need = (name: 'email' | 'plan' | 'id'): string => {
+  const need = (name: 'email' | 'plan' | 'id' | 'username' | 'request-id' | 'since'): string => {
     const value = values[name];
     if (!value) throw new HeraldError('invalid_input', `--${name} is required for "${command}".`);
     return value;
   };
+  const print = (out: Output) => console.log(values.json ? JSON.stringify(out.data, null, 2) : out.text);
 
-  const mongo = await connectMongo(loadConfig());
+  const config = loadConfig();
+  // Driver and SDK messages go to stderr as JSON lines; stdout is the command's answer.
+  setRootLogger(createLogger({ level: config.observability.logLevel === 'info' ? 'warn' : config.observability.logLevel, pretty: false, daemon: 'cli', destination: process.stderr }));
+  const mongo = await connectMongo(config);
   const deps = { storage: mongo.storage, ids: randomIds, clock: systemClock, hasher: sha256KeyHasher };
+  const ops: OperatorDeps = {
+    storage: mongo.storage, reads: createOperatorReads(mongo.db), now: () => systemClock.now(),
+    temporal: { namespace: config.temporal.namespace, uiUrl: config.observability.temporalUiUrl },
+  };
   try {
     switch (command) {
       case 'account ensure': {
@@ -61,6 +95,48 @@ async function main(argv: string[]): Promise<number> {
         await revokeApiKey(deps, { email: need('email'), keyId: need('id') });
         console.log(`key ${values.id} revoked`);
         return 0;
+      case 'accounts list':
+        print(await accountsList(ops));
+        return 0;
+      case 'accounts plan': {
+        const before = await mongo.storage.operators.findByEmail(need('email').trim().toLowerCase());
+        if (!before) throw new HeraldError('not_found', `No operator account with email ${values.email}; create it with "account ensure".`);
+        const after = await ensureOperatorAccount(deps, { email: before.email, plan: need('plan') });
+        print({ data: { email: after.email, id: after.id, from: before.plan, to: after.plan }, text: `account ${after.email}: plan ${before.plan} → ${after.plan}` });
+        return 0;
+      }
+      case 'accounts paused':
+        print(await connectionsNeeding(ops, 'paused'));
+        return 0;
+      case 'accounts reauth':
+        print(await connectionsNeeding(ops, 'reauth'));
+        return 0;
+      case 'profiles list':
+        print(await profilesList(ops, need('email')));
+        return 0;
+      case 'profiles show':
+        print(await profileShow(ops, need('email'), need('username')));
+        return 0;
+      case 'uploads show':
+        print(await uploadShow(ops, need('email'), need('request-id')));
+        return 0;
+      case 'uploads failures':
+        print(await uploadFailures(ops, need('since'), values.email));
+        return 0;
+      case 'uploads retry': {
+        const account = await mongo.storage.operators.findByEmail(need('email').trim().toLowerCase());
+        if (!account) throw new HeraldError('not_found', `No operator account with email ${values.email}.`);
+        const temporal = await connectTemporal(config);
+        try {
+          const runner = createTemporalUploadRunner(temporal.client, { taskQueue: config.temporal.taskQueue, timing: config.uploadTiming });
+          const { upload, retried } = await retryFailedPlatforms({ ...deps, runner, platforms: buildPlatforms(config) }, account, { requestId: need('request-id') });
+          const shown = await uploadShow(ops, account.email, upload.requestId);
+          print({ data: { retried, upload: shown.data }, text: `retrying ${retried.join(', ')}\n${shown.text}` });
+        } finally {
+          await temporal.connection.close();
+        }
+        return 0;
+      }
       default:
         console.error(`unknown command "${command}"\n\n${USAGE}`);
         return 2;

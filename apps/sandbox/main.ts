@@ -21,6 +21,7 @@ import { NETWORKS } from '../../adapters/platforms';
 import { SANDBOX_NETWORKS, type SandboxAccounts, type SandboxNetworkId, type SandboxSimulators } from '../../ops/simulators';
 import type { SandboxNetwork, SandboxSeed } from '../../ops/simulators/kit/sandbox';
 import { loadConfig } from '../shared/config';
+import { createLogger, registerSecret, setRootLogger } from '../shared/logging';
 import { POLL_VARIABLES, clientVariables, oauthCallbackUrl } from '../shared/platforms';
 
 export type { SandboxAccounts, SandboxSimulators };
@@ -211,6 +212,7 @@ export function pkcePair(): { verifier: string; challenge: string } {
 async function main(): Promise<void> {
   // The API's own settings, so the callbacks registered are exactly the ones it will send.
   const config = loadConfig();
+  const logger = setRootLogger(createLogger({ level: config.observability.logLevel, pretty: config.observability.logPretty ?? Boolean(process.stdout.isTTY), daemon: 'sandbox' }));
   const processingMs = process.env.HERALD_SANDBOX_PROCESSING_MS ? Number(process.env.HERALD_SANDBOX_PROCESSING_MS) : SANDBOX_PROCESSING_MS;
   if (!Number.isInteger(processingMs) || processingMs < 0) throw new Error(`HERALD_SANDBOX_PROCESSING_MS must be a non-negative integer, got "${process.env.HERALD_SANDBOX_PROCESSING_MS}"`);
   const sandbox = await startSandbox({
@@ -220,16 +222,19 @@ async function main(): Promise<void> {
     namespace: config.namespace,
     processingMs,
   });
-  process.stdout.write(`[sandbox] ${Object.keys(sandbox.simulators).length} simulators up; OAuth callbacks under ${config.media.publicBaseUrl}/api/${config.namespace}/oauth/; wrote ${sandbox.envFile}\n`);
-  for (const [key, value] of Object.entries(sandbox.env)) {
-    process.stdout.write(sandbox.secretKeys.has(key) ? `${key}=(secret: see ${sandbox.envFile})\n` : `${key}=${value}\n`);
-  }
+  for (const key of sandbox.secretKeys) registerSecret(sandbox.env[key]);
+  logger.info({
+    simulators: Object.keys(sandbox.simulators).length,
+    oauth_callbacks: `${config.media.publicBaseUrl}/api/${config.namespace}/oauth/`,
+    env_file: sandbox.envFile,
+    env: Object.fromEntries(Object.entries(sandbox.env).map(([key, value]) => [key, sandbox.secretKeys.has(key) ? `(secret: see ${sandbox.envFile})` : value])),
+  }, 'sandbox simulators up');
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`[sandbox] ${signal}: shutting down\n`);
+    logger.info({ signal }, 'sandbox shutting down');
     void sandbox.close().then(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
@@ -238,7 +243,7 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((err: unknown) => {
-    process.stderr.write(`[sandbox] failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    setRootLogger(createLogger({ level: 'info', pretty: false, daemon: 'sandbox' })).error({ error: err instanceof Error ? err.message : String(err) }, 'sandbox failed to start');
     process.exit(1);
   });
 }

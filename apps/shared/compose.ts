@@ -1,12 +1,13 @@
 import { MongoClient, type Db } from 'mongodb';
 import Redis from 'ioredis';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type ClientOptions } from '@temporalio/client';
 import type { PlatformRegistry } from '../../core/ports/platform';
 import type { Storage } from '../../core/ports/storage';
 import { createMongoStorage } from '../../adapters/mongo/storage';
 import { createMongoCredentialLeases } from '../../adapters/mongo/credential-leases';
 import { createMongoDispatchClaims } from '../../adapters/mongo/dispatch-claims';
 import type { DispatchClaims } from '../../core/ports/dispatch-claims';
+import { applyCapabilities, detectCapabilities, type MongoCapabilities } from '../../adapters/mongo/capabilities';
 import type { CredentialLeases } from '../../core/ports/credential-leases';
 import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createMediaAccess, createMediaUrlSigner } from '../../adapters/media/signed-urls';
@@ -17,13 +18,17 @@ import { createMediaFetcher } from '../../adapters/media/describe';
 import { systemClock } from '../../adapters/crypto/node-crypto';
 import type { HeraldConfig } from './config';
 import { buildPlatforms as buildPlatformRegistry } from './platforms';
+import { logWith, rootLogger } from './logging';
 
-/** Logs one JSON line per event; secrets never reach it (callers pass ids, not tokens). */
-export function log(message: string, fields: Record<string, unknown> = {}): void {
-  process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), message, ...fields })}\n`);
-}
+/**
+ * Logs one JSON line per event through the daemon's pino logger (apps/shared/logging.ts: level,
+ * pretty output, redaction); callers pass ids, not tokens, and the logger scrubs what slips through.
+ */
+export const log: (message: string, fields?: Record<string, unknown>) => void = logWith(rootLogger);
 
-export async function connectMongo(config: HeraldConfig): Promise<{ client: MongoClient; db: Db; storage: Storage; leases: CredentialLeases; claims: DispatchClaims }> {
+export async function connectMongo(config: HeraldConfig): Promise<{
+  client: MongoClient; db: Db; storage: Storage; leases: CredentialLeases; claims: DispatchClaims; capabilities: MongoCapabilities;
+}> {
   const client = new MongoClient(config.mongoUri, {
     serverSelectionTimeoutMS: 10_000, maxPoolSize: config.mongoMaxPoolSize, monitorCommands: config.debugTiming,
   });
@@ -33,7 +38,12 @@ export async function connectMongo(config: HeraldConfig): Promise<{ client: Mong
     throw new Error(`cannot reach the MongoDB-wire database at ${config.mongoUri}: ${(err as Error).message}`);
   }
   const db = client.db();
-  return { client, db, storage: await createMongoStorage(db), leases: createMongoCredentialLeases(db), claims: createMongoDispatchClaims(db) };
+  const storage = await createMongoStorage(db);
+  // MongoDB replica set or FerretDB: the extras (TTL indexes, transactions) only where supported.
+  const capabilities = await detectCapabilities(db);
+  const extras = await applyCapabilities(db, capabilities);
+  log('database capabilities', { ...capabilities, created: extras });
+  return { client, db, storage, leases: createMongoCredentialLeases(db), claims: createMongoDispatchClaims(db), capabilities };
 }
 
 /**
@@ -76,19 +86,19 @@ export function connectRedis(config: HeraldConfig): Redis {
   return redis;
 }
 
-export async function connectTemporal(config: HeraldConfig): Promise<{ connection: Connection; client: Client }> {
+export async function connectTemporal(config: HeraldConfig, clientOptions: Pick<ClientOptions, 'interceptors'> = {}): Promise<{ connection: Connection; client: Client }> {
   let connection: Connection;
   try {
     connection = await Connection.connect({ address: config.temporal.address });
   } catch (err) {
     throw new Error(`cannot reach Temporal at ${config.temporal.address}: ${(err as Error).message}`);
   }
-  return { connection, client: new Client({ connection, namespace: config.temporal.namespace }) };
+  return { connection, client: new Client({ connection, namespace: config.temporal.namespace, ...clientOptions }) };
 }
 
 /** The adapters of every configured network (apps/shared/platforms.ts); logs which, never their credentials. */
-export function buildPlatforms(config: HeraldConfig): PlatformRegistry {
-  const registry = buildPlatformRegistry(config.platforms);
+export function buildPlatforms(config: HeraldConfig, fetchOf?: (network: string) => typeof fetch): PlatformRegistry {
+  const registry = buildPlatformRegistry(config.platforms, fetchOf);
   log('platforms registered', {
     platforms: registry.list().map((a) => a.descriptor.id),
     ...(config.platforms.unconfigured.length

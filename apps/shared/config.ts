@@ -30,6 +30,31 @@ export interface HeraldConfig {
    * time went) and the worker logs the database commands it sends. Off in production.
    */
   debugTiming: boolean;
+  /** Logs, metrics, traces and the operator port (apps/shared/observability.ts). */
+  observability: ObservabilityConfig;
+  /** Which worker pools (task queues) this worker process runs, with their concurrency (apps/worker/pools.ts). */
+  workerPools: { selected: string[] | undefined; concurrency: Record<string, number> };
+}
+
+export interface ObservabilityConfig {
+  /** HERALD_LOG_LEVEL: trace, debug, info (default), warn, error, fatal, silent. */
+  logLevel: string;
+  /** HERALD_LOG_PRETTY: true/false; unset = pretty only when stdout is a terminal. */
+  logPretty: boolean | undefined;
+  /** HERALD_OPS_HOST: where the operator port (/metrics, /healthz, /readyz) listens; loopback by default. */
+  opsHost: string;
+  /** HERALD_OPS_PORT, or HERALD_<DAEMON>_OPS_PORT per daemon (API, WORKER, WEB, MCP, SANDBOX); unset = any free port (logged). */
+  opsPorts: Record<string, number>;
+  /** HERALD_OPS_TOKEN: when set, /metrics on the operator port asks for `Authorization: Bearer <token>`. */
+  opsToken: string | undefined;
+  /** HERALD_OTLP_TRACES_URL (e.g. http://collector:4318/v1/traces): traces exported there; unset = tracing off. */
+  otlpTracesUrl: string | undefined;
+  /** HERALD_OTLP_HEADERS: `name=value,name=value` sent with each export (collector auth). */
+  otlpHeaders: Record<string, string>;
+  /** HERALD_TEMPORAL_SDK_METRICS=false turns off the Temporal worker's own metrics on /metrics. */
+  temporalSdkMetrics: boolean;
+  /** HERALD_TEMPORAL_UI_URL: the Temporal Web UI, for links the CLI prints. */
+  temporalUiUrl: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -137,7 +162,51 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       fetchTimeoutMs: int(env, 'HERALD_MEDIA_FETCH_TIMEOUT_MS', 10 * 60_000),
     },
     debugTiming: env.HERALD_DEBUG_TIMING === 'true',
+    observability: loadObservability(env),
+    workerPools: loadWorkerPools(env),
   };
+}
+
+function loadObservability(env: Env): ObservabilityConfig {
+  const logLevel = env.HERALD_LOG_LEVEL || 'info';
+  if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'].includes(logLevel)) {
+    throw new Error(`HERALD_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "${logLevel}"`);
+  }
+  const opsPorts: Record<string, number> = {};
+  if (env.HERALD_OPS_PORT) opsPorts['*'] = int(env, 'HERALD_OPS_PORT', 0);
+  for (const name of Object.keys(env)) {
+    const daemon = /^HERALD_([A-Z0-9]+)_OPS_PORT$/.exec(name)?.[1];
+    if (daemon && env[name]) opsPorts[daemon.toLowerCase()] = int(env, name, 0);
+  }
+  const otlpHeaders: Record<string, string> = {};
+  for (const pair of (env.HERALD_OTLP_HEADERS ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error('HERALD_OTLP_HEADERS must be name=value pairs separated by commas');
+    otlpHeaders[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return {
+    logLevel,
+    logPretty: env.HERALD_LOG_PRETTY === 'true' ? true : env.HERALD_LOG_PRETTY === 'false' ? false : undefined,
+    opsHost: env.HERALD_OPS_HOST || '127.0.0.1',
+    opsPorts,
+    opsToken: env.HERALD_OPS_TOKEN || undefined,
+    otlpTracesUrl: env.HERALD_OTLP_TRACES_URL || undefined,
+    otlpHeaders,
+    temporalSdkMetrics: env.HERALD_TEMPORAL_SDK_METRICS !== 'false',
+    temporalUiUrl: (env.HERALD_TEMPORAL_UI_URL || 'http://127.0.0.1:8233').replace(/\/+$/, ''),
+  };
+}
+
+/** HERALD_WORKER_POOLS=publish,media (unset: every pool); HERALD_POOL_<NAME>_CONCURRENCY=<activities at once>. */
+function loadWorkerPools(env: Env): HeraldConfig['workerPools'] {
+  const raw = env.HERALD_WORKER_POOLS?.trim();
+  const selected = raw && raw !== 'all' ? raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : undefined;
+  const concurrency: Record<string, number> = {};
+  for (const name of Object.keys(env)) {
+    const pool = /^HERALD_POOL_([A-Z0-9_]+)_CONCURRENCY$/.exec(name)?.[1];
+    if (pool && env[name]) concurrency[pool.toLowerCase()] = positive(env, name, 1);
+  }
+  return { selected, concurrency };
 }
 
 export function requireSecretKey(config: HeraldConfig): string {

@@ -89,11 +89,12 @@ export function loadPlatformSettings(env: Env): PlatformSettings {
 }
 
 /** One adapter per configured network, in registry order. */
-export function buildPlatforms(settings: PlatformSettings): PlatformRegistry {
+export function buildPlatforms(settings: PlatformSettings, fetchOf?: (network: NetworkId) => typeof fetch): PlatformRegistry {
   return createPlatformRegistry(modules.flatMap((m) => {
     const options = settings.networks[m.id];
     if (!options) return [];
-    const adapter = m.create(options as never);
+    // fetchOf: the instrumented fetch of each network (spans and latency, adapters/platforms/kit/traced-fetch.ts).
+    const adapter = m.create((fetchOf ? { ...options, fetch: fetchOf(m.id) } : options) as never);
     if (adapter.descriptor.id !== m.id) throw new Error(`network record ${m.id} built an adapter for ${adapter.descriptor.id}`);
     return [adapter];
   }));

@@ -1,94 +1,96 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { createUploadActivities } from '../../workflows/activities/upload';
-import { createAccountPauseActivities } from '../../workflows/activities/account-pause';
-import { createCheckpointProbeActivities } from '../../workflows/activities/checkpoint-probe';
-import type { OperatorAccount } from '../../core/domain/operator';
-import type { Storage } from '../../core/ports/storage';
-import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
-import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
-import { createTemporalCheckpointProbes } from '../../adapters/temporal/checkpoint-probes';
-import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
-import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-crypto';
+import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString, type LogLevel } from '@temporalio/worker';
+import { OpenTelemetryActivityInboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
+import { createAesSecretBox } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log, logMongoCommands } from '../shared/compose';
-import { startPendingReconciler } from './reconciler';
-import { createConnectionRefreshActivities } from '../../workflows/activities/connection-refresh';
-import { lifecycleWiring } from '../shared/lifecycle';
-import { ensureRefreshAheadForAll } from '../../core/usecases/refresh-ahead';
-
-/**
- * Operator accounts as the worker reads them: each publish's event carries the operator's email,
- * which never changes, and the plan may be a minute old. One read per account and minute instead
- * of one per published target.
- */
-function withOperatorsCached(storage: Storage, ttlMs = 60_000): Storage {
-  const cache = new Map<string, { at: number; account: Promise<OperatorAccount | null> }>();
-  const findById = (id: string): Promise<OperatorAccount | null> => {
-    const now = Date.now();
-    const hit = cache.get(id);
-    if (hit && now - hit.at < ttlMs) return hit.account;
-    if (cache.size > 10_000) cache.clear();
-    const account = storage.operators.findById(id);
-    cache.set(id, { at: now, account });
-    // A failed read is not remembered.
-    account.catch(() => cache.delete(id));
-    return account;
-  };
-  return { ...storage, operators: { ...storage.operators, findById } };
-}
+import { startObservability } from '../shared/observability';
+import { mongoReady, temporalReady } from '../shared/readiness';
+import { freeLoopbackPort } from '../shared/ports';
+import { POOLS, concurrencyOf, selectPools, type PoolContext, type RunningPool } from './pools';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const secretKey = requireSecretKey(config);
+  const pools = selectPools(config);
+  const observability = startObservability(config, 'worker', { base: { pools: pools.map((p) => p.name) } });
+  const { logger, tracing } = observability;
+
+  // The Temporal SDK's own metrics (poll latencies, task slots, schedule-to-start…) on a loopback
+  // port of its Rust core, appended to this daemon's /metrics; its log lines go through pino.
+  let sdkMetricsPort = config.observability.temporalSdkMetrics ? await freeLoopbackPort() : undefined;
+  const levels: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
+  const install = (metricsPort: number | undefined) => Runtime.install({
+    logger: new DefaultLogger('INFO', (entry) => logger[levels[entry.level]]({ sdk: 'temporal', ...entry.meta }, entry.message)),
+    telemetryOptions: {
+      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} },
+      ...(metricsPort ? { metrics: { prometheus: { bindAddress: `127.0.0.1:${metricsPort}` } } } : {}),
+    },
+  });
+  try {
+    install(sdkMetricsPort);
+  } catch (err) {
+    // The port was taken between choosing and binding it: the worker runs, without the SDK's metrics.
+    if (!sdkMetricsPort) throw err;
+    log('temporal sdk metrics unavailable', { warning: (err as Error).message });
+    sdkMetricsPort = undefined;
+    install(undefined);
+  }
+  if (sdkMetricsPort) {
+    observability.addMetricsSource(async () => (await fetch(`http://127.0.0.1:${sdkMetricsPort}/metrics`)).text());
+  }
+
   const secrets = createAesSecretBox(secretKey);
   const media = buildMedia(config, secretKey);
   const mongo = await connectMongo(config);
   const stopCommandLog = config.debugTiming ? logMongoCommands(mongo.client) : undefined;
-  const notifier = await createMongoEventOutbox(mongo.db);
   const temporal = await connectTemporal(config);
-
-  const platforms = buildPlatforms(config);
-  const lifecycle = lifecycleWiring(temporal.client, config);
+  const platforms = buildPlatforms(config, observability.fetchOf);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await Worker.create({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    workflowsPath: require.resolve('../../workflows/index'),
-    // One factory per workflow; the activity names are those recorded in workflow histories.
-    activities: {
-      ...createUploadActivities({
-        storage: withOperatorsCached(mongo.storage), leases: mongo.leases, claims: mongo.claims, platforms, secrets, notifier, clock: systemClock, media: media.access, mediaFetcher: media.fetcher,
-        pauses: createTemporalAccountPauses(temporal.client, { taskQueue: config.temporal.taskQueue }),
-        checkpointProbes: createTemporalCheckpointProbes(temporal.client, { taskQueue: config.temporal.taskQueue, intervalMs: config.checkpointProbe.intervalMs }),
-        lifecycleSettings: lifecycle.lifecycleSettings,
-      }),
-      ...createAccountPauseActivities({ storage: mongo.storage, clock: systemClock }),
-      ...createConnectionRefreshActivities({ storage: mongo.storage, leases: mongo.leases, platforms, secrets, notifier, clock: systemClock, ...lifecycle }),
-      ...createCheckpointProbeActivities({ storage: mongo.storage, leases: mongo.leases, platforms, secrets, clock: systemClock }),
-    },
-    // On SIGTERM running activities get this long to finish; what remains is handed back to Temporal.
-    shutdownGraceTime: config.api.shutdownGraceMs,
+
+  const ctx: PoolContext = {
+    config, mongo, temporal: temporal.client, connection, platforms, secrets, media, metrics: observability.metrics, log,
+    workerOptions: (pool) => ({
+      connection,
+      namespace: config.temporal.namespace,
+      taskQueue: pool.taskQueue(config),
+      maxConcurrentActivityTaskExecutions: concurrencyOf(config, pool),
+      // On SIGTERM running activities get this long to finish; what remains is handed back to Temporal.
+      shutdownGraceTime: config.api.shutdownGraceMs,
+      // Traces: each workflow and activity as a span, children of the API request that started it.
+      ...(tracing.enabled && tracing.spanProcessor ? {
+        interceptors: {
+          workflowModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')],
+          activity: [(actx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(actx) })],
+        },
+        sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
+      } : {}),
+    }),
+  };
+
+  const running: Array<RunningPool & { name: string }> = [];
+  for (const pool of pools) {
+    running.push({ name: pool.name, ...(await pool.start(ctx)) });
+    observability.metrics.set('herald_workflow_task_queue_info', { pool: pool.name, task_queue: pool.taskQueue(config) }, 1);
+  }
+
+  await observability.serveOps({
+    mongodb: mongoReady(mongo.db),
+    temporal: temporalReady(temporal.connection),
+    // Every pool's worker has started polling its task queue.
+    polling: async () => running.every((r) => r.worker.getState() === 'RUNNING'),
   });
 
-  // Uploads stored while Temporal was unreachable get their workflow here (starting is idempotent).
-  const reconciler = startPendingReconciler({
-    storage: mongo.storage,
-    runner: createTemporalUploadRunner(temporal.client, { taskQueue: config.temporal.taskQueue, timing: config.uploadTiming }),
-    clock: systemClock,
-    log,
-    ...config.reconciler,
+  log('herald worker running', {
+    pools: pools.map((p) => ({ pool: p.name, task_queue: p.taskQueue(config), concurrency: concurrencyOf(config, p) })),
+    known_pools: POOLS.map((p) => p.name),
+    temporal: config.temporal.address,
+    tracing: tracing.enabled,
   });
-
-  // Refresh-ahead back-fill: accounts connected before it existed (or while Temporal was away) get their workflow.
-  void ensureRefreshAheadForAll({ storage: mongo.storage, platforms, refreshes: lifecycle.refreshes })
-    .then((accounts) => log('refresh-ahead ensured', { accounts }), (err: unknown) => log('refresh-ahead back-fill failed', { error: (err as Error).message }));
-  log('herald worker running', { task_queue: config.temporal.taskQueue, temporal: config.temporal.address });
   // Worker.run resolves after SIGTERM/SIGINT once in-flight work is finished or handed back.
-  await worker.run();
-  reconciler.stop();
+  await Promise.all(running.map((r) => r.worker.run()));
+  for (const r of running) await r.stop?.();
   stopCommandLog?.();
-  await Promise.allSettled([connection.close(), temporal.connection.close(), mongo.client.close()]);
+  await Promise.allSettled([connection.close(), temporal.connection.close(), mongo.client.close(), observability.shutdown()]);
   log('herald worker stopped', {});
 }
 

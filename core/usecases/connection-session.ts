@@ -5,6 +5,7 @@ import type { CallContext, PlatformCredentials, PlatformRegistry, TokenRefresher
 import type { Storage } from '../ports/storage';
 import type { Clock, SecretBox } from '../ports/system';
 import { recordAuthStrike, recordRefreshFailure, type LifecycleDeps } from './connection-lifecycle';
+import type { Metrics } from '../ports/metrics';
 
 export interface ConnectionSessionDeps extends LifecycleDeps {
   storage: Pick<Storage, 'connectedAccounts'> & Partial<Pick<Storage, 'operators'>>;
@@ -13,6 +14,8 @@ export interface ConnectionSessionDeps extends LifecycleDeps {
   clock: Clock;
   /** Cross-process serialization of refreshes; without it refreshes are serialized in this process only. */
   leases?: CredentialLeases;
+  /** Counts token refreshes and reauth marks. */
+  metrics?: Metrics;
 }
 
 /** Refresh expiring tokens this long before they expire. */
@@ -84,7 +87,9 @@ export async function withConnection<T>(
   } catch (err) {
     // The network refuses the account even with renewed credentials: a strike (the threshold of
     // them makes it reauth_required: only a reconnect helps).
-    if (isAuthExpired(err) && !refreshRefused) await recordAuthStrike(deps, connection);
+    if (isAuthExpired(err) && !refreshRefused && await recordAuthStrike(deps, connection)) {
+      deps.metrics?.inc('herald_accounts_reauth_required_total', { network: connection.platform });
+    }
     throw err;
   }
 }
@@ -130,10 +135,12 @@ async function refreshSerialized(
     try {
       renewed = await refresher.refresh(used);
     } catch (err) {
+      deps.metrics?.inc('herald_token_refreshes_total', { network: connection.platform, outcome: 'failed' });
       // Counted toward the lifecycle's threshold: a refusal reaches it at once, other failures one by one.
       if (err instanceof PlatformError) await recordRefreshFailure(deps, current ?? connection, isAuthExpired(err));
       throw err;
     }
+    deps.metrics?.inc('herald_token_refreshes_total', { network: connection.platform, outcome: 'ok' });
     const sealed = deps.secrets.seal(JSON.stringify(renewed));
     await deps.storage.connectedAccounts.updateCredentials(connection.id, sealed, deps.clock.now());
     return { sealed, credentials: renewed };

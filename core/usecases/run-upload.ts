@@ -17,6 +17,7 @@ import type { DispatchClaims } from '../ports/dispatch-claims';
 import { withConnection } from './connection-session';
 import type { Clock, SecretBox } from '../ports/system';
 import type { UploadTiming } from '../ports/upload-runner';
+import type { Metrics } from '../ports/metrics';
 
 /** The steps of a running upload. The workflow calls them as activities; they hold no state. */
 export interface RunUploadDeps {
@@ -33,6 +34,8 @@ export interface RunUploadDeps {
   claims?: DispatchClaims;
   /** Lifecycle thresholds (auth strikes, refresh failures); defaults in core/domain/connection-lifecycle.ts. */
   lifecycleSettings?: Partial<LifecycleSettings>;
+  /** Counts published and failed targets, publish latency and account pauses (core/ports/metrics.ts). */
+  metrics?: Metrics;
 }
 
 export type TargetOutcome =
@@ -279,6 +282,7 @@ async function dispatch(deps: RunUploadDeps, input: PublishTargetInput, d: Dispa
           // A verdict that keeps failing pauses the account: later posts are refused at precheck.
           const restriction = { reason: failure.reason, until: failure.until, ...(failure.code ? { code: failure.code } : {}) };
           await deps.storage.connectedAccounts.setRestriction(connection.id, restriction, deps.clock.now());
+          deps.metrics?.inc('herald_account_pauses_total', { network: input.platform, reason: failure.reason });
           await deps.pauses?.paused(connection, restriction);
           if (failure.retryAfterPause && input.waitOutPause) return { kind: 'paused', untilIso: failure.until.toISOString(), reason: err.message };
         }
@@ -297,8 +301,22 @@ async function dispatch(deps: RunUploadDeps, input: PublishTargetInput, d: Dispa
 /** Stores the target's result and emits its event. An earlier attempt's stored result stands and is reported. */
 async function finish(deps: RunUploadDeps, upload: UploadRequest, result: TargetResult): Promise<TargetOutcome> {
   const final = await deps.storage.uploads.recordResult(upload.accountId, upload.requestId, result, deps.clock.now());
+  if (deps.metrics && final.finished_at === result.finished_at) countResult(deps.metrics, upload, final, deps.clock.now());
   await emitUploadCompleted(deps, upload, final);
   return { kind: 'done', result: final };
+}
+
+/** A target's result, counted once by the call that stored it. */
+function countResult(metrics: Metrics, upload: UploadRequest, result: TargetResult, now: Date): void {
+  const network = result.platform;
+  if (result.success) {
+    metrics.inc('herald_uploads_completed_total', { network });
+    // From when the target was due: its scheduled time, or when it was accepted.
+    const due = upload.scheduledFor ?? upload.createdAt;
+    metrics.observe('herald_publish_latency_seconds', { network }, Math.max(0, (now.getTime() - due.getTime()) / 1000));
+  } else {
+    metrics.inc('herald_uploads_failed_total', { network, error_code: String(result.error_code ?? 'failed') });
+  }
 }
 
 export async function emitUploadCompleted(deps: RunUploadDeps, upload: UploadRequest, result: TargetResult): Promise<void> {

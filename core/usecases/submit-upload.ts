@@ -18,6 +18,7 @@ import { PlatformError } from '../domain/errors';
 import type { UploadRunner } from '../ports/upload-runner';
 import type { CredentialLeases } from '../ports/credential-leases';
 import { requireProfile } from './profiles';
+import type { Metrics } from '../ports/metrics';
 import { reserveQueueSlot } from './queue';
 import { capExceeded, type CapViolation } from './caps';
 
@@ -36,6 +37,8 @@ export interface SubmitDeps {
   ids: IdGenerator;
   clock: Clock;
   log?: (message: string, fields: Record<string, unknown>) => void;
+  /** Counts targets accepted and refused at intake. */
+  metrics?: Metrics;
 }
 
 export interface UploadInput {
@@ -323,6 +326,10 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
   for (const result of prechecked) {
     await deps.storage.uploads.recordResult(account.id, upload.requestId, result, now);
     upload.results[result.platform] = result;
+    deps.metrics?.inc('herald_uploads_failed_total', { network: result.platform, error_code: String(result.error_code ?? 'precheck') });
+  }
+  for (const target of targets) {
+    if (!upload.results[target.platform]) deps.metrics?.inc('herald_uploads_accepted_total', { network: target.platform });
   }
   try {
     await deps.runner.start(upload);

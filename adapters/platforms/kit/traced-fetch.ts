@@ -1,0 +1,63 @@
+/**
+ * Every HTTP call to a network as a span (`<network> <operation>`) and a latency observation:
+ * the fetch each adapter is built with (CommonOptions.fetch), so calls that do not go through
+ * exchangeJson (byte uploads, redirects) are covered too. The operation is the method and the
+ * URL path with ids and tokens replaced (`POST /v2/post/publish/:id/`): no credential or id
+ * reaches a span or a label.
+ */
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Metrics } from '../../../core/ports/metrics';
+
+/** A path segment that is an id, a token or a handle, not part of the route. */
+function isVariable(segment: string): boolean {
+  if (/^v\d+(\.\d+)?$/.test(segment)) return false;
+  if (/\d/.test(segment) || /[:@.=~%]/.test(segment) || segment.length >= 24 || /^[A-Za-z0-9_-]{16,}$/.test(segment)) return true;
+  // Mixed case with a separator (`AbCd_ef-GH`) is a token; route words are lower_snake, kebab or camelCase.
+  return /[A-Z]/.test(segment) && /[a-z]/.test(segment) && /[-_]/.test(segment);
+}
+
+export function operationOf(method: string, url: string): string {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    path = '/';
+  }
+  const template = path.split('/').map((s) => (s && isVariable(decodeURIComponent(s)) ? ':id' : s)).join('/');
+  return `${method.toUpperCase()} ${template || '/'}`;
+}
+
+const methodOf = (input: Parameters<typeof fetch>[0], init?: RequestInit): string =>
+  init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET');
+
+const urlOf = (input: Parameters<typeof fetch>[0]): string =>
+  typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
+
+export function tracedFetch(network: string, opts: { metrics?: Metrics; fetch?: typeof fetch } = {}): typeof fetch {
+  const inner = opts.fetch ?? fetch;
+  const tracer = trace.getTracer('herald-platforms');
+  return (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    const method = methodOf(input, init);
+    const operation = operationOf(method, urlOf(input));
+    const t0 = performance.now();
+    return tracer.startActiveSpan(`${network} ${operation}`, {
+      kind: SpanKind.CLIENT,
+      attributes: { 'herald.network': network, 'herald.operation': operation, 'http.request.method': method },
+    }, async (span) => {
+      let outcome = 'no_response';
+      try {
+        const res = await inner(input, init);
+        outcome = `${Math.floor(res.status / 100)}xx`;
+        span.setAttribute('http.response.status_code', res.status);
+        if (res.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        return res;
+      } catch (err) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).name });
+        throw err;
+      } finally {
+        span.end();
+        opts.metrics?.observe('herald_network_call_duration_seconds', { network, operation, outcome }, (performance.now() - t0) / 1000);
+      }
+    });
+  }) as typeof fetch;
+}
