@@ -7,6 +7,7 @@ import type { Clock, IdGenerator, KeyHasher, Pkce, SecretBox } from '../../core/
 import type { UploadRunner } from '../../core/ports/upload-runner';
 import type { MediaFetcher, MediaProbe, MediaStore } from '../../core/ports/media';
 import type { MediaAccess } from '../../core/ports/platform';
+import type { MediaJobApi } from './routes/media-jobs';
 
 export interface ApiDeps {
   storage: Storage;
@@ -30,6 +31,8 @@ export interface ApiDeps {
   mediaProbe: MediaProbe;
   mediaFetcher: MediaFetcher;
   mediaUrls: { verify(id: string, exp: string | undefined, sig: string | undefined): boolean };
+  /** Media-processing jobs (the /ffmpeg routes are registered when present). */
+  mediaJobs?: MediaJobApi;
   /** Readiness of the backing services, for /healthz. */
   health: () => Promise<Record<string, boolean>>;
 }

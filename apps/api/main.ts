@@ -9,6 +9,8 @@ import { AuthCache } from '../../core/usecases/authenticate';
 import { createApi } from './server';
 import type { ApiDeps } from './deps';
 import { createRequestTiming } from './timing';
+import { buildMediaJobs } from '../shared/media-jobs';
+import { createTemporalMediaJobRunner } from '../../adapters/temporal/media-jobs';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -19,6 +21,7 @@ async function main(): Promise<void> {
   const redis = connectRedis(config);
   const temporal = await connectTemporal(config);
 
+  const mediaJobs = await buildMediaJobs(config, mongo.db, media.store);
   const timing = config.debugTiming ? createRequestTiming() : undefined;
   if (timing) timing.observe(mongo.client);
   const deps: ApiDeps = {
@@ -44,6 +47,10 @@ async function main(): Promise<void> {
     mediaProbe: media.probe,
     mediaFetcher: media.fetcher,
     mediaUrls: media.signer,
+    mediaJobs: {
+      ...mediaJobs, ids: randomIds, clock: systemClock,
+      runner: createTemporalMediaJobRunner(temporal.client, { taskQueue: config.mediaJobs.taskQueue, timing: config.mediaJobs.timing }),
+    },
     health: async () => ({
       mongodb: await mongo.db.command({ ping: 1 }).then(() => true, () => false),
       redis: redis.status === 'ready',

@@ -12,6 +12,7 @@ import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-cryp
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log, logMongoCommands } from '../shared/compose';
 import { startPendingReconciler } from './reconciler';
+import { createMediaWorker } from './media-worker';
 
 /**
  * Operator accounts as the worker reads them: each publish's event carries the operator's email,
@@ -74,9 +75,14 @@ async function main(): Promise<void> {
     ...config.reconciler,
   });
 
-  log('herald worker running', { task_queue: config.temporal.taskQueue, temporal: config.temporal.address });
+  // Media-processing jobs: a second Worker on the media task queue (HERALD_MEDIA_WORKER=false leaves it to another daemon).
+  const mediaWorker = config.mediaJobs.worker
+    ? await createMediaWorker({ config, connection, temporal: temporal.client, db: mongo.db, storage: mongo.storage, platforms, media })
+    : null;
+
+  log('herald worker running', { task_queue: config.temporal.taskQueue, temporal: config.temporal.address, ...(mediaWorker ? { media_task_queue: config.mediaJobs.taskQueue } : {}) });
   // Worker.run resolves after SIGTERM/SIGINT once in-flight work is finished or handed back.
-  await worker.run();
+  await Promise.all([worker.run(), mediaWorker?.run()]);
   reconciler.stop();
   stopCommandLog?.();
   await Promise.allSettled([connection.close(), temporal.connection.close(), mongo.client.close()]);

@@ -13,6 +13,8 @@ export const WORKFLOW_TYPES = {
   upload: 'uploadWorkflow',
   accountPause: 'accountPauseWorkflow',
   checkpointProbe: 'checkpointProbeWorkflow',
+  /** Bundled apart (workflows/media-job.workflow.ts) for the media task queue's worker. */
+  mediaJob: 'mediaJobWorkflow',
 } as const;
 
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
@@ -42,4 +44,6 @@ export const workflowIds = {
   accountPause: (connectionId: string): string => `account:${connectionId}`,
   /** The checkpoint probe of one connected account. */
   checkpointProbe: (connectionId: string): string => `checkpoint:${connectionId}`,
+  /** One run per media-processing job. */
+  mediaJob: (jobId: string): string => `media:${jobId}`,
 };
