@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { bindCommand } from '../../core/domain/ffmpeg-command';
 import { MediaProcessError, MediaTooLargeError, type MediaProcessor, type MediaStore } from '../../core/ports/media';
@@ -52,6 +52,10 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
 
     async run(request, { signal, onProgress }) {
       await mkdir(opts.scratchRoot, { recursive: true });
+      // A run restarted after its worker died: the dead run's scratch directory goes first.
+      for (const stale of await readdir(opts.scratchRoot)) {
+        if (stale.startsWith(`${request.jobId}-`)) await rm(path.join(opts.scratchRoot, stale), { recursive: true, force: true });
+      }
       const dir = await mkdtemp(path.join(opts.scratchRoot, `${request.jobId}-`));
       const output = path.join(dir, `output.${request.outputExtension}`);
       const inputs = request.inputIds.map((id) => opts.pathOf(id));
