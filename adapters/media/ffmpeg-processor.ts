@@ -60,7 +60,7 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
       const output = path.join(dir, `output.${request.outputExtension}`);
       const inputs = request.inputIds.map((id) => opts.pathOf(id));
       const bound = bindCommand(request.command, inputs, output);
-      const args = ['-nostdin', '-hide_banner', '-nostats', '-y', '-progress', 'pipe:1'];
+      const args = ['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'error', '-y', '-progress', 'pipe:1'];
       for (let i = 0; i < bound.length; i += 1) {
         if (bound[i] === '-i') args.push('-protocol_whitelist', 'file');
         args.push(bound[i]!);
