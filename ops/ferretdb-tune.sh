@@ -36,6 +36,8 @@ declare -A FIELDS=(
   [queue_settings]="_id"
   [queue_slots]="_id profileUsername"
   [events]="deliveryKey"
+  [media_jobs]="_id accountId"
+  [media_usage]="_id accountId month"
 )
 
 if [ $# -gt 0 ]; then

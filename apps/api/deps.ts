@@ -13,6 +13,7 @@ import type { AccountPauses } from '../../core/ports/account-pauses';
 import type { LifecycleSettings } from '../../core/domain/connection-lifecycle';
 import type { Metrics } from '../../core/ports/metrics';
 import type { Logger } from 'pino';
+import type { MediaJobApi } from './routes/media-jobs';
 
 export interface ApiDeps {
   storage: Storage;
@@ -42,6 +43,8 @@ export interface ApiDeps {
   refreshes?: ConnectionRefreshes;
   pauses?: AccountPauses;
   lifecycleSettings?: Partial<LifecycleSettings>;
+  /** Media-processing jobs (the /ffmpeg routes are registered when present). */
+  mediaJobs?: MediaJobApi;
   /** Readiness of the backing services, for /readyz. */
   health: () => Promise<Record<string, boolean>>;
   /** Request logs, metrics and spans (apps/shared/http-observe.ts); absent in tests that do not need them. */

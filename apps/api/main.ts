@@ -15,6 +15,8 @@ import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors
 import { startObservability } from '../shared/observability';
 import { mongoReady, redisReady, temporalReady } from '../shared/readiness';
 import { readiness } from '../shared/ops-server';
+import { buildMediaJobs } from '../shared/media-jobs';
+import { createTemporalMediaJobRunner } from '../../adapters/temporal/media-jobs';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -28,6 +30,7 @@ async function main(): Promise<void> {
   const temporal = await connectTemporal(config, observability.tracing.enabled ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {});
   const checks = { mongodb: mongoReady(mongo.db), redis: redisReady(redis), temporal: temporalReady(temporal.connection) };
 
+  const mediaJobs = await buildMediaJobs(config, mongo.db, media.store);
   const timing = config.debugTiming ? createRequestTiming() : undefined;
   if (timing) timing.observe(mongo.client);
   const deps: ApiDeps = {
@@ -55,6 +58,10 @@ async function main(): Promise<void> {
     mediaUrls: media.signer,
     notifier: await createMongoEventOutbox(mongo.db),
     ...lifecycleWiring(temporal.client, config),
+    mediaJobs: {
+      ...mediaJobs, ids: randomIds, clock: systemClock,
+      runner: createTemporalMediaJobRunner(temporal.client, { taskQueue: config.mediaJobs.taskQueue, timing: config.mediaJobs.timing }),
+    },
     health: async () => (await readiness(checks)).checks,
     telemetry: { logger: observability.logger, metrics: observability.metrics },
     metrics: observability.metrics,

@@ -15,6 +15,7 @@ import { oauthCallbackRoute, oauthStartRoute } from './routes/oauth';
 import { lookupRoutes } from './routes/lookups';
 import { disconnectRoute } from './routes/connections';
 import { healthRoutes, observeHttp } from '../shared/http-observe';
+import { mediaJobRoutes } from './routes/media-jobs';
 
 export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
@@ -91,6 +92,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   oauthStartRoute(router, deps, ns, options.publicBaseUrl);
   lookupRoutes(router, deps, ns);
   disconnectRoute(router, deps, ns);
+  if (deps.mediaJobs) mediaJobRoutes(router, { ...deps, mediaJobs: deps.mediaJobs }, ns);
   profileByUsernameRoute(router, deps, ns);
   app.use(router.routes());
   // 405 with Allow; errorMiddleware writes the JSON body.

@@ -2,6 +2,7 @@ import { DEFAULT_UPLOAD_TIMING, type UploadTiming } from '../../core/ports/uploa
 import { DEFAULT_CHECKPOINT_PROBE_INTERVAL_MS } from '../../core/ports/checkpoint-probes';
 import { loadPlatformSettings, type PlatformSettings } from './platforms';
 import { DEFAULT_LIFECYCLE_SETTINGS, type LifecycleSettings } from '../../core/domain/connection-lifecycle';
+import { DEFAULT_MEDIA_JOB_TIMING, type MediaJobTiming } from '../../core/ports/media-job-runner';
 
 /** Every setting of the daemons, read from the environment here and nowhere else. */
 export interface HeraldConfig {
@@ -25,6 +26,12 @@ export interface HeraldConfig {
   /** Connected-account lifecycle thresholds and refresh-ahead timing (core/domain/connection-lifecycle.ts). */
   lifecycle: LifecycleSettings;
   media: { dir: string; publicBaseUrl: string; urlTtlSeconds: number; maxBytes: number; fetchAllow: string[]; fetchTimeoutMs: number };
+  /**
+   * Media-processing jobs: their task queue (served by a worker of its own), where each run's
+   * scratch directory goes, the output size limit, run timing, and whether this worker daemon
+   * serves the media queue at all.
+   */
+  mediaJobs: { taskQueue: string; scratchDir: string; maxOutputBytes: number; progressWriteMs: number; heartbeatEveryMs: number; timing: MediaJobTiming; worker: boolean };
   /**
    * Benchmarks and profiling: the API answers with a Server-Timing header (where each request's
    * time went) and the worker logs the database commands it sends. Off in production.
@@ -160,6 +167,19 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       // host:port pairs media URLs may use although they are private (the sandbox simulators).
       fetchAllow: (env.HERALD_MEDIA_FETCH_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       fetchTimeoutMs: int(env, 'HERALD_MEDIA_FETCH_TIMEOUT_MS', 10 * 60_000),
+    },
+    mediaJobs: {
+      taskQueue: env.HERALD_MEDIA_TASK_QUEUE || `${env.HERALD_TASK_QUEUE ?? 'herald'}-media`,
+      scratchDir: env.HERALD_MEDIA_SCRATCH_DIR ?? `${process.cwd()}/.herald/media-scratch`,
+      maxOutputBytes: int(env, 'HERALD_MEDIA_JOB_MAX_OUTPUT_BYTES', 4 * 1024 ** 3),
+      progressWriteMs: int(env, 'HERALD_MEDIA_JOB_PROGRESS_WRITE_MS', 1_000),
+      heartbeatEveryMs: positive(env, 'HERALD_MEDIA_JOB_HEARTBEAT_EVERY_MS', 2_000),
+      timing: {
+        timeLimitMs: positive(env, 'HERALD_MEDIA_JOB_TIME_LIMIT_MS', DEFAULT_MEDIA_JOB_TIMING.timeLimitMs),
+        heartbeatTimeoutMs: positive(env, 'HERALD_MEDIA_JOB_HEARTBEAT_TIMEOUT_MS', DEFAULT_MEDIA_JOB_TIMING.heartbeatTimeoutMs),
+        outputTtlMs: positive(env, 'HERALD_MEDIA_JOB_OUTPUT_TTL_MS', DEFAULT_MEDIA_JOB_TIMING.outputTtlMs),
+        maxAttempts: positive(env, 'HERALD_MEDIA_JOB_MAX_ATTEMPTS', DEFAULT_MEDIA_JOB_TIMING.maxAttempts),
+      },
     },
     debugTiming: env.HERALD_DEBUG_TIMING === 'true',
     observability: loadObservability(env),

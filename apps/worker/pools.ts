@@ -1,6 +1,7 @@
 import type { HeraldConfig } from '../shared/config';
 import type { WorkerPool } from './pool-types';
 import { publishPool } from './pools/publish';
+import { mediaPool } from './pools/media';
 
 export type { PoolContext, RunningPool, WorkerPool } from './pool-types';
 
@@ -11,6 +12,7 @@ export type { PoolContext, RunningPool, WorkerPool } from './pool-types';
  */
 export const POOLS: WorkerPool[] = [
   publishPool,
+  mediaPool,
 ];
 
 /** The pools HERALD_WORKER_POOLS selects (all when unset); an unknown name is a configuration error. */

@@ -50,3 +50,43 @@ export interface MediaFetcher {
    */
   vet(url: string, field: string): Promise<void>;
 }
+
+/** What a media-processing job's run needs: the parsed command, its inputs in the store, its limits. */
+export interface MediaProcessRequest {
+  jobId: string;
+  /** ffmpeg arguments with whole-argument placeholders (core/domain/ffmpeg-command.ts). */
+  command: { args: string[]; inputCount: number };
+  /** Media store ids, `{input0}` first. */
+  inputIds: string[];
+  outputExtension: string;
+  outputContentType: string;
+  /** Wall-clock limit of one run. */
+  timeLimitMs: number;
+  /** Largest output; the run is stopped past it. */
+  maxOutputBytes: number;
+}
+
+/** Why a run ended without an output. `cancelled`: the caller's signal stopped it. */
+export type MediaProcessFailureKind = 'failed' | 'time_limit' | 'too_large' | 'cancelled';
+
+export class MediaProcessError extends Error {
+  constructor(readonly kind: MediaProcessFailureKind, message: string) {
+    super(message);
+    this.name = 'MediaProcessError';
+  }
+}
+
+/**
+ * Runs ffmpeg for media-processing jobs (behind this port: fluent-ffmpeg is archived upstream, the
+ * adapter may spawn ffmpeg itself). Each run happens in a scratch directory of its own, without a
+ * shell; the output goes into the media store.
+ */
+export interface MediaProcessor {
+  /** Duration and container of a stored input, probed without following any URL or other file; null where unknown. */
+  probeInput(id: string): Promise<{ durationSeconds: number | null; format: string | null }>;
+  /**
+   * Runs the command. `onProgress` gets the input seconds processed so far, as ffmpeg reports them.
+   * Throws MediaProcessError when the run fails, passes a limit or `signal` aborts it (the process is killed).
+   */
+  run(request: MediaProcessRequest, opts: { signal?: AbortSignal; onProgress?: (processedSeconds: number) => void }): Promise<StoredMedia>;
+}

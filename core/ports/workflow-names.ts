@@ -14,6 +14,8 @@ export const WORKFLOW_TYPES = {
   accountPause: 'accountPauseWorkflow',
   checkpointProbe: 'checkpointProbeWorkflow',
   connectionRefresh: 'connectionRefreshWorkflow',
+  /** Bundled apart (workflows/media-job.workflow.ts) for the media task queue's worker. */
+  mediaJob: 'mediaJobWorkflow',
 } as const;
 
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
@@ -54,4 +56,6 @@ export const workflowIds = {
   checkpointProbe: (connectionId: string): string => `checkpoint:${connectionId}`,
   /** The refresh-ahead of one connected OAuth account. */
   connectionRefresh: (connectionId: string): string => `refresh:${connectionId}`,
+  /** One run per media-processing job. */
+  mediaJob: (jobId: string): string => `media:${jobId}`,
 };

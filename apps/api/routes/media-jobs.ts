@@ -1,0 +1,204 @@
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import { conflict, invalidInput, notFound } from '../../../core/domain/errors';
+import { isMediaPreset, MEDIA_PRESETS, parseCommandTemplate, presetTemplate, type MediaPreset } from '../../../core/domain/ffmpeg-command';
+import { isOutputExtension, OUTPUT_TYPES, toMediaJobView, type MediaJobInput } from '../../../core/domain/media-job';
+import type { StoredMedia } from '../../../core/ports/media';
+import {
+  cancelMediaJob, getMediaJob, listMediaJobs, mediaConsumption, submitMediaJob, type MediaJobDeps,
+} from '../../../core/usecases/media-jobs';
+import { removeTempFiles } from '../media-intake';
+import { bodyFields, single } from '../input';
+import type { ApiDeps, AppState } from '../deps';
+
+/** What the media-job routes need beyond the API's own dependencies. */
+export interface MediaJobApi extends MediaJobDeps {
+  /** Downloads an input URL into the media store with the uploads' SSRF rules. */
+  fetchInput(url: string, field: string): Promise<StoredMedia & { filename: string }>;
+}
+
+interface UploadedFile {
+  filepath: string;
+  mimetype?: string | null;
+  originalFilename?: string | null;
+  size: number;
+}
+
+const printable = (s: string | null | undefined): string | undefined => s?.replace(/\p{Cc}/gu, '') || undefined;
+
+function filesOf(ctx: RouterContext<AppState>): Record<string, UploadedFile> {
+  const raw = (ctx.request as unknown as { files?: Record<string, UploadedFile | UploadedFile[]> }).files ?? {};
+  return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[v.length - 1]! : v]));
+}
+
+const text = (fields: Record<string, unknown>, name: string): string | undefined => {
+  const v = single(fields[name]);
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw invalidInput(`${name} must be text.`, { violations: [{ field: name, message: 'must be text' }] });
+  return v;
+};
+
+/** `output_extension`, else the extension of `output_filename`, else the preset's. */
+function outputExtensionOf(fields: Record<string, unknown>, preset: MediaPreset | undefined): string {
+  const filename = text(fields, 'output_filename');
+  const raw = text(fields, 'output_extension') ?? (filename?.includes('.') ? filename.split('.').pop() : undefined) ?? (preset ? MEDIA_PRESETS[preset].extension : undefined);
+  if (!raw) throw invalidInput('output_extension is required (mp4, mov, webm, gif, jpg, png, mp3, wav, …), or output_filename such as clip.mp4.', { violations: [{ field: 'output_extension', message: 'required' }] });
+  const ext = raw.replace(/^\./, '').toLowerCase();
+  if (!isOutputExtension(ext)) {
+    throw invalidInput(`output_extension "${raw}" is not one Herald writes; use one of ${Object.keys(OUTPUT_TYPES).join(', ')}.`, { violations: [{ field: 'output_extension', message: 'unsupported' }] });
+  }
+  return ext;
+}
+
+/** `publish` in JSON, or as JSON text in a form field. */
+function publishOf(fields: Record<string, unknown>): Record<string, unknown> | undefined {
+  let value = fields.publish;
+  if (value === undefined || value === null || value === '' || value === false || value === 'false') return undefined;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw invalidInput('publish must be an object of upload fields ({"user": …, "platform[]": […], "title": …}), as JSON text in a form.', { violations: [{ field: 'publish', message: 'not JSON' }] });
+    }
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalidInput('publish must be an object of upload fields: user, platform[], title and the networks\' fields.', { violations: [{ field: 'publish', message: 'not an object' }] });
+  const publish = value as Record<string, unknown>;
+  if (!publish.user && !publish.profile_username) throw invalidInput('publish.user is required: the profile to post as.', { violations: [{ field: 'publish.user', message: 'required' }] });
+  if (!publish['platform[]'] && !publish.platform && !publish.platforms) throw invalidInput('publish["platform[]"] is required: the networks to post to.', { violations: [{ field: 'publish.platform[]', message: 'required' }] });
+  return publish;
+}
+
+/** Input file fields of a multipart request, in input order: `file` ({input}), then `file1`, `file2`, … */
+function multipartInputs(files: Record<string, UploadedFile>): Array<{ field: string; file: UploadedFile }> {
+  const inputs: Array<{ field: string; file: UploadedFile }> = [];
+  const first = files.file ?? files.file0;
+  if (first) inputs.push({ field: files.file ? 'file' : 'file0', file: first });
+  for (let n = 1; files[`file${n}`]; n += 1) inputs.push({ field: `file${n}`, file: files[`file${n}`]! });
+  const unknown = Object.keys(files).filter((k) => !inputs.some((i) => i.field === k));
+  if (unknown.length) throw invalidInput(`Unexpected file field ${unknown.join(', ')}: inputs are file, file1, file2, … in order.`, { violations: unknown.map((f) => ({ field: f, message: 'not an input field' })) });
+  return inputs;
+}
+
+/** URL inputs of a JSON request: `input_url` ({input}) or `files` (array of URLs, in input order). */
+function urlInputs(fields: Record<string, unknown>): string[] {
+  const one = fields.input_url;
+  const many = fields.files;
+  if (one !== undefined && many !== undefined) throw invalidInput('Send input_url (one input) or files (several), not both.', { violations: [{ field: 'files', message: 'not with input_url' }] });
+  const urls = one !== undefined ? [one] : many === undefined ? [] : Array.isArray(many) ? many : [many];
+  if (urls.some((u) => typeof u !== 'string' || !u)) throw invalidInput('files must be an array of URLs (input_url one URL).', { violations: [{ field: 'files', message: 'URLs' }] });
+  return urls as string[];
+}
+
+export function mediaJobRoutes(router: Router<AppState>, deps: ApiDeps & { mediaJobs: MediaJobApi }, ns: string): void {
+  const jobs = deps.mediaJobs;
+
+  router.post(`/api/${ns}/ffmpeg/jobs/upload`, async (ctx) => {
+    try {
+      await submit(ctx);
+    } finally {
+      await removeTempFiles(ctx);
+    }
+  });
+
+  async function submit(ctx: RouterContext<AppState>): Promise<void> {
+    const fields = bodyFields(ctx);
+    const files = filesOf(ctx);
+    const fileInputs = multipartInputs(files);
+    const urls = urlInputs(fields);
+    if (fileInputs.length && urls.length) throw invalidInput('Send the inputs as files or as URLs, not both.', { violations: [{ field: 'files', message: 'not with file' }] });
+    const count = fileInputs.length + urls.length;
+    if (!count) throw invalidInput('An input is required: the file field (multipart), or input_url / files (URLs).', { violations: [{ field: 'file', message: 'required' }] });
+
+    const fullCommand = text(fields, 'full_command');
+    const presetRaw = text(fields, 'preset');
+    const ffmpegArgs = text(fields, 'ffmpeg_args');
+    if (presetRaw !== undefined && !isMediaPreset(presetRaw)) {
+      throw invalidInput(`preset "${presetRaw}" is unknown; use one of ${Object.keys(MEDIA_PRESETS).join(', ')}.`, { violations: [{ field: 'preset', message: 'unknown' }] });
+    }
+    const preset = presetRaw as MediaPreset | undefined;
+    if (fullCommand !== undefined && (preset || ffmpegArgs !== undefined)) {
+      throw invalidInput('Send full_command, or preset and/or ffmpeg_args, not both.', { violations: [{ field: 'full_command', message: 'not with preset or ffmpeg_args' }] });
+    }
+    if (fullCommand === undefined && !preset && ffmpegArgs === undefined) {
+      throw invalidInput('full_command is required (or preset: h264_social, hevc_social, copy_mux, and/or ffmpeg_args).', { violations: [{ field: 'full_command', message: 'required' }] });
+    }
+    if (fullCommand === undefined && count > 1) {
+      throw invalidInput('preset and ffmpeg_args take a single input; use full_command with {input1}, … for several.', { violations: [{ field: 'ffmpeg_args', message: 'single input only' }] });
+    }
+    // Everything about the command is checked before any byte is stored.
+    const command = parseCommandTemplate(fullCommand ?? presetTemplate(preset, ffmpegArgs), count);
+    const outputExtension = outputExtensionOf(fields, preset);
+    const publish = publishOf(fields);
+
+    const inputs: MediaJobInput[] = [];
+    for (const { file } of fileInputs) {
+      const stored = await deps.mediaStore.put(createReadStream(file.filepath), { contentType: printable(file.mimetype) ?? 'application/octet-stream' });
+      const filename = printable(file.originalFilename);
+      inputs.push({ id: stored.id, size: stored.size, contentType: stored.contentType, ...(filename ? { filename } : {}) });
+    }
+    for (const [n, url] of urls.entries()) {
+      const stored = await jobs.fetchInput(url, urls.length === 1 && fields.input_url !== undefined ? 'input_url' : `files[${n}]`);
+      inputs.push({ id: stored.id, size: stored.size, contentType: stored.contentType, filename: stored.filename });
+    }
+    const job = await submitMediaJob(jobs, ctx.state.caller.account, { command, inputs, outputExtension, ...(publish ? { publish } : {}) });
+    ctx.status = 202;
+    ctx.body = { success: true, job_id: job.id, status: job.status };
+  }
+
+  router.get(`/api/${ns}/ffmpeg/jobs`, async (ctx) => {
+    const limit = Math.min(100, Math.max(1, Number(single(ctx.query.limit) ?? 20) || 20));
+    const page = Math.max(1, Number(single(ctx.query.page) ?? 1) || 1);
+    ctx.body = { success: true, jobs: await listMediaJobs(jobs, ctx.state.caller.account, { limit, page }), page, limit };
+  });
+
+  router.get(`/api/${ns}/ffmpeg/consumption`, async (ctx) => {
+    ctx.body = { success: true, ...(await mediaConsumption(jobs, ctx.state.caller.account)) };
+  });
+
+  router.get(`/api/${ns}/ffmpeg/jobs/:job_id`, async (ctx) => {
+    ctx.body = { success: true, ...toMediaJobView(await getMediaJob(jobs, ctx.state.caller.account, ctx.params.job_id!)) };
+  });
+
+  router.delete(`/api/${ns}/ffmpeg/jobs/:job_id`, async (ctx) => {
+    const job = await cancelMediaJob(jobs, ctx.state.caller.account, ctx.params.job_id!);
+    ctx.status = 202;
+    ctx.body = { success: true, ...toMediaJobView(job), cancel_requested: true, message: `Cancelling: poll GET /api/${ns}/ffmpeg/jobs/${job.id} until it is ERROR with cancelled: true.` };
+  });
+
+  router.get(`/api/${ns}/ffmpeg/jobs/:job_id/download`, async (ctx) => {
+    const job = await getMediaJob(jobs, ctx.state.caller.account, ctx.params.job_id!);
+    if (job.status !== 'FINISHED' || !job.output) {
+      throw conflict(`Media job ${job.id} is ${job.status}; the download is available when it is FINISHED.`, 'job_not_finished', { status: job.status });
+    }
+    const stored = job.expired ? null : await deps.mediaStore.stat(job.output.id);
+    if (!stored) throw notFound(`The output of media job ${job.id} has expired.`, 'output_expired');
+    const size = stored.size;
+    ctx.set('Accept-Ranges', 'bytes');
+    ctx.set('Content-Disposition', `attachment; filename="output.${job.outputExtension}"`);
+    ctx.type = OUTPUT_TYPES[job.outputExtension]?.contentType ?? job.output.contentType;
+    const range = ctx.get('Range');
+    if (range) {
+      const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+      let start = match?.[1] ? Number(match[1]) : NaN;
+      let end = match?.[2] ? Number(match[2]) : NaN;
+      if (match && !match[1] && match[2]) { start = Math.max(0, size - Number(match[2])); end = size - 1; }
+      if (match && match[1] && !match[2]) end = size - 1;
+      end = Math.min(end, size - 1);
+      if (!match || !Number.isFinite(start) || !Number.isFinite(end) || start > end || start >= size) {
+        ctx.status = 416;
+        ctx.set('Content-Range', `bytes */${size}`);
+        ctx.body = { success: false, message: `Range "${range}" is not satisfiable: the output has ${size} bytes.`, error_code: 'range_not_satisfiable' };
+        return;
+      }
+      ctx.status = 206;
+      ctx.set('Content-Range', `bytes ${start}-${end}/${size}`);
+      ctx.set('Content-Length', String(end - start + 1));
+      ctx.body = Readable.from(deps.mediaStore.read(job.output.id, { start, end: end + 1 }));
+      return;
+    }
+    ctx.set('Content-Length', String(size));
+    ctx.body = Readable.from(deps.mediaStore.read(job.output.id));
+  });
+}

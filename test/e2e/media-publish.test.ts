@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSandbox, type Sandbox } from '../../apps/sandbox/main';
+import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+
+/**
+ * A request sent on a kept-alive connection at the moment the API closes it as idle fails with
+ * "other side closed" before the API read anything (a race of keep-alive, not an answer): sent
+ * once more, which then goes on a new connection. Any other failure fails the test.
+ */
+async function onFreshSocketIfClosed<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (err) {
+    if (!/other side closed/.test(String((err as { cause?: unknown }).cause))) throw err;
+    return send();
+  }
+}
+
+jest.setTimeout(300_000);
+
+/**
+ * `publish` on a media job: the finished output goes out through the normal upload path (here to
+ * the Bluesky simulator) and the job's status links the upload's request_id. A command that ffmpeg
+ * refuses ends the job in ERROR with ffmpeg's reason, without the run's paths.
+ */
+describe('media jobs: publish and failures', () => {
+  let sandbox: Sandbox;
+  let stack: Stack;
+  let key: string;
+  let api: ReturnType<typeof apiClient>;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-media-publish-'));
+  const clip = path.join(dir, 'clip.mp4');
+
+  beforeAll(async () => {
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=3', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', clip]);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
+    stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, HERALD_MEDIA_SCRATCH_DIR: path.join(dir, 'scratch') });
+    await stack.startWorker();
+    key = await stack.newApiKey('media-publish@herald.dev');
+    api = apiClient(stack.apiUrl, key);
+    expect((await api.post('/api/herald/users', { username: 'mia' })).status).toBe(201);
+    const bsky = await api.post('/api/herald/users/bluesky/credentials', {
+      profile_username: 'mia', identifier: sandbox.env.SANDBOX_BLUESKY_IDENTIFIER, app_password: sandbox.env.SANDBOX_BLUESKY_APP_PASSWORD,
+    });
+    expect(bsky).toMatchObject({ status: 200, body: { success: true } });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await sandbox?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function postForm(fields: Record<string, string>, bytes: Buffer = readFileSync(clip)) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    form.append('file', new Blob([bytes]), 'clip.mp4');
+    const res = await onFreshSocketIfClosed(() => fetch(`${stack.apiUrl}/api/herald/ffmpeg/jobs/upload`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form }));
+    return { status: res.status, body: await res.json() as any };
+  }
+  const ended = (id: string) => eventually(() => api.get(`/api/herald/ffmpeg/jobs/${id}`), (r) => ['FINISHED', 'ERROR'].includes(r.body.status), 180_000, 500);
+
+  it('publishes the finished output through the upload path and links its request_id', async () => {
+    const submitted = await postForm({
+      preset: 'h264_social',
+      publish: JSON.stringify({ user: 'mia', 'platform[]': ['bluesky'], title: 'Made by a media job' }),
+    });
+    expect(submitted.status).toBe(202);
+    const id = submitted.body.job_id;
+    const done = await eventually(() => api.get(`/api/herald/ffmpeg/jobs/${id}`), (r) => Boolean(r.body.publish?.request_id || r.body.publish?.error || r.body.status === 'ERROR'), 180_000, 500);
+    expect(done.body).toMatchObject({ status: 'FINISHED', publish: { request_id: `ffmpeg-${id}` } });
+    const upload = await eventually(() => api.get(`/api/herald/status?request_id=ffmpeg-${id}`), (r) => r.body.status === 'completed', 120_000, 500);
+    expect(upload.body.results.bluesky).toMatchObject({ success: true });
+  });
+
+  it('refuses a publish without its profile, and ends a command ffmpeg rejects in ERROR with a scrubbed reason', async () => {
+    expect(await postForm({ preset: 'copy_mux', publish: JSON.stringify({ 'platform[]': ['bluesky'] }) })).toMatchObject({ status: 400, body: { success: false } });
+    const submitted = await postForm({ full_command: 'ffmpeg -i {input} -c:v nosuchcodec {output}', output_extension: 'mp4' });
+    expect(submitted.status).toBe(202);
+    const done = await ended(submitted.body.job_id);
+    expect(done.body).toMatchObject({ status: 'ERROR', billed_minutes: 0 });
+    expect(done.body.error).toMatch(/nosuchcodec/i);
+    expect(done.body.error).not.toContain(dir);
+    expect(done.body.error).toMatch(/^Unknown encoder 'nosuchcodec'/);
+    expect(done.body.error).not.toMatch(/\/(tmp|home|work|var)\//);
+
+    // ffmpeg names the input file in its error: the answer names the placeholder instead. An
+    // input of unknown duration reserves 60 s; a run that failed at once is charged nothing.
+    const garbage = await postForm({ full_command: 'ffmpeg -i {input} {output}', output_extension: 'mp4' }, Buffer.from('not a video at all\n'.repeat(100)));
+    expect(garbage.status).toBe(202);
+    const failed = await ended(garbage.body.job_id);
+    expect(failed.body).toMatchObject({ status: 'ERROR', duration_seconds: null, billed_minutes: 0 });
+    expect(failed.body.error).toMatch(/^\{input0\}: Invalid data/);
+  });
+});
