@@ -31,7 +31,7 @@ export interface HeraldConfig {
    * scratch directory goes, the output size limit, run timing, and whether this worker daemon
    * serves the media queue at all.
    */
-  mediaJobs: { taskQueue: string; scratchDir: string; maxOutputBytes: number; progressWriteMs: number; heartbeatEveryMs: number; timing: MediaJobTiming; worker: boolean };
+  mediaJobs: { taskQueue: string; scratchDir: string; maxOutputBytes: number; progressWriteMs: number; heartbeatEveryMs: number; timing: MediaJobTiming };
   /**
    * Benchmarks and profiling: the API answers with a Server-Timing header (where each request's
    * time went) and the worker logs the database commands it sends. Off in production.
