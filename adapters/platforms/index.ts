@@ -8,6 +8,7 @@ import { discord } from './discord';
 import { facebook } from './facebook';
 import { instagram } from './instagram';
 import { linkedin } from './linkedin';
+import { mastodon } from './mastodon';
 import { pinterest } from './pinterest';
 import { telegram } from './telegram';
 import { threads } from './threads';
@@ -16,6 +17,7 @@ import { x } from './x';
 import { youtube } from './youtube';
 
 /** Registry order. */
-export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest] as const;
+export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest,
+  mastodon] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

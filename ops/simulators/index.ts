@@ -7,6 +7,7 @@ import { discordSandbox } from './discord/sandbox';
 import { facebookSandbox } from './facebook/sandbox';
 import { instagramSandbox } from './instagram/sandbox';
 import { linkedinSandbox } from './linkedin/sandbox';
+import { mastodonSandbox } from './mastodon/sandbox';
 import { pinterestSandbox } from './pinterest/sandbox';
 import { telegramSandbox } from './telegram/sandbox';
 import { threadsSandbox } from './threads/sandbox';
@@ -17,6 +18,7 @@ import { youtubeSandbox } from './youtube/sandbox';
 export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
+  mastodonSandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];
