@@ -4,6 +4,7 @@
  * from this list; adding a network is its folder and one line here.
  */
 import { bluesky } from './bluesky';
+import { devto } from './devto';
 import { discord } from './discord';
 import { facebook } from './facebook';
 import { instagram } from './instagram';
@@ -18,6 +19,6 @@ import { youtube } from './youtube';
 
 /** Registry order. */
 export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest,
-  mastodon] as const;
+  mastodon, devto] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

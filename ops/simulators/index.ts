@@ -3,6 +3,7 @@
  * apps/sandbox derives its ports, fixtures and environment from this list.
  */
 import { blueskySandbox } from './bluesky/sandbox';
+import { devtoSandbox } from './devto/sandbox';
 import { discordSandbox } from './discord/sandbox';
 import { facebookSandbox } from './facebook/sandbox';
 import { instagramSandbox } from './instagram/sandbox';
@@ -18,7 +19,7 @@ import { youtubeSandbox } from './youtube/sandbox';
 export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
-  mastodonSandbox,
+  mastodonSandbox, devtoSandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];
