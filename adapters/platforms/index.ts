@@ -7,6 +7,7 @@ import { bluesky } from './bluesky';
 import { devto } from './devto';
 import { discord } from './discord';
 import { facebook } from './facebook';
+import { hashnode } from './hashnode';
 import { instagram } from './instagram';
 import { linkedin } from './linkedin';
 import { mastodon } from './mastodon';
@@ -19,6 +20,6 @@ import { youtube } from './youtube';
 
 /** Registry order. */
 export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest,
-  mastodon, devto] as const;
+  mastodon, devto, hashnode] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

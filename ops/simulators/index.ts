@@ -6,6 +6,7 @@ import { blueskySandbox } from './bluesky/sandbox';
 import { devtoSandbox } from './devto/sandbox';
 import { discordSandbox } from './discord/sandbox';
 import { facebookSandbox } from './facebook/sandbox';
+import { hashnodeSandbox } from './hashnode/sandbox';
 import { instagramSandbox } from './instagram/sandbox';
 import { linkedinSandbox } from './linkedin/sandbox';
 import { mastodonSandbox } from './mastodon/sandbox';
@@ -19,7 +20,7 @@ import { youtubeSandbox } from './youtube/sandbox';
 export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
-  mastodonSandbox, devtoSandbox,
+  mastodonSandbox, devtoSandbox, hashnodeSandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];
