@@ -15,11 +15,12 @@ import { pinterest } from './pinterest';
 import { telegram } from './telegram';
 import { threads } from './threads';
 import { tiktok } from './tiktok';
+import { whop } from './whop';
 import { x } from './x';
 import { youtube } from './youtube';
 
 /** Registry order. */
 export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest,
-  mastodon, devto, hashnode] as const;
+  mastodon, devto, hashnode, whop] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

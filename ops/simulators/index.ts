@@ -14,13 +14,14 @@ import { pinterestSandbox } from './pinterest/sandbox';
 import { telegramSandbox } from './telegram/sandbox';
 import { threadsSandbox } from './threads/sandbox';
 import { tiktokSandbox } from './tiktok/sandbox';
+import { whopSandbox } from './whop/sandbox';
 import { xSandbox } from './x/sandbox';
 import { youtubeSandbox } from './youtube/sandbox';
 
 export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
-  mastodonSandbox, devtoSandbox, hashnodeSandbox,
+  mastodonSandbox, devtoSandbox, hashnodeSandbox, whopSandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];
