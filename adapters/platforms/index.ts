@@ -10,6 +10,7 @@ import { facebook } from './facebook';
 import { hashnode } from './hashnode';
 import { instagram } from './instagram';
 import { linkedin } from './linkedin';
+import { listmonk } from './listmonk';
 import { mastodon } from './mastodon';
 import { pinterest } from './pinterest';
 import { telegram } from './telegram';
@@ -21,6 +22,6 @@ import { youtube } from './youtube';
 
 /** Registry order. */
 export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest,
-  mastodon, devto, hashnode, whop] as const;
+  mastodon, devto, hashnode, whop, listmonk] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

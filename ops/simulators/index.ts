@@ -9,6 +9,7 @@ import { facebookSandbox } from './facebook/sandbox';
 import { hashnodeSandbox } from './hashnode/sandbox';
 import { instagramSandbox } from './instagram/sandbox';
 import { linkedinSandbox } from './linkedin/sandbox';
+import { listmonkSandbox } from './listmonk/sandbox';
 import { mastodonSandbox } from './mastodon/sandbox';
 import { pinterestSandbox } from './pinterest/sandbox';
 import { telegramSandbox } from './telegram/sandbox';
@@ -21,7 +22,7 @@ import { youtubeSandbox } from './youtube/sandbox';
 export const SANDBOX_NETWORKS = [
   discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
   youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
-  mastodonSandbox, devtoSandbox, hashnodeSandbox, whopSandbox,
+  mastodonSandbox, devtoSandbox, hashnodeSandbox, whopSandbox, listmonkSandbox,
 ] as const;
 
 type Entry = (typeof SANDBOX_NETWORKS)[number];
