@@ -4,19 +4,17 @@
  */
 import type { CredentialConnector, VerifiedConnection } from '../../../core/ports/platform';
 import { invalidCredential, readCredentials } from '../kit/credentials';
-import { isObject, trimBase } from '../kit/http';
+import { isObject } from '../kit/http';
+import { instanceBase } from '../kit/instance';
 import type { ListmonkClient } from './client';
 import { listmonkCredentialFields } from './settings';
 
-export function createListmonkConnector(client: ListmonkClient, opts: { allowHttpInstances: boolean }): CredentialConnector {
+export function createListmonkConnector(client: ListmonkClient, opts: { allowPrivateInstances: boolean }): CredentialConnector {
   return {
     async verify(input): Promise<VerifiedConnection> {
       const values = readCredentials(listmonkCredentialFields, input);
       const url = new URL(values.instance_url as string);
-      if (url.protocol !== 'https:' && !(opts.allowHttpInstances && url.protocol === 'http:')) {
-        throw invalidCredential(listmonkCredentialFields, 'instance_url', 'instance_url must be an https URL');
-      }
-      const instance = trimBase(`${url.origin}${url.pathname}`);
+      const instance = await instanceBase(url.toString(), { allowPrivate: opts.allowPrivateInstances, schema: listmonkCredentialFields, field: 'instance_url' });
       const account = { instance, user: (values.api_user as string).trim(), token: (values.api_token as string).trim() };
       const data = await client.call(account, 'GET', '/api/lists?minimal=true&per_page=all', 'the lists');
       const lists = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.results) ? data.results : undefined;

@@ -17,15 +17,15 @@ export { listmonkDescriptor } from './descriptor';
 export { listmonkCredentialFields, listmonkSettings } from './settings';
 
 export interface ListmonkPlatformOptions extends CommonOptions {
-  /** Accept http:// instance URLs (the sandbox's loopback simulator, or an instance on a private network). Default false. */
-  allowHttpInstances?: boolean;
+  /** Accept instances on http:// or private addresses (the sandbox's loopback simulator, an instance on the operator's network). Default false. */
+  allowPrivateInstances?: boolean;
 }
 
 export function createListmonkPlatform(opts: ListmonkPlatformOptions = {}): PlatformAdapter {
   const client = createListmonkClient({ timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetch: opts.fetch ?? fetch, now: opts.now ?? systemNow });
   return {
     descriptor: listmonkDescriptor,
-    credentials: createListmonkConnector(client, { allowHttpInstances: opts.allowHttpInstances ?? false }),
+    credentials: createListmonkConnector(client, { allowPrivateInstances: opts.allowPrivateInstances ?? false }),
     publisher: createListmonkPublisher(client),
   };
 }
@@ -33,6 +33,6 @@ export function createListmonkPlatform(opts: ListmonkPlatformOptions = {}): Plat
 export const listmonk = defineNetwork<'listmonk', ListmonkPlatformOptions>({
   id: 'listmonk',
   descriptor: listmonkDescriptor,
-  env: { allowHttpInstances: ['LISTMONK_ALLOW_HTTP_INSTANCES', flag] },
+  env: { allowPrivateInstances: ['LISTMONK_ALLOW_PRIVATE_INSTANCES', flag] },
   create: createListmonkPlatform,
 });

@@ -3,27 +3,17 @@
  * GET /api/v1/accounts/verify_credentials (docs.joinmastodon.org/methods/accounts/#verify_credentials).
  */
 import type { CredentialConnector, VerifiedConnection } from '../../../core/ports/platform';
-import { invalidCredential, readCredentials } from '../kit/credentials';
-import { str, trimBase } from '../kit/http';
+import { readCredentials } from '../kit/credentials';
+import { str } from '../kit/http';
+import { instanceBase } from '../kit/instance';
 import { idOf, type MastodonClient } from './client';
 import { mastodonCredentialFields } from './settings';
 
-/**
- * The instance URL submitted, reduced to its origin (and path, for instances served under one).
- * Plain http is refused unless the deployment allows it (the sandbox's loopback simulators).
- */
-export function instanceBase(raw: string, allowHttp: boolean): string | undefined {
-  const url = new URL(raw);
-  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) return undefined;
-  return trimBase(`${url.origin}${url.pathname}`);
-}
-
-export function createMastodonConnector(client: MastodonClient, opts: { allowHttpInstances: boolean }): CredentialConnector {
+export function createMastodonConnector(client: MastodonClient, opts: { allowPrivateInstances: boolean }): CredentialConnector {
   return {
     async verify(input): Promise<VerifiedConnection> {
       const values = readCredentials(mastodonCredentialFields, input);
-      const instance = instanceBase(values.instance_url as string, opts.allowHttpInstances);
-      if (!instance) throw invalidCredential(mastodonCredentialFields, 'instance_url', 'instance_url must be an https URL');
+      const instance = await instanceBase(values.instance_url as string, { allowPrivate: opts.allowPrivateInstances, schema: mastodonCredentialFields, field: 'instance_url' });
       const token = (values.access_token as string).trim();
       const { status, body: me } = await client.call({ instance, token }, 'GET', '/api/v1/accounts/verify_credentials', 'the account');
       const id = idOf(client, status, me, 'the account');

@@ -18,8 +18,8 @@ export { mastodonDescriptor, mastodonLength } from './descriptor';
 export { mastodonCredentialFields, mastodonSettings } from './settings';
 
 export interface MastodonPlatformOptions extends CommonOptions {
-  /** Accept http:// instance URLs (the sandbox's loopback simulator). Default false: https only. */
-  allowHttpInstances?: boolean;
+  /** Accept instances on http:// or private addresses (the sandbox's loopback simulator). Default false: https on public addresses only. */
+  allowPrivateInstances?: boolean;
   /** Delay between media processing polls. Default 2 s. */
   mediaPollMs?: number;
   /** Media still processing after this long fail the post. Default 10 min. */
@@ -35,7 +35,7 @@ export function createMastodonPlatform(opts: MastodonPlatformOptions = {}): Plat
   });
   return {
     descriptor: mastodonDescriptor,
-    credentials: createMastodonConnector(client, { allowHttpInstances: opts.allowHttpInstances ?? false }),
+    credentials: createMastodonConnector(client, { allowPrivateInstances: opts.allowPrivateInstances ?? false }),
     publisher: createMastodonPublisher(client, { mediaPollMs: opts.mediaPollMs ?? 2_000, maxProcessingMs: opts.maxProcessingMs ?? 10 * 60_000, now }),
     postEditor: createMastodonEditor(client),
   };
@@ -45,7 +45,7 @@ export const mastodon = defineNetwork<'mastodon', MastodonPlatformOptions>({
   id: 'mastodon',
   descriptor: mastodonDescriptor,
   env: {
-    allowHttpInstances: ['MASTODON_ALLOW_HTTP_INSTANCES', flag],
+    allowPrivateInstances: ['MASTODON_ALLOW_PRIVATE_INSTANCES', flag],
     mediaPollMs: ['MASTODON_MEDIA_POLL_MS', millis],
     maxProcessingMs: ['MASTODON_MAX_PROCESSING_MS', millis],
     uploadTimeoutMs: ['MASTODON_UPLOAD_TIMEOUT_MS', millis],

@@ -10,7 +10,7 @@ export const listmonkSandbox = defineSandboxNetwork({
     const list = sim.createList('Herald Sandbox subscribers');
     return {
       // The instance is per connection; the loopback simulator speaks plain http.
-      options: { allowHttpInstances: 'true' },
+      options: { allowPrivateInstances: 'true' },
       variables: {
         SANDBOX_LISTMONK_INSTANCE_URL: sim.instanceUrl, SANDBOX_LISTMONK_API_USER: user.name, SANDBOX_LISTMONK_API_TOKEN: user.token,
         SANDBOX_LISTMONK_LIST_ID: String(list.id),

@@ -9,7 +9,7 @@ export const mastodonSandbox = defineSandboxNetwork({
     const account = sim.createAccount({ username: 'herald_sandbox', displayName: 'Herald Sandbox' });
     return {
       // The instance is per connection; the loopback simulator speaks plain http.
-      options: { allowHttpInstances: 'true' },
+      options: { allowPrivateInstances: 'true' },
       variables: { SANDBOX_MASTODON_INSTANCE_URL: sim.instanceUrl, SANDBOX_MASTODON_ACCESS_TOKEN: account.accessToken },
       secretVariables: ['SANDBOX_MASTODON_ACCESS_TOKEN'],
       account: { accountId: account.id, username: account.username },

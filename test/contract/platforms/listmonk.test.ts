@@ -20,7 +20,7 @@ const h: PlatformHarness & { sim(): ListmonkSimulator } = simulatedHarness<Listm
     const s = await startListmonkSimulator();
     user = s.createApiUser('herald');
     list = s.createList('Subscribers');
-    adapter = createListmonkPlatform({ allowHttpInstances: true, timeoutMs: 5000 });
+    adapter = createListmonkPlatform({ allowPrivateInstances: true, timeoutMs: 5000 });
     return { sim: s, adapter };
   },
   connect: () => adapter.credentials!.verify({ instance_url: h.sim().instanceUrl, api_user: user.name, api_token: user.token, list_ids: String(list.id) }),

@@ -15,7 +15,7 @@ afterAll(async () => { await fx?.close(); });
 
 let account: { id: string; username: string; accessToken: string };
 let adapter: PlatformAdapter;
-const build = () => createMastodonPlatform({ allowHttpInstances: true, timeoutMs: 5000, mediaPollMs: 10, maxProcessingMs: 20_000 });
+const build = () => createMastodonPlatform({ allowPrivateInstances: true, timeoutMs: 5000, mediaPollMs: 10, maxProcessingMs: 20_000 });
 
 const h: PlatformHarness & { sim(): MastodonSimulator } = simulatedHarness<MastodonSimulator>({
   name: 'mastodon',
@@ -56,10 +56,14 @@ describe('mastodon specifics', () => {
     credentials: (await h.connect()).credentials, idempotencyKey: `k-${Math.random()}`, media,
   });
 
-  it('connect refuses an http instance unless allowed, and a wrong token with auth_expired', async () => {
+  it('connect refuses http and private-address instances unless allowed, and a wrong token with auth_expired', async () => {
     const strict = createMastodonPlatform({ timeoutMs: 5000 });
     await expect(strict.credentials!.verify({ instance_url: h.sim().instanceUrl, access_token: account.accessToken }))
       .rejects.toMatchObject({ kind: 'invalid_input', details: { field: 'instance_url' } });
+    for (const privateUrl of ['https://127.0.0.1:8443', 'https://10.1.2.3', 'https://[::1]', 'https://localhost']) {
+      await expect(strict.credentials!.verify({ instance_url: privateUrl, access_token: account.accessToken }))
+        .rejects.toMatchObject({ kind: 'invalid_input', details: { field: 'instance_url' } });
+    }
     await expect(adapter.credentials!.verify({ instance_url: h.sim().instanceUrl, access_token: 'nottherighttoken' }))
       .rejects.toMatchObject({ failure: { kind: 'auth_expired' } });
     await expect(adapter.credentials!.verify({ instance_url: h.sim().instanceUrl })).rejects.toBeInstanceOf(HeraldError);
