@@ -22,11 +22,12 @@ export interface ListmonkPlatformOptions extends CommonOptions {
 }
 
 export function createListmonkPlatform(opts: ListmonkPlatformOptions = {}): PlatformAdapter {
-  const client = createListmonkClient({ timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetch: opts.fetch ?? fetch, now: opts.now ?? systemNow });
+  const now = opts.now ?? systemNow;
+  const client = createListmonkClient({ timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetch: opts.fetch ?? fetch, now });
   return {
     descriptor: listmonkDescriptor,
     credentials: createListmonkConnector(client, { allowPrivateInstances: opts.allowPrivateInstances ?? false }),
-    publisher: createListmonkPublisher(client),
+    publisher: createListmonkPublisher(client, now),
   };
 }
 

@@ -27,11 +27,15 @@ function campaignIdOf(client: ListmonkClient, data: unknown, what: string): numb
   return id;
 }
 
-export function createListmonkPublisher(client: ListmonkClient): Publisher {
+export function createListmonkPublisher(client: ListmonkClient, now: () => Date): Publisher {
   async function start(ctx: PublishContext, created: Created): Promise<PublishOutcome> {
     const account = accountOf(ctx.credentials);
     const status = created.scheduled ? 'scheduled' : 'running';
-    const data = await client.call(account, 'PUT', `/api/campaigns/${created.campaignId}/status`, 'the campaign\'s status', { status }, ctx.signal);
+    // A start whose answer was lost took effect already: read the campaign before starting it again.
+    const current = await client.call(account, 'GET', `/api/campaigns/${created.campaignId}`, 'the campaign', undefined, ctx.signal);
+    const started = isObject(current) && ['running', 'scheduled', 'finished'].includes(str(current.status) ?? '');
+    const data = started ? current
+      : await client.call(account, 'PUT', `/api/campaigns/${created.campaignId}/status`, 'the campaign\'s status', { status }, ctx.signal);
     const now = isObject(data) ? str(data.status) : undefined;
     // Admin pages are the only link a campaign has; shown when the instance is served over https.
     const url = account.instance.startsWith('https://') ? `${account.instance}/admin/campaigns/${created.campaignId}` : undefined;
@@ -56,7 +60,7 @@ export function createListmonkPublisher(client: ListmonkClient): Publisher {
       const listIds = ((s.listmonk_list_ids as string[] | undefined) ?? (ctx.credentials.list_ids ?? '').split(',').filter(Boolean)).map(Number);
       if (!listIds.length) throw invalid('lists_required', 'Name the lists to send to in listmonk_list_ids, or connect the instance with default list_ids.');
       const sendAt = typeof s.listmonk_send_at === 'string' ? new Date(s.listmonk_send_at) : undefined;
-      if (sendAt && sendAt.getTime() <= Date.now()) throw invalid('send_at_past', 'listmonk_send_at must be in the future.');
+      if (sendAt && sendAt.getTime() <= now().getTime()) throw invalid('send_at_past', 'listmonk_send_at must be in the future.');
       const account = accountOf(ctx.credentials);
       const data = await client.call(account, 'POST', '/api/campaigns', 'the created campaign', {
         name: typeof s.listmonk_name === 'string' ? s.listmonk_name : subject.slice(0, 200),

@@ -91,6 +91,10 @@ describe('listmonk specifics', () => {
     expect(done.kind).toBe('done');
     expect(h.sim().campaigns()).toHaveLength(1);
     expect(h.sim().campaigns()[0]!.status).toBe('running');
+    // The start's answer lost after it took effect: resuming again finishes without a second start.
+    const again = await adapter.publisher!.resume!(ctx, post, (first as { state: Record<string, unknown> }).state);
+    expect(again).toMatchObject({ kind: 'done', outcome: { postId: String(h.sim().campaigns()[0]!.id) } });
+    expect(h.sim().requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
   });
 
   it('without lists anywhere the post is refused before any request', async () => {
