@@ -19,6 +19,9 @@ for (const [net, prefix] of [
 ] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['::ffff:0:0', 96]] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
 
+/** Whether an address is loopback, link-local, private or otherwise not public (what Herald never calls unasked). */
+export const isReservedAddress = (address: string, family: 4 | 6): boolean => BLOCKED.check(address, family === 6 ? 'ipv6' : 'ipv4');
+
 export interface UrlFetcherOptions {
   /** `host:port` pairs allowed even on private addresses (e.g. `127.0.0.1:4101`). */
   allow: readonly string[];

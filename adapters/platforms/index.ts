@@ -4,13 +4,17 @@
  * from this list; adding a network is its folder and one line here.
  */
 import { bluesky } from './bluesky';
+import { devto } from './devto';
 import { discord } from './discord';
 import { facebook } from './facebook';
 import { googleBusiness } from './google_business';
+import { hashnode } from './hashnode';
 import { instagram } from './instagram';
 import { lemmy } from './lemmy';
 import { linkedin } from './linkedin';
 import { nostr } from './nostr';
+import { listmonk } from './listmonk';
+import { mastodon } from './mastodon';
 import { pinterest } from './pinterest';
 import { slack } from './slack';
 import { snapchat } from './snapchat';
@@ -18,11 +22,12 @@ import { telegram } from './telegram';
 import { threads } from './threads';
 import { tiktok } from './tiktok';
 import { wordpress } from './wordpress';
+import { whop } from './whop';
 import { x } from './x';
 import { youtube } from './youtube';
 
 /** Registry order. */
 export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads, facebook, youtube, linkedin, x, pinterest,
-  slack, wordpress, lemmy, nostr, googleBusiness, snapchat] as const;
+  slack, wordpress, lemmy, nostr, googleBusiness, snapchat, mastodon, devto, hashnode, whop, listmonk] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];

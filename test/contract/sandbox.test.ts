@@ -64,10 +64,17 @@ const EXPECTED_ENV_KEYS = [
   'LEMMY_ALLOW_HTTP_INSTANCES', 'SANDBOX_LEMMY_INSTANCE_URL', 'SANDBOX_LEMMY_USERNAME', 'SANDBOX_LEMMY_PASSWORD', 'SANDBOX_LEMMY_COMMUNITY',
   'NOSTR_ALLOW_INSECURE_RELAYS', 'SANDBOX_NOSTR_PRIVATE_KEY', 'SANDBOX_NOSTR_RELAYS',
   'SANDBOX_GOOGLE_BUSINESS_LOCATION_ID',
+  'MASTODON_ALLOW_PRIVATE_INSTANCES', 'SANDBOX_MASTODON_INSTANCE_URL', 'SANDBOX_MASTODON_ACCESS_TOKEN',
+  'DEVTO_API_BASE', 'SANDBOX_DEVTO_API_KEY',
+  'HASHNODE_API_URL', 'SANDBOX_HASHNODE_ACCESS_TOKEN', 'SANDBOX_HASHNODE_PUBLICATION_ID',
+  'WHOP_API_BASE', 'SANDBOX_WHOP_API_KEY', 'SANDBOX_WHOP_EXPERIENCE_ID',
+  'LISTMONK_ALLOW_PRIVATE_INSTANCES', 'SANDBOX_LISTMONK_INSTANCE_URL', 'SANDBOX_LISTMONK_API_USER', 'SANDBOX_LISTMONK_API_TOKEN', 'SANDBOX_LISTMONK_LIST_ID',
 ];
+/** Networks connected with credentials: registered without any client id or secret. */
+const CREDENTIAL_NETWORKS = NETWORK_IDS.filter((n) => !OAUTH_NETWORKS.includes(n));
 
 describe('simulators', () => {
-  it('runs one simulator per network, each on its own port, each answering', async () => {
+  it('runs all of them, each on its own port, each answering', async () => {
     expect(sorted(Object.keys(sandbox.simulators))).toEqual(sorted(NETWORK_IDS));
     const ports = Object.values(sandbox.simulators).map((s) => s.port);
     expect(new Set(ports).size).toBe(NETWORK_IDS.length);
@@ -104,7 +111,7 @@ describe('env', () => {
   });
 
   it('sets every variable each network reads, but the tuning ones left at their defaults', () => {
-    const tuning = ['DISCORD_ALLOWED_WEBHOOK_HOSTS', 'BLUESKY_APP_URL', 'TIKTOK_VIDEO_SOURCE', 'LINKEDIN_VERSION', 'LINKEDIN_ORGANIZATION_PAGES', 'X_KEEP_LINKS', 'YOUTUBE_DAILY_LIMIT_PAUSE_MS',
+    const tuning = ['MASTODON_MAX_PROCESSING_MS', 'MASTODON_UPLOAD_TIMEOUT_MS', 'DISCORD_ALLOWED_WEBHOOK_HOSTS', 'BLUESKY_APP_URL', 'TIKTOK_VIDEO_SOURCE', 'LINKEDIN_VERSION', 'LINKEDIN_ORGANIZATION_PAGES', 'X_KEEP_LINKS', 'YOUTUBE_DAILY_LIMIT_PAUSE_MS',
       'SLACK_ALLOWED_WEBHOOK_HOSTS', 'WORDPRESS_UPLOAD_TIMEOUT_MS', 'LEMMY_UPLOAD_TIMEOUT_MS', 'NOSTR_WEB_URL', 'NOSTR_RELAY_TIMEOUT_MS',
       'SNAPCHAT_UPLOAD_PART_BYTES'];
     const read = NETWORK_IDS.flatMap((n) => networkVariables(n)).filter((v) => !tuning.includes(v));
@@ -132,10 +139,10 @@ describe('registry built from the env', () => {
 
   it('registers an OAuth network only with both its client id and secret', () => {
     const bare = loadPlatformSettings({});
-    expect(buildPlatforms(bare).list().map((a) => a.descriptor.id)).toEqual(['discord', 'telegram', 'bluesky', 'slack', 'wordpress', 'lemmy', 'nostr']);
+    expect(buildPlatforms(bare).list().map((a) => a.descriptor.id)).toEqual(CREDENTIAL_NETWORKS);
     expect(bare.unconfigured.map((u) => u.network)).toEqual([...OAUTH_NETWORKS]);
     const half = loadPlatformSettings({ HERALD_X_CLIENT_ID: 'id-only', HERALD_YOUTUBE_CLIENT_ID: 'a', HERALD_YOUTUBE_CLIENT_SECRET: 'b' });
-    expect(buildPlatforms(half).list().map((a) => a.descriptor.id)).toEqual(['discord', 'telegram', 'bluesky', 'youtube', 'slack', 'wordpress', 'lemmy', 'nostr']);
+    expect(buildPlatforms(half).list().map((a) => a.descriptor.id)).toEqual(NETWORK_IDS.filter((n) => CREDENTIAL_NETWORKS.includes(n) || n === 'youtube'));
     expect(half.unconfigured).toContainEqual({ network: 'x', missing: ['HERALD_X_CLIENT_SECRET'] });
     expect(JSON.stringify(half.unconfigured)).not.toContain('id-only');
   });
@@ -222,6 +229,18 @@ describe('credentials networks', () => {
     expect(lemmy.credentials.community_id).toBe(String(accounts.lemmy.communityId));
     const nostr = await registry.get('nostr')!.credentials!.verify({ private_key: env.SANDBOX_NOSTR_PRIVATE_KEY, relays: env.SANDBOX_NOSTR_RELAYS });
     expect(nostr.identity.platformUserId).toBe(accounts.nostr.publicKey);
+    const mastodon = await registry.get('mastodon')!.credentials!.verify({ instance_url: env.SANDBOX_MASTODON_INSTANCE_URL, access_token: env.SANDBOX_MASTODON_ACCESS_TOKEN });
+    expect(mastodon.identity.platformUserId).toBe(`${accounts.mastodon.accountId}@${new URL(env.SANDBOX_MASTODON_INSTANCE_URL!).host}`);
+    const devto = await registry.get('devto')!.credentials!.verify({ api_key: env.SANDBOX_DEVTO_API_KEY });
+    expect(devto.identity.platformUserId).toBe(String(accounts.devto.userId));
+    const hashnode = await registry.get('hashnode')!.credentials!.verify({ access_token: env.SANDBOX_HASHNODE_ACCESS_TOKEN, publication_id: env.SANDBOX_HASHNODE_PUBLICATION_ID });
+    expect(hashnode.identity.platformUserId).toBe(accounts.hashnode.publicationId);
+    const whop = await registry.get('whop')!.credentials!.verify({ api_key: env.SANDBOX_WHOP_API_KEY, experience_id: env.SANDBOX_WHOP_EXPERIENCE_ID });
+    expect(whop.identity.platformUserId).toBe(accounts.whop.experienceId);
+    const listmonk = await registry.get('listmonk')!.credentials!.verify({
+      instance_url: env.SANDBOX_LISTMONK_INSTANCE_URL, api_user: env.SANDBOX_LISTMONK_API_USER, api_token: env.SANDBOX_LISTMONK_API_TOKEN, list_ids: env.SANDBOX_LISTMONK_LIST_ID,
+    });
+    expect(listmonk.credentials.list_ids).toBe(String(accounts.listmonk.listId));
   });
 });
 

@@ -1,0 +1,2 @@
+export * from './simulator';
+export * from './sandbox';
