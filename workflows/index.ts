@@ -2,3 +2,4 @@
 export { uploadWorkflow } from './upload.workflow';
 export { accountPauseWorkflow } from './account-pause.workflow';
 export { checkpointProbeWorkflow } from './checkpoint-probe.workflow';
+export { webhookChannelWorkflow } from './webhook-channel.workflow';

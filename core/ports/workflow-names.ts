@@ -13,6 +13,8 @@ export const WORKFLOW_TYPES = {
   upload: 'uploadWorkflow',
   accountPause: 'accountPauseWorkflow',
   checkpointProbe: 'checkpointProbeWorkflow',
+  /** The circuit breaker and delivery queue of one notification channel. */
+  webhookChannel: 'webhookChannelWorkflow',
 } as const;
 
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
@@ -24,6 +26,16 @@ export const SIGNALS = {
   cancel: 'cancel',
   /** Account pause: a new restriction verdict pauses the account until this instant (ISO). */
   paused: 'paused',
+  /** Notification channel: one delivery to make ({deliveryId, eventKey}). */
+  deliver: 'deliver',
+  /** Notification channel: the address changed; an open breaker closes now. */
+  resume: 'resume',
+} as const;
+
+/** Queries: read-only views of a running workflow. */
+export const QUERIES = {
+  /** Notification channel: its breaker state. */
+  breaker: 'breaker',
 } as const;
 
 /** The arguments each signal carries. */
@@ -31,6 +43,8 @@ export interface SignalArgs {
   reschedule: [iso: string];
   cancel: [];
   paused: [iso: string];
+  deliver: [delivery: { deliveryId: string; eventKey: string }];
+  resume: [];
 }
 
 /** Workflow ids are business keys, so a repeated start or a later signal finds the same run. */
@@ -42,4 +56,6 @@ export const workflowIds = {
   accountPause: (connectionId: string): string => `account:${connectionId}`,
   /** The checkpoint probe of one connected account. */
   checkpointProbe: (connectionId: string): string => `checkpoint:${connectionId}`,
+  /** The breaker of one notification channel (`<account>:webhook`, `<account>:profile:<username>`, `<account>:telegram`, …). */
+  webhookChannel: (channelId: string): string => `webhook:${channelId}`,
 };
