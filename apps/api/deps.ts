@@ -7,6 +7,7 @@ import type { Clock, IdGenerator, KeyHasher, Pkce, SecretBox } from '../../core/
 import type { UploadRunner } from '../../core/ports/upload-runner';
 import type { MediaFetcher, MediaProbe, MediaStore } from '../../core/ports/media';
 import type { MediaAccess } from '../../core/ports/platform';
+import type { NotificationDeps } from '../../core/usecases/notifications';
 
 export interface ApiDeps {
   storage: Storage;
@@ -32,6 +33,8 @@ export interface ApiDeps {
   mediaUrls: { verify(id: string, exp: string | undefined, sig: string | undefined): boolean };
   /** Readiness of the backing services, for /healthz. */
   health: () => Promise<Record<string, boolean>>;
+  /** Webhook and chat notifications: settings, test sends, the delivery log. Routes exist only with it. */
+  notifications?: NotificationDeps;
 }
 
 export interface ApiOptions {

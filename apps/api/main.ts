@@ -9,6 +9,7 @@ import { AuthCache } from '../../core/usecases/authenticate';
 import { createApi } from './server';
 import type { ApiDeps } from './deps';
 import { createRequestTiming } from './timing';
+import { buildNotifications } from '../shared/notifications';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
     mediaProbe: media.probe,
     mediaFetcher: media.fetcher,
     mediaUrls: media.signer,
+    notifications: await buildNotifications(config, mongo.db, mongo.storage, secrets, temporal.client),
     health: async () => ({
       mongodb: await mongo.db.command({ ping: 1 }).then(() => true, () => false),
       redis: redis.status === 'ready',

@@ -12,6 +12,7 @@ import { idParam, queryIdGuard } from './ids';
 import { profileByUsernameRoute, profileRoutes } from './routes/profiles';
 import { uploadRoutes } from './routes/uploads';
 import { oauthCallbackRoute, oauthStartRoute } from './routes/oauth';
+import { notificationRoutes } from './routes/notifications';
 
 export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
@@ -90,6 +91,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   profileRoutes(router, deps, ns);
   uploadRoutes(router, { ...deps, duplicateWindowMs: options.duplicateWindowMs }, ns, options);
   oauthStartRoute(router, deps, ns, options.publicBaseUrl);
+  if (deps.notifications) notificationRoutes(router, deps.notifications, ns);
   profileByUsernameRoute(router, deps, ns);
   app.use(router.routes());
   // 405 with Allow; errorMiddleware writes the JSON body.

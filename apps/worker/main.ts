@@ -12,6 +12,9 @@ import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-cryp
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log, logMongoCommands } from '../shared/compose';
 import { startPendingReconciler } from './reconciler';
+import { createNotificationActivities } from '../../workflows/activities/notifications';
+import { buildNotifications } from '../shared/notifications';
+import { startNotificationDispatcher } from './notify-dispatcher';
 
 /**
  * Operator accounts as the worker reads them: each publish's event carries the operator's email,
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
   const temporal = await connectTemporal(config);
 
   const platforms = buildPlatforms(config);
+  const notifications = await buildNotifications(config, mongo.db, mongo.storage, secrets, temporal.client);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection,
@@ -60,6 +64,7 @@ async function main(): Promise<void> {
       }),
       ...createAccountPauseActivities({ storage: mongo.storage, clock: systemClock }),
       ...createCheckpointProbeActivities({ storage: mongo.storage, leases: mongo.leases, platforms, secrets, clock: systemClock }),
+      ...createNotificationActivities(notifications),
     },
     // On SIGTERM running activities get this long to finish; what remains is handed back to Temporal.
     shutdownGraceTime: config.api.shutdownGraceMs,
@@ -74,10 +79,14 @@ async function main(): Promise<void> {
     ...config.reconciler,
   });
 
+  // The event outbox → each channel's breaker workflow (webhook:<channel>).
+  const dispatcher = startNotificationDispatcher({ deps: notifications, log, pollMs: config.notifications.pollMs, cleanupIntervalMs: config.notifications.cleanupIntervalMs });
+
   log('herald worker running', { task_queue: config.temporal.taskQueue, temporal: config.temporal.address });
   // Worker.run resolves after SIGTERM/SIGINT once in-flight work is finished or handed back.
   await worker.run();
   reconciler.stop();
+  await dispatcher.stop();
   stopCommandLog?.();
   await Promise.allSettled([connection.close(), temporal.connection.close(), mongo.client.close()]);
   log('herald worker stopped', {});
