@@ -12,9 +12,10 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
 import { verifyWebhook } from '../../adapters/notify/signature';
-import { apiClient, startStack } from '../support/stack';
 import { startWebhookReceiver } from '../support/webhook-receiver';
-import { describeEnvironment, envInt, heading, ms, onCleanup, runMain, say, summarize, table } from './support';
+import { describeEnvironment, envInt, harness, heading, ms, onCleanup, runMain, say, summarize, table } from './support';
+
+const { apiClient, startStack } = harness;
 
 const EVENTS = envInt('BENCH_EVENTS', 1000);
 const ACCOUNTS = envInt('BENCH_WEBHOOK_ACCOUNTS', 10);
