@@ -259,9 +259,22 @@ async function targetOf(deps: NotificationDeps, ref: ChannelRef, settings: Notif
 }
 
 /** The channels an event goes to, each with its delivery id. */
-export async function channelsFor(deps: Pick<NotificationDeps, 'notifications' | 'clock' | 'crypto'>, stored: OutboxEvent): Promise<{ channelId: string; deliveryId: string }[]> {
+/** Reads made once per dispatch round: a batch of events of one account reads its settings once. */
+type RoundCache = Map<string, Promise<unknown>>;
+
+function once<T>(cache: RoundCache | undefined, key: string, read: () => Promise<T>): Promise<T> {
+  if (!cache) return read();
+  let hit = cache.get(key) as Promise<T> | undefined;
+  if (!hit) {
+    hit = read();
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+export async function channelsFor(deps: Pick<NotificationDeps, 'notifications' | 'clock' | 'crypto'>, stored: OutboxEvent, cache?: RoundCache): Promise<{ channelId: string; deliveryId: string }[]> {
   const event = stored.event;
-  const settings = await deps.notifications.settings.get(event.account_id);
+  const settings = await once(cache, `s|${event.account_id}`, () => deps.notifications.settings.get(event.account_id));
   const refs: ChannelRef[] = [];
   if (settings) {
     const on = (kind: 'webhook' | 'telegram' | 'slack', address: string | null) => settings.channels[kind] && address && channelWants({ accountId: event.account_id, kind }, event, settings.webhookEvents);
@@ -270,7 +283,8 @@ export async function channelsFor(deps: Pick<NotificationDeps, 'notifications' |
     if (on('slack', settings.slackWebhookUrl)) refs.push({ accountId: event.account_id, kind: 'slack' });
   }
   if (event.profile_username) {
-    const hook = await deps.notifications.profileWebhooks.get(event.account_id, event.profile_username);
+    const profile = event.profile_username;
+    const hook = await once(cache, `p|${event.account_id}|${profile}`, () => deps.notifications.profileWebhooks.get(event.account_id, profile));
     const ref: ChannelRef = { accountId: event.account_id, kind: 'profile_webhook', profileUsername: event.profile_username };
     if (hook && channelWants(ref, event, hook.webhookEvents)) refs.push(ref);
   }
@@ -287,13 +301,14 @@ export async function channelsFor(deps: Pick<NotificationDeps, 'notifications' |
  */
 export async function dispatchPendingEvents(deps: Pick<NotificationDeps, 'notifications' | 'clock' | 'crypto'> & { queue: ChannelQueue }, limit = 100): Promise<number> {
   const pending = await deps.notifications.outbox.pending(limit);
+  const cache: RoundCache = new Map();
   // A few events at a time: each is a few reads and one workflow signal per channel.
   const CONCURRENCY = 8;
   let next = 0;
   const worker = async () => {
     while (next < pending.length) {
       const stored = pending[next++]!;
-      const channels = await channelsFor(deps, stored);
+      const channels = await channelsFor(deps, stored, cache);
       for (const c of channels) await deps.queue.enqueue(c.channelId, { deliveryId: c.deliveryId, eventKey: stored.key });
       await deps.notifications.outbox.markHanded(stored.key, deps.clock.now());
     }
