@@ -22,6 +22,8 @@ export interface WebhookChannelInput {
   heartbeatTimeoutMs: number;
   /** A closed, idle channel ends its run after this long (the next delivery starts a new one). */
   idleMs: number;
+  /** Deliveries one activity makes in a row (it stops at the first failure). */
+  batch: number;
   /** Carried over continue-as-new. */
   carried?: { state: BreakerState; queue: ChannelDelivery[]; recent: string[] };
 }
@@ -45,7 +47,7 @@ const workflowNow = (): number => Date.now();
  * logged as skipped and not retried; after it the next delivery is tried and one success closes it.
  */
 export async function webhookChannelWorkflow(input: WebhookChannelInput): Promise<void> {
-  const { deliverNotification, recordSkippedNotification } = proxyActivities<NotificationActivities>({
+  const { deliverNotifications, recordSkippedNotifications } = proxyActivities<NotificationActivities>({
     startToCloseTimeout: input.attemptTimeoutMs,
     heartbeatTimeout: input.heartbeatTimeoutMs,
     // Only infrastructure failures throw (the database, a killed worker): retried until they pass.
@@ -56,9 +58,14 @@ export async function webhookChannelWorkflow(input: WebhookChannelInput): Promis
   const recent: string[] = [...(input.carried?.recent ?? [])];
   const pause = new MovableTimer(state.pausedUntil ?? 0);
 
-  setHandler(deliverSignal, (delivery) => {
-    if (recent.includes(delivery.deliveryId) || queue.some((d) => d.deliveryId === delivery.deliveryId)) return;
-    queue.push(delivery);
+  // The deliveries an activity is making now (not in the queue, not yet remembered).
+  let inFlight: ChannelDelivery[] = [];
+  setHandler(deliverSignal, (deliveries) => {
+    for (const delivery of deliveries) {
+      const known = (d: ChannelDelivery) => d.deliveryId === delivery.deliveryId;
+      if (recent.includes(delivery.deliveryId) || queue.some(known) || inFlight.some(known)) continue;
+      queue.push(delivery);
+    }
   });
   setHandler(resumeSignal, () => {
     state = resumed(state, workflowNow());
@@ -94,17 +101,26 @@ export async function webhookChannelWorkflow(input: WebhookChannelInput): Promis
       }
       continue;
     }
-    const delivery = queue.shift()!;
-    remember(delivery.deliveryId);
-    const attempt = { channelId: input.channelId, deliveryId: delivery.deliveryId, eventKey: delivery.eventKey };
     if (phase(state, workflowNow()) === 'open') {
-      await recordSkippedNotification({ ...attempt, pausedUntil: new Date(state.pausedUntil!).toISOString() });
+      // Everything queued meets the open breaker: logged as skipped, never sent.
+      const skipped = queue.splice(0, queue.length);
+      skipped.forEach((d) => remember(d.deliveryId));
+      await recordSkippedNotifications({ channelId: input.channelId, deliveries: skipped, pausedUntil: new Date(state.pausedUntil!).toISOString() });
       continue;
     }
-    const { outcome } = await deliverNotification({ ...attempt, heartbeatTimeoutMs: input.heartbeatTimeoutMs });
-    if (outcome === 'skipped') continue;
-    const wasPaused = state.pausedUntil;
-    state = afterAttempt(state, outcome === 'delivered', workflowNow(), input.breaker);
-    if (state.pausedUntil !== null && state.pausedUntil !== wasPaused) pause.moveTo(state.pausedUntil);
+    // Half-open: one delivery probes the receiver; closed: a batch, stopping at its first failure.
+    const batch = queue.splice(0, phase(state, workflowNow()) === 'half_open' ? 1 : Math.max(1, input.batch));
+    inFlight = batch;
+    const outcomes = await deliverNotifications({ channelId: input.channelId, deliveries: batch, heartbeatTimeoutMs: input.heartbeatTimeoutMs });
+    inFlight = [];
+    // What the batch did not reach (after a failure) goes back to the front of the queue.
+    queue.unshift(...batch.slice(outcomes.length));
+    for (const [i, outcome] of outcomes.entries()) {
+      remember(batch[i]!.deliveryId);
+      if (outcome === 'skipped') continue;
+      const wasPaused = state.pausedUntil;
+      state = afterAttempt(state, outcome === 'delivered', workflowNow(), input.breaker);
+      if (state.pausedUntil !== null && state.pausedUntil !== wasPaused) pause.moveTo(state.pausedUntil);
+    }
   }
 }

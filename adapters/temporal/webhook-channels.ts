@@ -2,6 +2,9 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { BreakerView, ChannelQueue } from '../../core/ports/notification-channels';
 import { QUERIES, SIGNALS, WORKFLOW_TYPES, workflowIds, type SignalArgs } from '../../core/ports/workflow-names';
 
+/** Deliveries one activity makes in a row (the workflow's batch). */
+export const CHANNEL_BATCH = 20;
+
 export interface WebhookChannelTiming {
   failureThreshold: number;
   pauseMs: number;
@@ -18,6 +21,7 @@ interface ChannelInput {
   attemptTimeoutMs: number;
   heartbeatTimeoutMs: number;
   idleMs: number;
+  batch: number;
 }
 
 /**
@@ -29,19 +33,22 @@ export function createTemporalChannelQueue(client: Client, opts: { taskQueue: st
   const input = (channelId: string): ChannelInput => ({
     channelId,
     breaker: { failureThreshold: opts.timing.failureThreshold, pauseMs: opts.timing.pauseMs },
-    // The receiver's time, the log write and a margin for a loaded machine.
-    attemptTimeoutMs: opts.timing.receiverTimeoutMs + 30_000,
+    // A batch stops at its first failure (one timeout at most); each delivery may take the
+    // receiver's time, plus the log writes and a margin for a loaded machine. A dead worker is
+    // noticed by the heartbeat timeout long before this.
+    attemptTimeoutMs: (opts.timing.receiverTimeoutMs + 5_000) * CHANNEL_BATCH + 30_000,
     heartbeatTimeoutMs: opts.timing.heartbeatTimeoutMs,
     idleMs: opts.timing.idleMs,
+    batch: CHANNEL_BATCH,
   });
   return {
-    async enqueue(channelId, delivery) {
+    async enqueue(channelId, deliveries) {
       await client.workflow.signalWithStart<(input: ChannelInput) => Promise<void>, SignalArgs['deliver']>(WORKFLOW_TYPES.webhookChannel, {
         workflowId: workflowIds.webhookChannel(channelId),
         taskQueue: opts.taskQueue,
         args: [input(channelId)],
         signal: SIGNALS.deliver,
-        signalArgs: [delivery],
+        signalArgs: [deliveries],
       });
     },
     async breaker(channelId): Promise<BreakerView | null> {

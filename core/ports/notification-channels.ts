@@ -49,9 +49,9 @@ export interface WebhookCrypto {
   deliveryId(eventKey: string, channelId: string): string;
 }
 
-/** Hands one delivery to its channel's breaker workflow (`webhook:<channel id>`). */
+/** Hands deliveries to their channel's breaker workflow (`webhook:<channel id>`), in order. */
 export interface ChannelQueue {
-  enqueue(channelId: string, delivery: { deliveryId: string; eventKey: string }): Promise<void>;
+  enqueue(channelId: string, deliveries: Array<{ deliveryId: string; eventKey: string }>): Promise<void>;
   /** The channel's breaker state, or null when its workflow is not running. */
   breaker?(channelId: string): Promise<BreakerView | null>;
   /** Closes an open breaker now (the address changed): its pause timer moves to now. */

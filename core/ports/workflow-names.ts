@@ -26,7 +26,7 @@ export const SIGNALS = {
   cancel: 'cancel',
   /** Account pause: a new restriction verdict pauses the account until this instant (ISO). */
   paused: 'paused',
-  /** Notification channel: one delivery to make ({deliveryId, eventKey}). */
+  /** Notification channel: deliveries to make, in order ([{deliveryId, eventKey}]). */
   deliver: 'deliver',
   /** Notification channel: the address changed; an open breaker closes now. */
   resume: 'resume',
@@ -43,7 +43,7 @@ export interface SignalArgs {
   reschedule: [iso: string];
   cancel: [];
   paused: [iso: string];
-  deliver: [delivery: { deliveryId: string; eventKey: string }];
+  deliver: [deliveries: Array<{ deliveryId: string; eventKey: string }>];
   resume: [];
 }
 

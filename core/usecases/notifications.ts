@@ -302,18 +302,26 @@ export async function channelsFor(deps: Pick<NotificationDeps, 'notifications' |
 export async function dispatchPendingEvents(deps: Pick<NotificationDeps, 'notifications' | 'clock' | 'crypto'> & { queue: ChannelQueue }, limit = 100): Promise<number> {
   const pending = await deps.notifications.outbox.pending(limit);
   const cache: RoundCache = new Map();
-  // A few events at a time: each is a few reads and one workflow signal per channel.
-  const CONCURRENCY = 8;
-  let next = 0;
-  const worker = async () => {
-    while (next < pending.length) {
-      const stored = pending[next++]!;
-      const channels = await channelsFor(deps, stored, cache);
-      for (const c of channels) await deps.queue.enqueue(c.channelId, { deliveryId: c.deliveryId, eventKey: stored.key });
-      await deps.notifications.outbox.markHanded(stored.key, deps.clock.now());
+  // The round's deliveries by channel, in event order: one signal per channel carries them all.
+  const byChannel = new Map<string, { deliveryId: string; eventKey: string }[]>();
+  for (const stored of pending) {
+    for (const c of await channelsFor(deps, stored, cache)) {
+      const list = byChannel.get(c.channelId) ?? [];
+      list.push({ deliveryId: c.deliveryId, eventKey: stored.key });
+      byChannel.set(c.channelId, list);
     }
+  }
+  const CONCURRENCY = 8;
+  const run = async <T>(items: T[], work: (item: T) => Promise<void>) => {
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }));
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pending.length) }, worker));
+  await run([...byChannel], ([channel, deliveries]) => deps.queue.enqueue(channel, deliveries));
+  // Marked only once every channel has them: a crash before this hands them again (same ids).
+  const now = deps.clock.now();
+  await run(pending, (stored) => deps.notifications.outbox.markHanded(stored.key, now));
   return pending.length;
 }
 
@@ -367,6 +375,22 @@ export async function deliverToChannel(deps: NotificationDeps, input: DeliverInp
   });
   await deps.notifications.deliveries.insert(row);
   return { outcome: row.outcome, record: row };
+}
+
+/**
+ * Several deliveries of one channel in a row (the breaker workflow's activity), stopping at the
+ * first failure so the breaker sees every failure. `done` are outcomes of an earlier try of this
+ * same batch (a worker died mid-batch): those deliveries are not sent again.
+ */
+export async function deliverBatch(deps: NotificationDeps, input: { channelId: string; deliveries: Array<{ deliveryId: string; eventKey: string }> }, done: DeliveryOutcome[] = [], progress?: (outcomes: DeliveryOutcome[]) => void): Promise<DeliveryOutcome[]> {
+  const outcomes = [...done];
+  for (const d of input.deliveries.slice(outcomes.length)) {
+    const { outcome } = await deliverToChannel(deps, { channelId: input.channelId, ...d });
+    outcomes.push(outcome);
+    progress?.(outcomes);
+    if (outcome === 'failed') break;
+  }
+  return outcomes;
 }
 
 /** A delivery the open breaker skips: logged, not retried. */

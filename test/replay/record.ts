@@ -285,11 +285,13 @@ async function main(): Promise<void> {
       const channel = `${ACCOUNT}:webhook`;
       receiverAnswers.push(false, false, true);
       for (let i = 0; i < 4; i += 1) await notifyStorage.outbox.emit(anUploadCompletedEvent({ account_id: ACCOUNT, title: `event ${i}` }), `replay-event-${i}`);
-      for (let i = 0; i < 3; i += 1) await channels.enqueue(channel, { deliveryId: webhookCrypto.deliveryId(`replay-event-${i}`, channel), eventKey: `replay-event-${i}` });
+      const delivery = (i: number) => ({ deliveryId: webhookCrypto.deliveryId(`replay-event-${i}`, channel), eventKey: `replay-event-${i}` });
+      await channels.enqueue(channel, [delivery(0), delivery(1)]);
+      await channels.enqueue(channel, [delivery(2)]);
       // A delivery handed twice is dropped.
-      await channels.enqueue(channel, { deliveryId: webhookCrypto.deliveryId('replay-event-0', channel), eventKey: 'replay-event-0' });
+      await channels.enqueue(channel, [delivery(0)]);
       await until('the breaker half-open after its pause', async () => ((await channels.breaker!(channel))?.state === 'half_open' ? true : undefined));
-      await channels.enqueue(channel, { deliveryId: webhookCrypto.deliveryId('replay-event-3', channel), eventKey: 'replay-event-3' });
+      await channels.enqueue(channel, [delivery(3)]);
       const handle = client.workflow.getHandle(workflowIds.webhookChannel(channel));
       await handle.result();
       const outcomes = (await notifyStorage.deliveries.list({ accountId: ACCOUNT, page: 1, limit: 10 })).items.map((r) => r.outcome).reverse();

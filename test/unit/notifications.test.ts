@@ -3,7 +3,7 @@ import { createMemoryStorage } from '../../adapters/memory/storage';
 import type { NotificationSenders, SendOutcome, WebhookRequest } from '../../core/ports/notification-channels';
 import type { ConnectionEvent } from '../../core/ports/notifications';
 import {
-  deleteWebhook, dispatchPendingEvents, deliverToChannel, getNotifications, listDeliveries, redeliver, requireAccountPrincipal,
+  deliverBatch, deleteWebhook, dispatchPendingEvents, deliverToChannel, getNotifications, listDeliveries, redeliver, requireAccountPrincipal,
   rotateWebhookSecret, saveNotifications, saveProfileWebhook, sendTestNotification, type NotificationDeps,
 } from '../../core/usecases/notifications';
 import { anOperator, anUploadCompletedEvent, aProfile, T0 } from '../support/mothers';
@@ -32,7 +32,7 @@ function world(opts: { telegram?: boolean } = {}) {
     clock: { now: () => T0 },
     retentionMs: 30 * 24 * 3600_000,
     queue: {
-      async enqueue(channelId, d) { enqueued.push({ channelId, ...d }); },
+      async enqueue(channelId, ds) { for (const d of ds) enqueued.push({ channelId, ...d }); },
       async resume(channelId) { resumed.push(channelId); },
     },
   };
@@ -151,5 +151,18 @@ describe('dispatch and delivery', () => {
     const results = await sendTestNotification(w.deps, w.account);
     expect(results.map((r) => [r.channel, r.outcome, r.status_code])).toEqual([['webhook', 'delivered', 200], ['telegram', 'failed', 403]]);
     expect(w.sent.find((s) => s.kind === 'webhook')!.req!.payload).toMatchObject({ event: 'test', user_email: 'op@example.test' });
+  });
+
+  it('a batch delivers in order, stops at the first failure, and resumes after what an earlier try finished', async () => {
+    const w = world();
+    await saveNotifications(w.deps, w.account, { webhook_url: 'https://r.test/h' });
+    for (const k of ['e1', 'e2', 'e3', 'e4']) await w.notifications.outbox.emit(anUploadCompletedEvent({ account_id: 'acct-1', title: k }), k);
+    const deliveries = ['e1', 'e2', 'e3', 'e4'].map((k) => ({ deliveryId: `dlv_${k}`, eventKey: k }));
+    let calls = 0;
+    w.answer(() => (++calls === 2 ? { ok: false, statusCode: 500, error: 'HTTP 500' } : {}));
+    expect(await deliverBatch(w.deps, { channelId: 'acct-1:webhook', deliveries })).toEqual(['delivered', 'failed']);
+    // A retry of the same batch after a worker died having done two: the rest only.
+    expect(await deliverBatch(w.deps, { channelId: 'acct-1:webhook', deliveries }, ['delivered', 'delivered'])).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
+    expect(w.sent.map((x) => x.req!.deliveryId)).toEqual(['dlv_e1', 'dlv_e2', 'dlv_e3', 'dlv_e4']);
   });
 });

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { deliverToChannel, recordSkipped, type DeliverInput, type NotificationDeps } from '../../core/usecases/notifications';
+import { deliverBatch, recordSkipped, type NotificationDeps } from '../../core/usecases/notifications';
+import type { DeliveryOutcome } from '../../core/ports/storage/delivery-log';
 
 /**
  * The activities of the notification channel workflow (their names are recorded in workflow
@@ -8,18 +9,26 @@ import { deliverToChannel, recordSkipped, type DeliverInput, type NotificationDe
  */
 export function createNotificationActivities(deps: NotificationDeps) {
   return {
-    async deliverNotification(input: DeliverInput & { heartbeatTimeoutMs?: number }): Promise<{ outcome: 'delivered' | 'failed' | 'skipped' }> {
+    /**
+     * A batch of one channel's deliveries in order, stopping at the first failure. Progress is
+     * heartbeated: a retry after a worker died resumes after the last delivery it finished.
+     */
+    async deliverNotifications(input: { channelId: string; deliveries: Array<{ deliveryId: string; eventKey: string }>; heartbeatTimeoutMs: number }): Promise<DeliveryOutcome[]> {
       const context = Context.current();
-      const beat = setInterval(() => context.heartbeat(), Math.max(200, Math.floor((input.heartbeatTimeoutMs ?? 3000) / 3)));
+      const done = (context.info.heartbeatDetails as DeliveryOutcome[] | undefined) ?? [];
+      let latest = done;
+      const beat = setInterval(() => context.heartbeat(latest), Math.max(200, Math.floor(input.heartbeatTimeoutMs / 3)));
       try {
-        const { outcome } = await deliverToChannel(deps, { channelId: input.channelId, deliveryId: input.deliveryId, eventKey: input.eventKey });
-        return { outcome };
+        return await deliverBatch(deps, input, done, (outcomes) => {
+          latest = [...outcomes];
+          context.heartbeat(latest);
+        });
       } finally {
         clearInterval(beat);
       }
     },
-    async recordSkippedNotification(input: DeliverInput & { pausedUntil: string }): Promise<void> {
-      await recordSkipped(deps, input);
+    async recordSkippedNotifications(input: { channelId: string; deliveries: Array<{ deliveryId: string; eventKey: string }>; pausedUntil: string }): Promise<void> {
+      for (const d of input.deliveries) await recordSkipped(deps, { channelId: input.channelId, ...d, pausedUntil: input.pausedUntil });
     },
   };
 }
