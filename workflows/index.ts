@@ -3,3 +3,4 @@ export { uploadWorkflow } from './upload.workflow';
 export { accountPauseWorkflow } from './account-pause.workflow';
 export { checkpointProbeWorkflow } from './checkpoint-probe.workflow';
 export { connectionRefreshWorkflow } from './connection-refresh.workflow';
+export { webhookChannelWorkflow } from './webhook-channel.workflow';

@@ -25,6 +25,12 @@ export const COLLECTIONS = {
   queueSlots: 'queue_slots',
   /** The event outbox (adapters/mongo/event-outbox.ts). */
   events: 'events',
+  /** Notification settings, one document per operator account (adapters/mongo/notification-settings.ts). */
+  notificationSettings: 'notification_settings',
+  /** Per-profile webhooks, `_id` = account|profile. */
+  profileWebhooks: 'profile_webhooks',
+  /** The delivery log: one document per attempt, expiring (adapters/mongo/delivery-log.ts). */
+  deliveryAttempts: 'delivery_attempts',
 } as const;
 
 export interface IndexDef {

@@ -14,6 +14,7 @@ import type { LifecycleSettings } from '../../core/domain/connection-lifecycle';
 import type { Metrics } from '../../core/ports/metrics';
 import type { Logger } from 'pino';
 import type { MediaJobApi } from './routes/media-jobs';
+import type { NotificationDeps } from '../../core/usecases/notifications';
 
 export interface ApiDeps {
   storage: Storage;
@@ -51,6 +52,8 @@ export interface ApiDeps {
   telemetry?: { logger: Logger; metrics: Metrics };
   /** Counts uploads accepted at intake (core/ports/metrics.ts). */
   metrics?: Metrics;
+  /** Webhook and chat notifications: settings, test sends, the delivery log. Routes exist only with it. */
+  notifications?: NotificationDeps;
 }
 
 export interface ApiOptions {

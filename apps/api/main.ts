@@ -17,6 +17,7 @@ import { mongoReady, redisReady, temporalReady } from '../shared/readiness';
 import { readiness } from '../shared/ops-server';
 import { buildMediaJobs } from '../shared/media-jobs';
 import { createTemporalMediaJobRunner } from '../../adapters/temporal/media-jobs';
+import { buildNotifications } from '../shared/notifications';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
       ...mediaJobs, ids: randomIds, clock: systemClock,
       runner: createTemporalMediaJobRunner(temporal.client, { taskQueue: config.mediaJobs.taskQueue, timing: config.mediaJobs.timing }),
     },
+    notifications: await buildNotifications(config, mongo.db, mongo.storage, secrets, temporal.client),
     health: async () => (await readiness(checks)).checks,
     telemetry: { logger: observability.logger, metrics: observability.metrics },
     metrics: observability.metrics,

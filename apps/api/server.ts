@@ -16,6 +16,7 @@ import { lookupRoutes } from './routes/lookups';
 import { disconnectRoute } from './routes/connections';
 import { healthRoutes, observeHttp } from '../shared/http-observe';
 import { mediaJobRoutes } from './routes/media-jobs';
+import { notificationRoutes } from './routes/notifications';
 
 export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
@@ -93,6 +94,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   lookupRoutes(router, deps, ns);
   disconnectRoute(router, deps, ns);
   if (deps.mediaJobs) mediaJobRoutes(router, { ...deps, mediaJobs: deps.mediaJobs }, ns);
+  if (deps.notifications) notificationRoutes(router, deps.notifications, ns);
   profileByUsernameRoute(router, deps, ns);
   app.use(router.routes());
   // 405 with Allow; errorMiddleware writes the JSON body.

@@ -41,6 +41,8 @@ export interface HeraldConfig {
   observability: ObservabilityConfig;
   /** Which worker pools (task queues) this worker process runs, with their concurrency (apps/worker/pools.ts). */
   workerPools: { selected: string[] | undefined; concurrency: Record<string, number> };
+  /** Webhook and chat notifications (apps/shared/notifications.ts builds them). */
+  notifications: NotificationConfig;
 }
 
 export interface ObservabilityConfig {
@@ -62,6 +64,23 @@ export interface ObservabilityConfig {
   temporalSdkMetrics: boolean;
   /** HERALD_TEMPORAL_UI_URL: the Temporal Web UI, for links the CLI prints. */
   temporalUiUrl: string;
+}
+
+export interface NotificationConfig {
+  headerPrefix: string;
+  userAgent: string;
+  receiverTimeoutMs: number;
+  /** Hosts or host:port pairs webhook and Slack URLs may use although private (tests, sandbox). */
+  allow: string[];
+  breakerFailures: number;
+  breakerPauseMs: number;
+  /** A closed, idle channel workflow ends after this long. */
+  channelIdleMs: number;
+  telegram: { botToken: string | null; apiBase: string };
+  /** How often the worker reads the outbox. */
+  pollMs: number;
+  retentionMs: number;
+  cleanupIntervalMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -184,6 +203,22 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
     debugTiming: env.HERALD_DEBUG_TIMING === 'true',
     observability: loadObservability(env),
     workerPools: loadWorkerPools(env),
+    notifications: {
+      headerPrefix: env.HERALD_WEBHOOK_HEADER_PREFIX ?? 'X-Herald-',
+      userAgent: env.HERALD_WEBHOOK_USER_AGENT ?? 'Herald-Webhooks/1.0',
+      receiverTimeoutMs: positive(env, 'HERALD_WEBHOOK_TIMEOUT_MS', 10_000),
+      allow: (env.HERALD_WEBHOOK_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      breakerFailures: positive(env, 'HERALD_WEBHOOK_BREAKER_FAILURES', 5),
+      breakerPauseMs: positive(env, 'HERALD_WEBHOOK_BREAKER_PAUSE_MS', 30 * 60_000),
+      channelIdleMs: positive(env, 'HERALD_WEBHOOK_CHANNEL_IDLE_MS', 60 * 60_000),
+      telegram: {
+        botToken: env.HERALD_NOTIFY_TELEGRAM_BOT_TOKEN || null,
+        apiBase: env.HERALD_NOTIFY_TELEGRAM_API_BASE ?? 'https://api.telegram.org',
+      },
+      pollMs: positive(env, 'HERALD_NOTIFY_POLL_MS', 1_000),
+      retentionMs: positive(env, 'HERALD_DELIVERY_LOG_RETENTION_MS', 30 * 24 * 3600_000),
+      cleanupIntervalMs: positive(env, 'HERALD_NOTIFY_CLEANUP_INTERVAL_MS', 3600_000),
+    },
   };
 }
 

@@ -16,6 +16,8 @@ export const WORKFLOW_TYPES = {
   connectionRefresh: 'connectionRefreshWorkflow',
   /** Bundled apart (workflows/media-job.workflow.ts) for the media task queue's worker. */
   mediaJob: 'mediaJobWorkflow',
+  /** The circuit breaker and delivery queue of one notification channel. */
+  webhookChannel: 'webhookChannelWorkflow',
 } as const;
 
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
@@ -33,6 +35,16 @@ export const SIGNALS = {
   reconnected: 'reconnected',
   /** Refresh-ahead: the account was disconnected; the workflow ends. */
   disconnected: 'disconnected',
+  /** Notification channel: deliveries to make, in order ([{deliveryId, eventKey}]). */
+  deliver: 'deliver',
+  /** Notification channel: the address changed; an open breaker closes now. */
+  resume: 'resume',
+} as const;
+
+/** Queries: read-only views of a running workflow. */
+export const QUERIES = {
+  /** Notification channel: its breaker state. */
+  breaker: 'breaker',
 } as const;
 
 /** The arguments each signal carries. */
@@ -43,6 +55,8 @@ export interface SignalArgs {
   pauseEnded: [];
   reconnected: [];
   disconnected: [];
+  deliver: [deliveries: Array<{ deliveryId: string; eventKey: string }>];
+  resume: [];
 }
 
 /** Workflow ids are business keys, so a repeated start or a later signal finds the same run. */
@@ -58,4 +72,6 @@ export const workflowIds = {
   connectionRefresh: (connectionId: string): string => `refresh:${connectionId}`,
   /** One run per media-processing job. */
   mediaJob: (jobId: string): string => `media:${jobId}`,
+  /** The breaker of one notification channel (`<account>:webhook`, `<account>:profile:<username>`, `<account>:telegram`, …). */
+  webhookChannel: (channelId: string): string => `webhook:${channelId}`,
 };

@@ -16,6 +16,12 @@ export interface AuthenticateDeps {
 export interface Caller {
   account: OperatorAccount;
   key: ApiKey;
+  /**
+   * What the credential may do: absent or `account` = the account's API key (everything). A
+   * profile-scoped credential (the connect token) sets another scope; routes that need the
+   * account's own key check it (e.g. requireAccountPrincipal for webhook settings).
+   */
+  scope?: 'account' | 'profile';
 }
 
 /** lastUsedAt is informative: written at most this often per key and process. */

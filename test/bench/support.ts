@@ -41,6 +41,8 @@ function loadHarness(): typeof Harness {
 
 const { apiClient, freePort, ROOT, startStack } = loadHarness();
 export { freePort, ROOT };
+/** The e2e harness, for benches that need a bare stack (no sandbox). */
+export const harness = { startStack, apiClient };
 
 // ------------------------------------------------------------------------------------ environment
 

@@ -40,6 +40,12 @@ import { fakeTextPlatform } from '../support/fake-platform';
 import { noMedia } from '../support/media-access';
 import { aConnectedAccount, anOperator, anUpload, aProfile } from '../support/mothers';
 import { historyToJSON } from './history-json';
+import { createMemoryNotificationStorage } from '../../adapters/memory/notifications';
+import { webhookCrypto } from '../../adapters/notify/signature';
+import { createTemporalChannelQueue } from '../../adapters/temporal/webhook-channels';
+import { createNotificationActivities } from '../../workflows/activities/notifications';
+import type { NotificationSenders, SendOutcome } from '../../core/ports/notification-channels';
+import { anUploadCompletedEvent } from '../support/mothers';
 
 const BUILT = path.resolve(__dirname, '../..');
 /** The worktree (this file runs from dist/). */
@@ -152,6 +158,22 @@ async function main(): Promise<void> {
     },
     async vet() {},
   };
+
+  // Notifications: a webhook receiver scripted per attempt (true = 2xx), a breaker of 2 failures and 3 s.
+  const notifyStorage = createMemoryNotificationStorage();
+  const receiverAnswers: boolean[] = [];
+  const answer = (to: string): SendOutcome => {
+    const ok = receiverAnswers.shift() ?? true;
+    return { ok, target: to, statusCode: ok ? 200 : 500, latencyMs: 1, error: ok ? null : 'HTTP 500', response: ok ? 'ok' : 'down' };
+  };
+  const senders: NotificationSenders = {
+    webhook: async (req) => answer(req.url), telegramConfigured: true, telegram: async (chat) => answer(chat), slack: async (url) => answer(url),
+  };
+  const notificationDeps = {
+    storage, notifications: notifyStorage, senders, guard: { vet: async () => {} }, crypto: webhookCrypto, secrets,
+    ids: { next: (prefix?: string) => `${prefix ?? 'id'}_${randomBytes(6).toString('hex')}` }, clock: systemClock, retentionMs: 3600_000,
+  };
+  const channels = createTemporalChannelQueue(client, { taskQueue, timing: { failureThreshold: 2, pauseMs: 3000, receiverTimeoutMs: 5000, heartbeatTimeoutMs: 5000, idleMs: 1000 } });
 
   await storage.operators.insert(anOperator({ id: ACCOUNT, plan: 'business', email: 'replay@herald.dev' }));
   await storage.profiles.insert(aProfile({ accountId: ACCOUNT, username: PROFILE }));
@@ -291,6 +313,30 @@ async function main(): Promise<void> {
       return { 'upload-restricted': handle.workflowId, 'account-pause-moved': pause.workflowId };
     },
 
+    async 'webhook-channel-breaker'() {
+      // Two failures open the breaker, the third delivery is skipped; after the pause one success
+      // closes it; idle, the run ends.
+      await notifyStorage.settings.save({
+        accountId: ACCOUNT, channels: { webhook: true, telegram: false, slack: false }, webhookUrl: 'https://receiver.example.test/hook', telegramChatId: null,
+        slackWebhookUrl: null, sealedWebhookSecret: secrets.seal('whsec_replay'), webhookEvents: null, updatedAt: new Date(),
+      });
+      const channel = `${ACCOUNT}:webhook`;
+      receiverAnswers.push(false, false, true);
+      for (let i = 0; i < 4; i += 1) await notifyStorage.outbox.emit(anUploadCompletedEvent({ account_id: ACCOUNT, title: `event ${i}` }), `replay-event-${i}`);
+      const delivery = (i: number) => ({ deliveryId: webhookCrypto.deliveryId(`replay-event-${i}`, channel), eventKey: `replay-event-${i}` });
+      await channels.enqueue(channel, [delivery(0), delivery(1)]);
+      await channels.enqueue(channel, [delivery(2)]);
+      // A delivery handed twice is dropped.
+      await channels.enqueue(channel, [delivery(0)]);
+      await until('the breaker half-open after its pause', async () => ((await channels.breaker!(channel))?.state === 'half_open' ? true : undefined));
+      await channels.enqueue(channel, [delivery(3)]);
+      const handle = client.workflow.getHandle(workflowIds.webhookChannel(channel));
+      await handle.result();
+      const outcomes = (await notifyStorage.deliveries.list({ accountId: ACCOUNT, page: 1, limit: 10 })).items.map((r) => r.outcome).reverse();
+      if (outcomes.join() !== 'failed,failed,skipped,delivered') throw new Error(`unexpected delivery outcomes ${outcomes.join()}`);
+      return { 'webhook-channel-breaker': handle.workflowId };
+    },
+
     async 'checkpoint-probe'() {
       // A checkpoint verdict flags the account; the probe finds it once more, then cleared.
       fakes.instagram.failNext({ kind: 'checkpoint' }, 'instagram: checkpoint required');
@@ -344,6 +390,7 @@ async function main(): Promise<void> {
       ...createAccountPauseActivities({ storage, clock: systemClock }),
       ...createCheckpointProbeActivities({ storage, platforms, secrets, clock: systemClock }),
       ...createConnectionRefreshActivities({ storage, platforms, secrets, clock: systemClock, notifier: createMemoryNotifier() }),
+      ...createNotificationActivities(notificationDeps),
     },
   });
   const dir = path.join(HISTORIES, label);

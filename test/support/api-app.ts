@@ -15,6 +15,9 @@ import type { Storage } from '../../core/ports/storage';
 import { createApi } from '../../apps/api/server';
 import { createHttpServer } from '../../apps/api/http-server';
 import { aWorld } from './world';
+import { createMemoryNotificationStorage } from '../../adapters/memory/notifications';
+import { webhookCrypto } from '../../adapters/notify/signature';
+import type { NotificationStorage } from '../../core/usecases/notifications';
 
 export interface HttpAnswer {
   status: number;
@@ -100,6 +103,27 @@ export async function anApiServer(opts: { maxUploadBytes?: number } = {}) {
     },
     mediaUrls: signer,
     health: async () => ({ memory: true }),
+    // Notifications over memory; nothing leaves the process (every send fails as unreachable).
+    notifications: {
+      storage: asStrictAsFerretDb(world.deps.storage),
+      notifications: asStrictAsFerretDb(createMemoryNotificationStorage() as unknown as Storage) as unknown as NotificationStorage,
+      senders: {
+        webhook: async (req) => ({ ok: false, target: req.url, statusCode: null, latencyMs: 0, error: 'no network in unit tests', response: null }),
+        telegramConfigured: true,
+        telegram: async (chatId) => ({ ok: false, target: `telegram:${chatId}`, statusCode: null, latencyMs: 0, error: 'no network in unit tests', response: null }),
+        slack: async (url) => ({ ok: false, target: url, statusCode: null, latencyMs: 0, error: 'no network in unit tests', response: null }),
+      },
+      guard: {
+        vet: async (url, field) => {
+          if (!/^https?:\/\/[a-z0-9.-]+(:\d+)?(\/|$)/i.test(url)) throw invalidInput(`${field} must be an http(s) URL.`, undefined, 'webhook_url_invalid');
+        },
+      },
+      crypto: webhookCrypto,
+      secrets: world.deps.secrets,
+      ids: world.deps.ids,
+      clock: world.deps.clock,
+      retentionMs: 30 * 24 * 3600_000,
+    },
   }, {
     namespace: 'herald', syncTimeoutMs: 5_000, trustProxy: false, publicBaseUrl: 'http://127.0.0.1',
     duplicateWindowMs: 0, statusCacheMs: 0, maxUploadBytes: opts.maxUploadBytes ?? 10 * 1024 * 1024,

@@ -124,6 +124,10 @@ function validFields(r: Rng, method: string, path: string): Record<string, unkno
   if (path.endsWith('/start')) return { profile_username: 'alice', redirect_url: 'https://example.com/back' };
   if (path.endsWith('/posts/retry')) return { request_id: knownIds.length ? r.pick(knownIds) : 'req_1' };
   if (path.endsWith('/queue/settings')) return { profile_username: 'alice', timezone: 'Europe/Paris', slots: [{ day: 'mon', time: '09:00' }], posts_per_slot: 2 };
+  if (path.endsWith('/users/notifications') || path.endsWith('/users/profile-webhook')) {
+    return { profile_username: 'alice', webhook_url: r.pick(['https://example.com/hook', 'ftp://x', 'http://10.0.0.1/']), telegram_chat_id: r.pick(['-100123', '@chat_name', 'bad']), webhook_events: r.pick([undefined, null, { upload_completed: false }, { nope: true }]), channels: r.pick([undefined, { webhook: true }, { slack: 'yes' }]) };
+  }
+  if (path.includes('/notifications/deliveries')) return { event: r.pick(['upload_completed', 'nope']), channel: r.pick(['webhook', 'fax']), outcome: r.pick(['failed', 'x']), page: r.pick(['1', '0', 'x']) };
   if (path.includes('/schedule/')) return { title: 'edited', scheduled_date: future(), timezone: 'UTC', discord_title: 'x' };
   return nastyObject(r);
 }

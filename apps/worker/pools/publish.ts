@@ -13,6 +13,9 @@ import { startPendingReconciler } from '../reconciler';
 import { createConnectionRefreshActivities } from '../../../workflows/activities/connection-refresh';
 import { lifecycleWiring } from '../../shared/lifecycle';
 import { ensureRefreshAheadForAll } from '../../../core/usecases/refresh-ahead';
+import { createNotificationActivities } from '../../../workflows/activities/notifications';
+import { buildNotifications } from '../../shared/notifications';
+import { startNotificationDispatcher } from '../notify-dispatcher';
 import type { WorkerPool } from '../pool-types';
 
 /**
@@ -38,19 +41,21 @@ export function withOperatorsCached(storage: Storage, ttlMs = 60_000): Storage {
 
 /**
  * Publishing: the upload workflow (immediate, scheduled, queued, retried), the account-pause and
- * checkpoint-probe workflows it starts, the refresh-ahead workflow of every OAuth account, and the reconciler that starts workflows of uploads stored
+ * checkpoint-probe workflows it starts, the refresh-ahead workflow of every OAuth account, the
+ * notification channels' breaker workflows with the outbox dispatcher that feeds them, and the reconciler that starts workflows of uploads stored
  * while Temporal was unreachable. Task queue HERALD_TASK_QUEUE (default `herald`).
  */
 export const publishPool: WorkerPool = {
   name: 'publish',
   taskQueue: (config) => config.temporal.taskQueue,
-  workflows: ['upload', 'accountPause', 'checkpointProbe', 'connectionRefresh'],
+  workflows: ['upload', 'accountPause', 'checkpointProbe', 'connectionRefresh', 'webhookChannel'],
   defaultConcurrency: 200,
   async start(ctx) {
     const { config, mongo } = ctx;
     const queue = config.temporal.taskQueue;
     const notifier = await createMongoEventOutbox(mongo.db);
     const lifecycle = lifecycleWiring(ctx.temporal, config);
+    const notifications = await buildNotifications(config, mongo.db, mongo.storage, ctx.secrets, ctx.temporal);
     const worker = await Worker.create({
       ...ctx.workerOptions(publishPool),
       workflowsPath: require.resolve('../../../workflows/index'),
@@ -64,6 +69,7 @@ export const publishPool: WorkerPool = {
         }),
         ...createAccountPauseActivities({ storage: mongo.storage, clock: systemClock }),
         ...createCheckpointProbeActivities({ storage: mongo.storage, leases: mongo.leases, platforms: ctx.platforms, secrets: ctx.secrets, clock: systemClock }),
+        ...createNotificationActivities(notifications),
         ...createConnectionRefreshActivities({ storage: mongo.storage, leases: mongo.leases, platforms: ctx.platforms, secrets: ctx.secrets, notifier, clock: systemClock, ...lifecycle }),
       },
     });
@@ -78,6 +84,14 @@ export const publishPool: WorkerPool = {
       log: ctx.log,
       ...config.reconciler,
     });
-    return { worker, stop: () => reconciler.stop() };
+    // The event outbox → each channel's breaker workflow (webhook:<channel>).
+    const dispatcher = startNotificationDispatcher({ deps: notifications, log: ctx.log, pollMs: config.notifications.pollMs, cleanupIntervalMs: config.notifications.cleanupIntervalMs });
+    return {
+      worker,
+      stop: async () => {
+        reconciler.stop();
+        await dispatcher.stop();
+      },
+    };
   },
 };

@@ -1,0 +1,36 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { invalidInput } from '../../core/domain/errors';
+import type { WebhookUrlGuard } from '../../core/ports/notification-channels';
+import { AddressRules, isBlockedAddress } from './address-rules';
+
+/**
+ * The SSRF rules when an address is saved: http(s) only, no credentials in the URL, and a host
+ * that resolves only to public addresses (unless allow-listed). Checked again at every delivery
+ * (adapters/notify/senders.ts), since DNS may answer differently later.
+ */
+export function createWebhookUrlGuard(rules: AddressRules): WebhookUrlGuard {
+  return {
+    async vet(raw, field) {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw invalidInput(`${field}: "${raw.slice(0, 200)}" is not a URL.`, { violations: [{ field, message: 'not a URL' }] }, 'webhook_url_invalid');
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw invalidInput(`${field} must be an http(s) URL.`, { violations: [{ field, message: 'must be http or https' }] }, 'webhook_url_invalid');
+      }
+      if (url.username || url.password) throw invalidInput(`${field} must not carry credentials.`, { violations: [{ field, message: 'credentials in URL' }] }, 'webhook_url_invalid');
+      const { host, port } = AddressRules.hostPort(url);
+      if (rules.isAllowed(host, port)) return;
+      const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
+      if (!addresses.length) throw invalidInput(`${field}: host ${host} does not resolve.`, { violations: [{ field, message: 'host does not resolve' }] }, 'webhook_url_unresolvable');
+      const bad = addresses.find(isBlockedAddress);
+      if (bad) {
+        throw invalidInput(`${field}: ${url.origin} points to a loopback, private, link-local or metadata address (${bad}); use a public address.`,
+          { violations: [{ field, message: 'private or reserved address' }] }, 'webhook_url_forbidden');
+      }
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type Router from '@koa/router';
+import { notFound } from '../../../core/domain/errors';
+import {
+  deleteProfileWebhook, deleteWebhook, getNotifications, getProfileWebhook, listDeliveries, redeliver, requireAccountPrincipal, rotateWebhookSecret,
+  saveNotifications, saveProfileWebhook, sendTestNotification, type NotificationDeps,
+} from '../../../core/usecases/notifications';
+import { bodyFields, single } from '../input';
+import type { AppState } from '../deps';
+
+/**
+ * Notification configuration (the spec's "Notification configuration"), the test send and the
+ * delivery log. Every route first checks the principal: only the account's own credential may
+ * change webhooks (Authentication 6).
+ */
+export function notificationRoutes(router: Router<AppState>, deps: NotificationDeps, ns: string): void {
+  const base = `/api/${ns}/users`;
+  const account = (state: AppState) => {
+    requireAccountPrincipal(state.caller);
+    return state.caller.account;
+  };
+
+  router.get(`${base}/notifications`, async (ctx) => {
+    ctx.body = { success: true, notifications: await getNotifications(deps, account(ctx.state)) };
+  });
+  router.post(`${base}/notifications`, async (ctx) => {
+    ctx.body = { success: true, notifications: await saveNotifications(deps, account(ctx.state), bodyFields(ctx)) };
+  });
+  router.delete(`${base}/notifications`, async (ctx) => {
+    ctx.body = { success: true, notifications: await deleteWebhook(deps, account(ctx.state)) };
+  });
+  router.post(`${base}/webhook-secret`, async (ctx) => {
+    ctx.body = { success: true, webhook_secret: await rotateWebhookSecret(deps, account(ctx.state)) };
+  });
+
+  router.get(`${base}/profile-webhook`, async (ctx) => {
+    ctx.body = { success: true, ...(await getProfileWebhook(deps, account(ctx.state), single(ctx.query.profile_username))) };
+  });
+  router.post(`${base}/profile-webhook`, async (ctx) => {
+    ctx.body = { success: true, ...(await saveProfileWebhook(deps, account(ctx.state), bodyFields(ctx))) };
+  });
+  router.delete(`${base}/profile-webhook`, async (ctx) => {
+    const caller = account(ctx.state);
+    const fields = bodyFields(ctx);
+    ctx.body = { success: true, ...(await deleteProfileWebhook(deps, caller, fields.profile_username ?? single(ctx.query.profile_username))) };
+  });
+
+  router.post(`${base}/notifications/test`, async (ctx) => {
+    const results = await sendTestNotification(deps, account(ctx.state));
+    ctx.body = { success: true, all_delivered: results.every((r) => r.outcome === 'delivered'), results };
+  });
+  router.get(`${base}/notifications/deliveries`, async (ctx) => {
+    ctx.body = { success: true, ...(await listDeliveries(deps, account(ctx.state), Object.fromEntries(Object.entries(ctx.query).map(([k, v]) => [k, single(v)])))) };
+  });
+  router.post(`${base}/notifications/deliveries/:delivery_id/redeliver`, async (ctx) => {
+    const caller = account(ctx.state);
+    const id = ctx.params.delivery_id!;
+    if (!/^dlv_[0-9a-f]{32}$/.test(id)) throw notFound(`No delivery ${id.slice(0, 64)} in the delivery log.`, 'DELIVERY_NOT_FOUND');
+    const attempt = await redeliver(deps, caller, id);
+    ctx.body = { success: true, delivered: attempt.outcome === 'delivered', attempt };
+  });
+}

@@ -1,0 +1,36 @@
+import type { Db } from 'mongodb';
+import type { Client } from '@temporalio/client';
+import type { Storage } from '../../core/ports/storage';
+import type { SecretBox } from '../../core/ports/system';
+import type { NotificationDeps } from '../../core/usecases/notifications';
+import { createMongoNotificationStorage } from '../../adapters/mongo/notifications';
+import { createNotificationSenders } from '../../adapters/notify/senders';
+import { createWebhookUrlGuard } from '../../adapters/notify/url-guard';
+import { AddressRules } from '../../adapters/notify/address-rules';
+import { webhookCrypto } from '../../adapters/notify/signature';
+import { createTemporalChannelQueue } from '../../adapters/temporal/webhook-channels';
+import { randomIds, systemClock } from '../../adapters/crypto/node-crypto';
+import type { HeraldConfig } from './config';
+
+/** Notifications as the API and the worker both use them: storage, senders, SSRF rules, the breaker workflows. */
+export async function buildNotifications(config: HeraldConfig, db: Db, storage: Pick<Storage, 'profiles'>, secrets: SecretBox, temporal: Client): Promise<NotificationDeps & { queue: NonNullable<NotificationDeps['queue']> }> {
+  const n = config.notifications;
+  return {
+    storage,
+    notifications: await createMongoNotificationStorage(db),
+    senders: createNotificationSenders({ headerPrefix: n.headerPrefix, userAgent: n.userAgent, timeoutMs: n.receiverTimeoutMs, allow: n.allow, telegram: n.telegram }),
+    guard: createWebhookUrlGuard(new AddressRules(n.allow)),
+    crypto: webhookCrypto,
+    secrets,
+    ids: randomIds,
+    clock: systemClock,
+    retentionMs: n.retentionMs,
+    queue: createTemporalChannelQueue(temporal, {
+      taskQueue: config.temporal.taskQueue,
+      timing: {
+        failureThreshold: n.breakerFailures, pauseMs: n.breakerPauseMs, receiverTimeoutMs: n.receiverTimeoutMs,
+        heartbeatTimeoutMs: config.uploadTiming.heartbeatTimeoutMs, idleMs: n.channelIdleMs,
+      },
+    }),
+  };
+}

@@ -1,0 +1,22 @@
+import type { HeraldEvent } from '../notifications';
+
+/** An event as the outbox keeps it. */
+export interface OutboxEvent {
+  /** Unique per event (the emitter's delivery key). */
+  key: string;
+  event: HeraldEvent;
+  createdAt: Date;
+}
+
+/**
+ * The reading side of the event outbox (the writing side is the Notifier port): the dispatcher
+ * takes events not yet handed to their channels, oldest first, and marks each one handed.
+ */
+export interface EventOutboxRepository {
+  /** Up to `limit` events not yet handed to their channels, oldest first. */
+  pending(limit: number): Promise<OutboxEvent[]>;
+  markHanded(key: string, now: Date): Promise<void>;
+  find(key: string): Promise<OutboxEvent | null>;
+  /** Periodic cleanup of events handed before `before`. Returns how many went. */
+  deleteHandedBefore(before: Date): Promise<number>;
+}

@@ -1,0 +1,158 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createNotificationSenders } from '../../adapters/notify/senders';
+import { createWebhookUrlGuard } from '../../adapters/notify/url-guard';
+import { AddressRules } from '../../adapters/notify/address-rules';
+import { verifyWebhook } from '../../adapters/notify/signature';
+import { startSlackWebhookSimulator, type SlackWebhookSimulator } from '../../ops/simulators/slack-webhook';
+import { startTelegramSimulator, type TelegramSimulator } from '../../ops/simulators/telegram';
+
+/** A loopback receiver: each request's raw body and headers, answered by `respond`. */
+async function receiver(respond: (req: IncomingMessage, res: ServerResponse, raw: Buffer) => void) {
+  const seen: { headers: IncomingMessage['headers']; raw: Buffer }[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      seen.push({ headers: req.headers, raw });
+      respond(req, res, raw);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return { seen, port, url: `http://127.0.0.1:${port}/hook`, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+}
+
+const payload = { event: 'upload_completed', platform: 'x', title: 'Ünïcode ✓' };
+
+describe('webhook sender (loopback receiver)', () => {
+  it('POSTs the exact JSON with the configured headers and a signature verifiable from the raw body', async () => {
+    const r = await receiver((_req, res) => { res.writeHead(204); res.end(); });
+    try {
+      const senders = createNotificationSenders({ headerPrefix: 'X-Svc-', userAgent: 'Svc-Webhooks/1.0', timeoutMs: 5000, allow: [`127.0.0.1:${r.port}`], telegram: { botToken: null, apiBase: '' } });
+      const out = await senders.webhook({ url: r.url, secret: 'whsec_abc', event: 'upload_completed', deliveryId: 'dlv_1', payload });
+      expect(out).toMatchObject({ ok: true, statusCode: 204, error: null, target: r.url });
+      const [got] = r.seen;
+      expect(got!.raw.toString('utf8')).toBe(JSON.stringify(payload));
+      expect(got!.headers).toMatchObject({ 'user-agent': 'Svc-Webhooks/1.0', 'x-svc-event': 'upload_completed', 'x-svc-delivery': 'dlv_1', 'content-type': 'application/json' });
+      expect(verifyWebhook('whsec_abc', String(got!.headers['x-svc-timestamp']), got!.raw, String(got!.headers['x-svc-signature']))).toBe(true);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('sends no signature without a secret; counts non-2xx, redirects (not followed) and timeouts as failures; keeps 1 KB of the answer', async () => {
+    let mode = 'plain';
+    const r = await receiver((_req, res) => {
+      if (mode === 'plain') { res.writeHead(200); res.end('x'.repeat(5000)); }
+      if (mode === '500') { res.writeHead(500); res.end('boom'); }
+      if (mode === 'redirect') { res.writeHead(302, { Location: 'http://169.254.169.254/latest/meta-data' }); res.end(); }
+      // 'sleep': never answers.
+    });
+    try {
+      const senders = createNotificationSenders({ headerPrefix: 'X-Herald-', userAgent: 'Herald-Webhooks/1.0', timeoutMs: 1500, allow: ['127.0.0.1'], telegram: { botToken: null, apiBase: '' } });
+      const send = () => senders.webhook({ url: r.url, secret: null, event: 'test', deliveryId: 'dlv_2', payload });
+      const plain = await send();
+      expect(plain).toMatchObject({ ok: true, statusCode: 200 });
+      expect(plain.response).toHaveLength(1024);
+      expect(r.seen[0]!.headers).not.toHaveProperty('x-herald-signature');
+      mode = '500';
+      expect(await send()).toMatchObject({ ok: false, statusCode: 500, error: 'HTTP 500', response: 'boom' });
+      mode = 'redirect';
+      expect(await send()).toMatchObject({ ok: false, statusCode: 302, error: expect.stringContaining('redirects are not followed') });
+      expect(r.seen).toHaveLength(3);
+      mode = 'sleep';
+      const slow = await send();
+      expect(slow).toMatchObject({ ok: false, statusCode: null, error: expect.stringContaining('timeout') });
+      expect(slow.latencyMs).toBeGreaterThanOrEqual(1400);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('checks the address again at delivery: a name resolving to loopback is refused unless allow-listed', async () => {
+    const r = await receiver((_req, res) => { res.writeHead(200); res.end('ok'); });
+    try {
+      const strict = createNotificationSenders({ headerPrefix: 'X-Herald-', userAgent: 'Herald-Webhooks/1.0', timeoutMs: 2000, allow: [], telegram: { botToken: null, apiBase: '' } });
+      const byName = await strict.webhook({ url: `http://localhost:${r.port}/hook`, secret: null, event: 'test', deliveryId: 'dlv_3', payload });
+      expect(byName).toMatchObject({ ok: false, error: expect.stringContaining('private or reserved') });
+      const byIp = await strict.webhook({ url: r.url, secret: null, event: 'test', deliveryId: 'dlv_3', payload });
+      expect(byIp).toMatchObject({ ok: false, error: expect.stringContaining('private or reserved') });
+      expect(r.seen).toHaveLength(0);
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+describe('webhook URL guard (SSRF rules when saved)', () => {
+  const guard = createWebhookUrlGuard(new AddressRules(['127.0.0.1:9999']));
+  it.each([
+    ['ftp://example.com/x', 'webhook_url_invalid'],
+    ['not a url', 'webhook_url_invalid'],
+    ['http://user:pw@example.com/', 'webhook_url_invalid'],
+    ['http://127.0.0.1:8080/', 'webhook_url_forbidden'],
+    ['http://localhost/', 'webhook_url_forbidden'],
+    ['http://10.1.2.3/', 'webhook_url_forbidden'],
+    ['http://192.168.1.1/', 'webhook_url_forbidden'],
+    ['http://172.16.0.1/', 'webhook_url_forbidden'],
+    ['http://169.254.169.254/latest/meta-data', 'webhook_url_forbidden'],
+    ['http://[::1]/', 'webhook_url_forbidden'],
+    ['http://[fe80::1]/', 'webhook_url_forbidden'],
+    ['http://[::ffff:127.0.0.1]/', 'webhook_url_forbidden'],
+    ['http://0.0.0.0/', 'webhook_url_forbidden'],
+  ])('refuses %s with 400 %s', async (url, code) => {
+    await expect(guard.vet(url, 'webhook_url')).rejects.toMatchObject({ kind: 'invalid_input', errorCode: code });
+  });
+
+  it('accepts a public address and an allow-listed private one', async () => {
+    await expect(guard.vet('https://93.184.215.14/hook', 'webhook_url')).resolves.toBeUndefined();
+    await expect(guard.vet('http://127.0.0.1:9999/hook', 'webhook_url')).resolves.toBeUndefined();
+  });
+});
+
+describe('chat senders against their simulators', () => {
+  let telegram: TelegramSimulator;
+  let slack: SlackWebhookSimulator;
+  beforeAll(async () => {
+    telegram = await startTelegramSimulator();
+    slack = await startSlackWebhookSimulator();
+  });
+  afterAll(async () => {
+    await telegram.close();
+    await slack.close();
+  });
+
+  it('Telegram: sendMessage to the chat with the configured bot; the token never shows in the outcome', async () => {
+    const bot = telegram.createBot({ username: 'herald_notify_bot' });
+    const chat = telegram.createChat({ type: 'supergroup', title: 'Ops' });
+    telegram.setMember(chat.id, bot.id, 'member');
+    const senders = createNotificationSenders({ headerPrefix: 'X-Herald-', userAgent: 'Herald-Webhooks/1.0', timeoutMs: 5000, allow: [], telegram: { botToken: bot.token, apiBase: telegram.baseUrl } });
+    const out = await senders.telegram(String(chat.id), '✅ Published to x');
+    expect(out).toMatchObject({ ok: true, statusCode: 200, target: `telegram:${chat.id}` });
+    expect(telegram.messages(chat.id).map((m) => m.text)).toEqual(['✅ Published to x']);
+    const notMember = telegram.createChat({ type: 'supergroup', title: 'Elsewhere' });
+    const refused = await senders.telegram(String(notMember.id), 'hi');
+    expect(refused).toMatchObject({ ok: false, statusCode: 400, error: expect.stringContaining('chat not found') });
+    telegram.fail('server_error');
+    expect(await senders.telegram(String(chat.id), 'hi')).toMatchObject({ ok: false, statusCode: 500 });
+    expect(JSON.stringify([out, refused])).not.toContain(bot.token);
+  });
+
+  it('Slack: an incoming-webhook message; refusals are failed deliveries; the URL secret is masked', async () => {
+    const hook = slack.createWebhook({ channel: '#alerts' });
+    const senders = createNotificationSenders({ headerPrefix: 'X-Herald-', userAgent: 'Herald-Webhooks/1.0', timeoutMs: 5000, allow: ['127.0.0.1'], telegram: { botToken: null, apiBase: '' } });
+    const out = await senders.slack(hook.url, '✅ Published to x');
+    expect(out).toMatchObject({ ok: true, statusCode: 200, response: 'ok' });
+    expect(out.target).not.toBe(hook.url);
+    expect(out.target).toMatch(/\/services\/T[A-Z0-9]+\/B[A-Z0-9]+\/…$/);
+    expect(slack.messages('#alerts').map((m) => m.text)).toEqual(['✅ Published to x']);
+    slack.fail('rate_limited');
+    expect(await senders.slack(hook.url, 'x')).toMatchObject({ ok: false, statusCode: 429, response: 'rate_limited' });
+    slack.archiveChannel('#alerts');
+    expect(await senders.slack(hook.url, 'x')).toMatchObject({ ok: false, statusCode: 410, response: 'channel_is_archived' });
+    slack.revoke(hook.url);
+    expect(await senders.slack(hook.url, 'x')).toMatchObject({ ok: false, statusCode: 404, response: 'no_service' });
+  });
+});

@@ -1,0 +1,168 @@
+import { createMemoryNotificationStorage } from '../../adapters/memory/notifications';
+import { createMemoryStorage } from '../../adapters/memory/storage';
+import type { NotificationSenders, SendOutcome, WebhookRequest } from '../../core/ports/notification-channels';
+import type { ConnectionEvent } from '../../core/ports/notifications';
+import {
+  deliverBatch, deleteWebhook, dispatchPendingEvents, deliverToChannel, getNotifications, listDeliveries, redeliver, requireAccountPrincipal,
+  rotateWebhookSecret, saveNotifications, saveProfileWebhook, sendTestNotification, type NotificationDeps,
+} from '../../core/usecases/notifications';
+import { anOperator, anUploadCompletedEvent, aProfile, T0 } from '../support/mothers';
+
+function world(opts: { telegram?: boolean } = {}) {
+  const storage = createMemoryStorage();
+  const notifications = createMemoryNotificationStorage();
+  const sent: { kind: string; to: string; req?: WebhookRequest; text?: string }[] = [];
+  let answer: (to: string) => Partial<SendOutcome> = () => ({ ok: true, statusCode: 200 });
+  const outcome = (to: string): SendOutcome => ({ ok: true, target: to, statusCode: 200, latencyMs: 3, error: null, response: 'ok', ...answer(to) });
+  const senders: NotificationSenders = {
+    async webhook(req) { sent.push({ kind: 'webhook', to: req.url, req }); return outcome(req.url); },
+    telegramConfigured: opts.telegram ?? true,
+    async telegram(chatId, text) { sent.push({ kind: 'telegram', to: chatId, text }); return outcome(`telegram:${chatId}`); },
+    async slack(url, text) { sent.push({ kind: 'slack', to: url, text }); return outcome(url); },
+  };
+  const enqueued: { channelId: string; deliveryId: string; eventKey: string }[] = [];
+  const resumed: string[] = [];
+  let n = 0;
+  const deps: NotificationDeps = {
+    storage, notifications, senders,
+    guard: { async vet(url) { if (url.includes('forbidden')) throw Object.assign(new Error('no'), { kind: 'invalid_input' }); } },
+    crypto: { newSecret: () => `whsec_${++n}`, deliveryId: (k, c) => `dlv_${k}|${c}` },
+    secrets: { seal: (p) => `sealed:${p}`, open: (s) => s.replace(/^sealed:/, '') },
+    ids: { next: (p) => `${p}_${++n}` },
+    clock: { now: () => T0 },
+    retentionMs: 30 * 24 * 3600_000,
+    queue: {
+      async enqueue(channelId, ds) { for (const d of ds) enqueued.push({ channelId, ...d }); },
+      async resume(channelId) { resumed.push(channelId); },
+    },
+  };
+  const account = anOperator({ id: 'acct-1', email: 'op@example.test' });
+  return { deps, storage, notifications, sent, enqueued, resumed, account, answer: (f: typeof answer) => { answer = f; } };
+}
+
+describe('notification settings', () => {
+  it('reads defaults, creates the secret with the first webhook URL, turns channels on with their address', async () => {
+    const w = world();
+    expect(await getNotifications(w.deps, w.account)).toEqual({
+      channels: { webhook: false, telegram: false, slack: false }, webhook_url: null, telegram_chat_id: null, slack_webhook_url: null, webhook_secret: null,
+      webhook_events: { upload_completed: true, social_account_connected: true, social_account_disconnected: true, social_account_reauth_required: true },
+    });
+    const saved = await saveNotifications(w.deps, w.account, { webhook_url: 'https://r.test/h', telegram_chat_id: '-100123', webhook_events: { social_account_connected: false } });
+    expect(saved).toMatchObject({
+      channels: { webhook: true, telegram: true, slack: false }, webhook_url: 'https://r.test/h', telegram_chat_id: '-100123', webhook_secret: expect.stringMatching(/^whsec_/),
+      webhook_events: { upload_completed: true, social_account_connected: false },
+    });
+    // Saved again: the secret stays; omitted webhook_events = every event.
+    const again = await saveNotifications(w.deps, w.account, { slack_webhook_url: 'https://hooks.slack.test/services/T1/B1/x' });
+    expect(again.webhook_secret).toBe(saved.webhook_secret);
+    expect(again.webhook_events.social_account_connected).toBe(true);
+    expect(again.channels).toEqual({ webhook: true, telegram: true, slack: true });
+    expect(w.resumed).toEqual(['acct-1:webhook', 'acct-1:telegram', 'acct-1:slack']);
+  });
+
+  it('refuses bad input with 400 naming the field', async () => {
+    const w = world({ telegram: false });
+    await expect(saveNotifications(w.deps, w.account, { channels: { webhook: true } })).rejects.toMatchObject({ kind: 'invalid_input', details: { violations: [{ field: 'webhook_url' }] } });
+    await expect(saveNotifications(w.deps, w.account, { webhook_url: 'https://r.test', webhook_events: { nope: true } })).rejects.toMatchObject({ kind: 'invalid_input' });
+    await expect(saveNotifications(w.deps, w.account, { webhook_url: 'http://forbidden/' })).rejects.toMatchObject({ kind: 'invalid_input' });
+    await expect(saveNotifications(w.deps, w.account, { telegram_chat_id: '-1001' })).rejects.toMatchObject({ errorCode: 'telegram_not_configured' });
+    await expect(saveNotifications(w.deps, w.account, { telegram_chat_id: 'not a chat' })).rejects.toMatchObject({ kind: 'invalid_input' });
+    await expect(saveNotifications(w.deps, w.account, { channels: { fax: true } })).rejects.toMatchObject({ kind: 'invalid_input' });
+  });
+
+  it('DELETE clears the webhook, its filter and secret, and keeps chat settings; rotation replaces the secret', async () => {
+    const w = world();
+    const saved = await saveNotifications(w.deps, w.account, { webhook_url: 'https://r.test/h', telegram_chat_id: '@ops_chat', webhook_events: { upload_completed: false } });
+    const rotated = await rotateWebhookSecret(w.deps, w.account);
+    expect(rotated).not.toBe(saved.webhook_secret);
+    expect((await getNotifications(w.deps, w.account)).webhook_secret).toBe(rotated);
+    expect(await deleteWebhook(w.deps, w.account)).toMatchObject({
+      channels: { webhook: false, telegram: true }, webhook_url: null, webhook_secret: null, telegram_chat_id: '@ops_chat', webhook_events: { upload_completed: true },
+    });
+  });
+
+  it('only the account principal may change webhooks (a profile-scoped token is refused with 403)', () => {
+    expect(() => requireAccountPrincipal({})).not.toThrow();
+    expect(() => requireAccountPrincipal({ scope: 'account' })).not.toThrow();
+    expect(() => requireAccountPrincipal({ scope: 'profile' })).toThrow(expect.objectContaining({ kind: 'forbidden', errorCode: 'account_key_required' }));
+  });
+});
+
+describe('dispatch and delivery', () => {
+  const connected = (profile?: string): ConnectionEvent => ({
+    event: 'social_account_connected', status: 'connected', account_id: 'acct-1', user_email: 'op@example.test', platform: 'x', account_name: '@me',
+    ...(profile ? { profile_username: profile } : {}), created_at: T0.toISOString(),
+  });
+
+  it('hands each event to every enabled channel its filter lets through, plus the profile webhook, once', async () => {
+    const w = world();
+    await w.storage.profiles.insert(aProfile({ accountId: 'acct-1', username: 'alice' }));
+    await saveNotifications(w.deps, w.account, { webhook_url: 'https://r.test/h', slack_webhook_url: 'https://hooks.slack.test/services/T1/B1/x', webhook_events: { social_account_connected: false } });
+    await saveProfileWebhook(w.deps, w.account, { profile_username: 'alice', webhook_url: 'https://alice.test/h' });
+    await w.notifications.outbox.emit(anUploadCompletedEvent({ account_id: 'acct-1', profile_username: 'alice' }), 'up-1');
+    await w.notifications.outbox.emit(connected('alice'), 'conn-1');
+    await w.notifications.outbox.emit(anUploadCompletedEvent({ account_id: 'acct-1', profile_username: 'bob' }), 'up-2');
+    await w.notifications.outbox.emit(anUploadCompletedEvent({ account_id: 'acct-other' }), 'up-3');
+
+    expect(await dispatchPendingEvents({ ...w.deps, queue: w.deps.queue! })).toBe(4);
+    expect(w.enqueued.map((e) => `${e.eventKey} → ${e.channelId}`).sort()).toEqual([
+      'conn-1 → acct-1:profile:alice',
+      'up-1 → acct-1:profile:alice', 'up-1 → acct-1:slack', 'up-1 → acct-1:webhook',
+      'up-2 → acct-1:slack', 'up-2 → acct-1:webhook',
+    ]);
+    expect(await dispatchPendingEvents({ ...w.deps, queue: w.deps.queue! })).toBe(0);
+  });
+
+  it('delivers with the account secret, logs every attempt, and redelivers with the same delivery id', async () => {
+    const w = world();
+    const settings = await saveNotifications(w.deps, w.account, { webhook_url: 'https://r.test/h' });
+    await w.notifications.outbox.emit(anUploadCompletedEvent({ account_id: 'acct-1' }), 'up-1');
+    w.answer(() => ({ ok: false, statusCode: 500, error: 'HTTP 500', response: 'down' }));
+    const first = await deliverToChannel(w.deps, { channelId: 'acct-1:webhook', deliveryId: 'dlv_x', eventKey: 'up-1' });
+    expect(first.outcome).toBe('failed');
+    expect(w.sent[0]!.req).toMatchObject({ url: 'https://r.test/h', secret: settings.webhook_secret, event: 'upload_completed', deliveryId: 'dlv_x' });
+    expect(w.sent[0]!.req!.payload).not.toHaveProperty('account_id');
+
+    w.answer(() => ({}));
+    const again = await redeliver(w.deps, w.account, 'dlv_x');
+    expect(again).toMatchObject({ delivery_id: 'dlv_x', outcome: 'delivered', trigger: 'redelivery', status_code: 200 });
+    const log = await listDeliveries(w.deps, w.account, {});
+    expect(log.deliveries.map((d) => [d.delivery_id, d.outcome, d.trigger])).toEqual([['dlv_x', 'delivered', 'redelivery'], ['dlv_x', 'failed', 'event']]);
+    expect((await listDeliveries(w.deps, w.account, { outcome: 'failed' })).deliveries).toHaveLength(1);
+    await expect(redeliver(w.deps, w.account, 'dlv_none')).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(listDeliveries(w.deps, w.account, { channel: 'fax' })).rejects.toMatchObject({ kind: 'invalid_input' });
+  });
+
+  it('a channel turned off since the event was handed to it is skipped, logged, and does not count', async () => {
+    const w = world();
+    await saveNotifications(w.deps, w.account, { webhook_url: 'https://r.test/h' });
+    await w.notifications.outbox.emit(anUploadCompletedEvent({ account_id: 'acct-1' }), 'up-1');
+    await deleteWebhook(w.deps, w.account);
+    const res = await deliverToChannel(w.deps, { channelId: 'acct-1:webhook', deliveryId: 'dlv_y', eventKey: 'up-1' });
+    expect(res.outcome).toBe('skipped');
+    expect(w.sent).toHaveLength(0);
+  });
+
+  it('the test send reaches every enabled channel and answers each outcome', async () => {
+    const w = world();
+    await expect(sendTestNotification(w.deps, w.account)).rejects.toMatchObject({ errorCode: 'no_channel_enabled' });
+    await saveNotifications(w.deps, w.account, { webhook_url: 'https://r.test/h', telegram_chat_id: '-100' });
+    w.answer((to) => (to.startsWith('telegram') ? { ok: false, statusCode: 403, error: 'HTTP 403: Forbidden' } : {}));
+    const results = await sendTestNotification(w.deps, w.account);
+    expect(results.map((r) => [r.channel, r.outcome, r.status_code])).toEqual([['webhook', 'delivered', 200], ['telegram', 'failed', 403]]);
+    expect(w.sent.find((s) => s.kind === 'webhook')!.req!.payload).toMatchObject({ event: 'test', user_email: 'op@example.test' });
+  });
+
+  it('a batch delivers in order, stops at the first failure, and resumes after what an earlier try finished', async () => {
+    const w = world();
+    await saveNotifications(w.deps, w.account, { webhook_url: 'https://r.test/h' });
+    for (const k of ['e1', 'e2', 'e3', 'e4']) await w.notifications.outbox.emit(anUploadCompletedEvent({ account_id: 'acct-1', title: k }), k);
+    const deliveries = ['e1', 'e2', 'e3', 'e4'].map((k) => ({ deliveryId: `dlv_${k}`, eventKey: k }));
+    let calls = 0;
+    w.answer(() => (++calls === 2 ? { ok: false, statusCode: 500, error: 'HTTP 500' } : {}));
+    expect(await deliverBatch(w.deps, { channelId: 'acct-1:webhook', deliveries })).toEqual(['delivered', 'failed']);
+    // A retry of the same batch after a worker died having done two: the rest only.
+    expect(await deliverBatch(w.deps, { channelId: 'acct-1:webhook', deliveries }, ['delivered', 'delivered'])).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
+    expect(w.sent.map((x) => x.req!.deliveryId)).toEqual(['dlv_e1', 'dlv_e2', 'dlv_e3', 'dlv_e4']);
+  });
+});
