@@ -7,6 +7,8 @@ import type { Clock, IdGenerator, KeyHasher, Pkce, SecretBox } from '../../core/
 import type { UploadRunner } from '../../core/ports/upload-runner';
 import type { MediaFetcher, MediaProbe, MediaStore } from '../../core/ports/media';
 import type { MediaAccess } from '../../core/ports/platform';
+import type { ConnectStorage } from '../../core/ports/connect-storage';
+import type { ConnectLinkOptions } from '../../core/usecases/connect-links';
 
 export interface ApiDeps {
   storage: Storage;
@@ -32,6 +34,8 @@ export interface ApiDeps {
   mediaUrls: { verify(id: string, exp: string | undefined, sig: string | undefined): boolean };
   /** Readiness of the backing services, for /healthz. */
   health: () => Promise<Record<string, boolean>>;
+  /** Connect links, their sessions and the operator's preferences (the hosted connect page); without it those routes are not served. */
+  connect?: ConnectStorage;
 }
 
 export interface ApiOptions {
@@ -44,6 +48,8 @@ export interface ApiOptions {
   statusCacheMs: number;
   /** Largest uploaded file, streamed to a temporary file, never held in memory. */
   maxUploadBytes: number;
+  /** Connect links: lifetime and the web daemon's public address (access_url). */
+  connectLinks?: ConnectLinkOptions;
 }
 
 export interface AppState {

@@ -9,6 +9,7 @@ import { AuthCache } from '../../core/usecases/authenticate';
 import { createApi } from './server';
 import type { ApiDeps } from './deps';
 import { createRequestTiming } from './timing';
+import { createMongoConnectStorage } from '../../adapters/mongo/connect-storage';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   const redis = connectRedis(config);
   const temporal = await connectTemporal(config);
 
+  const connect = await createMongoConnectStorage(mongo.db);
   const timing = config.debugTiming ? createRequestTiming() : undefined;
   if (timing) timing.observe(mongo.client);
   const deps: ApiDeps = {
@@ -49,8 +51,9 @@ async function main(): Promise<void> {
       redis: redis.status === 'ready',
       temporal: await temporal.connection.healthService.check({}).then(() => true, () => false),
     }),
+    connect,
   };
-  const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl });
+  const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl, connectLinks: { ttlMs: config.web.connectLinkTtlMs, webBaseUrl: config.web.publicBaseUrl } });
 
   // Synchronous uploads may hold a request for up to a minute.
   const server = createHttpServer(app, { requestTimeoutMs: config.api.syncTimeoutMs + 30_000, ...(timing ? { wrap: timing.handler } : {}) });

@@ -12,6 +12,7 @@ import { idParam, queryIdGuard } from './ids';
 import { profileByUsernameRoute, profileRoutes } from './routes/profiles';
 import { uploadRoutes } from './routes/uploads';
 import { oauthCallbackRoute, oauthStartRoute } from './routes/oauth';
+import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
 
 export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
@@ -46,6 +47,8 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   // Routes that carry their own credential (a one-time OAuth state) instead of an API key.
   const open = new Router();
   oauthCallbackRoute(open, deps, ns);
+  const connect = deps.connect;
+  if (connect) validateJwtRoute(open, { ...deps, connect }, ns);
   app.use(open.routes());
 
   // Authentication, then the per-key rate limit whose figures go on every authenticated response.
@@ -88,6 +91,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
     };
   });
   profileRoutes(router, deps, ns);
+  if (connect && options.connectLinks) connectLinkRoutes(router, { ...deps, connect }, ns, options.connectLinks);
   uploadRoutes(router, { ...deps, duplicateWindowMs: options.duplicateWindowMs }, ns, options);
   oauthStartRoute(router, deps, ns, options.publicBaseUrl);
   profileByUsernameRoute(router, deps, ns);

@@ -27,6 +27,11 @@ export interface HeraldConfig {
    * time went) and the worker logs the database commands it sends. Off in production.
    */
   debugTiming: boolean;
+  /**
+   * The hosted connect page daemon (apps/web): where it listens, its address as browsers reach it
+   * (the API's access_url points there) and how long a connect link works.
+   */
+  web: { host: string; port: number; publicBaseUrl: string; connectLinkTtlMs: number; shutdownGraceMs: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -126,6 +131,14 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       fetchTimeoutMs: int(env, 'HERALD_MEDIA_FETCH_TIMEOUT_MS', 10 * 60_000),
     },
     debugTiming: env.HERALD_DEBUG_TIMING === 'true',
+    web: {
+      host: env.HERALD_WEB_HOST ?? '127.0.0.1',
+      port: int(env, 'HERALD_WEB_PORT', 8788),
+      publicBaseUrl: (env.HERALD_WEB_PUBLIC_URL || `http://${env.HERALD_WEB_HOST ?? '127.0.0.1'}:${int(env, 'HERALD_WEB_PORT', 8788)}`).replace(/\/+$/, ''),
+      // The spec's 48 hours; tests shorten it.
+      connectLinkTtlMs: positive(env, 'HERALD_CONNECT_LINK_TTL_MS', 48 * 3600_000),
+      shutdownGraceMs: int(env, 'HERALD_SHUTDOWN_GRACE_MS', 30_000),
+    },
   };
 }
 

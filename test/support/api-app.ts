@@ -15,6 +15,7 @@ import type { Storage } from '../../core/ports/storage';
 import { createApi } from '../../apps/api/server';
 import { createHttpServer } from '../../apps/api/http-server';
 import { aWorld } from './world';
+import { createMemoryConnectStorage } from '../../adapters/memory/connect-storage';
 
 export interface HttpAnswer {
   status: number;
@@ -100,9 +101,11 @@ export async function anApiServer(opts: { maxUploadBytes?: number } = {}) {
     },
     mediaUrls: signer,
     health: async () => ({ memory: true }),
+    connect: createMemoryConnectStorage(),
   }, {
     namespace: 'herald', syncTimeoutMs: 5_000, trustProxy: false, publicBaseUrl: 'http://127.0.0.1',
     duplicateWindowMs: 0, statusCacheMs: 0, maxUploadBytes: opts.maxUploadBytes ?? 10 * 1024 * 1024,
+    connectLinks: { ttlMs: 48 * 3600_000, webBaseUrl: 'http://127.0.0.1:8788' },
   });
   const server = createHttpServer(app, { requestTimeoutMs: 30_000 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
