@@ -5,9 +5,10 @@ import { clean, COLLECTIONS, ensureIndexes, mapDuplicate, strip } from './collec
 
 /**
  * ui_labels keys contain dots (`connect.title`), which MongoDB-wire servers do not all accept as
- * field names: the labels are stored as [key, text] pairs.
+ * field names: the labels are stored as a list of {key, text} (FerretDB has no nested arrays either).
  */
-const labelPairs = (labels: Record<string, string> | undefined): [string, string][] => Object.entries(labels ?? {});
+const labelPairs = (labels: Record<string, string> | undefined): Array<{ key: string; text: string }> =>
+  Object.entries(labels ?? {}).map(([key, text]) => ({ key, text }));
 
 /** Profiles, unique per (account, username); the driver's ObjectId is their `_id`. */
 export async function createMongoProfiles(db: Db): Promise<ProfileRepository> {
@@ -15,8 +16,8 @@ export async function createMongoProfiles(db: Db): Promise<ProfileRepository> {
   await ensureIndexes(col, [{ key: { accountId: 1, username: 1 }, name: 'accountId_username_unique', unique: true }]);
   const fromDoc = (doc: Document | null): Profile | null => {
     if (!doc) return null;
-    const { uiLabelPairs, ...rest } = strip(doc) as Record<string, unknown> & { uiLabelPairs?: [string, string][] };
-    return { ...rest, uiLabels: uiLabelPairs ? Object.fromEntries(uiLabelPairs) : (rest.uiLabels ?? {}) } as unknown as Profile;
+    const { uiLabelPairs, ...rest } = strip(doc) as Record<string, unknown> & { uiLabelPairs?: Array<{ key: string; text: string }> };
+    return { ...rest, uiLabels: uiLabelPairs ? Object.fromEntries(uiLabelPairs.map((p) => [p.key, p.text])) : (rest.uiLabels ?? {}) } as unknown as Profile;
   };
   return {
     async insert(profile) {
