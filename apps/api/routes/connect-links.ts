@@ -5,6 +5,9 @@ import {
   generateConnectLink, getPreferences, setPreferences, validateConnectToken, type ConnectLinkOptions,
 } from '../../../core/usecases/connect-links';
 import { bodyFields } from '../input';
+import { readBody } from '../body';
+import { checkIdFields } from '../ids';
+import { checkStorable } from '../storable';
 import type { ApiDeps, AppState } from '../deps';
 
 type ConnectApiDeps = ApiDeps & { connect: ConnectStorage };
@@ -34,7 +37,13 @@ export function validateJwtRoute(open: Router, deps: ConnectApiDeps, ns: string)
 /** POST /users/generate-jwt and GET/POST /users/preferences (API key). */
 export function connectLinkRoutes(router: Router<AppState>, deps: ConnectApiDeps, ns: string, options: ConnectLinkOptions): void {
   router.post(`/api/${ns}/users/generate-jwt`, async (ctx) => {
-    ctx.body = { success: true, ...(await generateConnectLink(deps, options, ctx.state.caller.account, bodyFields(ctx))) };
+    // ui_labels keys contain dots by the spec (`connect.title`): the store keeps them as entries,
+    // so only that object is exempt from the field-name rule (NUL is still refused).
+    const { ui_labels: labels, ...fields } = readBody(ctx);
+    checkIdFields(fields);
+    checkStorable(fields);
+    checkStorable(labels, { names: false }, 'ui_labels');
+    ctx.body = { success: true, ...(await generateConnectLink(deps, options, ctx.state.caller.account, { ...fields, ...(labels !== undefined ? { ui_labels: labels } : {}) })) };
   });
   router.get(`/api/${ns}/users/preferences`, async (ctx) => {
     ctx.body = { success: true, ...(await getPreferences(deps, ctx.state.caller.account)) };
