@@ -78,6 +78,7 @@ table.cal{width:100%;border-collapse:collapse;table-layout:fixed;background:var(
 table.cal th{font-size:.85rem;color:var(--muted);padding:6px;border:1px solid var(--line);text-align:left}
 table.cal td{vertical-align:top;border:1px solid var(--line);padding:6px;height:90px;overflow-wrap:anywhere}
 table.cal td.other{background:#fafbfc;color:#9aa3b2}
+table.cal td.other .daynum{color:#a7afbd}
 .daynum{font-size:.8rem;color:var(--muted)}
 article.post{border-left:3px solid var(--accent);background:#f3f6ff;border-radius:6px;padding:6px 8px;margin:6px 0;font-size:.85rem}
 article.post.published{border-color:var(--ok);background:#eef8f2}

@@ -269,7 +269,9 @@ export function createWeb(deps: WebDeps, options: WebOptions): Koa {
   async function renderCalendar(ctx: Context, principal: ConnectPrincipal, notice?: Notice): Promise<void> {
     const page = pageContext(ctx, principal);
     const tzParam = single(ctx.query.tz);
-    const timezone = tzParam && isTimeZoneName(tzParam) ? tzParam : 'UTC';
+    // The zone asked for, else the profile's posting-queue zone, else UTC.
+    const timezone = tzParam && isTimeZoneName(tzParam) ? tzParam
+      : (await deps.storage.queues.getSettings(principal.account.id, principal.profile.username))?.timezone ?? 'UTC';
     const view: CalendarView = single(ctx.query.view) === 'month' ? 'month' : 'week';
     const today = todayIn(deps.clock.now(), timezone);
     const anchor = parseIsoDay(single(ctx.query.date)) ?? today;
