@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { s256Pkce } from '../../adapters/crypto/node-crypto';
 import { createMemoryConnectStorage } from '../../adapters/memory/connect-storage';
-import { createPlatformRegistry } from '../../adapters/platforms/registry';
 import { createHttpServer } from '../../apps/api/http-server';
 import { calendarGrid, parseIsoDay } from '../../apps/web/calendar';
 import { LABEL_KEYS } from '../../apps/web/i18n';
@@ -23,6 +22,7 @@ describe('connect page (in-process)', () => {
   let base: string;
   let world: ReturnType<typeof aWorld>;
   let generate: (input: Record<string, unknown>) => Promise<string>;
+  let accountId: string;
 
   beforeAll(async () => {
     const discord = fakeTextPlatform('discord');
@@ -32,6 +32,7 @@ describe('connect page (in-process)', () => {
     const connect = createMemoryConnectStorage();
     const deps = { ...world.deps, connect, pkce: s256Pkce, log: () => undefined };
     const { account } = await world.operator('business');
+    accountId = account.id;
     await createProfile(deps, account, { username: 'alice' });
     await connectWithCredentials(deps, account, 'discord', { profile_username: 'alice', secret: 'good' });
     const app = createWeb(deps, { publicBaseUrl: 'http://web.test', apiPublicBaseUrl: 'http://api.test', namespace: 'herald', csrfKey: 'k', trustProxy: false });
@@ -143,6 +144,18 @@ describe('connect page (in-process)', () => {
     expect(html).not.toContain('SECRET-UNKNOWN');
     expect(html).toContain('<html lang="es">');
     expect(html).toContain('Cuentas');
+  });
+
+  it('reauth_required: the account is shown with its reconnect form and can still be disconnected', async () => {
+    const { session } = await open(await generate({ platforms: ['discord'] }));
+    const connection = (await world.deps.storage.connectedAccounts.listByProfile(accountId, 'alice')).find((c) => c.platform === 'discord')!;
+    await world.deps.storage.connectedAccounts.setStatus(connection.id, 'reauth_required', world.deps.clock.now());
+    const { html } = await page('/connect', session!);
+    expect(html).toContain('data-platform="discord" data-state="reauth_required"');
+    expect(html).toContain('Reconnect needed');
+    expect(html).toContain('data-credentials="discord"');
+    expect(html).toContain('data-disconnect="discord"');
+    await world.deps.storage.connectedAccounts.setStatus(connection.id, 'connected', world.deps.clock.now());
   });
 
   it('the calendar is off when show_calendar is false', async () => {
