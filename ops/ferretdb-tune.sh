@@ -36,6 +36,9 @@ declare -A FIELDS=(
   [queue_settings]="_id"
   [queue_slots]="_id profileUsername"
   [events]="deliveryKey"
+  [connect_links]="_id"
+  [connect_sessions]="_id sessionHash"
+  [operator_preferences]="_id"
 )
 
 if [ $# -gt 0 ]; then
