@@ -17,7 +17,7 @@ import { startOAuth, type OAuthDeps } from '../../core/usecases/oauth-connect';
 import { setPin } from '../../core/usecases/pins';
 import type { SubmitDeps } from '../../core/usecases/submit-upload';
 import { calendarGrid, dayNumber, parseIsoDay, todayIn, type CalendarView } from './calendar';
-import { esc, SECURITY_HEADERS } from './html';
+import { html, layout, SECURITY_HEADERS } from './html';
 import { isLabelKey, pickLanguage, translator, type LabelKey, type Translate } from './i18n';
 import { calendarPage, connectPage, messagePage, mobileContinuePage, PIN_OF, type Notice, type PageContext, type PlatformRow } from './pages';
 
@@ -107,8 +107,8 @@ export function createWeb(deps: WebDeps, options: WebOptions): Koa {
       const status = err instanceof HeraldError ? ({ invalid_input: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409, too_many_requests: 429 } as Record<string, number>)[err.kind] ?? 502 : 500;
       if (status === 500) deps.log('web: unhandled error', { path: ctx.path, error: (err as Error).stack ?? String(err) });
       ctx.status = status;
-      ctx.body = `<!doctype html><html lang="${esc(lang)}"><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(t('error.generic', { message: '' }))}</title>`
-        + `<p data-page="error">${esc(t('error.generic', { message: status === 500 ? 'internal error' : (err as Error).message }))}</p>`;
+      const text = t('error.generic', { message: status === 500 ? 'internal error' : (err as Error).message });
+      ctx.body = layout({ lang, title: text, body: html`<p class="notice bad" role="alert" data-page="error">${text}</p><p><a class="button" href="/connect">${t('nav.accounts')}</a></p>` });
     }
   });
 
