@@ -230,6 +230,8 @@ describe('connect page in a browser', () => {
     await expect(page.locator('[data-notice=ok]').textContent()).resolves.toBe('The post was moved.');
     await expect(page.locator(`td[data-day="${targetDay}"] [data-post="${jobId}"] time`).textContent()).resolves.toBe('15:30');
     await shot(page, '14-calendar-moved');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, '14b-calendar-phone');
     const status = await api.get(`/api/herald/status?job_id=${encodeURIComponent(jobId)}`);
     expect(status.body.scheduled_date).toBe(`${targetDay}T15:30:00.000Z`);
     await context.close();
