@@ -192,7 +192,8 @@ describe('ui_labels rules', () => {
     expect(t('connect.title')).toBe('Mein Titel');
     expect(t('nav.calendar')).toBe('Kalender');
     expect(t('notice.connected', { platform: 'X' })).toBe('X ok');
-    expect(translator('pt')('calendar.moved')).toBe('The post was moved.');
+    expect(translator('pt')('status.partial')).toBe('Partly published');
+    expect(translator('pt')('calendar.moved')).toBe('A publicação foi movida.');
     expect(pickLanguage(undefined, 'fr-CH, fr;q=0.9, en;q=0.8')).toBe('fr');
     expect(pickLanguage(undefined, 'ja, tr;q=0.5, de;q=0.7')).toBe('de');
     expect(pickLanguage(undefined, 'ja')).toBe('en');
