@@ -38,6 +38,9 @@ declare -A FIELDS=(
   [events]="deliveryKey"
   [media_jobs]="_id accountId"
   [media_usage]="_id accountId month"
+  [connect_links]="_id"
+  [connect_sessions]="_id sessionHash"
+  [operator_preferences]="_id"
 )
 
 if [ $# -gt 0 ]; then

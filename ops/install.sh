@@ -19,6 +19,7 @@ if [ -z "${REDIS_URL:-}" ] && ! redis_ping 127.0.0.1 "$HERALD_REDIS_PORT" && ! c
   apt_pkgs+=(redis-server)
 fi
 command -v curl >/dev/null || apt_pkgs+=(curl)   # API health checks
+command -v chromium >/dev/null || apt_pkgs+=(chromium)   # the connect page's browser tests (playwright-core drives it)
 
 apt_install() {
   log "apt: installing ${apt_pkgs[*]}"

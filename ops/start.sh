@@ -26,6 +26,7 @@ app_js() {
 }
 # Fail before starting anything if a daemon was not built.
 for app in sandbox api worker cli; do app_js "$app" >/dev/null; done
+app_js web >/dev/null
 # Explicit `|| exit`: callers use `... || start_app`, where set -e is off.
 start_app() { local js; js=$(app_js "$1") || exit 1; start_bg "$1" node --enable-source-maps "$js"; }
 
@@ -73,6 +74,18 @@ db=${MONGODB_URI##*/}; db=${db%%\?*}
 bash "$HERALD_ROOT/ops/ferretdb-tune.sh" "${db:-herald}" ||
   warn "ferretdb-tune failed: Herald works without it, but lookups slow down as history grows"
 
+# ---- web: the hosted connect page and calendar ---------------------------------
+: "${HERALD_WEB_PORT:=8788}"
+export HERALD_WEB_PORT
+web_healthy() { curl -fs -m 2 "http://127.0.0.1:$HERALD_WEB_PORT/healthz" >/dev/null; }
+if web_healthy; then
+  log "web: already healthy on $HERALD_WEB_PORT"
+else
+  pid_of web >/dev/null || start_app web
+  wait_healthy web 60 web_healthy
+  log "web: healthy on $HERALD_WEB_PORT"
+fi
+
 # ---- worker -------------------------------------------------------------------
 # No port to probe: ready when the SDK logs RUNNING, or when it has survived
 # long enough (a custom logger may not print that line).
@@ -109,6 +122,7 @@ echo "┌───────────────────────�
 line "" "Herald is running (started in $((SECONDS - t0))s)"
 line "API" "http://127.0.0.1:$HERALD_API_PORT/api"
 line "API key" "$key   ($(rel "$KEY_FILE"))"
+line "Connect page" "${HERALD_WEB_PUBLIC_URL:-http://127.0.0.1:$HERALD_WEB_PORT}/connect   (links: POST /api/herald/users/generate-jwt)"
 line "Temporal UI" "${TEMPORAL_UI_URL:-(external Temporal at $TEMPORAL_ADDRESS)}"
 # The sandbox credentials a newcomer needs; the simulators' own URLs and client secrets stay in the file.
 line "Simulators" "$(grep -cE '^[A-Z]+_API_BASE=' "$SANDBOX_ENV") networks, all URLs and client ids in .herald/sandbox.env"

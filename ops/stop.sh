@@ -7,6 +7,7 @@ OPS=$(dirname "${BASH_SOURCE[0]}")
 . "$OPS/lib.sh"
 
 # api first so no new work arrives; sandbox last since activities call it.
+stop_pid web 30                  # the connect page: it starts OAuth flows, like the api
 for name in api worker sandbox; do stop_pid "$name" 30; done
 rm -f "$STATE_DIR/sandbox.env"   # its URLs are dead now
 bash "$OPS/infra.sh" down

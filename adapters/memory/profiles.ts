@@ -34,6 +34,10 @@ export function createMemoryProfiles(): ProfileRepository {
       else pins[field] = value;
       found.pins = pins;
     },
+    async setUiLabels(accountId, username, labels) {
+      const found = byKey.get(key(accountId, username));
+      if (found) found.uiLabels = copy(labels);
+    },
     async delete(accountId, username) {
       return byKey.delete(key(accountId, username));
     },

@@ -15,6 +15,8 @@ import type { Metrics } from '../../core/ports/metrics';
 import type { Logger } from 'pino';
 import type { MediaJobApi } from './routes/media-jobs';
 import type { NotificationDeps } from '../../core/usecases/notifications';
+import type { ConnectStorage } from '../../core/ports/connect-storage';
+import type { ConnectLinkOptions } from '../../core/usecases/connect-links';
 
 export interface ApiDeps {
   storage: Storage;
@@ -54,6 +56,8 @@ export interface ApiDeps {
   metrics?: Metrics;
   /** Webhook and chat notifications: settings, test sends, the delivery log. Routes exist only with it. */
   notifications?: NotificationDeps;
+  /** Connect links, their sessions and the operator's preferences (the hosted connect page); without it those routes are not served. */
+  connect?: ConnectStorage;
 }
 
 export interface ApiOptions {
@@ -66,6 +70,8 @@ export interface ApiOptions {
   statusCacheMs: number;
   /** Largest uploaded file, streamed to a temporary file, never held in memory. */
   maxUploadBytes: number;
+  /** Connect links: lifetime and the web daemon's public address (access_url). */
+  connectLinks?: ConnectLinkOptions;
 }
 
 export interface AppState {

@@ -18,6 +18,7 @@ import { readiness } from '../shared/ops-server';
 import { buildMediaJobs } from '../shared/media-jobs';
 import { createTemporalMediaJobRunner } from '../../adapters/temporal/media-jobs';
 import { buildNotifications } from '../shared/notifications';
+import { createMongoConnectStorage } from '../../adapters/mongo/connect-storage';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   const checks = { mongodb: mongoReady(mongo.db), redis: redisReady(redis), temporal: temporalReady(temporal.connection) };
 
   const mediaJobs = await buildMediaJobs(config, mongo.db, media.store);
+  const connect = await createMongoConnectStorage(mongo.db);
   const timing = config.debugTiming ? createRequestTiming() : undefined;
   if (timing) timing.observe(mongo.client);
   const deps: ApiDeps = {
@@ -67,8 +69,9 @@ async function main(): Promise<void> {
     health: async () => (await readiness(checks)).checks,
     telemetry: { logger: observability.logger, metrics: observability.metrics },
     metrics: observability.metrics,
+    connect,
   };
-  const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl });
+  const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl, connectLinks: { ttlMs: config.web.connectLinkTtlMs, webBaseUrl: config.web.publicBaseUrl } });
 
   // Synchronous uploads may hold a request for up to a minute.
   const server = createHttpServer(app, { requestTimeoutMs: config.api.syncTimeoutMs + 30_000, ...(timing ? { wrap: timing.handler } : {}) });

@@ -17,6 +17,7 @@ import { disconnectRoute } from './routes/connections';
 import { healthRoutes, observeHttp } from '../shared/http-observe';
 import { mediaJobRoutes } from './routes/media-jobs';
 import { notificationRoutes } from './routes/notifications';
+import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
 
 export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
@@ -47,6 +48,8 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   // Routes that carry their own credential (a one-time OAuth state) instead of an API key.
   const open = new Router();
   oauthCallbackRoute(open, deps, ns);
+  const connect = deps.connect;
+  if (connect) validateJwtRoute(open, { ...deps, connect }, ns);
   app.use(open.routes());
 
   // Authentication, then the per-key rate limit whose figures go on every authenticated response.
@@ -89,6 +92,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
     };
   });
   profileRoutes(router, deps, ns);
+  if (connect && options.connectLinks) connectLinkRoutes(router, { ...deps, connect }, ns, options.connectLinks);
   uploadRoutes(router, { ...deps, duplicateWindowMs: options.duplicateWindowMs }, ns, options);
   oauthStartRoute(router, deps, ns, options.publicBaseUrl);
   lookupRoutes(router, deps, ns);

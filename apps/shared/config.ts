@@ -43,6 +43,11 @@ export interface HeraldConfig {
   workerPools: { selected: string[] | undefined; concurrency: Record<string, number> };
   /** Webhook and chat notifications (apps/shared/notifications.ts builds them). */
   notifications: NotificationConfig;
+  /**
+   * The hosted connect page daemon (apps/web): where it listens, its address as browsers reach it
+   * (the API's access_url points there) and how long a connect link works.
+   */
+  web: { host: string; port: number; publicBaseUrl: string; connectLinkTtlMs: number; shutdownGraceMs: number };
 }
 
 export interface ObservabilityConfig {
@@ -218,6 +223,14 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       pollMs: positive(env, 'HERALD_NOTIFY_POLL_MS', 1_000),
       retentionMs: positive(env, 'HERALD_DELIVERY_LOG_RETENTION_MS', 30 * 24 * 3600_000),
       cleanupIntervalMs: positive(env, 'HERALD_NOTIFY_CLEANUP_INTERVAL_MS', 3600_000),
+    },
+    web: {
+      host: env.HERALD_WEB_HOST ?? '127.0.0.1',
+      port: int(env, 'HERALD_WEB_PORT', 8788),
+      publicBaseUrl: (env.HERALD_WEB_PUBLIC_URL || `http://${env.HERALD_WEB_HOST ?? '127.0.0.1'}:${int(env, 'HERALD_WEB_PORT', 8788)}`).replace(/\/+$/, ''),
+      // The spec's 48 hours; tests shorten it.
+      connectLinkTtlMs: positive(env, 'HERALD_CONNECT_LINK_TTL_MS', 48 * 3600_000),
+      shutdownGraceMs: int(env, 'HERALD_SHUTDOWN_GRACE_MS', 30_000),
     },
   };
 }

@@ -13,7 +13,13 @@ export interface AuthenticateDeps {
   authCache?: AuthCache;
 }
 
+/**
+ * The principal of an API call: always an API key. The connect page's token (`Bearer`, kind
+ * `connect_session` once exchanged, core/usecases/connect-links.ts) is a principal of its own that
+ * only validate-jwt and the web daemon accept; authenticate() refuses it everywhere else.
+ */
 export interface Caller {
+  kind: 'api_key';
   account: OperatorAccount;
   key: ApiKey;
   /**
@@ -120,7 +126,7 @@ async function verify(deps: AuthenticateDeps, hash: string): Promise<Caller | nu
   const key = await deps.storage.apiKeys.findByHash(hash);
   if (!key || key.revokedAt) return null;
   const account = await deps.storage.operators.findById(key.accountId);
-  return account ? { account, key } : null;
+  return account ? { kind: 'api_key', account, key } : null;
 }
 
 /**
@@ -152,7 +158,9 @@ export async function authenticate(deps: AuthenticateDeps, input: { authorizatio
     await deps.guard.recordFailure(input.address);
     throw new HeraldError('unauthenticated', match
       ? 'Invalid API key.'
-      : 'Missing credentials: send the header "Authorization: Apikey <API_KEY>".');
+      : /^Bearer\s/i.test(input.authorization ?? '')
+        ? 'A connect token (Bearer) only works at GET /users/validate-jwt and on the connect page: this endpoint needs "Authorization: Apikey <API_KEY>".'
+        : 'Missing credentials: send the header "Authorization: Apikey <API_KEY>".');
   }
   // Only an address with failures on record has anything to reset.
   if (failures > 0) await deps.guard.recordSuccess(input.address);

@@ -18,6 +18,7 @@ import { aWorld } from './world';
 import { createMemoryNotificationStorage } from '../../adapters/memory/notifications';
 import { webhookCrypto } from '../../adapters/notify/signature';
 import type { NotificationStorage } from '../../core/usecases/notifications';
+import { createMemoryConnectStorage } from '../../adapters/memory/connect-storage';
 
 export interface HttpAnswer {
   status: number;
@@ -124,9 +125,11 @@ export async function anApiServer(opts: { maxUploadBytes?: number } = {}) {
       clock: world.deps.clock,
       retentionMs: 30 * 24 * 3600_000,
     },
+    connect: createMemoryConnectStorage(),
   }, {
     namespace: 'herald', syncTimeoutMs: 5_000, trustProxy: false, publicBaseUrl: 'http://127.0.0.1',
     duplicateWindowMs: 0, statusCacheMs: 0, maxUploadBytes: opts.maxUploadBytes ?? 10 * 1024 * 1024,
+    connectLinks: { ttlMs: 48 * 3600_000, webBaseUrl: 'http://127.0.0.1:8788' },
   });
   const server = createHttpServer(app, { requestTimeoutMs: 30_000 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

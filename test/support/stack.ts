@@ -74,6 +74,10 @@ export interface Stack {
   api: Daemon;
   worker: Daemon | null;
   startWorker(): Promise<Daemon>;
+  /** The connect page daemon (apps/web) on HERALD_WEB_PORT, at `webUrl`; started on demand. */
+  webUrl: string;
+  web: Daemon | null;
+  startWeb(): Promise<Daemon>;
   killWorker(signal?: NodeJS.Signals): Promise<void>;
   cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Creates an operator account and returns a fresh API key for it. */
@@ -99,6 +103,8 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     ...extraEnv,
   };
   const apiUrl = `http://127.0.0.1:${port}`;
+  if (!env.HERALD_WEB_PORT) env.HERALD_WEB_PORT = String(await freePort());
+  const webUrl = env.HERALD_WEB_PUBLIC_URL ?? `http://127.0.0.1:${env.HERALD_WEB_PORT}`;
   const api = launch('api', 'api/main.js', env);
   await waitFor('api', api, async () => (await fetch(`${apiUrl}/healthz`)).status < 500, 60_000);
 
@@ -107,6 +113,14 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     env,
     api,
     worker: null,
+    webUrl,
+    web: null,
+    async startWeb() {
+      const web = launch('web', 'web/main.js', env);
+      stack.web = web;
+      await waitFor('web', web, async () => (await fetch(`${webUrl}/healthz`)).status === 200, 60_000);
+      return web;
+    },
     async startWorker() {
       const worker = launch('worker', 'worker/main.js', env);
       stack.worker = worker;
@@ -137,6 +151,11 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     },
     async stop() {
       await stack.killWorker('SIGTERM');
+      const web = stack.web;
+      if (web && web.child.exitCode === null) {
+        web.child.kill('SIGTERM');
+        await web.exited;
+      }
       if (api.child.exitCode === null) {
         api.child.kill('SIGTERM');
         await api.exited;

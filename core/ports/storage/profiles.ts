@@ -10,4 +10,6 @@ export interface ProfileRepository {
   delete(accountId: string, username: string): Promise<boolean>;
   /** Sets (or, with null, removes) one pinned target field of a profile. */
   setPin(accountId: string, username: string, field: string, value: string | null): Promise<void>;
+  /** Replaces the profile's connect-page label overrides (`{}` clears them). */
+  setUiLabels(accountId: string, username: string, labels: Record<string, string>): Promise<void>;
 }

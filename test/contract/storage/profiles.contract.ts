@@ -103,5 +103,17 @@ export function profilesContract(name: string, make: MakeRepository<ProfileRepos
         expect((await profiles.find('acct-1', 'alice'))?.pins).toEqual({ gbp_location_id: 'l1' });
       });
     });
+
+    describe('profile ui_labels', () => {
+      it('replaces the labels whole, and {} clears them; other profiles keep theirs', async () => {
+        await profiles.insert(aProfile({ accountId: 'acct-1', username: 'alice', uiLabels: { 'connect.title': 'Old', other: 'x' } }));
+        await profiles.insert(aProfile({ accountId: 'acct-1', username: 'bob', uiLabels: { 'connect.title': 'Bob' } }));
+        await profiles.setUiLabels('acct-1', 'alice', { 'connect.title': 'New' });
+        expect((await profiles.find('acct-1', 'alice'))?.uiLabels).toEqual({ 'connect.title': 'New' });
+        await profiles.setUiLabels('acct-1', 'alice', {});
+        expect((await profiles.find('acct-1', 'alice'))?.uiLabels).toEqual({});
+        expect((await profiles.find('acct-1', 'bob'))?.uiLabels).toEqual({ 'connect.title': 'Bob' });
+      });
+    });
   });
 }

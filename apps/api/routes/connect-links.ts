@@ -1,0 +1,54 @@
+import type Router from '@koa/router';
+import { HeraldError } from '../../../core/domain/errors';
+import type { ConnectStorage } from '../../../core/ports/connect-storage';
+import {
+  generateConnectLink, getPreferences, setPreferences, validateConnectToken, type ConnectLinkOptions,
+} from '../../../core/usecases/connect-links';
+import { bodyFields } from '../input';
+import { readBody } from '../body';
+import { checkIdFields } from '../ids';
+import { checkStorable } from '../storable';
+import type { ApiDeps, AppState } from '../deps';
+
+type ConnectApiDeps = ApiDeps & { connect: ConnectStorage };
+
+/**
+ * GET /users/validate-jwt: its credential is the connect token (`Authorization: Bearer`), not an
+ * API key, so it is registered before the API-key authentication. Failures count toward the
+ * client address's authentication-failure block like any other.
+ */
+export function validateJwtRoute(open: Router, deps: ConnectApiDeps, ns: string): void {
+  open.get(`/api/${ns}/users/validate-jwt`, async (ctx) => {
+    const guard = await deps.guard.check(ctx.ip);
+    if (guard.blockedMs > 0) {
+      const seconds = Math.max(1, Math.ceil(guard.blockedMs / 1000));
+      throw new HeraldError('too_many_requests', `Too many failed authentication attempts from this address: blocked for ${seconds} more seconds.`, 'auth_blocked', { retry_after_seconds: seconds });
+    }
+    try {
+      ctx.body = await validateConnectToken(deps, ctx.get('Authorization'));
+    } catch (err) {
+      if (err instanceof HeraldError && err.kind === 'unauthenticated') await deps.guard.recordFailure(ctx.ip);
+      throw err;
+    }
+    if (guard.failures > 0 && 'success' in (ctx.body as object)) await deps.guard.recordSuccess(ctx.ip);
+  });
+}
+
+/** POST /users/generate-jwt and GET/POST /users/preferences (API key). */
+export function connectLinkRoutes(router: Router<AppState>, deps: ConnectApiDeps, ns: string, options: ConnectLinkOptions): void {
+  router.post(`/api/${ns}/users/generate-jwt`, async (ctx) => {
+    // ui_labels keys contain dots by the spec (`connect.title`): the store keeps them as entries,
+    // so only that object is exempt from the field-name rule (NUL is still refused).
+    const { ui_labels: labels, ...fields } = readBody(ctx);
+    checkIdFields(fields);
+    checkStorable(fields);
+    checkStorable(labels, { names: false }, 'ui_labels');
+    ctx.body = { success: true, ...(await generateConnectLink(deps, options, ctx.state.caller.account, { ...fields, ...(labels !== undefined ? { ui_labels: labels } : {}) })) };
+  });
+  router.get(`/api/${ns}/users/preferences`, async (ctx) => {
+    ctx.body = { success: true, ...(await getPreferences(deps, ctx.state.caller.account)) };
+  });
+  router.post(`/api/${ns}/users/preferences`, async (ctx) => {
+    ctx.body = { success: true, ...(await setPreferences(deps, ctx.state.caller.account, bodyFields(ctx))) };
+  });
+}
