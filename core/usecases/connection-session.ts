@@ -137,7 +137,9 @@ async function refreshSerialized(
     } catch (err) {
       deps.metrics?.inc('herald_token_refreshes_total', { network: connection.platform, outcome: 'failed' });
       // Counted toward the lifecycle's threshold: a refusal reaches it at once, other failures one by one.
-      if (err instanceof PlatformError) await recordRefreshFailure(deps, current ?? connection, isAuthExpired(err));
+      if (err instanceof PlatformError && (await recordRefreshFailure(deps, current ?? connection, isAuthExpired(err))).reauthRequired) {
+        deps.metrics?.inc('herald_accounts_reauth_required_total', { network: connection.platform });
+      }
       throw err;
     }
     deps.metrics?.inc('herald_token_refreshes_total', { network: connection.platform, outcome: 'ok' });
