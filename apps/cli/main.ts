@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { randomIds, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
+import { createAesSecretBox, randomIds, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { HeraldError } from '../../core/domain/errors';
 import { PLAN_NAMES } from '../../core/domain/plans';
 import {
@@ -8,9 +8,13 @@ import {
 import { retryFailedPlatforms } from '../../core/usecases/retry-upload';
 import { createOperatorReads } from '../../adapters/mongo/operator-reads';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
-import { loadConfig } from '../shared/config';
+import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildPlatforms, connectMongo, connectTemporal } from '../shared/compose';
 import { createLogger, setRootLogger } from '../shared/logging';
+import { createMongoMediaUsage } from '../../adapters/mongo/media-usage';
+import { buildNotifications } from '../shared/notifications';
+import type { OperatorAccount } from '../../core/domain/operator';
+import { failedDeliveries, mediaMinutes, redeliverOne } from './service-commands';
 import {
   accountsList, connectionsNeeding, profileShow, profilesList, uploadFailures, uploadShow, type OperatorDeps, type Output,
 } from './operator-commands';
@@ -36,6 +40,11 @@ const USAGE = `Herald operator CLI
   herald uploads failures --since <30m|24h|7d|ISO date> [--email <email>]
   herald uploads retry --email <email> --request-id <id>
                                                Sends the failed networks of a finished upload again
+  herald media minutes --email <email>         Media-job minutes used this month, per job
+  herald webhooks failed --email <email> [--since <30m|24h|7d|ISO date>]
+                                               Failed webhook / chat deliveries (the delivery log)
+  herald webhooks redeliver --email <email> --id <delivery id>
+                                               Sends a delivery again now (same id, signed anew)
 
   --json   machine-readable output (every listing and show command)
 
@@ -72,8 +81,35 @@ async function main(argv: string[]): Promise<number> {
     storage: mongo.storage, reads: createOperatorReads(mongo.db), now: () => systemClock.now(),
     temporal: { namespace: config.temporal.namespace, uiUrl: config.observability.temporalUiUrl },
   };
+  const operator = async (): Promise<OperatorAccount> => {
+    const account = await mongo.storage.operators.findByEmail(need('email').trim().toLowerCase());
+    if (!account) throw new HeraldError('not_found', `No operator account with email ${values.email}.`);
+    return account;
+  };
+  /** The notification use cases need Temporal (channel workflows) and the secret key (webhook secrets). */
+  const withNotifications = async (run: (n: Awaited<ReturnType<typeof buildNotifications>>) => Promise<Output>): Promise<void> => {
+    const temporal = await connectTemporal(config);
+    try {
+      print(await run(await buildNotifications(config, mongo.db, mongo.storage, createAesSecretBox(requireSecretKey(config)), temporal.client)));
+    } finally {
+      await temporal.connection.close();
+    }
+  };
   try {
     switch (command) {
+      case 'media minutes':
+        print(await mediaMinutes({ mediaUsage: await createMongoMediaUsage(mongo.db), clock: systemClock }, await operator()));
+        return 0;
+      case 'webhooks failed': {
+        const account = await operator();
+        await withNotifications((n) => failedDeliveries(n, account, values.since, systemClock.now()));
+        return 0;
+      }
+      case 'webhooks redeliver': {
+        const account = await operator();
+        await withNotifications((n) => redeliverOne(n, account, need('id')));
+        return 0;
+      }
       case 'account ensure': {
         const account = await ensureOperatorAccount(deps, { email: need('email'), plan: need('plan') });
         console.log(`account ${account.id} ${account.email} plan=${account.plan}`);

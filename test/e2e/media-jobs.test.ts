@@ -272,6 +272,14 @@ describe('media-processing jobs', () => {
     expect(small.status).toBe(202);
     const consumption = await apiClient(stack.apiUrl, freeKey).get('/api/herald/ffmpeg/consumption');
     expect(consumption.body).toMatchObject({ success: true, consumption: { used_minutes: 0.05, total_requests: 1 }, history: [{ duration_seconds: 3, type: 'ffmpeg_job' }] });
+    // The operator CLI shows the same minutes, per job.
+    const cli = await stack.cli('media', 'minutes', '--email', 'media-free@herald.dev', '--json');
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout)).toMatchObject({
+      consumption: { used_minutes: 0.05, quota_minutes: 30, total_requests: 1, plan: 'free' },
+      history: [{ job_id: small.body.job_id, duration_seconds: 3 }],
+    });
+    expect((await stack.cli('media', 'minutes', '--email', 'media-free@herald.dev')).stdout).toContain('0.05 of 30 minutes used');
   });
 
   it('finishes a job whose worker was killed (-9) mid-run: the run restarts on the restarted worker', async () => {

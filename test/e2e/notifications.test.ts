@@ -274,6 +274,18 @@ describe('notifications end to end', () => {
     expect(tried.at(-1)).toBe('after-pause');
     expect(new Set(tried.slice(0, 5)).size).toBe(5);
     expect(names).toEqual(expect.arrayContaining(tried.slice(0, 5)));
+
+    // The operator CLI lists the failed attempts and sends one again (same delivery id; the receiver answers 200 now).
+    const failed = await stack.cli('webhooks', 'failed', '--email', 'breaker@herald.dev', '--json');
+    expect(failed.code).toBe(0);
+    const rows = JSON.parse(failed.stdout).deliveries as Array<{ delivery_id: string; outcome: string; status_code: number }>;
+    expect(rows).toHaveLength(5);
+    expect(rows.every((r) => r.outcome === 'failed' && r.status_code === 500)).toBe(true);
+    expect((await stack.cli('webhooks', 'failed', '--email', 'breaker@herald.dev')).stdout).toContain(rows[0]!.delivery_id);
+    const again = await stack.cli('webhooks', 'redeliver', '--email', 'breaker@herald.dev', '--id', rows[0]!.delivery_id, '--json');
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ delivery_id: rows[0]!.delivery_id, outcome: 'delivered', status_code: 200, trigger: 'redelivery' });
+    expect(receiver.at('/breaker')).toHaveLength(7);
   });
 
   it('kill -9 of the worker mid-delivery: delivered after the restart with the same delivery id', async () => {
