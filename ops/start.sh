@@ -125,7 +125,7 @@ line "API key" "$key   ($(rel "$KEY_FILE"))"
 line "Connect page" "${HERALD_WEB_PUBLIC_URL:-http://127.0.0.1:$HERALD_WEB_PORT}/connect   (links: POST /api/herald/users/generate-jwt)"
 line "Temporal UI" "${TEMPORAL_UI_URL:-(external Temporal at $TEMPORAL_ADDRESS)}"
 # The sandbox credentials a newcomer needs; the simulators' own URLs and client secrets stay in the file.
-line "Simulators" "$(grep -cE '^[A-Z]+_API_BASE=' "$SANDBOX_ENV") networks, all URLs and client ids in .herald/sandbox.env"
+line "Simulators" "one per network; their URLs, client ids and sandbox accounts in .herald/sandbox.env"
 while IFS= read -r l; do line "Sandbox" "$l"; done < <(grep -E '^SANDBOX_[A-Z0-9_]*=' "$SANDBOX_ENV")
 line "Logs" "$(rel "$LOG_DIR")/{api,worker,sandbox,temporal,ferretdb,cli}.log"
 line "Env" "set -a; . $(rel "$ENV_FILE"); . $(rel "$SANDBOX_ENV"); set +a"
