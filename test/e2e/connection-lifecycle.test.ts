@@ -103,7 +103,15 @@ describe('connected-account lifecycle', () => {
     const described = await temporal.client.workflow.getHandle(workflowIds.connectionRefresh(connection.id)).describe();
     expect(described.status.name).toBe('RUNNING');
     // The worker's start-up back-fill ran too.
-    await eventually(async () => stack.worker!.output.join(''), (out) => /"message":"refresh-ahead ensured","accounts":\d+/.test(out), WAIT_MS, 500);
+    const ensured = (out: string) => out.split('\n').some((line) => {
+      try {
+        const entry = JSON.parse(line) as { msg?: string; accounts?: unknown };
+        return entry.msg === 'refresh-ahead ensured' && typeof entry.accounts === 'number';
+      } catch {
+        return false;
+      }
+    });
+    await eventually(async () => stack.worker!.output.join(''), ensured, WAIT_MS, 500);
   });
 
   it('refresh-ahead keeps a 20-second token alive for several periods without a post', async () => {
