@@ -19,6 +19,15 @@ const WAIT_MS = 60_000;
  * single-use and expired links, German with a ui_labels override, a `<script>` label kept inert,
  * the calendar moving a scheduled post, and the read-only calendar.
  */
+/**
+ * Waits for the page a form submission leads to: until then the previous page (and its notice)
+ * is still on screen, so reading the notice at once races the navigation.
+ */
+async function noticeSays(page: Page, text: string): Promise<void> {
+  await page.locator('[data-notice=ok]', { hasText: text }).waitFor({ timeout: 60_000 });
+  await expect(page.locator('[data-notice=ok]').textContent()).resolves.toBe(text);
+}
+
 describe('connect page in a browser', () => {
   let sandbox: Sandbox;
   let stack: Stack;
@@ -88,7 +97,7 @@ describe('connect page in a browser', () => {
     await shot(page, '02-tiktok-consent');
     await page.getByRole('button', { name: 'Authorize' }).click();
     await page.waitForURL((u) => u.toString().startsWith(`${stack.webUrl}/connect`));
-    await expect(page.locator('[data-notice=ok]').textContent()).resolves.toBe('TikTok is connected.');
+    await noticeSays(page, 'TikTok is connected.');
     const tiktok = page.locator('[data-platform=tiktok]');
     await expect(tiktok.getAttribute('data-state')).resolves.toBe('connected');
     await expect(tiktok.locator('[data-handle]').textContent()).resolves.toBe(`@${sandbox.accounts.tiktok.username}`);
@@ -103,7 +112,7 @@ describe('connect page in a browser', () => {
     await page.locator('[data-platform=telegram]').getByLabel('Bot token').fill(sandbox.env.SANDBOX_TELEGRAM_BOT_TOKEN!);
     await page.locator('[data-platform=telegram]').getByLabel('Chat id').fill(sandbox.env.SANDBOX_TELEGRAM_CHAT_ID!);
     await page.locator('[data-platform=telegram]').getByRole('button', { name: 'Connect Telegram' }).click();
-    await expect(page.locator('[data-notice=ok]').textContent()).resolves.toBe('Telegram is connected.');
+    await noticeSays(page, 'Telegram is connected.');
     await expect(page.locator('[data-platform=telegram]').getAttribute('data-state')).resolves.toBe('connected');
     await expect(page.locator('[data-platform=telegram] [data-handle]').textContent()).resolves.toMatch(/^@\S+/);
     await expect(page.locator('[data-platform=tiktok] [data-handle]').textContent()).resolves.toBe(`@${sandbox.accounts.tiktok.username}`);
@@ -114,7 +123,7 @@ describe('connect page in a browser', () => {
     // Disconnect Telegram, by keyboard.
     await page.locator('[data-disconnect=telegram]').focus();
     await page.keyboard.press('Enter');
-    await expect(page.locator('[data-notice=ok]').textContent()).resolves.toBe('Telegram is disconnected.');
+    await noticeSays(page, 'Telegram is disconnected.');
     await expect(page.locator('[data-platform=telegram]').getAttribute('data-state')).resolves.toBe('not_connected');
     await expect(page.locator('[data-platform=tiktok]').getAttribute('data-state')).resolves.toBe('connected');
     await shot(page, '05-telegram-disconnected');
@@ -227,7 +236,7 @@ describe('connect page in a browser', () => {
     await page.locator(`[data-move="${jobId}"] input[type=datetime-local]`).fill(`${targetDay}T15:30`);
     await shot(page, '13-calendar-move-form');
     await page.locator(`[data-move="${jobId}"] button`).click();
-    await expect(page.locator('[data-notice=ok]').textContent()).resolves.toBe('The post was moved.');
+    await noticeSays(page, 'The post was moved.');
     await expect(page.locator(`td[data-day="${targetDay}"] [data-post="${jobId}"] time`).textContent()).resolves.toBe('15:30');
     await shot(page, '14-calendar-moved');
     await page.setViewportSize({ width: 390, height: 844 });
