@@ -3,7 +3,7 @@ import { startSnapchatSimulator } from './simulator';
 
 export const snapchatSandbox = defineSandboxNetwork({
   id: 'snapchat',
-  port: 4131,
+  port: 4135,
   start: ({ port, seed }) => startSnapchatSimulator({ port, seed }),
   seed(sim, callbackUrl) {
     const client = sim.createClient({ redirectUris: [callbackUrl] });
