@@ -8,6 +8,7 @@
 import { patched, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Platform } from '../core/domain/platforms';
 import type { UploadWorkflowInput } from '../core/ports/upload-runner';
+import type { TargetOutcome } from '../core/usecases/run-upload';
 import type { UploadActivities } from './activities/upload';
 import { cancelSignal, rescheduleSignal } from './support/signals';
 import { MovableTimer, sleepUntil } from './support/movable-timer';
@@ -18,6 +19,8 @@ const PATCHES = {
   retryAfterPause: 'retry-after-pause',
   /** `firstCallInline`: a target's first call runs as a local activity inside the workflow task. */
   inlineFirstCall: 'inline-first-call',
+  /** `firstCallInline` with one target: begin, its first call and finish are one local activity. */
+  inlineOnlyTarget: 'inline-only-target',
 } as const;
 
 /**
@@ -72,8 +75,33 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
     }
   }
 
-  // false: the upload was cancelled meanwhile (the stored status is the authority).
-  if (!(await bookkeeping.beginUpload(ids))) return;
+  // One target whose first call may run inline: begin, that call and finish in one local activity.
+  // The answer says whether the upload ran and how its call ended; anything but done goes on below.
+  let first: { platform: Platform; outcome: TargetOutcome } | undefined;
+  let inlineDone = false;
+  const only = input.platforms.length === 1 ? input.platforms[0] : undefined;
+  if (only && publishable && input.firstCallInline === true && patched(PATCHES.inlineOnlyTarget)) {
+    inlineDone = true;
+    const call = { ...ids, platform: only, round: 0, step: 0, timing, busyAware: true, ...(patched(PATCHES.retryAfterPause) ? { waitOutPause: true } : {}) };
+    let ran: Awaited<ReturnType<UploadActivities['publishOnlyTarget']>> | undefined;
+    try {
+      ran = await inline.publishOnlyTarget(call);
+    } catch {
+      // Not known how far it got: every part is safe to repeat, and the regular activity sees the
+      // dispatch the inline call recorded and warns that it was sent again.
+      if (!(await bookkeeping.beginUpload(ids))) return;
+      first = { platform: only, outcome: await publishing.publishTarget({ ...call, afterInline: true }) };
+    }
+    if (ran && !ran.begun) return;
+    if (ran?.begun) {
+      // Done: the activity also finished the upload.
+      if (ran.outcome.kind === 'done') return;
+      first = { platform: only, outcome: ran.outcome };
+    }
+  } else if (!(await bookkeeping.beginUpload(ids))) {
+    // false: the upload was cancelled meanwhile (the stored status is the authority).
+    return;
+  }
 
   // `retry` starts the call again in a new round; `wait` resumes a multi-step publish with its state;
   // `paused` waits until the account's pause ends, then starts the call again once.
@@ -84,13 +112,18 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
     let round = 0;
     let step = 0;
     let resume: Record<string, unknown> | undefined;
-    let inlineFirst = input.firstCallInline === true && patched(PATCHES.inlineFirstCall);
+    let inlineFirst = !inlineDone && input.firstCallInline === true && patched(PATCHES.inlineFirstCall);
+    let given = first?.platform === platform ? first.outcome : undefined;
     for (;;) {
       const call = {
         ...ids, platform, round, step, timing, busyAware: true, ...(resume ? { resume } : {}), ...(waitOutPause ? { waitOutPause } : {}),
       };
-      let outcome: Awaited<ReturnType<UploadActivities['publishTarget']>>;
-      if (inlineFirst) {
+      let outcome: TargetOutcome;
+      if (given) {
+        // The first call already ran in the single-target step above.
+        outcome = given;
+        given = undefined;
+      } else if (inlineFirst) {
         inlineFirst = false;
         try {
           outcome = await inline.publishTarget(call);

@@ -132,6 +132,22 @@ export async function finishUpload(deps: RunUploadDeps, input: { accountId: stri
   await deps.storage.uploads.markCompleted(input.accountId, input.requestId, deps.clock.now());
 }
 
+/** What `publishOnlyTarget` did: nothing (the upload must not run), or its target's outcome. */
+export type OnlyTargetOutcome = { begun: false } | { begun: true; outcome: TargetOutcome };
+
+/**
+ * An upload with one target, in one step: begin, the target's call, and finish when the call is
+ * done (one local activity for the workflow instead of three). A call that has to wait or come
+ * back later returns its outcome; the workflow goes on with the regular publish activity and
+ * finishes the upload itself. Each part is the same as alone, so a repeated step is harmless.
+ */
+export async function publishOnlyTarget(deps: RunUploadDeps, input: PublishTargetInput): Promise<OnlyTargetOutcome> {
+  if (!(await beginUpload(deps, input))) return { begun: false };
+  const outcome = await publishTarget(deps, input);
+  if (outcome.kind === 'done') await finishUpload(deps, input);
+  return { begun: true, outcome };
+}
+
 function postOf(upload: UploadRequest, target: PublishTarget): PublishPost {
   return {
     kind: upload.mediaType,

@@ -261,6 +261,15 @@ async function main(): Promise<void> {
       return { 'upload-inline-call-fails': handle.workflowId };
     },
 
+    async 'upload-two-targets'() {
+      // Two targets: each target's first call inline, then the regular finish (the single-target step does not apply).
+      const base = upload('discord');
+      const second = upload('telegram');
+      const handle = await started({ ...base, targets: [...base.targets, ...second.targets] });
+      await handle.result();
+      return { 'upload-two-targets': handle.workflowId };
+    },
+
     async 'upload-retry-rounds'() {
       // A rate limit (network's delay), then a transient failure (backoff), then the post.
       fakes.x.failNext({ kind: 'rate_limited', retryAfterMs: 1000 });

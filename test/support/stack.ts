@@ -48,7 +48,10 @@ export interface Daemon {
 function launch(name: string, script: string, env: Record<string, string>, args: string[] = []): Daemon {
   const file = path.join(DIST, script);
   if (!existsSync(file)) throw new Error(`${file} is missing: build first (npx tsc -p tsconfig.json), as ops/test.sh does.`);
-  const child = spawn(process.execPath, ['--enable-source-maps', file, ...args], {
+  // HERALD_PROF_DAEMON=api,worker writes V8 CPU profiles of those daemons to HERALD_PROF_DIR (default /tmp/herald-prof).
+  const profiled = (process.env.HERALD_PROF_DAEMON ?? '').split(',').includes(name);
+  const prof = profiled ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_PROF_DIR ?? '/tmp/herald-prof'}`] : [];
+  const child = spawn(process.execPath, ['--enable-source-maps', ...prof, file, ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

@@ -2,7 +2,7 @@ import { createProfile } from '../../core/usecases/profiles';
 import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
 import { admitUpload, submitUpload as submitTextUpload, type UploadInput } from '../../core/usecases/submit-upload';
 import { getUploadStatus, listUploadHistory } from '../../core/usecases/read-uploads';
-import { publishTarget } from '../../core/usecases/run-upload';
+import { publishOnlyTarget, publishTarget } from '../../core/usecases/run-upload';
 import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
 import type { DispatchClaims } from '../../core/ports/dispatch-claims';
 import { aWorld } from '../support/world';
@@ -209,6 +209,30 @@ describe('publishing one target', () => {
     const next = await publishTarget(world.deps, { ...input, platform: 'discord', round: 1, attempt: 1 });
     expect(next).toMatchObject({ kind: 'done', result: { success: true } });
     expect(world.discord.posts).toHaveLength(1);
+  });
+
+  it('runs a single-target upload in one step: begin, the call, finish', async () => {
+    const { world, input, account } = await pendingUpload();
+    const ran = await publishOnlyTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 1 });
+    expect(ran).toMatchObject({ begun: true, outcome: { kind: 'done', result: { success: true } } });
+    expect((await world.deps.storage.uploads.find(account.id, input.requestId))?.status).toBe('completed');
+    expect(world.discord.posts).toHaveLength(1);
+  });
+
+  it('leaves the upload in progress when its single call must come back later', async () => {
+    const { world, input, account } = await pendingUpload();
+    world.discord.failNext({ kind: 'rate_limited', retryAfterMs: 1500 });
+    const ran = await publishOnlyTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 1 });
+    expect(ran).toMatchObject({ begun: true, outcome: { kind: 'retry', afterMs: 1500 } });
+    expect((await world.deps.storage.uploads.find(account.id, input.requestId))?.status).toBe('in_progress');
+  });
+
+  it('does not call the network for an upload that must not run', async () => {
+    const { world, input, account } = await pendingUpload();
+    await world.deps.storage.uploads.markCompleted(account.id, input.requestId, new Date());
+    const ran = await publishOnlyTarget(world.deps, { ...input, platform: 'discord', round: 0, attempt: 1 });
+    expect(ran).toEqual({ begun: false });
+    expect(world.discord.posts).toHaveLength(0);
   });
 
   it('gives up after the configured rounds', async () => {

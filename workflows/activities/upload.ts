@@ -1,5 +1,7 @@
 import { Context } from '@temporalio/activity';
-import { beginUpload, finishUpload, publishTarget, type PublishTargetInput, type TargetOutcome } from '../../core/usecases/run-upload';
+import {
+  beginUpload, finishUpload, publishOnlyTarget, publishTarget, type OnlyTargetOutcome, type PublishTargetInput, type TargetOutcome,
+} from '../../core/usecases/run-upload';
 import { postponeIfCapped, type PostponeDeps } from '../../core/usecases/caps';
 import { prepareMedia, type PrepareMediaDeps } from '../../core/usecases/prepare-media';
 
@@ -37,6 +39,14 @@ export function createUploadActivities(deps: PrepareMediaDeps & PostponeDeps) {
 
     publishTarget: ({ afterInline, ...input }: PublishTargetActivityInput): Promise<TargetOutcome> =>
       heartbeating(input.timing.heartbeatTimeoutMs, (ctx) => publishTarget(deps, {
+        ...input,
+        attempt: ctx.info.attempt + (afterInline ? 1 : 0),
+        signal: AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(input.timing.publishTimeoutMs)]),
+      })),
+
+    /** Begin + the only target's first call + finish, as one local activity (see `publishOnlyTarget`). */
+    publishOnlyTarget: ({ afterInline, ...input }: PublishTargetActivityInput): Promise<OnlyTargetOutcome> =>
+      heartbeating(input.timing.heartbeatTimeoutMs, (ctx) => publishOnlyTarget(deps, {
         ...input,
         attempt: ctx.info.attempt + (afterInline ? 1 : 0),
         signal: AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(input.timing.publishTimeoutMs)]),
