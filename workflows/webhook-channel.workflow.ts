@@ -3,7 +3,7 @@
  * which order) is part of every history recorded by earlier code. Any change to it goes under
  * `patched('<id>')` (old branch kept), and test/replay replays the committed histories to prove it.
  */
-import { condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, defineQuery, defineSignal, makeContinueAsNewFunc, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import { QUERIES, SIGNALS, type SignalArgs } from '../core/ports/workflow-names';
 import type { NotificationActivities } from './activities/notifications';
 import { afterAttempt, phase, resumed, CLOSED, type BreakerConfig, type BreakerState } from './support/breaker';
@@ -24,6 +24,11 @@ export interface WebhookChannelInput {
   idleMs: number;
   /** Deliveries one activity makes in a row (it stops at the first failure). */
   batch: number;
+  /**
+   * The task queue the channel belongs on (the `notify` pool's). Absent in runs started before
+   * that pool existed: those learn it from the next `deliver` signal.
+   */
+  taskQueue?: string;
   /** Carried over continue-as-new. */
   carried?: { state: BreakerState; queue: ChannelDelivery[]; recent: string[] };
 }
@@ -36,6 +41,12 @@ export const breakerQuery = defineQuery<{ state: 'closed' | 'open' | 'half_open'
 const RECENT = 500;
 /** Continue as new past this many history events (with the queue and breaker state). */
 const HISTORY_LIMIT = 2000;
+/**
+ * A run on another task queue than its channel's (started on the publishing queue before the
+ * `notify` pool existed) continues as new on the channel's queue. Patched: a history in which an
+ * older worker handled a routed signal without moving replays the old way.
+ */
+const MOVE_TO_CHANNEL_QUEUE = 'channel-moves-to-its-task-queue';
 
 // eslint-disable-next-line no-restricted-syntax
 const workflowNow = (): number => Date.now();
@@ -60,7 +71,9 @@ export async function webhookChannelWorkflow(input: WebhookChannelInput): Promis
 
   // The deliveries an activity is making now (not in the queue, not yet remembered).
   let inFlight: ChannelDelivery[] = [];
-  setHandler(deliverSignal, (deliveries) => {
+  let home = input.taskQueue;
+  setHandler(deliverSignal, (deliveries, route) => {
+    if (route?.taskQueue) home = route.taskQueue;
     for (const delivery of deliveries) {
       const known = (d: ChannelDelivery) => d.deliveryId === delivery.deliveryId;
       if (recent.includes(delivery.deliveryId) || queue.some(known) || inFlight.some(known)) continue;
@@ -84,6 +97,10 @@ export async function webhookChannelWorkflow(input: WebhookChannelInput): Promis
   };
 
   for (;;) {
+    // Nothing is in flight here: the queue, the breaker and the remembered ids move with the run.
+    if (home !== undefined && home !== workflowInfo().taskQueue && patched(MOVE_TO_CHANNEL_QUEUE)) {
+      await makeContinueAsNewFunc<typeof webhookChannelWorkflow>({ taskQueue: home })({ ...input, taskQueue: home, carried: { state, queue, recent } });
+    }
     if (workflowInfo().historyLength > HISTORY_LIMIT || workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof webhookChannelWorkflow>({ ...input, carried: { state, queue, recent } });
     }

@@ -1,10 +1,11 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { invalidInput } from '../../core/domain/errors';
 import type { MediaStore, StoredMedia } from '../../core/ports/media';
 import { MediaTooLargeError } from '../../core/ports/media';
+import { isReservedAddress } from '../net/reserved-addresses';
 
 /**
  * Fetches media from a URL the caller gave, into the media store, refusing what would make Herald
@@ -12,16 +13,6 @@ import { MediaTooLargeError } from '../../core/ports/media';
  * non-public addresses, unless the exact host:port is allow-listed (the local simulators need it).
  * Redirects are followed by hand so every hop is checked.
  */
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['::ffff:0:0', 96]] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
-
-/** Whether an address is loopback, link-local, private or otherwise not public (what Herald never calls unasked). */
-export const isReservedAddress = (address: string, family: 4 | 6): boolean => BLOCKED.check(address, family === 6 ? 'ipv6' : 'ipv4');
-
 export interface UrlFetcherOptions {
   /** `host:port` pairs allowed even on private addresses (e.g. `127.0.0.1:4101`). */
   allow: readonly string[];
@@ -42,7 +33,7 @@ export function createUrlMediaFetcher(store: MediaStore, opts: UrlFetcherOptions
     const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true }).catch(() => []);
     if (!addresses.length) throw invalidInput(`Media URL host ${host} does not resolve.`, undefined, 'media_url_unreachable');
     for (const a of addresses) {
-      if (BLOCKED.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4')) {
+      if (isReservedAddress(a.address)) {
         throw invalidInput(`Media URL ${url.origin} points to a private or reserved address; use a public URL.`, undefined, 'media_url_forbidden');
       }
     }

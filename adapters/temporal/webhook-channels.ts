@@ -22,11 +22,13 @@ interface ChannelInput {
   heartbeatTimeoutMs: number;
   idleMs: number;
   batch: number;
+  taskQueue: string;
 }
 
 /**
- * Hands deliveries to each channel's breaker workflow (`webhook:<channel id>`): signal-with-start,
- * so the first delivery starts it and later ones join its queue. Thresholds and durations are
+ * Hands deliveries to each channel's breaker workflow (`webhook:<channel id>`) on the `notify`
+ * pool's task queue: signal-with-start, so the first delivery starts it and later ones join its
+ * queue (a running run keeps the queue it started on until the routed signal moves it). Thresholds and durations are
  * the workflow's input (configuration), so tests run the breaker in seconds.
  */
 export function createTemporalChannelQueue(client: Client, opts: { taskQueue: string; timing: WebhookChannelTiming }): ChannelQueue {
@@ -40,6 +42,7 @@ export function createTemporalChannelQueue(client: Client, opts: { taskQueue: st
     heartbeatTimeoutMs: opts.timing.heartbeatTimeoutMs,
     idleMs: opts.timing.idleMs,
     batch: CHANNEL_BATCH,
+    taskQueue: opts.taskQueue,
   });
   return {
     async enqueue(channelId, deliveries) {
@@ -48,7 +51,8 @@ export function createTemporalChannelQueue(client: Client, opts: { taskQueue: st
         taskQueue: opts.taskQueue,
         args: [input(channelId)],
         signal: SIGNALS.deliver,
-        signalArgs: [deliveries],
+        // The route moves a run still on another queue (started before the notify pool) to this one.
+        signalArgs: [deliveries, { taskQueue: opts.taskQueue }],
       });
     },
     async breaker(channelId): Promise<BreakerView | null> {

@@ -10,7 +10,7 @@
  * refresh tokens, Bluesky sessions), posts, uploaded media. Accounts connected by OAuth, and
  * Bluesky, must be connected again after a restart; Discord and Telegram keep working.
  *
- * As a daemon (`node dist/apps/sandbox/main.js`) it listens on fixed ports 4101..4111 and writes
+ * As a daemon (`node dist/apps/sandbox/main.js`) it listens on fixed ports (SANDBOX_PORT_RANGE) and writes
  * `${HERALD_STATE_DIR:-.herald}/sandbox.env` (mode 0600), which ops/start.sh loads into the API and
  * worker.
  */
@@ -33,6 +33,24 @@ const sandboxNetworks = SANDBOX_NETWORKS as unknown as readonly SandboxNetwork<S
 
 /** Daemon ports (from each simulator's record). */
 export const SANDBOX_PORTS = Object.fromEntries(sandboxNetworks.map((n) => [n.id, n.port])) as Record<SandboxNetworkId, number>;
+
+/** Where the fixed ports live: apart from Herald's daemons (8787-8789), Temporal (7233, 8233), FerretDB (27017) and Redis (6379). */
+export const SANDBOX_PORT_RANGE = { from: 4101, to: 4199 } as const;
+
+/**
+ * What is wrong with the networks' fixed ports: two networks on one port (`slack and snapchat on
+ * 4131`, found only as EADDRINUSE at start otherwise) or a port outside SANDBOX_PORT_RANGE.
+ * The daemon refuses to start with any; test/unit/sandbox-ports.test.ts keeps the list clean.
+ */
+export function sandboxPortProblems(networks: ReadonlyArray<Pick<SandboxNetwork, 'id' | 'port'>> = sandboxNetworks): string[] {
+  const { from, to } = SANDBOX_PORT_RANGE;
+  const byPort = new Map<number, string[]>();
+  for (const n of networks) byPort.set(n.port, [...(byPort.get(n.port) ?? []), n.id]);
+  return [
+    ...[...byPort].filter(([, ids]) => ids.length > 1).map(([port, ids]) => `${ids.join(' and ')} on ${port}`),
+    ...networks.filter((n) => !Number.isInteger(n.port) || n.port < from || n.port > to).map((n) => `${n.id} on ${n.port}, outside ${from}..${to}`),
+  ];
+}
 
 /** Time simulators take to "process" media: long enough that the Temporal UI shows the waits. */
 export const SANDBOX_PROCESSING_MS = 1000;
@@ -67,6 +85,8 @@ export interface Sandbox {
 
 /** Starts every simulator, or none: on a failure the ones already up are closed again. */
 async function startSimulators(opts: SandboxOptions, processingMs: number): Promise<Map<SandboxNetworkId, { close(): Promise<void> }>> {
+  const problems = opts.ports === 'fixed' ? sandboxPortProblems() : [];
+  if (problems.length) throw new Error(`sandbox: fixed simulator ports clash: ${problems.join('; ')} (ops/simulators/<network>/sandbox.ts)`);
   const started = await Promise.allSettled(sandboxNetworks.map((network) => {
     const port = opts.ports === 'fixed' ? network.port : 0;
     return network.start({ port, seed: SANDBOX_SEED, processingMs }).catch((err: unknown) => {

@@ -86,6 +86,8 @@ export interface NotificationConfig {
   pollMs: number;
   retentionMs: number;
   cleanupIntervalMs: number;
+  /** The task queue of the notification channel workflows (the `notify` worker pool). */
+  taskQueue: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -223,6 +225,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       pollMs: positive(env, 'HERALD_NOTIFY_POLL_MS', 1_000),
       retentionMs: positive(env, 'HERALD_DELIVERY_LOG_RETENTION_MS', 30 * 24 * 3600_000),
       cleanupIntervalMs: positive(env, 'HERALD_NOTIFY_CLEANUP_INTERVAL_MS', 3600_000),
+      taskQueue: env.HERALD_NOTIFY_TASK_QUEUE || `${env.HERALD_TASK_QUEUE ?? 'herald'}-notify`,
     },
     web: {
       host: env.HERALD_WEB_HOST ?? '127.0.0.1',

@@ -26,7 +26,8 @@ export async function buildNotifications(config: HeraldConfig, db: Db, storage: 
     clock: systemClock,
     retentionMs: n.retentionMs,
     queue: createTemporalChannelQueue(temporal, {
-      taskQueue: config.temporal.taskQueue,
+      // The notify pool's queue (runs started on the publishing queue before it existed move there at their next delivery).
+      taskQueue: n.taskQueue,
       timing: {
         failureThreshold: n.breakerFailures, pauseMs: n.breakerPauseMs, receiverTimeoutMs: n.receiverTimeoutMs,
         heartbeatTimeoutMs: config.uploadTiming.heartbeatTimeoutMs, idleMs: n.channelIdleMs,

@@ -35,7 +35,11 @@ export const SIGNALS = {
   reconnected: 'reconnected',
   /** Refresh-ahead: the account was disconnected; the workflow ends. */
   disconnected: 'disconnected',
-  /** Notification channel: deliveries to make, in order ([{deliveryId, eventKey}]). */
+  /**
+   * Notification channel: deliveries to make, in order ([{deliveryId, eventKey}]), and the task
+   * queue the channel belongs on (a run started on another queue, the publishing one before the
+   * `notify` pool existed, continues as new there).
+   */
   deliver: 'deliver',
   /** Notification channel: the address changed; an open breaker closes now. */
   resume: 'resume',
@@ -55,7 +59,7 @@ export interface SignalArgs {
   pauseEnded: [];
   reconnected: [];
   disconnected: [];
-  deliver: [deliveries: Array<{ deliveryId: string; eventKey: string }>];
+  deliver: [deliveries: Array<{ deliveryId: string; eventKey: string }>, route?: { taskQueue: string }];
   resume: [];
 }
 

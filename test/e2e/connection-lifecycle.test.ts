@@ -23,6 +23,59 @@ const MARGIN_MS = 12_000;
 /** Generous: the test waits on state, never on the machine being fast. */
 const WAIT_MS = 120_000;
 
+/** The real stack with a TikTok simulator whose tokens live 20 s, an operator account and a profile. */
+async function startLifecycle(extraEnv: Record<string, string> = {}) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const sim = await startTikTokSimulator({ port: 0, seed: 'lifecycle', processingMs: 50, accessTokenTtlSeconds: TOKEN_TTL_SECONDS });
+  const seeded = tiktokSandbox.seed(sim, `${base}/api/herald/oauth/tiktok/callback`);
+  const names = clientVariables('tiktok');
+  const stack = await startStack({
+    HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base,
+    TIKTOK_API_BASE: seeded.options.apiBase!, TIKTOK_AUTH_BASE: seeded.options.authBase!, TIKTOK_BUSINESS_API_BASE: seeded.options.businessApiBase!,
+    [names.id]: seeded.client!.clientId, [names.secret]: seeded.client!.clientSecret,
+    HERALD_REFRESH_AHEAD_MARGIN_MS: String(MARGIN_MS), HERALD_REFRESH_AHEAD_MIN_PERIOD_MS: '2000', HERALD_REFRESH_AHEAD_RETRY_MS: '2000',
+    ...extraEnv,
+  });
+  await stack.startWorker();
+  const api = apiClient(stack.apiUrl, await stack.newApiKey(EMAIL));
+  const accountId = (await api.get('/api/herald/me')).body.account_id as string;
+  expect((await api.post('/api/herald/users', { username: PROFILE })).status).toBe(201);
+
+  const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
+  const temporal = { connection, client: new Client({ connection, namespace: 'default' }) };
+  const mongo = await MongoClient.connect(stack.env.MONGODB_URI!, { serverSelectionTimeoutMS: 5000 });
+  const storage = await createMongoStorage(mongo.db());
+  const outbox = await createMongoEventOutbox(mongo.db());
+  const stored = async (): Promise<ConnectedAccount | null> => storage.connectedAccounts.find(accountId, PROFILE, 'tiktok');
+  return {
+    sim, openId: seeded.account.openId, stack, api, accountId, temporal, storage, stored,
+    events: async (name?: string): Promise<ConnectionEvent[]> =>
+      (await outbox.list(accountId)).map((e) => e.event as ConnectionEvent).filter((e) => e.event.startsWith('social_account_') && (!name || e.event === name)),
+    refreshRequests: () => sim.requests.filter((r) => r.path === '/v2/oauth/token/' && (r.body as Record<string, string>)?.grant_type === 'refresh_token'),
+    async connectTikTok(): Promise<void> {
+      const start = await api.post('/api/herald/oauth/tiktok/start', { profile_username: PROFILE, redirect_url: 'https://integrator.example/connected' });
+      expect(start.status).toBe(200);
+      const res = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
+      expect(new URL(res.headers.get('location')!).searchParams.get('connect_status')).toBe('success');
+    },
+    async close(): Promise<void> {
+      const c = await stored().catch(() => null);
+      if (c) {
+        for (const id of [workflowIds.connectionRefresh(c.id), workflowIds.accountPause(c.id)]) {
+          await temporal.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+        }
+      }
+      await temporal.connection.close();
+      await mongo.close();
+      await stack.stop();
+      await sim.close();
+    },
+  };
+}
+
+type Lifecycle = Awaited<ReturnType<typeof startLifecycle>>;
+
 /**
  * The connected-account lifecycle on the real stack (API and worker daemons, Temporal, FerretDB,
  * Redis) against a TikTok simulator whose access tokens live 20 seconds: refresh-ahead keeps the
@@ -31,65 +84,27 @@ const WAIT_MS = 120_000;
  * is in the outbox exactly once.
  */
 describe('connected-account lifecycle', () => {
+  let w: Lifecycle;
   let sim: TikTokSimulator;
   let openId: string;
   let stack: Stack;
   let api: ReturnType<typeof apiClient>;
-  let accountId: string;
-  let temporal: { connection: Connection; client: Client };
-  let mongo: MongoClient;
+  let temporal: Lifecycle['temporal'];
   let storage: Storage;
-  let outbox: Awaited<ReturnType<typeof createMongoEventOutbox>>;
 
-  const stored = async (): Promise<ConnectedAccount | null> => storage.connectedAccounts.find(accountId, PROFILE, 'tiktok');
+  const stored = () => w.stored();
   const credentialsOf = (c: ConnectedAccount) => c.sealedCredentials;
-  const events = async (name?: string): Promise<ConnectionEvent[]> =>
-    (await outbox.list(accountId)).map((e) => e.event as ConnectionEvent).filter((e) => e.event.startsWith('social_account_') && (!name || e.event === name));
-  const refreshRequests = () => sim.requests.filter((r) => r.path === '/v2/oauth/token/' && (r.body as Record<string, string>)?.grant_type === 'refresh_token');
-
-  async function connectTikTok(): Promise<void> {
-    const start = await api.post('/api/herald/oauth/tiktok/start', { profile_username: PROFILE, redirect_url: 'https://integrator.example/connected' });
-    expect(start.status).toBe(200);
-    const res = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
-    expect(new URL(res.headers.get('location')!).searchParams.get('connect_status')).toBe('success');
-  }
+  const events = (name?: string) => w.events(name);
+  const refreshRequests = () => w.refreshRequests();
+  const connectTikTok = () => w.connectTikTok();
 
   beforeAll(async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    sim = await startTikTokSimulator({ port: 0, seed: 'lifecycle', processingMs: 50, accessTokenTtlSeconds: TOKEN_TTL_SECONDS });
-    const seeded = tiktokSandbox.seed(sim, `${base}/api/herald/oauth/tiktok/callback`);
-    openId = seeded.account.openId;
-    const names = clientVariables('tiktok');
-    stack = await startStack({
-      HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base,
-      TIKTOK_API_BASE: seeded.options.apiBase!, TIKTOK_AUTH_BASE: seeded.options.authBase!, TIKTOK_BUSINESS_API_BASE: seeded.options.businessApiBase!,
-      [names.id]: seeded.client!.clientId, [names.secret]: seeded.client!.clientSecret,
-      HERALD_REFRESH_AHEAD_MARGIN_MS: String(MARGIN_MS), HERALD_REFRESH_AHEAD_MIN_PERIOD_MS: '2000', HERALD_REFRESH_AHEAD_RETRY_MS: '2000',
-    });
-    await stack.startWorker();
-    api = apiClient(stack.apiUrl, await stack.newApiKey(EMAIL));
-    accountId = (await api.get('/api/herald/me')).body.account_id;
-    expect((await api.post('/api/herald/users', { username: PROFILE })).status).toBe(201);
-
-    const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
-    temporal = { connection, client: new Client({ connection, namespace: 'default' }) };
-    mongo = await MongoClient.connect(stack.env.MONGODB_URI!, { serverSelectionTimeoutMS: 5000 });
-    storage = await createMongoStorage(mongo.db());
-    outbox = await createMongoEventOutbox(mongo.db());
+    w = await startLifecycle();
+    ({ sim, openId, stack, api, temporal, storage } = w);
   });
 
   afterAll(async () => {
-    const c = await stored().catch(() => null);
-    if (c) {
-      for (const id of [workflowIds.connectionRefresh(c.id), workflowIds.accountPause(c.id)]) {
-        await temporal?.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
-      }
-    }
-    await temporal?.connection.close();
-    await mongo?.close();
-    await stack?.stop();
-    await sim?.close();
+    await w?.close();
   });
 
   it('connecting emits social_account_connected and starts the refresh-ahead workflow', async () => {
@@ -191,5 +206,44 @@ describe('connected-account lifecycle', () => {
     expect((await events()).map((e) => e.event)).toEqual([
       'social_account_connected', 'social_account_reauth_required', 'social_account_connected', 'social_account_disconnected',
     ]);
+  });
+});
+
+/**
+ * account_blocked: an account left reauth_required is disconnected automatically after
+ * HERALD_REAUTH_BLOCKED_AFTER_MS (30 days in production; seconds here: the duration is an input
+ * of the refresh-ahead workflow, so the test does not wait a month).
+ */
+describe('automatic disconnect after persistent authentication failure', () => {
+  const BLOCKED_AFTER_MS = 10_000;
+  let w: Lifecycle;
+
+  beforeAll(async () => {
+    w = await startLifecycle({ HERALD_REAUTH_BLOCKED_AFTER_MS: String(BLOCKED_AFTER_MS) });
+  });
+
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('reauth_required, then disconnected with reason account_blocked, each event once, refresh-ahead ended', async () => {
+    await w.connectTikTok();
+    const connection = (await w.stored())!;
+    expect(connection.status).toBe('connected');
+    w.sim.revokeTokens(w.openId);
+    await eventually(() => w.events('social_account_reauth_required'), (e) => e.length === 1, WAIT_MS, 500);
+    const flaggedAt = Date.parse((await w.events('social_account_reauth_required'))[0]!.created_at);
+
+    await within(WAIT_MS, 'the refresh-ahead workflow', w.temporal.client.workflow.getHandle(workflowIds.connectionRefresh(connection.id)).result());
+    expect(await w.stored()).toBeNull();
+    const disconnected = await w.events('social_account_disconnected');
+    expect(disconnected).toEqual([expect.objectContaining({
+      status: 'disconnected', reason: 'account_blocked', user_email: EMAIL, platform: 'tiktok', profile_username: PROFILE, account_name: connection.handle,
+    })]);
+    // Not at once: after the configured time (the workflow's durable timer), measured on the events' own clocks.
+    expect(Date.parse(disconnected[0]!.created_at) - flaggedAt).toBeGreaterThanOrEqual(BLOCKED_AFTER_MS / 2);
+    expect((await w.events()).map((e) => e.event)).toEqual(['social_account_connected', 'social_account_reauth_required', 'social_account_disconnected']);
+    const profile = await w.api.get(`/api/herald/users/${PROFILE}`);
+    expect(profile.body.profile.social_accounts.tiktok ?? null).toBeFalsy();
   });
 });

@@ -46,6 +46,19 @@ import { createTemporalChannelQueue } from '../../adapters/temporal/webhook-chan
 import { createNotificationActivities } from '../../workflows/activities/notifications';
 import type { NotificationSenders, SendOutcome } from '../../core/ports/notification-channels';
 import { anUploadCompletedEvent } from '../support/mothers';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { Readable } from 'node:stream';
+import { createLocalMediaStore } from '../../adapters/media/local-store';
+import { createFfmpegProcessor } from '../../adapters/media/ffmpeg-processor';
+import { createFfprobe } from '../../adapters/media/ffprobe';
+import { createMemoryMediaJobs } from '../../adapters/memory/media-jobs';
+import { createMemoryMediaUsage } from '../../adapters/memory/media-usage';
+import { createTemporalMediaJobRunner } from '../../adapters/temporal/media-jobs';
+import { createMediaJobActivities } from '../../workflows/activities/media-job';
+import { parseCommandTemplate } from '../../core/domain/ffmpeg-command';
+import { submitMediaJob } from '../../core/usecases/media-jobs';
+import { sha256KeyHasher } from '../../adapters/crypto/node-crypto';
 
 const BUILT = path.resolve(__dirname, '../..');
 /** The worktree (this file runs from dist/). */
@@ -163,7 +176,8 @@ async function main(): Promise<void> {
   const notifyStorage = createMemoryNotificationStorage();
   const receiverAnswers: boolean[] = [];
   const answer = (to: string): SendOutcome => {
-    const ok = receiverAnswers.shift() ?? true;
+    // The scripted answers are the breaker scenario's; other receivers accept.
+    const ok = to.includes('/moved') ? true : receiverAnswers.shift() ?? true;
     return { ok, target: to, statusCode: ok ? 200 : 500, latencyMs: 1, error: ok ? null : 'HTTP 500', response: ok ? 'ok' : 'down' };
   };
   const senders: NotificationSenders = {
@@ -174,6 +188,31 @@ async function main(): Promise<void> {
     ids: { next: (prefix?: string) => `${prefix ?? 'id'}_${randomBytes(6).toString('hex')}` }, clock: systemClock, retentionMs: 3600_000,
   };
   const channels = createTemporalChannelQueue(client, { taskQueue, timing: { failureThreshold: 2, pauseMs: 3000, receiverTimeoutMs: 5000, heartbeatTimeoutMs: 5000, idleMs: 1000 } });
+
+  // Media jobs: real ffmpeg over a scratch media store, on the recorder's media task queue (its own
+  // worker and bundle, as the `media` pool runs them); outputs expire 2 s after the job ends.
+  const mediaQueue = `${taskQueue}-media`;
+  const mediaRoot = mkdtempSync(path.join(tmpdir(), 'herald-replay-media-'));
+  const mediaStore = createLocalMediaStore(path.join(mediaRoot, 'store'));
+  const mediaJobs = createMemoryMediaJobs();
+  const mediaUsage = createMemoryMediaUsage();
+  const processor = createFfmpegProcessor({ store: mediaStore, pathOf: mediaStore.pathOf, scratchRoot: path.join(mediaRoot, 'scratch') });
+  const mediaRunner = createTemporalMediaJobRunner(client, { taskQueue: mediaQueue, timing: { timeLimitMs: 120_000, heartbeatTimeoutMs: 10_000, outputTtlMs: 2000, maxAttempts: 3 } });
+  const mediaIds = { next: (prefix = 'id') => `${prefix}_${randomBytes(6).toString('hex')}` };
+  const testClip = (): Buffer => {
+    const file = path.join(mediaRoot, `clip-${randomBytes(4).toString('hex')}.mp4`);
+    execFileSync('ffmpeg', [
+      '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2',
+      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', file,
+    ]);
+    return readFileSync(file);
+  };
+  const mediaJob = async (template: string, outputExtension: string) => {
+    const clip = await mediaStore.put(Readable.from([testClip()]), { contentType: 'video/mp4' });
+    const job = await submitMediaJob({ mediaJobs, mediaUsage, processor, runner: mediaRunner, ids: mediaIds, clock: systemClock },
+      (await storage.operators.findById(ACCOUNT))!, { command: parseCommandTemplate(template, 1), inputs: [{ id: clip.id, size: clip.size, contentType: 'video/mp4' }], outputExtension });
+    return { job, handle: client.workflow.getHandle(workflowIds.mediaJob(job.id)) };
+  };
 
   await storage.operators.insert(anOperator({ id: ACCOUNT, plan: 'business', email: 'replay@herald.dev' }));
   await storage.profiles.insert(aProfile({ accountId: ACCOUNT, username: PROFILE }));
@@ -341,7 +380,7 @@ async function main(): Promise<void> {
       await channels.enqueue(channel, [delivery(3)]);
       const handle = client.workflow.getHandle(workflowIds.webhookChannel(channel));
       await handle.result();
-      const outcomes = (await notifyStorage.deliveries.list({ accountId: ACCOUNT, page: 1, limit: 10 })).items.map((r) => r.outcome).reverse();
+      const outcomes = (await notifyStorage.deliveries.list({ accountId: ACCOUNT, page: 1, limit: 50 })).items.filter((r) => r.channel === 'webhook').map((r) => r.outcome).reverse();
       if (outcomes.join() !== 'failed,failed,skipped,delivered') throw new Error(`unexpected delivery outcomes ${outcomes.join()}`);
       return { 'webhook-channel-breaker': handle.workflowId };
     },
@@ -384,6 +423,54 @@ async function main(): Promise<void> {
     },
   };
 
+  const notifyQueue = `${taskQueue}-notify`;
+  Object.assign(scenarios, {
+    async 'webhook-channel-moved'() {
+      // A profile webhook channel run started on the publishing queue as releases before the notify
+      // pool started it (no queue in its input, a one-argument deliver signal) delivers there; the
+      // next delivery, routed to the notify queue, moves it there (continue-as-new), where it
+      // delivers, and, idle, ends.
+      await notifyStorage.profileWebhooks.save({ accountId: ACCOUNT, profileUsername: PROFILE, webhookUrl: 'https://receiver.example.test/moved', webhookEvents: null, updatedAt: new Date() });
+      const channel = `${ACCOUNT}:profile:${PROFILE}`;
+      for (const i of [0, 1]) await notifyStorage.outbox.emit(anUploadCompletedEvent({ account_id: ACCOUNT, profile_username: PROFILE, title: `moved ${i}` }), `replay-moved-${i}`);
+      const delivery = (i: number) => ({ deliveryId: webhookCrypto.deliveryId(`replay-moved-${i}`, channel), eventKey: `replay-moved-${i}` });
+      const delivered = (n: number) => until(`${n} deliveries to the moved channel`, async () =>
+        ((await notifyStorage.deliveries.list({ accountId: ACCOUNT, page: 1, limit: 50 })).items.filter((r) => r.channel === 'profile_webhook' && r.outcome === 'delivered').length >= n ? true : undefined));
+      const legacy = await client.workflow.signalWithStart('webhookChannelWorkflow', {
+        workflowId: workflowIds.webhookChannel(channel),
+        taskQueue,
+        args: [{ channelId: channel, breaker: { failureThreshold: 2, pauseMs: 3000 }, attemptTimeoutMs: 60_000, heartbeatTimeoutMs: 5000, idleMs: 60_000, batch: 20 }],
+        signal: 'deliver',
+        signalArgs: [[delivery(0)]],
+      });
+      await delivered(1);
+      const routed = createTemporalChannelQueue(client, { taskQueue: notifyQueue, timing: { failureThreshold: 2, pauseMs: 3000, receiverTimeoutMs: 5000, heartbeatTimeoutMs: 5000, idleMs: 1000 } });
+      await routed.enqueue(channel, [delivery(1)]);
+      await delivered(2);
+      const moved = client.workflow.getHandle(legacy.workflowId);
+      await moved.result();
+      const described = await moved.describe();
+      if (described.taskQueue !== notifyQueue || described.runId === legacy.signaledRunId) throw new Error(`the channel run did not move: ${described.taskQueue}`);
+      return { 'webhook-channel-moved-from': `${legacy.workflowId}#${legacy.signaledRunId}`, 'webhook-channel-moved-to': `${legacy.workflowId}#${described.runId}` };
+    },
+    async 'media-job-finished'() {
+      // A real transcode: FINISHED with its output, minutes settled, the output expired 2 s later.
+      const { job, handle } = await mediaJob('ffmpeg -i {input} -vf scale=160:-2 -c:v libx264 -preset ultrafast -c:a copy {output}', 'mp4');
+      const outcome: unknown = await handle.result();
+      const done = await mediaJobs.find(job.accountId, job.id);
+      if (outcome !== 'finished' || done?.status !== 'FINISHED') throw new Error(`media job ended ${String(outcome)} / ${done?.status}`);
+      return { 'media-job-finished': handle.workflowId };
+    },
+    async 'media-job-error'() {
+      // ffmpeg refuses the command (an unknown encoder): ERROR with its reason, not retried.
+      const { job, handle } = await mediaJob('ffmpeg -i {input} -c:v no_such_encoder {output}', 'mp4');
+      const outcome: unknown = await handle.result();
+      const done = await mediaJobs.find(job.accountId, job.id);
+      if (outcome !== 'error' || done?.status !== 'ERROR') throw new Error(`media job ended ${String(outcome)} / ${done?.status}`);
+      return { 'media-job-error': handle.workflowId };
+    },
+  } satisfies Record<string, () => Promise<Record<string, string>>>);
+
   const chosen = Object.keys(scenarios).filter((name) => !only.size || only.has(name));
   const unknown = [...only].filter((name) => !scenarios[name]);
   if (unknown.length) throw new Error(`unknown scenarios: ${unknown.join(', ')} (known: ${Object.keys(scenarios).join(', ')})`);
@@ -402,19 +489,42 @@ async function main(): Promise<void> {
       ...createNotificationActivities(notificationDeps),
     },
   });
+  const mediaWorker = await Worker.create({
+    connection: await NativeConnection.connect({ address }),
+    namespace,
+    taskQueue: mediaQueue,
+    identity: 'herald-replay-recorder',
+    workflowsPath: require.resolve('../../workflows/media-job.workflow'),
+    activities: createMediaJobActivities({
+      mediaJobs, mediaUsage, processor, clock: systemClock, maxOutputBytes: 256 * 1024 * 1024, progressWriteMs: 500, heartbeatEveryMs: 1000,
+      store: mediaStore,
+      publish: { storage, mediaJobs, operators: storage.operators, probe: createFfprobe({ pathOf: mediaStore.pathOf }), hasher: sha256KeyHasher, platforms, runner, ids: mediaIds, clock: systemClock },
+    }),
+  });
+  const notifyWorker = await Worker.create({
+    connection: await NativeConnection.connect({ address }),
+    namespace,
+    taskQueue: notifyQueue,
+    identity: 'herald-replay-recorder',
+    workflowsPath: require.resolve('../../workflows/webhook-channel.workflow'),
+    activities: createNotificationActivities(notificationDeps),
+  });
   const dir = path.join(HISTORIES, label);
-  await worker.runUntil(async () => {
+  await notifyWorker.runUntil(() => mediaWorker.runUntil(() => worker.runUntil(async () => {
     const recorded = await Promise.all(chosen.map(async (name) => {
       const ids = await scenarios[name]!();
       return Object.entries(ids);
     }));
     mkdirSync(dir, { recursive: true });
-    for (const [name, workflowId] of recorded.flat()) {
-      const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    for (const [name, id] of recorded.flat()) {
+      // `<workflow id>#<run id>` names one run of a workflow that continued as new.
+      const [workflowId, runId] = id.split('#');
+      const history = await client.workflow.getHandle(workflowId!, runId).fetchHistory();
       writeFileSync(path.join(dir, `${name}.json`), `${historyToJSON(history)}\n`);
       console.log(`recorded ${path.relative(ROOT, path.join(dir, `${name}.json`))} (${history.events?.length ?? 0} events)`);
     }
-  });
+  })));
+  rmSync(mediaRoot, { recursive: true, force: true });
   await connection.close();
 }
 

@@ -76,7 +76,10 @@ export interface Stack {
   env: Record<string, string>;
   api: Daemon;
   worker: Daemon | null;
-  startWorker(): Promise<Daemon>;
+  /** Every worker started, the latest last (stop() ends them all). */
+  workers: Daemon[];
+  /** Starts a worker daemon; `extraEnv` adds to the stack's environment (`HERALD_WORKER_POOLS=notify`). */
+  startWorker(extraEnv?: Record<string, string>): Promise<Daemon>;
   /** The connect page daemon (apps/web) on HERALD_WEB_PORT, at `webUrl`; started on demand. */
   webUrl: string;
   web: Daemon | null;
@@ -116,6 +119,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     env,
     api,
     worker: null,
+    workers: [],
     webUrl,
     web: null,
     async startWeb() {
@@ -124,9 +128,10 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       await waitFor('web', web, async () => (await fetch(`${webUrl}/healthz`)).status === 200, 60_000);
       return web;
     },
-    async startWorker() {
-      const worker = launch('worker', 'worker/main.js', env);
+    async startWorker(extra: Record<string, string> = {}) {
+      const worker = launch('worker', 'worker/main.js', { ...env, ...extra });
       stack.worker = worker;
+      stack.workers.push(worker);
       await waitFor('worker', worker, async () => worker.output.join('').includes('herald worker running'), 90_000);
       return worker;
     },
@@ -154,6 +159,10 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     },
     async stop() {
       await stack.killWorker('SIGTERM');
+      await Promise.all(stack.workers.filter((w) => w.child.exitCode === null).map((w) => {
+        w.child.kill('SIGTERM');
+        return w.exited;
+      }));
       const web = stack.web;
       if (web && web.child.exitCode === null) {
         web.child.kill('SIGTERM');

@@ -8,7 +8,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { HeraldError } from '../../../core/domain/errors';
 import type { SettingsSchema } from '../../../core/domain/settings';
-import { isReservedAddress } from '../../media/url-fetcher';
+import { isReservedAddress } from '../../net/reserved-addresses';
 import { invalidCredential } from './credentials';
 import { trimBase } from './http';
 
@@ -21,7 +21,7 @@ export async function instanceBase(raw: string, opts: { allowPrivate: boolean; s
     const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
     const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true }).catch(() => []);
     if (!addresses.length) throw refuse(`${opts.field}: ${host} does not resolve`);
-    if (addresses.some((a) => isReservedAddress(a.address, a.family === 6 ? 6 : 4))) throw refuse(`${opts.field} points to a private or reserved address`);
+    if (addresses.some((a) => isReservedAddress(a.address))) throw refuse(`${opts.field} points to a private or reserved address`);
   }
   return trimBase(`${url.origin}${url.pathname}`);
 }

@@ -15,7 +15,6 @@ import { lifecycleWiring } from '../../shared/lifecycle';
 import { ensureRefreshAheadForAll } from '../../../core/usecases/refresh-ahead';
 import { createNotificationActivities } from '../../../workflows/activities/notifications';
 import { buildNotifications } from '../../shared/notifications';
-import { startNotificationDispatcher } from '../notify-dispatcher';
 import type { WorkerPool } from '../pool-types';
 
 /**
@@ -41,14 +40,19 @@ export function withOperatorsCached(storage: Storage, ttlMs = 60_000): Storage {
 
 /**
  * Publishing: the upload workflow (immediate, scheduled, queued, retried), the account-pause and
- * checkpoint-probe workflows it starts, the refresh-ahead workflow of every OAuth account, the
- * notification channels' breaker workflows with the outbox dispatcher that feeds them, and the reconciler that starts workflows of uploads stored
- * while Temporal was unreachable. Task queue HERALD_TASK_QUEUE (default `herald`).
+ * checkpoint-probe workflows it starts, the refresh-ahead workflow of every OAuth account, and the
+ * reconciler that starts workflows of uploads stored while Temporal was unreachable. Task queue
+ * HERALD_TASK_QUEUE (default `herald`).
+ *
+ * Notification channels run in the `notify` pool. Their workflow and activities stay registered
+ * here for the channel runs started on this queue before that pool existed: such a run finishes
+ * here (an activity already scheduled on this queue completes here), or moves to the notify queue
+ * at its next delivery (the routed `deliver` signal). See the README, "Worker pools".
  */
 export const publishPool: WorkerPool = {
   name: 'publish',
   taskQueue: (config) => config.temporal.taskQueue,
-  workflows: ['upload', 'accountPause', 'checkpointProbe', 'connectionRefresh', 'webhookChannel'],
+  workflows: ['upload', 'accountPause', 'checkpointProbe', 'connectionRefresh'],
   defaultConcurrency: 200,
   async start(ctx) {
     const { config, mongo } = ctx;
@@ -69,6 +73,7 @@ export const publishPool: WorkerPool = {
         }),
         ...createAccountPauseActivities({ storage: mongo.storage, clock: systemClock }),
         ...createCheckpointProbeActivities({ storage: mongo.storage, leases: mongo.leases, platforms: ctx.platforms, secrets: ctx.secrets, clock: systemClock }),
+        // Channel runs started on this queue before the notify pool (see above).
         ...createNotificationActivities(notifications),
         ...createConnectionRefreshActivities({ storage: mongo.storage, leases: mongo.leases, platforms: ctx.platforms, secrets: ctx.secrets, notifier, clock: systemClock, ...lifecycle }),
       },
@@ -84,14 +89,6 @@ export const publishPool: WorkerPool = {
       log: ctx.log,
       ...config.reconciler,
     });
-    // The event outbox → each channel's breaker workflow (webhook:<channel>).
-    const dispatcher = startNotificationDispatcher({ deps: notifications, log: ctx.log, pollMs: config.notifications.pollMs, cleanupIntervalMs: config.notifications.cleanupIntervalMs });
-    return {
-      worker,
-      stop: async () => {
-        reconciler.stop();
-        await dispatcher.stop();
-      },
-    };
+    return { worker, stop: () => reconciler.stop() };
   },
 };
