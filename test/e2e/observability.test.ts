@@ -136,12 +136,13 @@ describe('observability end to end', () => {
     await eventually(async () => inTrace(), (spans) => spans.some((s) => s.service === 'herald-worker' && s.attributes['herald.network'] === 'discord'), 60_000, 500);
     const spans = inTrace();
     const names = spans.map((s) => s.name);
-    expect(names).toEqual(expect.arrayContaining(['StartWorkflow:uploadWorkflow', 'RunWorkflow:uploadWorkflow', 'RunActivity:publishTarget']));
+    // A one-network text post publishes in one step (begin, call, finish: the publishOnlyTarget activity).
+    expect(names).toEqual(expect.arrayContaining(['StartWorkflow:uploadWorkflow', 'RunWorkflow:uploadWorkflow', 'RunActivity:publishOnlyTarget']));
     const call = spans.find((s) => s.attributes['herald.network'] === 'discord')!;
     expect(call).toMatchObject({ service: 'herald-worker', attributes: { 'herald.operation': expect.stringMatching(/^POST \/api\/v\d+\/webhooks\/:id\/:id/) } });
-    // The network call is a child of the publishTarget activity.
+    // The network call is a child of that activity.
     const activity = spans.find((s) => s.spanId === call.parentSpanId);
-    expect(activity?.name).toBe('RunActivity:publishTarget');
+    expect(activity?.name).toBe('RunActivity:publishOnlyTarget');
     expect(JSON.stringify(otlp.spans)).not.toContain(webhookUrl.split('/').pop()!);
   });
 
