@@ -1,26 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { MongoClient, type Db } from 'mongodb';
 import { createMongoCredentialLeases } from '../../adapters/mongo/credential-leases';
 import { LeaseBusyError } from '../../core/ports/credential-leases';
+import { useTestDatabase } from '../support/mongo-db';
 
-/** Refresh leases on the MongoDB-wire server at MONGODB_URI (FerretDB in dev and CI). */
-const uri = process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald';
-let client: MongoClient;
-let db: Db;
-
-beforeAll(async () => {
-  client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
-  await client.connect();
-  db = client.db(`herald_test_${randomBytes(6).toString('hex')}`);
-});
-afterAll(async () => {
-  await db.dropDatabase().catch(() => undefined);
-  await client.close();
-});
+/** Refresh leases on the MongoDB-wire server at MONGODB_URI (FerretDB in dev and CI), in a database of their own. */
+const testDb = useTestDatabase();
 
 describe('credential leases (FerretDB)', () => {
   it('lets one holder at a time refresh an account, the others waiting their turn', async () => {
-    const leases = createMongoCredentialLeases(db, { pollMs: 20 });
+    const leases = createMongoCredentialLeases(testDb(), { pollMs: 20 });
     let inside = 0;
     let most = 0;
     const order: number[] = [];
@@ -38,7 +25,7 @@ describe('credential leases (FerretDB)', () => {
   });
 
   it('keeps accounts independent', async () => {
-    const leases = createMongoCredentialLeases(db, { pollMs: 20 });
+    const leases = createMongoCredentialLeases(testDb(), { pollMs: 20 });
     const a = await leases.acquire('conn-b', { ttlMs: 60_000, waitMs: 1_000 });
     const b = await leases.acquire('conn-c', { ttlMs: 60_000, waitMs: 1_000 });
     await Promise.all([a(), b()]);
@@ -46,12 +33,12 @@ describe('credential leases (FerretDB)', () => {
 
   it('gives up with LeaseBusyError after its wait, and takes over a lease whose holder died', async () => {
     let now = new Date('2026-01-01T00:00:00Z');
-    const leases = createMongoCredentialLeases(db, { pollMs: 10, now: () => now });
+    const leases = createMongoCredentialLeases(testDb(), { pollMs: 10, now: () => now });
     await leases.acquire('conn-d', { ttlMs: 60_000, waitMs: 0 }); // never released: its holder "died"
     await expect(leases.acquire('conn-d', { ttlMs: 60_000, waitMs: 0 })).rejects.toBeInstanceOf(LeaseBusyError);
     now = new Date(now.getTime() + 61_000);
     const release = await leases.acquire('conn-d', { ttlMs: 60_000, waitMs: 0 });
     await release();
-    expect(await db.collection('credential_leases').countDocuments({ _id: 'conn-d' as never })).toBe(0);
+    expect(await testDb().collection('credential_leases').countDocuments({ _id: 'conn-d' as never })).toBe(0);
   });
 });

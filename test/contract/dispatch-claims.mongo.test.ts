@@ -1,25 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { MongoClient, type Db } from 'mongodb';
 import { createMongoDispatchClaims } from '../../adapters/mongo/dispatch-claims';
+import { useTestDatabase } from '../support/mongo-db';
 
-/** Dispatch claims on the MongoDB-wire server at MONGODB_URI (FerretDB in dev and CI). */
-const uri = process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald';
-let client: MongoClient;
-let db: Db;
-
-beforeAll(async () => {
-  client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
-  await client.connect();
-  db = client.db(`herald_test_${randomBytes(6).toString('hex')}`);
-});
-afterAll(async () => {
-  await db.dropDatabase().catch(() => undefined);
-  await client.close();
-});
+/** Dispatch claims on the MongoDB-wire server at MONGODB_URI (FerretDB in dev and CI), in a database of their own. */
+const testDb = useTestDatabase();
 
 describe('dispatch claims (FerretDB)', () => {
   it('gives a call to exactly one of many concurrent executions; the others are told it is busy', async () => {
-    const claims = createMongoDispatchClaims(db);
+    const claims = createMongoDispatchClaims(testDb());
     const outcomes = await Promise.all(Array.from({ length: 8 }, () => claims.claim('call-a', { ttlMs: 60_000 })));
     expect(outcomes.filter((o) => o.kind === 'claimed')).toHaveLength(1);
     expect(outcomes.filter((o) => o.kind === 'busy')).toHaveLength(7);
@@ -27,7 +14,7 @@ describe('dispatch claims (FerretDB)', () => {
   });
 
   it('keeps calls independent', async () => {
-    const claims = createMongoDispatchClaims(db);
+    const claims = createMongoDispatchClaims(testDb());
     const a = await claims.claim('call-b', { ttlMs: 60_000 });
     const b = await claims.claim('call-c', { ttlMs: 60_000 });
     expect([a.kind, b.kind]).toEqual(['claimed', 'claimed']);
@@ -36,7 +23,7 @@ describe('dispatch claims (FerretDB)', () => {
 
   it('answers busy with the time left, and lets exactly one execution take over a claim whose holder stopped renewing', async () => {
     let now = new Date('2026-01-01T00:00:00Z');
-    const claims = createMongoDispatchClaims(db, { now: () => now });
+    const claims = createMongoDispatchClaims(testDb(), { now: () => now });
     const dead = await claims.claim('call-d', { ttlMs: 60_000 });
     if (dead.kind === 'busy') throw new Error('first claim was busy');
     dead.stop(); // its holder "died": no renewals any more
@@ -53,12 +40,12 @@ describe('dispatch claims (FerretDB)', () => {
 
   it('renews a held claim while its call runs, so a slow call is not taken over', async () => {
     let now = new Date('2026-01-01T00:00:00Z');
-    const claims = createMongoDispatchClaims(db, { now: () => now });
+    const claims = createMongoDispatchClaims(testDb(), { now: () => now });
     const held = await claims.claim('call-e', { ttlMs: 300 });
     if (held.kind === 'busy') throw new Error('first claim was busy');
     // Far past the claim's lifetime on the clock: only a renewal (every ttl/3 while held) keeps it.
     now = new Date(now.getTime() + 3_600_000);
-    const docs = db.collection<{ _id: string; expiresAt: Date }>('dispatch_claims');
+    const docs = testDb().collection<{ _id: string; expiresAt: Date }>('dispatch_claims');
     const deadline = Date.now() + 60_000;
     while ((await docs.findOne({ _id: 'call-e#0' }))!.expiresAt.getTime() <= now.getTime()) {
       if (Date.now() > deadline) throw new Error('the claim was not renewed within 60 s');

@@ -3,21 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
-
-/**
- * A request sent on a kept-alive connection at the moment the API closes it as idle fails with
- * "other side closed" before the API read anything (a race of keep-alive, not an answer): sent
- * once more, which then goes on a new connection. Any other failure fails the test.
- */
-async function onFreshSocketIfClosed<T>(send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (err) {
-    if (!/other side closed/.test(String((err as { cause?: unknown }).cause))) throw err;
-    return send();
-  }
-}
+import { apiClient, eventually, freePort, onFreshSocketIfClosed, startStack, type Stack } from '../support/stack';
 
 jest.setTimeout(600_000);
 

@@ -213,6 +213,14 @@ async function main(): Promise<void> {
       (await storage.operators.findById(ACCOUNT))!, { command: parseCommandTemplate(template, 1), inputs: [{ id: clip.id, size: clip.size, contentType: 'video/mp4' }], outputExtension });
     return { job, handle: client.workflow.getHandle(workflowIds.mediaJob(job.id)) };
   };
+  /** Runs one job to its end and checks how it ended (the workflow's result and the job's status). */
+  const mediaJobEnding = async (name: string, template: string, expected: 'finished' | 'error') => {
+    const { job, handle } = await mediaJob(template, 'mp4');
+    const outcome: unknown = await handle.result();
+    const done = await mediaJobs.find(job.accountId, job.id);
+    if (outcome !== expected || done?.status !== (expected === 'finished' ? 'FINISHED' : 'ERROR')) throw new Error(`${name}: the job ended ${String(outcome)} / ${done?.status}`);
+    return { [name]: handle.workflowId };
+  };
 
   await storage.operators.insert(anOperator({ id: ACCOUNT, plan: 'business', email: 'replay@herald.dev' }));
   await storage.profiles.insert(aProfile({ accountId: ACCOUNT, username: PROFILE }));
@@ -453,62 +461,33 @@ async function main(): Promise<void> {
       if (described.taskQueue !== notifyQueue || described.runId === legacy.signaledRunId) throw new Error(`the channel run did not move: ${described.taskQueue}`);
       return { 'webhook-channel-moved-from': `${legacy.workflowId}#${legacy.signaledRunId}`, 'webhook-channel-moved-to': `${legacy.workflowId}#${described.runId}` };
     },
-    async 'media-job-finished'() {
-      // A real transcode: FINISHED with its output, minutes settled, the output expired 2 s later.
-      const { job, handle } = await mediaJob('ffmpeg -i {input} -vf scale=160:-2 -c:v libx264 -preset ultrafast -c:a copy {output}', 'mp4');
-      const outcome: unknown = await handle.result();
-      const done = await mediaJobs.find(job.accountId, job.id);
-      if (outcome !== 'finished' || done?.status !== 'FINISHED') throw new Error(`media job ended ${String(outcome)} / ${done?.status}`);
-      return { 'media-job-finished': handle.workflowId };
-    },
-    async 'media-job-error'() {
-      // ffmpeg refuses the command (an unknown encoder): ERROR with its reason, not retried.
-      const { job, handle } = await mediaJob('ffmpeg -i {input} -c:v no_such_encoder {output}', 'mp4');
-      const outcome: unknown = await handle.result();
-      const done = await mediaJobs.find(job.accountId, job.id);
-      if (outcome !== 'error' || done?.status !== 'ERROR') throw new Error(`media job ended ${String(outcome)} / ${done?.status}`);
-      return { 'media-job-error': handle.workflowId };
-    },
+    // A real transcode: FINISHED with its output, minutes settled, the output expired 2 s later.
+    'media-job-finished': () => mediaJobEnding('media-job-finished', 'ffmpeg -i {input} -vf scale=160:-2 -c:v libx264 -preset ultrafast -c:a copy {output}', 'finished'),
+    // ffmpeg refuses the command (an unknown encoder): ERROR with its reason, not retried.
+    'media-job-error': () => mediaJobEnding('media-job-error', 'ffmpeg -i {input} -c:v no_such_encoder {output}', 'error'),
   } satisfies Record<string, () => Promise<Record<string, string>>>);
 
   const chosen = Object.keys(scenarios).filter((name) => !only.size || only.has(name));
   const unknown = [...only].filter((name) => !scenarios[name]);
   if (unknown.length) throw new Error(`unknown scenarios: ${unknown.join(', ')} (known: ${Object.keys(scenarios).join(', ')})`);
 
-  const worker = await Worker.create({
-    connection: await NativeConnection.connect({ address }),
-    namespace,
-    taskQueue,
-    identity: 'herald-replay-recorder',
-    workflowsPath: require.resolve('../../workflows/index'),
-    activities: {
-      ...createUploadActivities({ storage, platforms, secrets, notifier: createMemoryNotifier(), clock: systemClock, media: noMedia, mediaFetcher, pauses, checkpointProbes }),
-      ...createAccountPauseActivities({ storage, clock: systemClock }),
-      ...createCheckpointProbeActivities({ storage, platforms, secrets, clock: systemClock }),
-      ...createConnectionRefreshActivities({ storage, platforms, secrets, clock: systemClock, notifier: createMemoryNotifier() }),
-      ...createNotificationActivities(notificationDeps),
-    },
+  /** One in-process worker per pool's bundle, each on its own recorder task queue. */
+  const workerFor = async (queue: string, workflowsPath: string, activities: object) => Worker.create({
+    connection: await NativeConnection.connect({ address }), namespace, taskQueue: queue, identity: 'herald-replay-recorder', workflowsPath, activities,
   });
-  const mediaWorker = await Worker.create({
-    connection: await NativeConnection.connect({ address }),
-    namespace,
-    taskQueue: mediaQueue,
-    identity: 'herald-replay-recorder',
-    workflowsPath: require.resolve('../../workflows/media-job.workflow'),
-    activities: createMediaJobActivities({
-      mediaJobs, mediaUsage, processor, clock: systemClock, maxOutputBytes: 256 * 1024 * 1024, progressWriteMs: 500, heartbeatEveryMs: 1000,
-      store: mediaStore,
-      publish: { storage, mediaJobs, operators: storage.operators, probe: createFfprobe({ pathOf: mediaStore.pathOf }), hasher: sha256KeyHasher, platforms, runner, ids: mediaIds, clock: systemClock },
-    }),
+  const worker = await workerFor(taskQueue, require.resolve('../../workflows/index'), {
+    ...createUploadActivities({ storage, platforms, secrets, notifier: createMemoryNotifier(), clock: systemClock, media: noMedia, mediaFetcher, pauses, checkpointProbes }),
+    ...createAccountPauseActivities({ storage, clock: systemClock }),
+    ...createCheckpointProbeActivities({ storage, platforms, secrets, clock: systemClock }),
+    ...createConnectionRefreshActivities({ storage, platforms, secrets, clock: systemClock, notifier: createMemoryNotifier() }),
+    ...createNotificationActivities(notificationDeps),
   });
-  const notifyWorker = await Worker.create({
-    connection: await NativeConnection.connect({ address }),
-    namespace,
-    taskQueue: notifyQueue,
-    identity: 'herald-replay-recorder',
-    workflowsPath: require.resolve('../../workflows/webhook-channel.workflow'),
-    activities: createNotificationActivities(notificationDeps),
-  });
+  const mediaWorker = await workerFor(mediaQueue, require.resolve('../../workflows/media-job.workflow'), createMediaJobActivities({
+    mediaJobs, mediaUsage, processor, clock: systemClock, maxOutputBytes: 256 * 1024 * 1024, progressWriteMs: 500, heartbeatEveryMs: 1000,
+    store: mediaStore,
+    publish: { storage, mediaJobs, operators: storage.operators, probe: createFfprobe({ pathOf: mediaStore.pathOf }), hasher: sha256KeyHasher, platforms, runner, ids: mediaIds, clock: systemClock },
+  }));
+  const notifyWorker = await workerFor(notifyQueue, require.resolve('../../workflows/webhook-channel.workflow'), createNotificationActivities(notificationDeps));
   const dir = path.join(HISTORIES, label);
   await notifyWorker.runUntil(() => mediaWorker.runUntil(() => worker.runUntil(async () => {
     const recorded = await Promise.all(chosen.map(async (name) => {

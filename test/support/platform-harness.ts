@@ -7,6 +7,8 @@ import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createFfprobe } from '../../adapters/media/ffprobe';
 import { createRenditions } from '../../adapters/media/renditions';
 import type { MediaAccess, MediaRef, PlatformAdapter, PublishContext, PublishOutcome, PublishPost } from '../../core/ports/platform';
+import type { MediaKind } from '../../core/domain/platforms';
+import { resolveSettings } from '../../core/domain/settings';
 
 /**
  * Support for the per-network contract tests: real media files (made with ffmpeg) in a real
@@ -141,4 +143,18 @@ export async function drivePublish(
 
 export function textPost(title: string, settings: Record<string, unknown> = {}): PublishPost {
   return { kind: 'text', title, media: [], settings };
+}
+
+/** A post whose fields went through the network's settings schema as intake does (a violation throws). */
+export function resolvedPost(adapter: PlatformAdapter, kind: MediaKind, title: string, media: MediaRef[], fields: Record<string, unknown> = {}, description?: string): PublishPost {
+  const r = resolveSettings(adapter.descriptor.id, adapter.descriptor.settings, fields, { endpoint: kind, mediaCount: media.length });
+  if (r.violations.length) throw new Error(JSON.stringify(r.violations));
+  return { kind, title, media, settings: r.values, ...(description ? { description } : {}) };
+}
+
+/** Publishes with a network that answers in one step (nothing to wait for): its outcome. */
+export async function publishInOneStep(adapter: PlatformAdapter, ctx: PublishContext, post: PublishPost): Promise<PublishOutcome> {
+  const step = await adapter.publisher!.publish(ctx, post);
+  if (step.kind !== 'done') throw new Error(`${adapter.descriptor.id} publishes in one step`);
+  return step.outcome;
 }

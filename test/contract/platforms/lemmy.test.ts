@@ -2,14 +2,12 @@
  * Lemmy: the shared platform contract against the instance simulator (text, photo; re-login as the
  * refresh), and what is Lemmy's own: connect by community name, link posts, fields, edit, delete.
  */
-import { resolveSettings } from '../../../core/domain/settings';
-import type { MediaKind } from '../../../core/domain/platforms';
-import type { MediaRef, PlatformAdapter, PublishContext, PublishPost } from '../../../core/ports/platform';
+import type { PlatformAdapter, PublishContext, PublishPost } from '../../../core/ports/platform';
 import { postRefOf } from '../../../core/ports/platform';
 import { createLemmyPlatform, mapLemmyFailure } from '../../../adapters/platforms/lemmy';
 import { startLemmySimulator, type LemmySimulator } from '../../../ops/simulators/lemmy';
 import { noMedia } from '../../support/media-access';
-import { FIXTURE_TIMEOUT_MS, mediaFixtures, type MediaFixtures } from '../../support/platform-harness';
+import { FIXTURE_TIMEOUT_MS, mediaFixtures, publishInOneStep, resolvedPost, type MediaFixtures } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
 
 const TIMEOUT_MS = 5000;
@@ -20,11 +18,7 @@ let fx: MediaFixtures;
 beforeAll(async () => { fx = await mediaFixtures(); }, FIXTURE_TIMEOUT_MS);
 afterAll(async () => { await fx?.close(); });
 
-function post(adapter: PlatformAdapter, kind: MediaKind, title: string, media: MediaRef[], fields: Record<string, unknown> = {}, description?: string): PublishPost {
-  const r = resolveSettings('lemmy', adapter.descriptor.settings, fields, { endpoint: kind, mediaCount: media.length });
-  if (r.violations.length) throw new Error(JSON.stringify(r.violations));
-  return { kind, title, media, settings: r.values, ...(description ? { description } : {}) };
-}
+const post = resolvedPost;
 
 interface World { sim: LemmySimulator; adapter: PlatformAdapter; communityId: number }
 let world: World | undefined;
@@ -77,11 +71,7 @@ describe('lemmy: its own behaviour', () => {
   beforeEach(() => x.sim.reset());
 
   const ctx = (credentials: Record<string, string>, media = noMedia): PublishContext => ({ credentials, idempotencyKey: `idem-${++serial}`, media });
-  const publish = async (credentials: Record<string, string>, p: PublishPost, media = noMedia) => {
-    const step = await x.adapter.publisher!.publish(ctx(credentials, media), p);
-    if (step.kind !== 'done') throw new Error('lemmy publishes in one step');
-    return step.outcome;
-  };
+  const publish = (credentials: Record<string, string>, p: PublishPost, media = noMedia) => publishInOneStep(x.adapter, ctx(credentials, media), p);
 
   it('connects: login, my_user from /site, community by name; stores the JWT and the community id', async () => {
     const v = await connectWith(x, { community: '!technology' });

@@ -3,13 +3,12 @@
  * what is WordPress's own: the connect checks, its fields, edit and trash, each failure.
  */
 import { resolveSettings } from '../../../core/domain/settings';
-import type { MediaKind } from '../../../core/domain/platforms';
-import type { MediaRef, PlatformAdapter, PublishContext, PublishPost } from '../../../core/ports/platform';
+import type { PlatformAdapter, PublishContext, PublishPost } from '../../../core/ports/platform';
 import { postRefOf } from '../../../core/ports/platform';
 import { createWordPressPlatform, mapWordPressFailure } from '../../../adapters/platforms/wordpress';
 import { startWordPressSimulator, type WordPressSimulator } from '../../../ops/simulators/wordpress';
 import { noMedia } from '../../support/media-access';
-import { FIXTURE_TIMEOUT_MS, mediaFixtures, type MediaFixtures } from '../../support/platform-harness';
+import { FIXTURE_TIMEOUT_MS, mediaFixtures, publishInOneStep, resolvedPost, type MediaFixtures } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
 
 const TIMEOUT_MS = 5000;
@@ -20,11 +19,7 @@ let fx: MediaFixtures;
 beforeAll(async () => { fx = await mediaFixtures(); }, FIXTURE_TIMEOUT_MS);
 afterAll(async () => { await fx?.close(); });
 
-function post(adapter: PlatformAdapter, kind: MediaKind, title: string, media: MediaRef[], fields: Record<string, unknown> = {}, description?: string): PublishPost {
-  const r = resolveSettings('wordpress', adapter.descriptor.settings, fields, { endpoint: kind, mediaCount: media.length });
-  if (r.violations.length) throw new Error(JSON.stringify(r.violations));
-  return { kind, title, media, settings: r.values, ...(description ? { description } : {}) };
-}
+const post = resolvedPost;
 
 interface World { sim: WordPressSimulator; adapter: PlatformAdapter; password: string }
 let world: World | undefined;
@@ -74,11 +69,7 @@ describe('wordpress: its own behaviour', () => {
   beforeEach(() => x.sim.reset());
 
   const ctx = (credentials: Record<string, string>, media = noMedia): PublishContext => ({ credentials, idempotencyKey: `idem-${++serial}`, media });
-  const publish = async (credentials: Record<string, string>, p: PublishPost, media = noMedia) => {
-    const step = await x.adapter.publisher!.publish(ctx(credentials, media), p);
-    if (step.kind !== 'done') throw new Error('wordpress publishes in one step');
-    return step.outcome;
-  };
+  const publish = (credentials: Record<string, string>, p: PublishPost, media = noMedia) => publishInOneStep(x.adapter, ctx(credentials, media), p);
 
   it('connects with users/me?context=edit and Basic auth; identity of the user on the site', async () => {
     const v = await connectWith(x);
