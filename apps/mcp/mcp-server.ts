@@ -71,7 +71,7 @@ export function generateTools(options: Pick<HeraldMcpOptions, 'operations' | 'pa
 /** One MCP server (one per session over HTTP, one per process over stdio). */
 export function createHeraldMcpServer(options: HeraldMcpOptions, tools: GeneratedTool[]): Server {
   const server = new Server({ name: 'herald', title: 'Herald social publishing', version: options.version }, {
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} },
     instructions: INSTRUCTIONS,
   });
   const byName = new Map(tools.map((t) => [t.tool.name, t]));
@@ -80,12 +80,20 @@ export function createHeraldMcpServer(options: HeraldMcpOptions, tools: Generate
     return tools.find((t) => t.operation.method === want.method && t.operation.path === want.path) ?? null;
   };
 
-  const call = (generated: GeneratedTool, args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
+  const call = async (generated: GeneratedTool, args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
     const principal = options.principalOf(extra);
-    return callOperation(generated, args, {
+    const started = Date.now();
+    const result = await callOperation(generated, args, {
       apiBaseUrl: options.apiBaseUrl, path: options.pathOf(generated.operation), authorization: principal.authorization,
       accountId: principal.accountId, uploads: options.uploads, base64MaxBytes: options.base64MaxBytes, signal: extra.signal,
     });
+    // The REST call behind the tool, as a log message the client may subscribe to (logging/setLevel).
+    const status = result.isError ? Number(result.structuredContent?.status ?? 0) : 200;
+    await server.sendLoggingMessage({
+      level: result.isError ? 'warning' : 'info', logger: 'herald',
+      data: { tool: generated.tool.name, rest: `${generated.operation.method.toUpperCase()} ${options.pathOf(generated.operation)}`, ...(result.isError ? { status, error_code: result.structuredContent?.error_code } : {}), ms: Date.now() - started },
+    }, extra.sessionId).catch(() => undefined);
+    return result;
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
