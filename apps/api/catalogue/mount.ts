@@ -37,14 +37,15 @@ const WHERE = { params: 'path parameter', query: 'query parameter', body: 'body 
 
 /**
  * Parses one part of the request; a failure answers 400 `invalid_request` naming every offending
- * field, where it was sent and what to fix (same shape as input.ts's `parse`: `violations[]`).
+ * field and what to fix, with the same message and `violations[]` as input.ts's `parse` (each
+ * violation also says where the field was sent: path parameter, query parameter or body field).
  */
 function check(part: keyof typeof WHERE, declared: z.ZodObject | undefined, value: Record<string, unknown>): Record<string, unknown> {
   if (!declared) return value;
   const result = edgeSchema(declared).safeParse(value);
   if (result.success) return result.data as Record<string, unknown>;
-  const violations = result.error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', in: part, message: issue.message }));
-  throw invalidInput(violations.map((v) => `${WHERE[part]} ${v.field}: ${v.message}`).join('; '), { violations });
+  const violations = result.error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', in: WHERE[part], message: issue.message }));
+  throw invalidInput(violations.map((v) => `${v.field}: ${v.message}`).join('; '), { violations });
 }
 
 /** Query values as one value per name (the last of a repeated one), except for declared arrays. */

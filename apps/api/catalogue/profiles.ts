@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PIN_KINDS, type PinKind } from '../../../core/domain/profile';
 import { checkedByCore, operation } from './types';
-import { ok, OkMessage, Platform, Profile, ProfileUsername } from './common';
+import { ok, OkMessage, Profile, ProfileUsername } from './common';
 
 /** Profiles (end users), pins and manual credential connections. */
 
@@ -57,26 +57,6 @@ export const deleteProfile = operation({
   errors: { 400: 'Missing or invalid username.', 404: 'PROFILE_NOT_FOUND.' },
 });
 
-export const connectWithCredentials = operation({
-  id: 'connectWithCredentials',
-  method: 'post',
-  path: '/svc/users/{platform}/credentials',
-  tags: ['connections'],
-  summary: 'Connect an account with credentials',
-  description: 'Connects a network that takes credentials instead of OAuth (discord: `webhook_url`, optional `name`; telegram: `bot_token`, `chat_id`; bluesky, mastodon and the other credential networks: their own fields) to a profile. The credentials are checked against the network, then stored encrypted. Errors: 400 `platform_not_supported` or missing fields, 404 `PROFILE_NOT_FOUND`, 503 `reddit_unavailable`.',
-  auth: 'apiKey',
-  params: z.object({ platform: checkedByCore(Platform) }),
-  body: z.looseObject({
-    profile_username: checkedByCore(ProfileUsername.describe('The profile to connect the account to.')),
-    webhook_url: z.string().optional().describe('discord: the channel webhook address.'),
-    name: z.string().optional().describe('discord: a name (defaults to the webhook\'s).'),
-    bot_token: z.string().optional().describe('telegram: the bot token.'),
-    chat_id: z.string().optional().describe('telegram: the chat id or @channel.'),
-  }),
-  responses: { 200: { description: 'Connected.', schema: OkMessage } },
-  errors: { 400: 'Unknown platform (`platform_not_supported`), missing or refused credentials.', 404: 'PROFILE_NOT_FOUND.', 503: 'reddit_unavailable.' },
-});
-
 const PinBody = (kind: PinKind) => z.looseObject({
   profile_username: checkedByCore(ProfileUsername),
   [PIN_KINDS[kind].input]: checkedByCore(z.string().describe(`The ${PIN_KINDS[kind].field} to pin.`)),
@@ -125,5 +105,5 @@ export const PIN_OPERATIONS: Record<PinKind, readonly [ReturnType<typeof pinOper
 };
 
 export const profileOperations = [
-  createProfile, listProfiles, deleteProfile, connectWithCredentials, ...facebookPagePin, ...linkedinPagePin, ...googleBusinessLocationPin, getProfile,
+  createProfile, listProfiles, deleteProfile, ...facebookPagePin, ...linkedinPagePin, ...googleBusinessLocationPin, getProfile,
 ];

@@ -10,6 +10,7 @@ import { deletePin, getPin, setPin } from '../../../core/usecases/pins';
 import { mount } from '../catalogue/mount';
 import * as ops from '../catalogue/profiles';
 import type { ApiDeps, AppState } from '../deps';
+import * as connectionOps from '../catalogue/connections';
 
 const UsernameBody = z.object({ username: z.unknown() });
 
@@ -31,7 +32,7 @@ export function profileRoutes(router: Router<AppState>, deps: ApiDeps, ns: strin
   });
 
   // Manual credential connections: discord, telegram and bluesky today; reddit answers 503.
-  mount(router, ops.connectWithCredentials, ns, async (ctx) => {
+  mount(router, connectionOps.connectWithCredentials, ns, async (ctx) => {
     const platform = ctx.params.platform!;
     refuseUnavailablePlatforms(platform);
     if (!isPlatform(platform)) throw invalidInput(`Unknown platform "${platform}".`, undefined, 'platform_not_supported');
