@@ -35,7 +35,8 @@ export function toolArgumentName(wire: string): string {
 
 /** `createProfile` → `create_profile`. */
 export function toolNameOf(op: Pick<Operation, 'id' | 'mcp'>): string {
-  return op.mcp?.name ?? op.id.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  // `OAuth` is one word (startOAuth → start_oauth), as are runs of capitals (getURLInfo → get_url_info).
+  return op.mcp?.name ?? op.id.replace(/OAuth/g, 'Oauth').replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
 }
 
 /** Operations an agent can call with its credential (API key or access token). */
