@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
-import path from 'node:path';
 import { createAuthFailureGuard } from '../../adapters/redis/rate-limit';
 import { createAesSecretBox, randomIds, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { createMongoAgentOAuthStore } from '../../adapters/mongo/agent-oauth';
@@ -41,7 +40,7 @@ async function main(): Promise<void> {
     authCache: new AuthCache(config.api.authCacheMs),
   };
   const uploads = createUploadHandles({
-    dir: process.env.HERALD_MCP_UPLOAD_DIR ?? path.join(config.media.dir, '..', 'mcp-uploads'),
+    dir: config.mcp.uploadDir,
     ttlMs: 3600_000, maxBytes: config.media.maxBytes, publicBaseUrl: config.mcp.publicBaseUrl,
   });
   const serverOptions = mcpServerOptions(config);
@@ -56,7 +55,7 @@ async function main(): Promise<void> {
     jsonLimitBytes: Math.ceil(config.mcp.base64MaxBytes * 4 / 3) + 1024 * 1024,
     // A key of its own derived from the secret key, as the web daemon's CSRF key.
     consentKey: createHmac('sha256', Buffer.from(secretKey, 'base64')).update('herald mcp consent v1').digest('base64'),
-    ...(process.env.HERALD_MCP_OAUTH_RATE_LIMIT === 'false' ? { oauthRateLimit: false as const } : {}),
+    ...(config.mcp.oauthRateLimit ? {} : { oauthRateLimit: false as const }),
   });
   const server = createServer(mcp.app);
   // Tool calls may wait for a synchronous upload (up to a minute); large files take their time.

@@ -53,7 +53,7 @@ export interface HeraldConfig {
    * and the protected resource `{publicBaseUrl}/mcp`), the API it forwards tool calls to, and the
    * lifetimes of its OAuth codes and tokens.
    */
-  mcp: { host: string; port: number; publicBaseUrl: string; apiBaseUrl: string; codeTtlMs: number; accessTokenTtlMs: number; refreshTokenTtlMs: number; sessionIdleMs: number; base64MaxBytes: number };
+  mcp: { host: string; port: number; publicBaseUrl: string; apiBaseUrl: string; codeTtlMs: number; accessTokenTtlMs: number; refreshTokenTtlMs: number; sessionIdleMs: number; base64MaxBytes: number; uploadDir: string; oauthRateLimit: boolean };
 }
 
 export interface ObservabilityConfig {
@@ -250,6 +250,10 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       sessionIdleMs: positive(env, 'HERALD_MCP_SESSION_IDLE_MS', 30 * 60_000),
       // Files passed inline as base64 (decoded into a multipart request); larger ones go by URL or upload handle.
       base64MaxBytes: positive(env, 'HERALD_MCP_BASE64_MAX_BYTES', 10 * 1024 * 1024),
+      // Upload handles' files (an hour each); one daemon's, or a volume its replicas share.
+      uploadDir: env.HERALD_MCP_UPLOAD_DIR ?? `${process.cwd()}/.herald/mcp-uploads`,
+      // The SDK's per-address limits on the OAuth endpoints; tests that register many clients turn them off.
+      oauthRateLimit: env.HERALD_MCP_OAUTH_RATE_LIMIT !== 'false',
     },
   };
 }
