@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AGENT_ACCESS_TOKEN_PREFIX, AGENT_SCOPES } from '../../core/domain/agent-oauth';
 import { HeraldError } from '../../core/domain/errors';
 import type { SecretBox } from '../../core/ports/system';
@@ -23,7 +20,6 @@ export interface McpAppOptions {
   /** Host names the daemon answers to (DNS-rebinding protection). */
   allowedHosts: string[];
   trustProxy: boolean;
-  sessionIdleMs: number;
   /** Largest JSON request on /mcp (inline base64 files make tool calls large). */
   jsonLimitBytes: number;
   /** Signs the consent form's pending request. */
@@ -42,13 +38,6 @@ export interface McpAppDeps {
   log: (message: string, fields: Record<string, unknown>) => void;
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-  accountId: string;
-  lastSeen: number;
-}
-
 type AuthedRequest = Request & { auth?: AuthInfo };
 
 function jsonRpcError(res: Response, status: number, code: number, message: string): void {
@@ -56,11 +45,10 @@ function jsonRpcError(res: Response, status: number, code: number, message: stri
 }
 
 /**
- * The MCP daemon's HTTP side: Streamable HTTP at /mcp (sessions, each bound to the account that
- * opened it), the OAuth 2.1 authorization server (the SDK's handlers over Herald's store), the
+ * The MCP daemon's HTTP side: Streamable HTTP at /mcp (stateless), the OAuth 2.1 authorization server (the SDK's handlers over Herald's store), the
  * consent page, upload handles and /healthz.
  */
-export function createMcpApp(deps: McpAppDeps, options: McpAppOptions): { app: Express; close(): Promise<void>; sessions(): number } {
+export function createMcpApp(deps: McpAppDeps, options: McpAppOptions): { app: Express } {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy);
@@ -148,29 +136,20 @@ export function createMcpApp(deps: McpAppDeps, options: McpAppOptions): { app: E
     accountId: (extra.authInfo?.extra?.accountId as string | undefined) ?? null,
   });
 
-  const sessions = new Map<string, Session>();
-  app.all('/mcp', express.json({ limit: options.jsonLimitBytes }), authenticateMcp, async (req: AuthedRequest, res: Response) => {
-    const accountId = String(req.auth?.extra?.accountId);
-    const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
-      const session = sessions.get(sessionId);
-      // Another account's session is answered as unknown: sessions are not shared across tenants.
-      if (!session || session.accountId !== accountId) return jsonRpcError(res, 404, -32001, 'Session not found: initialize a new session.');
-      session.lastSeen = Date.now();
-      await session.transport.handleRequest(req, res, req.body);
-      return;
-    }
-    if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
-      return jsonRpcError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; start with an initialize request.');
-    }
+  // Stateless Streamable HTTP: every request is authenticated and served on its own (a server and
+  // a transport per request, the tools generated once), so any replica answers any request and
+  // no session outlives a process. A tool call's log messages stream in its own response.
+  app.post('/mcp', express.json({ limit: options.jsonLimitBytes }), authenticateMcp, async (req: AuthedRequest, res: Response) => {
     const server = createHeraldMcpServer({ ...deps.server, uploads: deps.uploads, principalOf }, deps.tools);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => { sessions.set(id, { transport, server, accountId, lastSeen: Date.now() }); },
-    });
-    transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => { void transport.close(); void server.close(); });
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
+  });
+  // No sessions: no server-initiated stream to open, none to end.
+  app.all('/mcp', authenticateMcp, (_req: Request, res: Response) => {
+    res.set('Allow', 'POST');
+    jsonRpcError(res, 405, -32000, 'Method not allowed: this server is stateless; send JSON-RPC messages with POST.');
   });
 
   app.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
@@ -181,21 +160,5 @@ export function createMcpApp(deps: McpAppDeps, options: McpAppOptions): { app: E
     res.status(status >= 400 && status < 600 ? status : 500).json({ success: false, error_code: status === 413 ? 'payload_too_large' : status < 500 ? 'invalid_request' : 'internal_error', message: status < 500 ? err.message : 'Internal error.' });
   });
 
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - options.sessionIdleMs;
-    for (const [id, session] of sessions) {
-      if (session.lastSeen < cutoff) { sessions.delete(id); void session.transport.close().catch(() => undefined); }
-    }
-  }, Math.min(options.sessionIdleMs, 60_000));
-  sweep.unref();
-
-  return {
-    app,
-    sessions: () => sessions.size,
-    async close() {
-      clearInterval(sweep);
-      await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
-      sessions.clear();
-    },
-  };
+  return { app };
 }

@@ -8,6 +8,8 @@ import { AuthCache } from '../../core/usecases/authenticate';
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { connectMongo, connectRedis, log } from '../shared/compose';
 import { onShutdown } from '../shared/shutdown';
+import { startObservability } from '../shared/observability';
+import { mongoReady, redisReady } from '../shared/readiness';
 import { createMcpApp } from './app';
 import { mcpServerOptions } from './catalogue-tools';
 import { generateTools } from './mcp-server';
@@ -24,6 +26,7 @@ const CLEANUP_EVERY_MS = 10 * 60_000;
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const observability = startObservability(config, 'mcp');
   const secretKey = requireSecretKey(config);
   const mongo = await connectMongo(config);
   const redis = connectRedis(config);
@@ -50,7 +53,6 @@ async function main(): Promise<void> {
     publicBaseUrl: config.mcp.publicBaseUrl,
     allowedHosts: [...new Set([publicHost, config.mcp.host, 'localhost', '127.0.0.1', '[::1]'])],
     trustProxy: config.api.trustProxy,
-    sessionIdleMs: config.mcp.sessionIdleMs,
     // base64 is 4/3 of the bytes, plus the rest of the call.
     jsonLimitBytes: Math.ceil(config.mcp.base64MaxBytes * 4 / 3) + 1024 * 1024,
     // A key of its own derived from the secret key, as the web daemon's CSRF key.
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
   server.requestTimeout = config.api.syncTimeoutMs + 10 * 60_000;
   await new Promise<void>((resolve) => server.listen(config.mcp.port, config.mcp.host, resolve));
   log('herald mcp listening', { url: `${config.mcp.publicBaseUrl}/mcp`, api: config.mcp.apiBaseUrl, tools: tools.length });
+  await observability.serveOps({ mongodb: mongoReady(mongo.db), redis: redisReady(redis) });
 
   const cleanup = setInterval(() => {
     Promise.all([deleteExpiredAgentGrants(oauth), uploads.sweep()])
@@ -72,10 +75,9 @@ async function main(): Promise<void> {
 
   onShutdown(config.web.shutdownGraceMs, async () => {
     clearInterval(cleanup);
-    await mcp.close();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await Promise.allSettled([mongo.client.close(), redis.quit()]);
+    await Promise.allSettled([mongo.client.close(), redis.quit(), observability.shutdown()]);
   }, () => server.closeAllConnections());
 }
 

@@ -68,7 +68,7 @@ export function generateTools(options: Pick<HeraldMcpOptions, 'operations' | 'pa
   return tools;
 }
 
-/** One MCP server (one per session over HTTP, one per process over stdio). */
+/** One MCP server (one per request over HTTP, which is stateless; one per process over stdio). */
 export function createHeraldMcpServer(options: HeraldMcpOptions, tools: GeneratedTool[]): Server {
   const server = new Server({ name: 'herald', title: 'Herald social publishing', version: options.version }, {
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} },
@@ -89,10 +89,14 @@ export function createHeraldMcpServer(options: HeraldMcpOptions, tools: Generate
     });
     // The REST call behind the tool, as a log message the client may subscribe to (logging/setLevel).
     const status = result.isError ? Number(result.structuredContent?.status ?? 0) : 200;
-    await server.sendLoggingMessage({
-      level: result.isError ? 'warning' : 'info', logger: 'herald',
-      data: { tool: generated.tool.name, rest: `${generated.operation.method.toUpperCase()} ${options.pathOf(generated.operation)}`, ...(result.isError ? { status, error_code: result.structuredContent?.error_code } : {}), ms: Date.now() - started },
-    }, extra.sessionId).catch(() => undefined);
+    // Sent in the request's own response stream (there is no session stream over stateless HTTP).
+    await extra.sendNotification({
+      method: 'notifications/message',
+      params: {
+        level: result.isError ? 'warning' : 'info', logger: 'herald',
+        data: { tool: generated.tool.name, rest: `${generated.operation.method.toUpperCase()} ${options.pathOf(generated.operation)}`, ...(result.isError ? { status, error_code: result.structuredContent?.error_code } : {}), ms: Date.now() - started },
+      },
+    }).catch(() => undefined);
     return result;
   };
 

@@ -53,7 +53,7 @@ export interface HeraldConfig {
    * and the protected resource `{publicBaseUrl}/mcp`), the API it forwards tool calls to, and the
    * lifetimes of its OAuth codes and tokens.
    */
-  mcp: { host: string; port: number; publicBaseUrl: string; apiBaseUrl: string; codeTtlMs: number; accessTokenTtlMs: number; refreshTokenTtlMs: number; sessionIdleMs: number; base64MaxBytes: number; uploadDir: string; oauthRateLimit: boolean };
+  mcp: { host: string; port: number; publicBaseUrl: string; apiBaseUrl: string; codeTtlMs: number; accessTokenTtlMs: number; refreshTokenTtlMs: number; base64MaxBytes: number; uploadDir: string; oauthRateLimit: boolean };
 }
 
 export interface ObservabilityConfig {
@@ -247,7 +247,6 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       codeTtlMs: positive(env, 'HERALD_MCP_CODE_TTL_MS', 5 * 60_000),
       accessTokenTtlMs: positive(env, 'HERALD_MCP_ACCESS_TOKEN_TTL_MS', 3600_000),
       refreshTokenTtlMs: positive(env, 'HERALD_MCP_REFRESH_TOKEN_TTL_MS', 30 * 24 * 3600_000),
-      sessionIdleMs: positive(env, 'HERALD_MCP_SESSION_IDLE_MS', 30 * 60_000),
       // Files passed inline as base64 (decoded into a multipart request); larger ones go by URL or upload handle.
       base64MaxBytes: positive(env, 'HERALD_MCP_BASE64_MAX_BYTES', 10 * 1024 * 1024),
       // Upload handles' files (an hour each); one daemon's, or a volume its replicas share.
