@@ -21,7 +21,9 @@ export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export interface HeraldMcpOptions {
   version: string;
   operations: readonly Operation[];
-  /** An operation's path with the configured namespace. */
+  /** The `svc` path segment. */
+  namespace: string;
+  /** An operation's path with the configured namespace (descriptions, log messages). */
   pathOf(op: Operation): string;
   apiBaseUrl: string;
   base64MaxBytes: number;
@@ -84,7 +86,7 @@ export function createHeraldMcpServer(options: HeraldMcpOptions, tools: Generate
     const principal = options.principalOf(extra);
     const started = Date.now();
     const result = await callOperation(generated, args, {
-      apiBaseUrl: options.apiBaseUrl, path: options.pathOf(generated.operation), authorization: principal.authorization,
+      apiBaseUrl: options.apiBaseUrl, namespace: options.namespace, authorization: principal.authorization,
       accountId: principal.accountId, uploads: options.uploads, base64MaxBytes: options.base64MaxBytes, signal: extra.signal,
     });
     // The REST call behind the tool, as a log message the client may subscribe to (logging/setLevel).

@@ -1,5 +1,6 @@
 import { openAsBlob } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { operationRequest } from '../api/catalogue';
 import type { GeneratedTool } from './tools';
 import type { UploadHandles } from './uploads';
 
@@ -13,8 +14,8 @@ import type { UploadHandles } from './uploads';
 export interface RestCallContext {
   /** The API's address, without `/api` (e.g. http://127.0.0.1:8787). */
   apiBaseUrl: string;
-  /** The operation's path with the namespace (`/api/herald/users/{username}`). */
-  path: string;
+  /** The `svc` path segment (HERALD_NAMESPACE). */
+  namespace: string;
   /** The header value to forward (`Apikey hk_…` or `Bearer hma_…`). */
   authorization: string;
   /** The account the credential authenticates as: upload handles are only usable by it. */
@@ -72,48 +73,38 @@ function appendField(form: FormData, name: string, value: unknown): void {
   form.append(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 
-/** The REST request a tool call stands for. */
+/**
+ * The REST request a tool call stands for: tool argument names back to their wire names, then the
+ * catalogue's `operationRequest` splits them into path, query, body and files; file values that
+ * are bytes (base64 or an upload handle) make the body multipart, URLs stay body fields.
+ */
 async function buildRequest(generated: GeneratedTool, args: Record<string, unknown>, ctx: RestCallContext): Promise<{ url: string; init: RequestInit }> {
   const { operation: op, targets } = generated;
-  let path = ctx.path;
-  const query = new URLSearchParams();
-  const body: Record<string, unknown> = {};
-  const files: Array<{ wire: string; value: FileArg; multiple: boolean }> = [];
-  for (const [name, value] of Object.entries(args)) {
-    const target = targets[name];
-    if (value === undefined) continue;
-    if (!target) {
-      // Unknown arguments go in the body (or query for reads): the API reports them as it does for any client.
-      if (op.method === 'get') query.append(name, String(value));
-      else body[name] = value;
-      continue;
-    }
-    switch (target.part) {
-      case 'params':
-        path = path.replace(`{${target.wire}}`, encodeURIComponent(String(value)));
-        break;
-      case 'query':
-        for (const item of Array.isArray(value) ? value : [value]) query.append(target.wire, typeof item === 'object' ? JSON.stringify(item) : String(item));
-        break;
-      case 'body':
-        body[target.wire] = value;
-        break;
-      case 'file':
-        for (const item of (Array.isArray(value) ? value : [value]) as FileArg[]) {
-          // A URL goes as the field itself: the endpoint downloads it (with its SSRF checks).
-          if (typeof item === 'string') {
-            if (target.multiple) body[target.wire] = [...((body[target.wire] as unknown[] | undefined) ?? []), item];
-            else body[target.wire] = item;
-          } else files.push({ wire: target.wire, value: item, multiple: Boolean(target.multiple) });
-        }
-        break;
-    }
+  const wireArgs: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) if (value !== undefined) wireArgs[targets[name]?.wire ?? name] = value;
+  for (const name of Object.keys(op.params?.shape ?? {})) {
+    if (wireArgs[name] === undefined || wireArgs[name] === '') throw new ArgumentError(`${name} is required.`);
   }
-  const missing = /\{([^}]+)\}/.exec(path);
-  if (missing) throw new ArgumentError(`${missing[1]} is required.`);
-  const url = `${ctx.apiBaseUrl}${path}${query.size ? `?${query}` : ''}`;
+  const request = operationRequest(op, ctx.namespace, wireArgs);
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(request.query)) for (const item of Array.isArray(value) ? value : [value]) query.append(name, item);
+  const body: Record<string, unknown> = { ...(request.body ?? {}) };
+  const files: Array<{ wire: string; value: FileArg; multiple: boolean }> = [];
+  for (const [wire, value] of Object.entries(request.files)) {
+    const multiple = Boolean(op.files?.[wire]?.multiple);
+    const urls: string[] = [];
+    for (const item of (Array.isArray(value) ? value : [value]) as FileArg[]) {
+      // A URL goes as the field itself where the operation takes one: the API downloads it (SSRF-checked).
+      if (typeof item === 'string') {
+        if (!op.body?.shape[wire]) throw new ArgumentError(`${wire}: this file cannot be given by URL: pass base64 \`data\` or an \`upload_id\`.`);
+        urls.push(item);
+      } else files.push({ wire, value: item, multiple });
+    }
+    if (urls.length) body[wire] = multiple ? urls : urls[0];
+  }
+  const url = `${ctx.apiBaseUrl}${request.path}${query.size ? `?${query}` : ''}`;
   const headers: Record<string, string> = { Authorization: ctx.authorization, Accept: 'application/json' };
-  const method = op.method.toUpperCase();
+  const signal = ctx.signal ? { signal: ctx.signal } : {};
   if (files.length) {
     const form = new FormData();
     for (const [name, value] of Object.entries(body)) appendField(form, name, value);
@@ -121,16 +112,16 @@ async function buildRequest(generated: GeneratedTool, args: Record<string, unkno
       const { blob, filename } = await fileBlob(ctx, file.wire, file.value);
       form.append(file.multiple && !file.wire.endsWith('[]') ? `${file.wire}[]` : file.wire, blob, filename);
     }
-    return { url, init: { method, headers, body: form, ...(ctx.signal ? { signal: ctx.signal } : {}) } };
+    return { url, init: { method: request.method, headers, body: form, ...signal } };
   }
-  const hasBody = method !== 'GET' && (Object.keys(body).length > 0 || Boolean(op.body));
+  const hasBody = request.method !== 'GET' && request.body !== undefined;
   return {
     url,
     init: {
-      method,
+      method: request.method,
       headers: hasBody ? { ...headers, 'Content-Type': 'application/json' } : headers,
       ...(hasBody ? { body: JSON.stringify(body) } : {}),
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...signal,
     },
   };
 }

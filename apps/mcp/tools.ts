@@ -1,20 +1,19 @@
-import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Operation } from '../api/catalogue';
+import { operationInputSchema, type Operation } from '../api/catalogue';
 
 /**
  * MCP tools generated from the operation catalogue (apps/api/catalogue): one tool per REST
- * operation that takes the caller's credential, its input schema the union of the operation's
- * path, query and body fields (and its files), its description the catalogue's agent-oriented
- * one. Nothing here is declared per operation: a new catalogue entry is a new tool.
+ * operation that takes the caller's credential, its input schema the catalogue's
+ * `operationInputSchema` (path, query and body fields side by side), its description the
+ * catalogue's agent-oriented one. Two things are the daemon's own: argument names a host would
+ * refuse (`platform[]`) get a safe name, and file arguments also take an upload handle (which
+ * only this daemon has). Nothing is declared per operation: a new catalogue entry is a new tool.
  */
 
-/** Where a tool argument goes in the REST request, under which wire name. */
+/** The wire name of a tool argument (its name in the catalogue) and whether it is a file part. */
 export interface ArgumentTarget {
-  part: 'params' | 'query' | 'body' | 'file';
   wire: string;
-  /** Files: the part may repeat. */
-  multiple?: boolean;
+  file?: boolean;
 }
 
 export interface GeneratedTool {
@@ -46,13 +45,6 @@ export function isToolOperation(op: Operation): boolean {
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
 
-/** The JSON Schema of one part (input side: what a caller sends), `$schema` dropped. */
-function partSchema(schema: z.ZodObject): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
-  delete json.$schema;
-  return json;
-}
-
 /** A file handed to a tool: inline base64 (small files) or an upload handle (apps/mcp/uploads.ts). */
 const FILE_OBJECT: JsonSchema = {
   type: 'object',
@@ -83,36 +75,27 @@ function describe(op: Operation, path: string): string {
 
 /** One operation as a tool; `path` is the operation's path with the configured namespace. */
 export function generateTool(op: Operation, path: string): GeneratedTool {
+  const base = operationInputSchema(op) as JsonSchema;
   const properties: Record<string, JsonSchema> = {};
-  const required = new Set<string>();
   const targets: Record<string, ArgumentTarget> = {};
-  for (const part of ['params', 'query', 'body'] as const) {
-    const schema = op[part];
-    if (!schema) continue;
-    const json = partSchema(schema);
-    for (const [wire, prop] of Object.entries(json.properties ?? {})) {
-      const name = toolArgumentName(wire);
-      // The first part to claim a name keeps it (path parameters before query and body).
-      if (targets[name]) continue;
-      targets[name] = { part, wire };
-      properties[name] = prop;
-      if (json.required?.includes(wire) || part === 'params') required.add(name);
-    }
-  }
-  for (const [wire, file] of Object.entries(op.files ?? {})) {
+  for (const [wire, prop] of Object.entries(base.properties ?? {})) {
     const name = toolArgumentName(wire);
-    // A file field may share its name with a body field that takes a URL: the file schema covers both.
-    targets[name] = { part: 'file', wire, ...(file.multiple ? { multiple: true } : {}) };
-    properties[name] = fileSchema(op, wire, file);
-    if (file.required) required.add(name);
-    else required.delete(name);
+    // Two wire names that make one tool name: the first keeps it (path parameters come first).
+    if (targets[name]) continue;
+    const file = op.files?.[wire];
+    targets[name] = file ? { wire, file: true } : { wire };
+    properties[name] = file ? fileSchema(op, wire, file) : prop;
   }
+  const required = [
+    ...(base.required ?? []).map(toolArgumentName),
+    ...Object.entries(op.files ?? {}).filter(([, f]) => f.required).map(([wire]) => toolArgumentName(wire)),
+  ].filter((name) => properties[name]);
   const readOnly = op.mcp?.readOnly ?? op.method === 'get';
   const tool: Tool = {
     name: toolNameOf(op),
     title: op.summary,
     description: describe(op, path),
-    inputSchema: { type: 'object', properties, ...(required.size ? { required: [...required] } : {}) } as Tool['inputSchema'],
+    inputSchema: { type: 'object', properties, ...(required.length ? { required: [...new Set(required)] } : {}) } as Tool['inputSchema'],
     annotations: {
       title: op.summary,
       readOnlyHint: readOnly,

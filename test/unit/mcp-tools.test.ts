@@ -28,7 +28,8 @@ describe('MCP tools from the catalogue', () => {
       expect(t.tool.description).toContain(t.operation.description);
     }
     const video = tool('uploadVideo');
-    expect(video.targets.platform).toEqual({ part: 'body', wire: 'platform[]' });
+    expect(video.targets.platform).toEqual({ wire: 'platform[]' });
+    expect(video.targets.video).toEqual({ wire: 'video', file: true });
     expect(video.tool.inputSchema.required).toEqual(expect.arrayContaining(['user', 'platform']));
     expect(JSON.stringify(video.tool.inputSchema.properties!.video)).toContain('upload_id');
     expect(JSON.stringify(video.tool.inputSchema.properties!.video)).toContain('"format":"uri"');
@@ -52,7 +53,7 @@ describe('MCP tools from the catalogue', () => {
       base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     });
     afterAll(() => new Promise((resolve) => server.close(resolve)));
-    const ctx = (id: string) => ({ apiBaseUrl: base, path: documentPath(tool(id).operation, 'herald'), authorization: 'Bearer hma_x', accountId: 'acc_1', uploads: null, base64MaxBytes: 16 });
+    const ctx = (_id: string) => ({ apiBaseUrl: base, namespace: 'herald', authorization: 'Bearer hma_x', accountId: 'acc_1', uploads: null, base64MaxBytes: 16 });
 
     it('puts path, query and body arguments where the operation takes them, with the caller\'s credential', async () => {
       answer = { status: 200, body: { success: true, profile: { username: 'a b' } } };
