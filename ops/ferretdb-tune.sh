@@ -41,6 +41,9 @@ declare -A FIELDS=(
   [connect_links]="_id"
   [connect_sessions]="_id sessionHash"
   [operator_preferences]="_id"
+  [agent_oauth_clients]="_id"
+  [agent_oauth_codes]="_id"
+  [agent_oauth_tokens]="_id grantId"
 )
 
 if [ $# -gt 0 ]; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ops/start.sh: the one start command (`npm start`).
-# install -> infra up -> build -> sandbox -> api -> worker -> dev account/key.
+# install -> infra up -> build -> sandbox -> api -> web -> mcp -> worker -> dev account/key.
 # Daemons keep running after this returns; `npm run stop` ends them.
 # Re-running is idempotent: healthy daemons are left alone (so after a code
 # change, `npm run stop` first to pick up the new dist/).
@@ -18,6 +18,8 @@ cd "$HERALD_ROOT"
 
 log "building TypeScript (npx tsc)"
 npx tsc -p tsconfig.json
+# `npx herald-mcp` (the MCP stdio entry, package.json "bin") runs the built file itself.
+chmod +x "$HERALD_ROOT/dist/apps/mcp/stdio.js"
 
 app_js() {
   local f=$HERALD_ROOT/dist/apps/$1/main.js
@@ -27,6 +29,7 @@ app_js() {
 # Fail before starting anything if a daemon was not built.
 for app in sandbox api worker cli; do app_js "$app" >/dev/null; done
 app_js web >/dev/null
+app_js mcp >/dev/null
 # Explicit `|| exit`: callers use `... || start_app`, where set -e is off.
 start_app() { local js; js=$(app_js "$1") || exit 1; start_bg "$1" node --enable-source-maps "$js"; }
 
@@ -86,6 +89,18 @@ else
   log "web: healthy on $HERALD_WEB_PORT"
 fi
 
+# ---- mcp: the agent-protocol server (Streamable HTTP at /mcp, OAuth 2.1) -------
+: "${HERALD_MCP_PORT:=8789}"
+export HERALD_MCP_PORT
+mcp_healthy() { curl -fs -m 2 "http://127.0.0.1:$HERALD_MCP_PORT/healthz" >/dev/null; }
+if mcp_healthy; then
+  log "mcp: already healthy on $HERALD_MCP_PORT"
+else
+  pid_of mcp >/dev/null || start_app mcp
+  wait_healthy mcp 60 mcp_healthy
+  log "mcp: healthy on $HERALD_MCP_PORT"
+fi
+
 # ---- worker -------------------------------------------------------------------
 # No port to probe: ready when the SDK logs RUNNING, or when it has survived
 # long enough (a custom logger may not print that line).
@@ -123,11 +138,12 @@ line "" "Herald is running (started in $((SECONDS - t0))s)"
 line "API" "http://127.0.0.1:$HERALD_API_PORT/api"
 line "API key" "$key   ($(rel "$KEY_FILE"))"
 line "Connect page" "${HERALD_WEB_PUBLIC_URL:-http://127.0.0.1:$HERALD_WEB_PORT}/connect   (links: POST /api/herald/users/generate-jwt)"
+line "MCP" "${HERALD_MCP_PUBLIC_URL:-http://127.0.0.1:$HERALD_MCP_PORT}/mcp   (stdio: HERALD_API_KEY=<key> npx herald-mcp)"
 line "Temporal UI" "${TEMPORAL_UI_URL:-(external Temporal at $TEMPORAL_ADDRESS)}"
 # The sandbox credentials a newcomer needs; the simulators' own URLs and client secrets stay in the file.
 line "Simulators" "one per network; their URLs, client ids and sandbox accounts in .herald/sandbox.env"
 while IFS= read -r l; do line "Sandbox" "$l"; done < <(grep -E '^SANDBOX_[A-Z0-9_]*=' "$SANDBOX_ENV")
-line "Logs" "$(rel "$LOG_DIR")/{api,worker,sandbox,temporal,ferretdb,cli}.log"
+line "Logs" "$(rel "$LOG_DIR")/{api,worker,web,mcp,sandbox,temporal,ferretdb,cli}.log"
 line "Env" "set -a; . $(rel "$ENV_FILE"); . $(rel "$SANDBOX_ENV"); set +a"
 line "Stop" "npm run stop   (or bash ops/stop.sh)"
 echo "└─────────────────────────────────────────────────────────────────────"

@@ -1,3 +1,4 @@
+import type { AgentOAuthStore } from '../../core/ports/storage/agent-oauth';
 import type { AuthCache, Caller } from '../../core/usecases/authenticate';
 import type { PlatformRegistry } from '../../core/ports/platform';
 import type { AuthFailureGuard, RequestRateLimiter } from '../../core/ports/rate-limit';
@@ -32,6 +33,8 @@ export interface ApiDeps {
   guard: AuthFailureGuard;
   /** Keys verified and addresses found clean in the last few seconds (HERALD_AUTH_CACHE_MS): no database or guard read per request. */
   authCache?: AuthCache;
+  /** Agents' OAuth access tokens (the MCP daemon issues them), accepted as `Bearer hma_…`. */
+  agentTokens?: Pick<AgentOAuthStore, 'tokens'>;
   limiter: RequestRateLimiter;
   log: (message: string, fields: Record<string, unknown>) => void;
   mediaStore: MediaStore;

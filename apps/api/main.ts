@@ -19,6 +19,7 @@ import { buildMediaJobs } from '../shared/media-jobs';
 import { createTemporalMediaJobRunner } from '../../adapters/temporal/media-jobs';
 import { buildNotifications } from '../shared/notifications';
 import { createMongoConnectStorage } from '../../adapters/mongo/connect-storage';
+import { createMongoAgentOAuthStore } from '../../adapters/mongo/agent-oauth';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
       maxFailures: config.rateLimit.authMaxFailures, blockSeconds: config.rateLimit.authBlockSeconds, keyPrefix: `${config.redisKeyPrefix}:authfail`,
     }),
     authCache: new AuthCache(config.api.authCacheMs),
+    agentTokens: await createMongoAgentOAuthStore(mongo.db),
     limiter: createRequestRateLimiter(redis, {
       points: config.rateLimit.points, windowSeconds: config.rateLimit.windowSeconds, keyPrefix: `${config.redisKeyPrefix}:req`,
     }),

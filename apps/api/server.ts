@@ -59,6 +59,10 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   // Authentication, then the per-key rate limit whose figures go on every authenticated response.
   app.use(async (ctx, next) => {
     ctx.state.caller = await authenticate(deps, { authorization: ctx.get('Authorization'), address: ctx.ip });
+    // An agent token granted `herald:read` reads only (core/domain/agent-oauth.ts).
+    if (ctx.state.caller.scope === 'read' && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      throw new HeraldError('forbidden', 'This access token was granted the read-only scope "herald:read": authorize again with scope "herald" to change anything.', 'insufficient_scope');
+    }
     const decision = await deps.limiter.consume(ctx.state.caller.key.id);
     ctx.set('X-RateLimit-Limit', String(decision.limit));
     ctx.set('X-RateLimit-Remaining', String(decision.remaining));

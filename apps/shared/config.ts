@@ -48,6 +48,12 @@ export interface HeraldConfig {
    * (the API's access_url points there) and how long a connect link works.
    */
   web: { host: string; port: number; publicBaseUrl: string; connectLinkTtlMs: number; shutdownGraceMs: number };
+  /**
+   * The MCP daemon (apps/mcp): where it listens, its address as agents reach it (the OAuth issuer
+   * and the protected resource `{publicBaseUrl}/mcp`), the API it forwards tool calls to, and the
+   * lifetimes of its OAuth codes and tokens.
+   */
+  mcp: { host: string; port: number; publicBaseUrl: string; apiBaseUrl: string; codeTtlMs: number; accessTokenTtlMs: number; refreshTokenTtlMs: number; base64MaxBytes: number; uploadDir: string; oauthRateLimit: boolean };
 }
 
 export interface ObservabilityConfig {
@@ -234,6 +240,22 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       // The spec's 48 hours; tests shorten it.
       connectLinkTtlMs: positive(env, 'HERALD_CONNECT_LINK_TTL_MS', 48 * 3600_000),
       shutdownGraceMs: int(env, 'HERALD_SHUTDOWN_GRACE_MS', 30_000),
+    },
+    mcp: {
+      host: env.HERALD_MCP_HOST ?? '127.0.0.1',
+      port: int(env, 'HERALD_MCP_PORT', 8789),
+      publicBaseUrl: (env.HERALD_MCP_PUBLIC_URL || `http://${env.HERALD_MCP_HOST ?? '127.0.0.1'}:${int(env, 'HERALD_MCP_PORT', 8789)}`).replace(/\/+$/, ''),
+      // Tool calls are REST calls to this API (its own listen address unless set).
+      apiBaseUrl: (env.HERALD_MCP_API_URL || `http://${env.HERALD_API_HOST ?? '127.0.0.1'}:${int(env, 'HERALD_API_PORT', 8787)}`).replace(/\/+$/, ''),
+      codeTtlMs: positive(env, 'HERALD_MCP_CODE_TTL_MS', 5 * 60_000),
+      accessTokenTtlMs: positive(env, 'HERALD_MCP_ACCESS_TOKEN_TTL_MS', 3600_000),
+      refreshTokenTtlMs: positive(env, 'HERALD_MCP_REFRESH_TOKEN_TTL_MS', 30 * 24 * 3600_000),
+      // Files passed inline as base64 (decoded into a multipart request); larger ones go by URL or upload handle.
+      base64MaxBytes: positive(env, 'HERALD_MCP_BASE64_MAX_BYTES', 10 * 1024 * 1024),
+      // Upload handles' files (an hour each); one daemon's, or a volume its replicas share.
+      uploadDir: env.HERALD_MCP_UPLOAD_DIR ?? `${process.cwd()}/.herald/mcp-uploads`,
+      // The SDK's per-address limits on the OAuth endpoints; tests that register many clients turn them off.
+      oauthRateLimit: env.HERALD_MCP_OAUTH_RATE_LIMIT !== 'false',
     },
   };
 }

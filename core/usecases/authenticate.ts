@@ -3,6 +3,9 @@ import type { ApiKey, OperatorAccount } from '../domain/operator';
 import type { AuthFailureGuard } from '../ports/rate-limit';
 import type { Storage } from '../ports/storage';
 import type { Clock, KeyHasher } from '../ports/system';
+import { AGENT_ACCESS_TOKEN_PREFIX } from '../domain/agent-oauth';
+import type { AgentOAuthStore } from '../ports/storage/agent-oauth';
+import { agentScopeLevel, findLiveAccessToken } from './agent-oauth';
 
 export interface AuthenticateDeps {
   storage: Pick<Storage, 'apiKeys' | 'operators'>;
@@ -11,6 +14,11 @@ export interface AuthenticateDeps {
   clock: Clock;
   /** Keys verified and addresses found clean recently; without it every request reads both. */
   authCache?: AuthCache;
+  /**
+   * Access tokens of the agent authorization server (the MCP daemon's OAuth 2.1): with it,
+   * `Authorization: Bearer hma_…` authenticates as the API key the operator signed in with.
+   */
+  agentTokens?: Pick<AgentOAuthStore, 'tokens'>;
 }
 
 /**
@@ -25,9 +33,11 @@ export interface Caller {
   /**
    * What the credential may do: absent or `account` = the account's API key (everything). A
    * profile-scoped credential (the connect token) sets another scope; routes that need the
-   * account's own key check it (e.g. requireAccountPrincipal for webhook settings).
+   * account's own key check it (e.g. requireAccountPrincipal for webhook settings). An agent's
+   * OAuth access token carries its grant's scope: `account` (scope `herald`) or `read`
+   * (`herald:read`: the API answers only reads).
    */
-  scope?: 'account' | 'profile';
+  scope?: 'account' | 'profile' | 'read';
 }
 
 /** lastUsedAt is informative: written at most this often per key and process. */
@@ -130,6 +140,18 @@ async function verify(deps: AuthenticateDeps, hash: string): Promise<Caller | nu
 }
 
 /**
+ * An agent's access token acts as the API key its operator signed in with (same account, same
+ * rate-limit bucket, refused once that key is revoked), narrowed to the grant's scope.
+ */
+async function verifyAgentToken(deps: AuthenticateDeps, tokenHash: string): Promise<Caller | null> {
+  if (!deps.agentTokens) return null;
+  const token = await findLiveAccessToken({ store: deps.agentTokens, clock: deps.clock }, tokenHash);
+  if (!token) return null;
+  const caller = await verify(deps, token.keyHash);
+  return caller && caller.account.id === token.accountId ? { ...caller, scope: agentScopeLevel(token.scope) } : null;
+}
+
+/**
  * Resolves `Authorization: Apikey <key>` to its account. Consecutive failures from one client
  * address are answered 401; the one that reaches the limit (ten by default) blocks the address for
  * the block time, so the request after it is the first answered 429 `auth_blocked` (with
@@ -138,7 +160,9 @@ async function verify(deps: AuthenticateDeps, hash: string): Promise<Caller | nu
 export async function authenticate(deps: AuthenticateDeps, input: { authorization?: string; address: string }): Promise<Caller> {
   const cache = deps.authCache;
   const match = /^Apikey\s+(\S+)\s*$/i.exec(input.authorization ?? '');
-  const hash = match ? deps.hasher.hash(match[1]!) : undefined;
+  const agentToken = deps.agentTokens ? new RegExp(`^Bearer\\s+(${AGENT_ACCESS_TOKEN_PREFIX}\\S+)\\s*$`, 'i').exec(input.authorization ?? '') : null;
+  const secret = match?.[1] ?? agentToken?.[1];
+  const hash = secret ? deps.hasher.hash(secret) : undefined;
   const now = deps.clock.now().getTime();
   let caller = hash ? cache?.caller(hash, now) : undefined;
 
@@ -150,7 +174,7 @@ export async function authenticate(deps: AuthenticateDeps, input: { authorizatio
     failures = guard.failures;
   }
   if (hash && !caller) {
-    caller = (await verify(deps, hash)) ?? undefined;
+    caller = (match ? await verify(deps, hash) : await verifyAgentToken(deps, hash)) ?? undefined;
     if (caller) cache?.verified(hash, caller, now);
   }
   if (!caller) {
@@ -158,7 +182,9 @@ export async function authenticate(deps: AuthenticateDeps, input: { authorizatio
     await deps.guard.recordFailure(input.address);
     throw new HeraldError('unauthenticated', match
       ? 'Invalid API key.'
-      : /^Bearer\s/i.test(input.authorization ?? '')
+      : agentToken
+        ? 'Invalid, expired or revoked access token: refresh it or authorize again.'
+        : /^Bearer\s/i.test(input.authorization ?? '')
         ? 'A connect token (Bearer) only works at GET /users/validate-jwt and on the connect page: this endpoint needs "Authorization: Apikey <API_KEY>".'
         : 'Missing credentials: send the header "Authorization: Apikey <API_KEY>".');
   }

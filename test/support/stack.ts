@@ -84,6 +84,10 @@ export interface Stack {
   webUrl: string;
   web: Daemon | null;
   startWeb(): Promise<Daemon>;
+  /** The MCP daemon (apps/mcp) on HERALD_MCP_PORT: Streamable HTTP at `${mcpUrl}/mcp`; started on demand. */
+  mcpUrl: string;
+  mcp: Daemon | null;
+  startMcp(): Promise<Daemon>;
   killWorker(signal?: NodeJS.Signals): Promise<void>;
   cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Creates an operator account and returns a fresh API key for it. */
@@ -111,6 +115,8 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   const apiUrl = `http://127.0.0.1:${port}`;
   if (!env.HERALD_WEB_PORT) env.HERALD_WEB_PORT = String(await freePort());
   const webUrl = env.HERALD_WEB_PUBLIC_URL ?? `http://127.0.0.1:${env.HERALD_WEB_PORT}`;
+  if (!env.HERALD_MCP_PORT) env.HERALD_MCP_PORT = String(await freePort());
+  const mcpUrl = env.HERALD_MCP_PUBLIC_URL ?? `http://127.0.0.1:${env.HERALD_MCP_PORT}`;
   const api = launch('api', 'api/main.js', env);
   await waitFor('api', api, async () => (await fetch(`${apiUrl}/healthz`)).status < 500, 60_000);
 
@@ -127,6 +133,14 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       stack.web = web;
       await waitFor('web', web, async () => (await fetch(`${webUrl}/healthz`)).status === 200, 60_000);
       return web;
+    },
+    mcpUrl,
+    mcp: null,
+    async startMcp() {
+      const mcp = launch('mcp', 'mcp/main.js', env);
+      stack.mcp = mcp;
+      await waitFor('mcp', mcp, async () => (await fetch(`${mcpUrl}/healthz`)).status === 200, 60_000);
+      return mcp;
     },
     async startWorker(extra: Record<string, string> = {}) {
       const worker = launch('worker', 'worker/main.js', { ...env, ...extra });
@@ -163,10 +177,11 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
         w.child.kill('SIGTERM');
         return w.exited;
       }));
-      const web = stack.web;
-      if (web && web.child.exitCode === null) {
-        web.child.kill('SIGTERM');
-        await web.exited;
+      for (const daemon of [stack.web, stack.mcp]) {
+        if (daemon && daemon.child.exitCode === null) {
+          daemon.child.kill('SIGTERM');
+          await daemon.exited;
+        }
       }
       if (api.child.exitCode === null) {
         api.child.kill('SIGTERM');

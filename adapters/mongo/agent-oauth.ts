@@ -1,0 +1,75 @@
+import type { Db } from 'mongodb';
+import type { AgentAuthorizationCode, AgentClient, AgentToken } from '../../core/domain/agent-oauth';
+import type { AgentOAuthStore } from '../../core/ports/storage/agent-oauth';
+import { clean, ensureIndexes, mapDuplicate, strip, type IdDoc } from './collections';
+
+export const AGENT_OAUTH_COLLECTIONS = {
+  clients: 'agent_oauth_clients',
+  /** `_id` = the code's hash. */
+  codes: 'agent_oauth_codes',
+  /** `_id` = the token's hash; access and refresh tokens side by side, `grantId` ties them. */
+  tokens: 'agent_oauth_tokens',
+} as const;
+
+/**
+ * The agent authorization server on MongoDB/FerretDB: unique `_id` inserts, equality finds,
+ * single-document filtered updates and deletes; expiry is a field swept by deleteExpired.
+ * Client metadata is kept as JSON text (its keys are the client's, not ours).
+ */
+export async function createMongoAgentOAuthStore(db: Db): Promise<AgentOAuthStore> {
+  const clients = db.collection<IdDoc>(AGENT_OAUTH_COLLECTIONS.clients);
+  const codes = db.collection<IdDoc>(AGENT_OAUTH_COLLECTIONS.codes);
+  const tokens = db.collection<IdDoc>(AGENT_OAUTH_COLLECTIONS.tokens);
+  await ensureIndexes(codes, [{ key: { expiresAt: 1 }, name: 'expiresAt' }]);
+  await ensureIndexes(tokens, [{ key: { grantId: 1 }, name: 'grantId' }, { key: { expiresAt: 1 }, name: 'expiresAt' }]);
+  return {
+    clients: {
+      async insert(client) {
+        const { clientId, metadata, ...rest } = client;
+        await mapDuplicate('agent client', () => clients.insertOne({ ...clean(rest), metadataJson: JSON.stringify(metadata), _id: clientId }));
+      },
+      async find(clientId) {
+        const doc = await clients.findOne({ _id: clientId });
+        if (!doc) return null;
+        const { metadataJson, ...rest } = strip(doc);
+        return { ...rest, clientId: doc._id, metadata: JSON.parse(String(metadataJson)) as Record<string, unknown> } as AgentClient;
+      },
+    },
+    codes: {
+      async insert(code) {
+        const { codeHash, ...rest } = clean(code);
+        await mapDuplicate('authorization code', () => codes.insertOne({ ...rest, _id: codeHash }));
+      },
+      async find(codeHash) {
+        const doc = await codes.findOne({ _id: codeHash });
+        return doc ? ({ ...strip(doc), codeHash: doc._id } as unknown as AgentAuthorizationCode) : null;
+      },
+      async consume(codeHash) {
+        return (await codes.deleteOne({ _id: codeHash })).deletedCount === 1;
+      },
+    },
+    tokens: {
+      async insert(token) {
+        const { tokenHash, ...rest } = clean(token);
+        await mapDuplicate('agent token', () => tokens.insertOne({ ...rest, _id: tokenHash }));
+      },
+      async find(tokenHash) {
+        const doc = await tokens.findOne({ _id: tokenHash });
+        return doc ? ({ ...strip(doc), tokenHash: doc._id } as unknown as AgentToken) : null;
+      },
+      async markRotated(tokenHash, at) {
+        return (await tokens.updateOne({ _id: tokenHash, rotatedAt: null }, { $set: { rotatedAt: at } })).modifiedCount === 1;
+      },
+      async delete(tokenHash) {
+        return (await tokens.deleteOne({ _id: tokenHash })).deletedCount === 1;
+      },
+      async deleteGrant(grantId) {
+        return (await tokens.deleteMany({ grantId })).deletedCount;
+      },
+    },
+    async deleteExpired(now) {
+      const [c, t] = await Promise.all([codes.deleteMany({ expiresAt: { $lte: now } }), tokens.deleteMany({ expiresAt: { $lte: now } })]);
+      return c.deletedCount + t.deletedCount;
+    },
+  };
+}
