@@ -29,8 +29,8 @@ export function createMemoryAgentOAuthStore(): AgentOAuthStore {
         tokens.set(token.tokenHash, copy(token));
       },
       async find(tokenHash) { const t = tokens.get(tokenHash); return t ? copy(t) : null; },
-      async markRotated(tokenHash, at) {
-        const t = tokens.get(tokenHash);
+      async markRotated(token, at) {
+        const t = tokens.get(token.tokenHash);
         if (!t || t.rotatedAt) return false;
         t.rotatedAt = new Date(at.getTime());
         return true;

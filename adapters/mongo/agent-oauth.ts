@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { AgentAuthorizationCode, AgentClient, AgentToken } from '../../core/domain/agent-oauth';
 import type { AgentOAuthStore } from '../../core/ports/storage/agent-oauth';
-import { clean, ensureIndexes, mapDuplicate, strip, type IdDoc } from './collections';
+import { clean, ensureIndexes, isDuplicateKey, mapDuplicate, strip, type IdDoc } from './collections';
 
 export const AGENT_OAUTH_COLLECTIONS = {
   clients: 'agent_oauth_clients',
@@ -55,10 +55,19 @@ export async function createMongoAgentOAuthStore(db: Db): Promise<AgentOAuthStor
       },
       async find(tokenHash) {
         const doc = await tokens.findOne({ _id: tokenHash });
-        return doc ? ({ ...strip(doc), tokenHash: doc._id } as unknown as AgentToken) : null;
+        return doc && doc.kind !== 'rotation' ? ({ ...strip(doc), tokenHash: doc._id } as unknown as AgentToken) : null;
       },
-      async markRotated(tokenHash, at) {
-        return (await tokens.updateOne({ _id: tokenHash, rotatedAt: null }, { $set: { rotatedAt: at } })).modifiedCount === 1;
+      async markRotated(token, at) {
+        // The claim is a unique-key insert beside the token (same grant, same expiry): of two
+        // concurrent refreshes exactly one inserts it. rotatedAt on the token is for later reads.
+        try {
+          await tokens.insertOne({ _id: `rotated:${token.tokenHash}`, kind: 'rotation', grantId: token.grantId, expiresAt: token.expiresAt, rotatedAt: at });
+        } catch (err) {
+          if (isDuplicateKey(err)) return false;
+          throw err;
+        }
+        await tokens.updateOne({ _id: token.tokenHash }, { $set: { rotatedAt: at } });
+        return true;
       },
       async delete(tokenHash) {
         return (await tokens.deleteOne({ _id: tokenHash })).deletedCount === 1;

@@ -120,7 +120,7 @@ export async function refreshAgentTokens(deps: AgentOAuthDeps, input: { clientId
   if (!token || token.kind !== 'refresh' || token.clientId !== input.clientId || token.expiresAt <= now) {
     throw new AgentOAuthError('invalid_grant', 'The refresh token is unknown, expired, revoked or issued to another client.');
   }
-  if (token.rotatedAt || !(await deps.store.tokens.markRotated(hash, now))) {
+  if (token.rotatedAt || !(await deps.store.tokens.markRotated(token, now))) {
     await deps.store.tokens.deleteGrant(token.grantId);
     throw new AgentOAuthError('invalid_grant', 'The refresh token was already used: every token of this authorization is revoked; authorize again.');
   }

@@ -222,6 +222,22 @@ describe('MCP server (Streamable HTTP)', () => {
     expect(await status(new URL(stack.mcpUrl).host)).toBe(200);
   });
 
+  it('is stateless: a bare tools/call POST is answered (curl works), GET and DELETE are 405', async () => {
+    const res = await fetch(`${stack.mcpUrl}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: `Apikey ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_profiles', arguments: {} } }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    const text = await res.text();
+    const data = text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+    expect(data.find((m) => m.id === 7)).toMatchObject({ result: { structuredContent: { success: true, profiles: [expect.objectContaining({ username: 'mia' })] } } });
+    for (const method of ['GET', 'DELETE']) {
+      expect((await fetch(`${stack.mcpUrl}/mcp`, { method, headers: { Authorization: `Apikey ${key}` } })).status).toBe(405);
+    }
+  });
+
   it('runs over stdio with an API key, as a desktop agent starts it', async () => {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const stdio = new Client({ name: 'herald-e2e-stdio', version: '1.0.0' });

@@ -19,8 +19,12 @@ export interface AgentOAuthStore {
   tokens: {
     insert(token: AgentToken): Promise<void>;
     find(tokenHash: string): Promise<AgentToken | null>;
-    /** Marks a refresh token exchanged; true for the one caller that marked it. */
-    markRotated(tokenHash: string, at: Date): Promise<boolean>;
+    /**
+     * Marks a refresh token exchanged; true for exactly one of concurrent callers (a unique-key
+     * claim: FerretDB's filtered updates are not atomic). The claim goes with the token's grant
+     * and expiry.
+     */
+    markRotated(token: AgentToken, at: Date): Promise<boolean>;
     delete(tokenHash: string): Promise<boolean>;
     /** Every token of a grant (revocation of a refresh token, reuse of a rotated one). */
     deleteGrant(grantId: string): Promise<number>;
