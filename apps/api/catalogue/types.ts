@@ -7,7 +7,7 @@ import { z } from 'zod';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
- * The credential an operation takes. `apiKey`: `Authorization: Apikey <key>` (or `Bearer <key>`);
+ * The credential an operation takes. `apiKey`: `Authorization: Apikey <key>` (or an MCP agent token, `Bearer hma_…`);
  * `connectToken`: `Authorization: Bearer <connect token>` (the token inside a connect URL);
  * `none`: no header (public documents, or a credential inside the request such as a one-time
  * OAuth state; say which in the description).
