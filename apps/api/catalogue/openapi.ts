@@ -119,7 +119,7 @@ export function openApiDocument(operations: readonly Operation[], options: Docum
     info: {
       title: 'Herald API',
       version: API_VERSION,
-      description: 'One HTTP API that publishes video, photo and text posts to many social networks; schedules and queues posts; manages profiles and their connected accounts; sends webhook notifications; runs media-processing jobs. Every call carries `Authorization: Apikey <API_KEY>` (or an agent access token from the MCP server's OAuth flow, `Bearer hma_…`) unless stated. Success bodies carry `success: true`, errors `success: false` with `message` and `error_code`.',
+      description: 'One HTTP API that publishes video, photo and text posts to many social networks; schedules and queues posts; manages profiles and their connected accounts; sends webhook notifications; runs media-processing jobs. Every call carries `Authorization: Apikey <API_KEY>` (or an agent access token from the MCP server’s OAuth flow, `Bearer hma_…`) unless stated. Success bodies carry `success: true`, errors `success: false` with `message` and `error_code`.',
     },
     ...(options.publicBaseUrl ? { servers: [{ url: options.publicBaseUrl }] } : {}),
     tags: [...tags].map((name) => ({ name })),
@@ -128,7 +128,7 @@ export function openApiDocument(operations: readonly Operation[], options: Docum
       schemas: { Error: jsonSchemaOf(ErrorBody) },
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The header value is `Apikey <API_KEY>`.' },
-        agentToken: { type: 'http', scheme: 'bearer', description: 'An access token issued by the MCP server\'s OAuth 2.1 flow (`Bearer hma_…`), acting as the API key it was granted with; `herald:read` tokens may only read.' },
+        agentToken: { type: 'http', scheme: 'bearer', description: 'An access token issued by the MCP server’s OAuth 2.1 flow (`Bearer hma_…`), acting as the API key it was granted with; `herald:read` tokens may only read.' },
         connectToken: { type: 'http', scheme: 'bearer', description: 'The token inside a connect URL (generateConnectLink), for validateConnectToken only.' },
       },
     },
