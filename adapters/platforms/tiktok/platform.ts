@@ -16,6 +16,7 @@ import { createTikTokClient } from './client';
 import { createTikTokComments } from './comments';
 import { createTikTokConnect, TIKTOK_AUTH_BASE, TIKTOK_SCOPES } from './connect';
 import { tiktokDescriptor } from './descriptor';
+import { createTikTokMediaLibrary } from './media';
 import { createTikTokPublisher } from './publish';
 
 export const TIKTOK_API_BASE = 'https://open.tiktokapis.com';
@@ -69,6 +70,7 @@ export function createTikTokPlatform(opts: TikTokPlatformOptions): PlatformAdapt
     oauth,
     refresher,
     comments: createTikTokComments(client),
+    mediaLibrary: createTikTokMediaLibrary(client),
     publisher: createTikTokPublisher(client, {
       videoSource: opts.videoSource ?? 'FILE_UPLOAD',
       chunkSizeBytes: opts.chunkSizeBytes,
