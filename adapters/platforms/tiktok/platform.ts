@@ -16,6 +16,7 @@ import { createTikTokClient } from './client';
 import { createTikTokComments } from './comments';
 import { createTikTokConnect, TIKTOK_AUTH_BASE, TIKTOK_SCOPES } from './connect';
 import { tiktokDescriptor } from './descriptor';
+import { createTikTokLookups } from './lookups';
 import { createTikTokMediaLibrary } from './media';
 import { createTikTokPublisher } from './publish';
 
@@ -71,6 +72,7 @@ export function createTikTokPlatform(opts: TikTokPlatformOptions): PlatformAdapt
     refresher,
     comments: createTikTokComments(client),
     mediaLibrary: createTikTokMediaLibrary(client),
+    lookups: createTikTokLookups(client),
     publisher: createTikTokPublisher(client, {
       videoSource: opts.videoSource ?? 'FILE_UPLOAD',
       chunkSizeBytes: opts.chunkSizeBytes,
