@@ -6,12 +6,17 @@
 import type { ServerResponse } from 'node:http';
 import { sendJson, type SimRequest } from '../kit/http';
 import { graphFields, graphListBody, pageAfter, pickGraph } from '../kit/paging';
-import type { ThreadsPost } from './simulator';
+
+/** What the list reads of a stored post (the simulator's ThreadsPost). */
+interface ListedThread {
+  id: string; ownerId: string; media_type: string; text?: string; permalink: string; shortcode: string; timestamp: string;
+  replyToId?: string; quotePostId?: string;
+}
 
 export const THREADS_SIM_CDN = 'https://scontent.cdninstagram.com/v/t51.threads-sim';
 
 export function listThreadsPosts(req: SimRequest, res: ServerResponse, input: {
-  owner: { id: string; username: string }; scopes: string[]; posts: Iterable<ThreadsPost>; params: Record<string, string>; origin: string;
+  owner: { id: string; username: string }; scopes: string[]; posts: Iterable<ListedThread>; params: Record<string, string>; origin: string;
   paramError: (res: ServerResponse, message: string) => void; denied: (res: ServerResponse) => void;
 }): void {
   const { owner, params: p } = input;
