@@ -5,6 +5,8 @@ import type { Platform } from '../../../core/domain/platforms';
 import { listLookup, readLookup, type LookupItem } from '../../../core/usecases/lookups';
 import { single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
+import { mount } from '../catalogue/mount';
+import * as ops from '../catalogue/lookups';
 
 /** `profile` (also `profile_username`): optional for lists (every profile's), required for records. */
 function profileOf(ctx: Context, required: boolean): string | undefined {
@@ -44,7 +46,7 @@ export function lookupRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
   const list = (ctx: Context, platform: Platform, kind: string, required = false, request = {}) =>
     listLookup(deps, ctx.state.caller.account, platform, kind, profileOf(ctx, required), request);
 
-  router.get(`/api/${ns}/google-business/locations`, async (ctx) => {
+  mount(router, ops.listGoogleBusinessLocations, ns, async (ctx) => {
     const items = await list(ctx, 'google_business', 'locations');
     ctx.body = {
       success: true,
@@ -55,12 +57,12 @@ export function lookupRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
     };
   });
 
-  router.get(`/api/${ns}/facebook/pages`, async (ctx) => {
+  mount(router, ops.listFacebookPages, ns, async (ctx) => {
     const items = await list(ctx, 'facebook', 'pages');
     ctx.body = { pages: items.map((item) => ({ page_id: item.id, page_name: item.name, profile: item.profile })), success: true };
   });
 
-  router.get(`/api/${ns}/linkedin/pages`, async (ctx) => {
+  mount(router, ops.listLinkedInPages, ns, async (ctx) => {
     const items = await list(ctx, 'linkedin', 'pages');
     ctx.body = {
       pages: items.map((item) => ({
@@ -70,7 +72,7 @@ export function lookupRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
     };
   });
 
-  router.get(`/api/${ns}/pinterest/boards`, async (ctx) => {
+  mount(router, ops.listPinterestBoards, ns, async (ctx) => {
     const items = await list(ctx, 'pinterest', 'boards');
     ctx.body = {
       boards: items.map((item) => ({ board_id: item.id, board_name: item.name, description: extra(item, 'description'), privacy: extra(item, 'privacy'), profile: item.profile })),
@@ -81,16 +83,16 @@ export function lookupRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
   const music = (item: LookupItem) => ({
     music_id: item.id, title: item.name, author: extra(item, 'author'), duration_sec: extra(item, 'duration_sec'), cover_url: extra(item, 'cover_url'), profile: item.profile,
   });
-  router.get(`/api/${ns}/tiktok/music/trending`, async (ctx) => {
+  mount(router, ops.listTikTokTrendingMusic, ns, async (ctx) => {
     const items = await list(ctx, 'tiktok', 'music_trending', true, { limit: limitOf(ctx, 50) });
     ctx.body = { success: true, music: items.map(music) };
   });
-  router.get(`/api/${ns}/tiktok/music/search`, async (ctx) => {
+  mount(router, ops.searchTikTokMusic, ns, async (ctx) => {
     const query = searchOf(ctx);
     const items = await list(ctx, 'tiktok', 'music_search', true, { query, limit: limitOf(ctx, 50) });
     ctx.body = { success: true, query, music: items.map(music) };
   });
-  router.get(`/api/${ns}/tiktok/locations`, async (ctx) => {
+  mount(router, ops.searchTikTokLocations, ns, async (ctx) => {
     const query = searchOf(ctx);
     const items = await list(ctx, 'tiktok', 'locations', true, { query, limit: limitOf(ctx, 20) ?? 20 });
     ctx.body = {
@@ -99,12 +101,12 @@ export function lookupRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
     };
   });
 
-  const record = (platform: Platform, kind: string, path: string) => router.get(`/api/${ns}/${path}`, async (ctx) => {
+  const record = (platform: Platform, kind: string, op: typeof ops.getTikTokSettings | typeof ops.getInstagramPublishingLimit | typeof ops.getThreadsPublishingLimit) => mount(router, op, ns, async (ctx) => {
     const profile = profileOf(ctx, true)!;
     const fields = await readLookup(deps, ctx.state.caller.account, platform, kind, profile);
     ctx.body = { success: true, profile, platform, ...fields };
   });
-  record('tiktok', 'settings', 'tiktok/settings');
-  record('instagram', 'publishing_limit', 'instagram/publishing_limit');
-  record('threads', 'publishing_limit', 'threads/publishing_limit');
+  record('tiktok', 'settings', ops.getTikTokSettings);
+  record('instagram', 'publishing_limit', ops.getInstagramPublishingLimit);
+  record('threads', 'publishing_limit', ops.getThreadsPublishingLimit);
 }

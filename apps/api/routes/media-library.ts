@@ -4,6 +4,8 @@ import { fromPlatformError } from '../http-errors';
 import { listMedia } from '../../../core/usecases/media-library';
 import { refuseUnavailablePlatforms, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
+import { mount } from '../catalogue/mount';
+import { listMedia as listMediaOperation } from '../catalogue/media-library';
 
 /** The media list answers 400 with `{success:false, error}` (and our message and error_code beside it). */
 const refuse = (message: string) => invalidInput(message, { error: message });
@@ -32,7 +34,7 @@ async function withErrorField<T>(run: () => Promise<T>): Promise<T> {
  * naming it.
  */
 export function mediaLibraryRoutes(router: Router<AppState>, deps: ApiDeps, ns: string): void {
-  router.get(`/api/${ns}/media`, async (ctx) => {
+  mount(router, listMediaOperation, ns, async (ctx) => {
     const q = ctx.query;
     refuseUnavailablePlatforms(q.platform);
     const platform = text(q.platform, 'platform');
