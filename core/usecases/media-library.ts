@@ -73,12 +73,15 @@ export async function listMedia(deps: MediaLibraryDeps, account: OperatorAccount
   }
   if (input.pageUrn !== undefined && name !== 'linkedin') throw refuse('page_urn is for platform=linkedin only.');
   if (input.facebookPageId !== undefined && name !== 'facebook') throw refuse('facebook_page_id is for platform=facebook only.');
-  const profile = await requireProfile(deps.storage, account.id, input.user);
-  const connection = await deps.storage.connectedAccounts.find(account.id, profile.username, name as Platform);
+  // The connection first: one read on the hot path. The profile is read only to tell 404 from
+  // 400 when there is none, and for the networks whose list depends on a pinned page.
+  const connection = await deps.storage.connectedAccounts.find(account.id, input.user, name as Platform);
   if (!connection || connection.status === 'disconnected') {
+    const profile = await requireProfile(deps.storage, account.id, input.user);
     throw invalidInput(`No ${name} account is connected to profile "${profile.username}".`, { error: `No ${name} account is connected to profile "${profile.username}".`, platform: name }, 'not_connected');
   }
-  const target = pageOf(name, input, profile.pins);
+  const pins = name === 'linkedin' || name === 'facebook' ? (await requireProfile(deps.storage, account.id, input.user)).pins : undefined;
+  const target = pageOf(name, input, pins);
   const page = await withConnection(deps, connection, (ctx) => library.list(ctx, {
     limit, ...(input.cursor !== undefined ? { cursor: input.cursor } : {}), ...(target !== undefined ? { page: target } : {}),
   }));
