@@ -690,3 +690,33 @@ describe('simulator wire format', () => {
     expect(() => sim.createAccount({ username: 'mixed', capabilities: ['video_privacy', 'music'] })).toThrow(/mutually exclusive/);
   });
 });
+
+describe('media library and helpers', () => {
+  it('a connection without the grant the helpers need answers tiktok_reconnect_required before any call', async () => {
+    const { ctx } = await connect([]);
+    const old = { ...ctx.credentials, scope: 'user.info.basic,video.upload' };
+    for (const call of [() => tiktok.lookups!.read!({ credentials: old }, 'settings'), () => tiktok.lookups!.list({ credentials: old }, 'music_trending'),
+      () => tiktok.lookups!.list({ credentials: old }, 'locations', { query: 'paris' })]) {
+      await expect(call()).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'tiktok_reconnect_required' } });
+    }
+    expect(calls()).toEqual([]);
+  });
+
+  it('lists videos only with the video.list scope: an older grant is auth_expired (scope_not_authorized)', async () => {
+    const account = sim.createAccount({ username: 'nolist', displayName: 'No List', capabilities: [] });
+    const code = sim.issueAuthCode(account.openId, { clientKey: client.clientKey, redirectUri: REDIRECT, scope: 'user.info.basic,video.publish,video.upload' });
+    const { credentials } = await tiktok.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
+    await expect(tiktok.mediaLibrary!.list({ credentials }, { limit: 5 })).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'scope_not_authorized' } });
+  });
+
+  it('asks for at most 20 videos with TikTok\'s millisecond cursor, and refuses a cursor it did not hand out', async () => {
+    const account = sim.createAccount({ username: 'lister', displayName: 'Lister', capabilities: [] });
+    const code = sim.issueAuthCode(account.openId, { clientKey: client.clientKey, redirectUri: REDIRECT, scope: 'user.info.basic,video.publish,video.upload,video.list' });
+    const ctx = { credentials: (await tiktok.oauth!.exchangeCode({ code, redirectUri: REDIRECT })).credentials };
+    sim.requests.splice(0);
+    await expect(tiktok.mediaLibrary!.list(ctx, { limit: 20, cursor: 'abc' })).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'invalid_cursor' } });
+    await tiktok.mediaLibrary!.list(ctx, { limit: 20, cursor: '1700000000000' });
+    expect(bodyOf('/v2/video/list/')).toEqual({ max_count: 20, cursor: 1700000000000 });
+    expect(sim.requests.find((r) => r.path === '/v2/video/list/')!.query.fields).toBe('id,create_time,cover_image_url,share_url,title,video_description');
+  });
+});
