@@ -9,8 +9,9 @@
  * Knobs: BENCH_CONCURRENCY (20), BENCH_SECONDS per phase and round (5), BENCH_ROUNDS (2),
  * BENCH_WARMUP requests per phase (200), BENCH_POSTS published per network first (30).
  */
+import { performance } from 'node:perf_hooks';
 import {
-  boundedLoop, connectNetworks, describeEnvironment, envInt, errorCounts, heading, ms, runMain, say, startBenchStack, summarize, table, type Outcome,
+  boundedLoop, connectNetworks, describeEnvironment, envInt, errorCounts, heading, ms, runMain, say, ServerTiming, startBenchStack, startTimedApi, summarize, table, type Outcome,
 } from './support';
 
 const CONCURRENCY = envInt('BENCH_CONCURRENCY', 20);
@@ -20,6 +21,7 @@ const WARMUP = envInt('BENCH_WARMUP', 200, 0);
 const POSTS = envInt('BENCH_POSTS', 30);
 const LIMIT = 25;
 const GOAL_MS = 10;
+const TIMING_REQUESTS = envInt('BENCH_TIMING_REQUESTS', 1000, 0);
 
 interface Path { label: string; url: string; headers: Record<string, string>; expect: (body: Record<string, unknown>) => boolean; outcomes: Array<Outcome<unknown>> }
 
@@ -86,6 +88,25 @@ async function main(): Promise<void> {
   for (const p of paths) {
     const errors = errorCounts(p.outcomes);
     if (errors.length) say(`${p.label}: failures: ${errors.slice(0, 5).map(([e, n]) => `${n}× ${e}`).join('; ')}`);
+  }
+
+  if (TIMING_REQUESTS) {
+    // Where Herald's time goes: a second API process with HERALD_DEBUG_TIMING answers the same lists.
+    const timed = await startTimedApi(b);
+    for (const p of [paths[1]!, paths[3]!]) {
+      heading(`where the time of ${p.label} goes (HERALD_DEBUG_TIMING API, ${TIMING_REQUESTS} requests, ${CONCURRENCY} clients)`);
+      const url = p.url.replace(b.stack.apiUrl, timed.url);
+      const tally = new ServerTiming();
+      await boundedLoop(TIMING_REQUESTS, CONCURRENCY, 120_000, async () => {
+        const t0 = performance.now();
+        const res = await fetch(url, { headers: p.headers });
+        await res.text();
+        tally.add(res.headers.get('server-timing'), performance.now() - t0);
+        return res.status === 200 ? { ok: true } : { ok: false, error: `HTTP ${res.status}` };
+      });
+      say(tally.table());
+    }
+    await timed.stop();
   }
 }
 
