@@ -18,13 +18,18 @@ function text(value: unknown, name: string): string | undefined {
 }
 
 /** Every media-list error body carries `error` (the spec's `{success:false, error}`) beside message and error_code. */
-async function withErrorField<T>(run: () => Promise<T>): Promise<T> {
+async function withErrorField<T>(run: () => Promise<T>, log: ApiDeps['log']): Promise<T> {
   try {
     return await run();
   } catch (raw) {
-    const err = raw instanceof PlatformError ? fromPlatformError(raw, new Date()) : raw;
-    if (err instanceof HeraldError && err.details.error === undefined) throw new HeraldError(err.kind, err.message, err.errorCode, { ...err.details, error: err.message });
-    throw err;
+    let err = raw instanceof PlatformError ? fromPlatformError(raw, new Date()) : raw;
+    if (!(err instanceof HeraldError)) {
+      log('unhandled error', { path: 'GET /media', error: (raw as Error)?.stack ?? String(raw) });
+      err = new HeraldError('internal', 'Internal error. It was logged; try again later.');
+    }
+    const e = err as HeraldError;
+    if (e.details.error === undefined) throw new HeraldError(e.kind, e.message, e.errorCode, { ...e.details, error: e.message });
+    throw e;
   }
 }
 
@@ -49,6 +54,6 @@ export function mediaLibraryRoutes(router: Router<AppState>, deps: ApiDeps, ns: 
       ...(q.cursor !== undefined ? { cursor: text(q.cursor, 'cursor') } : {}),
       ...(q.page_urn !== undefined ? { pageUrn: text(q.page_urn, 'page_urn') } : {}),
       ...(q.facebook_page_id !== undefined ? { facebookPageId: text(q.facebook_page_id, 'facebook_page_id') } : {}),
-    }));
+    }), deps.log);
   });
 }
