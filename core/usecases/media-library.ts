@@ -5,7 +5,7 @@
  */
 import { invalidInput } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
-import { isPlatform, type Platform } from '../domain/platforms';
+import { isPlatform, PLATFORM_ALIASES, type Platform } from '../domain/platforms';
 import type { LibraryMedia } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import { withConnection, type ConnectionSessionDeps } from './connection-session';
@@ -60,7 +60,8 @@ export function mediaLibraryPlatforms(deps: Pick<MediaLibraryDeps, 'platforms'>)
 }
 
 export async function listMedia(deps: MediaLibraryDeps, account: OperatorAccount, input: MediaListInput): Promise<MediaListView> {
-  const name = input.platform.trim().toLowerCase();
+  const given = input.platform.trim().toLowerCase();
+  const name = PLATFORM_ALIASES[given] ?? given;
   const adapter = isPlatform(name) ? deps.platforms.with(name, 'mediaLibrary') : undefined;
   if (!adapter) {
     throw refuse(`The media list is not available for "${input.platform}"; it is for ${mediaLibraryPlatforms(deps).join(', ')}.`, 'platform_not_supported');

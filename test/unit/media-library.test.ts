@@ -47,6 +47,7 @@ describe('GET /media use case', () => {
     expect(page.media[0]).toEqual({ id: 'tiktok-0', caption: '', media_type: 'TEXT', media_url: null, permalink: null, timestamp: '2026-01-01T00:00:00.000Z', thumbnail_url: null });
     expect((await listMedia(deps, account, { platform: 'tiktok', user: 'ana', limit: 0 })).pagination.limit).toBe(1);
     expect((await listMedia(deps, account, { platform: 'TikTok', user: 'ana' })).pagination.limit).toBe(20);
+    await expect(listMedia(deps, account, { platform: 'twitter', user: 'ana' })).rejects.toMatchObject({ errorCode: 'platform_not_supported', message: expect.stringMatching(/"twitter"/) });
     await listMedia(deps, account, { platform: 'tiktok', user: 'ana', limit: 5, cursor: 'abc' });
     expect(tiktok.asked.at(-1)).toEqual({ limit: 5, cursor: 'abc' });
   });
