@@ -56,6 +56,8 @@ const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_csrf" v
 
 /** Where a network's page or location pin lives, for the networks that have one. */
 export const PIN_OF: Partial<Record<Platform, PinKind>> = { facebook: 'facebook-page', linkedin: 'linkedin-page', google_business: 'google-business-location' };
+/** The lookup kind that lists what a network's pin can hold (GET /facebook/pages, /linkedin/pages, /google-business/locations). */
+export const PIN_LOOKUP: Partial<Record<Platform, string>> = { facebook: 'pages', linkedin: 'pages', google_business: 'locations' };
 const PIN_LABEL: Record<PinKind, LabelKey> = {
   'facebook-page': 'pin.facebook_page', 'linkedin-page': 'pin.linkedin_page', 'google-business-location': 'pin.google_business_location',
 };
@@ -65,6 +67,8 @@ export interface PlatformRow {
   connection?: ConnectedAccount;
   /** The pinned page or location id, for networks with a pin. */
   pinned?: string | null;
+  /** What the pin can hold, from the network's lookup; absent when the lookup failed (a text field then). */
+  choices?: Array<{ id: string; name: string }>;
   /** The credentials form's last refusal, shown under it. */
   refusal?: string;
 }
@@ -113,8 +117,12 @@ function platformItem(ctx: PageContext, row: PlatformRow): Html {
   const pin = PIN_OF[id];
   if (pin && state === 'connected') {
     const input = PIN_KINDS[pin].input;
+    // A radio list of the account's pages or locations when the lookup answered; the text field otherwise.
+    const field = row.choices?.length
+      ? html`<fieldset data-pin-choices><legend>${t(PIN_LABEL[pin])}</legend>${row.choices.map((c, i) => html`<label class="choice"><input type="radio" name="${input}" value="${c.id}" id="pin-${pin}-${i}"${c.id === row.pinned || (!row.pinned && i === 0) ? html` checked` : ''} required> ${c.name} <span class="hint">(${c.id})</span></label>`)}</fieldset>`
+      : html`<label for="pin-${pin}">${t(PIN_LABEL[pin])}</label><input id="pin-${pin}" type="text" name="${input}" value="${row.pinned ?? ''}" required pattern="[A-Za-z0-9_:.\\-]{1,200}">`;
     below = html`${below}<form method="post" action="/connect/pin/${pin}" data-pin="${pin}">${csrfField(ctx)}
-<label for="pin-${pin}">${t(PIN_LABEL[pin])}</label><input id="pin-${pin}" type="text" name="${input}" value="${row.pinned ?? ''}" required pattern="[A-Za-z0-9_:.\\-]{1,200}">
+${field}
 ${row.pinned ? html`<p class="hint">${t('pin.current', { id: row.pinned })}</p>` : ''}<p><button type="submit" class="secondary">${t('action.save')}</button></p></form>`;
   }
   return html`<li class="platform" data-platform="${id}" data-state="${state}"><div class="row">${identity}

@@ -14,12 +14,13 @@ import {
 import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
 import { disconnectAccount } from '../../core/usecases/disconnect-account';
 import { startOAuth, type OAuthDeps } from '../../core/usecases/oauth-connect';
+import { listLookup } from '../../core/usecases/lookups';
 import { setPin } from '../../core/usecases/pins';
 import type { SubmitDeps } from '../../core/usecases/submit-upload';
 import { calendarGrid, dayNumber, parseIsoDay, todayIn, type CalendarView } from './calendar';
 import { html, layout, SECURITY_HEADERS } from './html';
 import { isLabelKey, pickLanguage, translator, type LabelKey, type Translate } from './i18n';
-import { calendarPage, connectPage, messagePage, mobileContinuePage, PIN_OF, type Notice, type PageContext, type PlatformRow } from './pages';
+import { calendarPage, connectPage, messagePage, mobileContinuePage, PIN_LOOKUP, PIN_OF, type Notice, type PageContext, type PlatformRow } from './pages';
 
 export type WebDeps = OAuthDeps & SubmitDeps & {
   storage: Storage;
@@ -165,20 +166,37 @@ export function createWeb(deps: WebDeps, options: WebOptions): Koa {
     return p;
   };
 
+  /**
+   * The pages or locations a connected account can pin, from its lookup; undefined when the
+   * lookup fails (the page then offers the text field, so a network hiccup never hides the pin).
+   */
+  async function pinChoices(principal: ConnectPrincipal, platform: Platform): Promise<Array<{ id: string; name: string }> | undefined> {
+    try {
+      const items = await listLookup(deps, principal.account, platform, PIN_LOOKUP[platform]!, principal.profile.username);
+      return items.map((i) => ({ id: i.id, name: i.name }));
+    } catch (err) {
+      deps.log('web: pin lookup failed', { platform, error: (err as Error).message });
+      return undefined;
+    }
+  }
+
   async function rows(principal: ConnectPrincipal, refusal?: { platform: Platform; message: string }): Promise<PlatformRow[]> {
     const connections = await deps.storage.connectedAccounts.listByProfile(principal.account.id, principal.profile.username);
-    return allowedPlatforms(principal).flatMap((id) => {
+    const built = allowedPlatforms(principal).map(async (id): Promise<PlatformRow[]> => {
       const adapter = deps.platforms.get(id);
       if (!adapter) return [];
       const connection = connections.find((c) => c.platform === id && c.status !== 'disconnected');
       const pin = PIN_OF[id];
+      const choices = pin && connection?.status === 'connected' && PIN_LOOKUP[id] ? await pinChoices(principal, id) : undefined;
       return [{
         descriptor: adapter.descriptor,
         ...(connection ? { connection } : {}),
         ...(pin ? { pinned: principal.profile.pins?.[PIN_KINDS[pin].field] ?? null } : {}),
+        ...(choices ? { choices } : {}),
         ...(refusal?.platform === id ? { refusal: refusal.message } : {}),
       }];
     });
+    return (await Promise.all(built)).flat();
   }
 
   /** The outcome a redirect back carries (the API's OAuth callback: connect_status, platform, error_code; ours: done). */

@@ -146,6 +146,45 @@ describe('connect page in a browser', () => {
     await context.close();
   });
 
+  it('after a Facebook or LinkedIn connection, the page pin is a radio list from the page lookup, with the text field when the lookup fails', async () => {
+    const url = await link({ platforms: ['facebook', 'linkedin'] });
+    const { context, page } = await newPage();
+    await page.goto(url);
+    for (const [platform, button] of [['facebook', 'Continue'], ['linkedin', 'Allow']] as const) {
+      await page.locator(`[data-connect=${platform}]`).click();
+      await page.waitForURL((u) => !u.toString().startsWith(stack.webUrl));
+      await page.getByRole('button', { name: button }).click();
+      await page.waitForURL((u) => u.toString().startsWith(`${stack.webUrl}/connect`));
+      await page.locator(`[data-platform=${platform}][data-state=connected]`).waitFor();
+    }
+    const fb = sandbox.accounts.facebook;
+    const fbChoices = page.locator('[data-pin=facebook-page] [data-pin-choices] input[type=radio]');
+    await expect(fbChoices.evaluateAll((els) => els.map((e) => e.getAttribute('value')))).resolves.toEqual([fb.pageId]);
+    await expect(page.locator('[data-pin=facebook-page] [data-pin-choices]').textContent()).resolves.toContain(fb.pageName);
+    const li = sandbox.accounts.linkedin;
+    const liChoice = page.locator('[data-pin=linkedin-page]').getByLabel(/Herald Sandbox Page/);
+    await expect(liChoice.getAttribute('value')).resolves.toBe(li.pageId);
+    await shot(page, '20-pin-pickers');
+    await liChoice.check();
+    await page.locator('[data-pin=linkedin-page]').getByRole('button', { name: 'Save' }).click();
+    await noticeSays(page, 'Saved.');
+    expect((await api.get(`/api/herald/users/linkedin-page?profile_username=${PROFILE}`)).body).toMatchObject({ page_id: li.pageId });
+    await expect(page.locator('[data-pin=linkedin-page]').getByLabel(/Herald Sandbox Page/).isChecked()).resolves.toBe(true);
+    await page.locator('[data-pin=facebook-page]').getByRole('button', { name: 'Save' }).click();
+    await noticeSays(page, 'Saved.');
+    expect((await api.get(`/api/herald/users/facebook-page?profile_username=${PROFILE}`)).body).toMatchObject({ page_id: fb.pageId });
+
+    // LinkedIn failing: the page still renders, with the text field for the page id.
+    sandbox.simulators.linkedin.fail('server_error', 5);
+    await page.reload();
+    await expect(page.locator('[data-pin=linkedin-page] [data-pin-choices]').count()).resolves.toBe(0);
+    await expect(page.locator('#pin-linkedin-page').getAttribute('type')).resolves.toBe('text');
+    await expect(page.locator('#pin-linkedin-page').inputValue()).resolves.toBe(li.pageId);
+    await shot(page, '21-pin-fallback');
+    sandbox.simulators.linkedin.reset();
+    await context.close();
+  });
+
   it('on a phone, the OAuth redirect goes through an intermediate page', async () => {
     const url = await link({ platforms: ['youtube'] });
     const { context, page } = await newPage({

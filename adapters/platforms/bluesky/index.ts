@@ -13,6 +13,7 @@ import {
 import { createBlueskyComments } from './comments';
 import { createBlueskyConnect } from './connect';
 import { blueskyDescriptor } from './descriptor';
+import { createBlueskyMediaLibrary } from './media';
 import { createBlueskyPublisher } from './publish';
 import { createBlueskyRecords } from './records';
 import { createBlueskyVideo } from './video';
@@ -64,6 +65,7 @@ export function createBlueskyPlatform(opts: BlueskyPlatformOptions = {}): Platfo
     refresher,
     publisher: createBlueskyPublisher(client, records, video),
     comments: createBlueskyComments(records),
+    mediaLibrary: createBlueskyMediaLibrary(client, { appUrl: trimBase(opts.appUrl ?? BLUESKY_APP_URL) }),
   };
 }
 

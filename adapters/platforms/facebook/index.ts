@@ -10,6 +10,8 @@ import { createFacebookClient, type FacebookPlatformOptions } from './client';
 import { createFacebookComments } from './comments';
 import { createFacebookConnect } from './connect';
 import { facebookDescriptor } from './descriptor';
+import { createFacebookLookups } from './lookups';
+import { createFacebookMediaLibrary } from './media';
 import { createFacebookPublisher } from './publish';
 
 export {
@@ -27,6 +29,8 @@ export function createFacebookPlatform(opts: FacebookPlatformOptions): PlatformA
     ...createFacebookConnect(client),
     comments: createFacebookComments(client),
     publisher: createFacebookPublisher(client),
+    mediaLibrary: createFacebookMediaLibrary(client),
+    lookups: createFacebookLookups(),
   };
 }
 

@@ -86,6 +86,7 @@ export async function resolveLocation(client: GoogleBusinessClient, ctx: CallCon
 
 export function createGoogleBusinessLookups(client: GoogleBusinessClient): Lookups {
   return {
+    lists: ['locations'],
     async list(ctx, kind) {
       if (kind !== 'locations') throw new PlatformError('google_business', { kind: 'unsupported' }, `Google Business Profile has no "${kind}" lookup; it has locations.`);
       const all = await listLocations(client, ctx);

@@ -10,6 +10,8 @@ import { createInstagramClient, type InstagramPlatformOptions } from './client';
 import { createInstagramComments } from './comments';
 import { createInstagramConnect } from './connect';
 import { instagramDescriptor } from './descriptor';
+import { createInstagramLookups } from './lookups';
+import { createInstagramMediaLibrary } from './media';
 import { createInstagramProbe } from './probe';
 import { createInstagramPublisher } from './publish';
 
@@ -28,6 +30,8 @@ export function createInstagramPlatform(opts: InstagramPlatformOptions): Platfor
     publisher: createInstagramPublisher(client),
     probe: createInstagramProbe(client),
     comments: createInstagramComments(client),
+    mediaLibrary: createInstagramMediaLibrary(client),
+    lookups: createInstagramLookups(client),
   };
 }
 

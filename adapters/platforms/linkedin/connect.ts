@@ -12,7 +12,8 @@ import { parseOrganizationId } from './settings';
 
 export const LINKEDIN_AUTH_BASE = 'https://www.linkedin.com/oauth/v2';
 export const LINKEDIN_MEMBER_SCOPES: readonly string[] = ['openid', 'profile', 'w_member_social'];
-export const LINKEDIN_PAGE_SCOPES: readonly string[] = ['w_organization_social', 'r_organization_admin'];
+/** Posting as pages, listing them, and reading their posts back (media library). */
+export const LINKEDIN_PAGE_SCOPES: readonly string[] = ['w_organization_social', 'r_organization_admin', 'r_organization_social'];
 
 const parseScopes = (raw: unknown): string[] => (typeof raw === 'string' ? raw.split(/[\s,]+/).filter(Boolean) : []);
 

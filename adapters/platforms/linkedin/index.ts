@@ -7,6 +7,7 @@ import { flag, httpUrl, matching, millis } from '../kit/env';
 import { systemNow } from '../kit/http';
 import { defineNetwork, type CommonOptions, type OAuthClientOptions } from '../kit/network';
 import { createLinkedInClient, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, LINKEDIN_API_BASE, LINKEDIN_DEFAULT_VERSION } from './client';
+import { createLinkedInLookups, createLinkedInMediaLibrary } from './library';
 import { createLinkedInComments } from './comments';
 import { createLinkedInConnect, LINKEDIN_AUTH_BASE } from './connect';
 import { linkedinDescriptor } from './descriptor';
@@ -64,6 +65,8 @@ export function createLinkedInPlatform(opts: LinkedInPlatformOptions): PlatformA
       videoPollMs: opts.videoPollMs ?? DEFAULT_VIDEO_POLL_MS, maxVideoPolls: opts.maxVideoPolls ?? DEFAULT_MAX_VIDEO_POLLS,
     }),
     comments: createLinkedInComments(client),
+    mediaLibrary: createLinkedInMediaLibrary(client),
+    lookups: createLinkedInLookups(client),
   };
 }
 

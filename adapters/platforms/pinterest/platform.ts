@@ -10,6 +10,8 @@ import { createPinterestBoards, type PinterestBoard } from './boards';
 import { createPinterestClient } from './client';
 import { createPinterestConnect, PINTEREST_AUTH_BASE } from './connect';
 import { pinterestDescriptor } from './descriptor';
+import { createPinterestLookups } from './lookups';
+import { createPinterestMediaLibrary } from './media';
 import { createPinterestPublisher } from './publish';
 
 export const PINTEREST_API_BASE = 'https://api.pinterest.com/v5';
@@ -31,7 +33,7 @@ export interface PinterestPlatformOptions {
   now?: Now;
 }
 
-/** The adapter plus the board lookup the engine offers as GET /svc/pinterest/boards. */
+/** The adapter plus its board list (also its lookups capability, GET /svc/pinterest/boards). */
 export interface PinterestPlatform extends PlatformAdapter {
   listBoards(credentials: PlatformCredentials, signal?: AbortSignal): Promise<PinterestBoard[]>;
 }
@@ -47,11 +49,14 @@ export function createPinterestPlatform(opts: PinterestPlatformOptions): Pintere
     now: opts.now ?? systemNow,
   });
   const { oauth, refresher } = createPinterestConnect(client, { authBase: trimBase(opts.authBase ?? PINTEREST_AUTH_BASE) });
+  const listBoards = createPinterestBoards(client);
   return {
     descriptor: pinterestDescriptor,
     oauth,
     refresher,
-    listBoards: createPinterestBoards(client),
+    listBoards,
     publisher: createPinterestPublisher(client),
+    mediaLibrary: createPinterestMediaLibrary(client),
+    lookups: createPinterestLookups(listBoards),
   };
 }

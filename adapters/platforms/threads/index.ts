@@ -10,6 +10,8 @@ import { createThreadsClient, type ThreadsPlatformOptions } from './client';
 import { createThreadsComments } from './comments';
 import { createThreadsConnect } from './connect';
 import { threadsDescriptor } from './descriptor';
+import { createThreadsLookups } from './lookups';
+import { createThreadsMediaLibrary } from './media';
 import { createThreadsProbe } from './probe';
 import { createThreadsPublisher } from './publish';
 
@@ -29,6 +31,8 @@ export function createThreadsPlatform(opts: ThreadsPlatformOptions): PlatformAda
     publisher: createThreadsPublisher(client),
     probe: createThreadsProbe(client),
     comments: createThreadsComments(client),
+    mediaLibrary: createThreadsMediaLibrary(client),
+    lookups: createThreadsLookups(client),
   };
 }
 

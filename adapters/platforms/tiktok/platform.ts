@@ -16,6 +16,8 @@ import { createTikTokClient } from './client';
 import { createTikTokComments } from './comments';
 import { createTikTokConnect, TIKTOK_AUTH_BASE, TIKTOK_SCOPES } from './connect';
 import { tiktokDescriptor } from './descriptor';
+import { createTikTokLookups } from './lookups';
+import { createTikTokMediaLibrary } from './media';
 import { createTikTokPublisher } from './publish';
 
 export const TIKTOK_API_BASE = 'https://open.tiktokapis.com';
@@ -69,6 +71,8 @@ export function createTikTokPlatform(opts: TikTokPlatformOptions): PlatformAdapt
     oauth,
     refresher,
     comments: createTikTokComments(client),
+    mediaLibrary: createTikTokMediaLibrary(client),
+    lookups: createTikTokLookups(client),
     publisher: createTikTokPublisher(client, {
       videoSource: opts.videoSource ?? 'FILE_UPLOAD',
       chunkSizeBytes: opts.chunkSizeBytes,

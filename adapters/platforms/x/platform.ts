@@ -5,6 +5,7 @@
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { systemNow, trimBase, type Now } from '../kit/http';
 import { createXClient } from './client';
+import { createXMediaLibrary } from './media';
 import { createXComments } from './comments';
 import { createXConnect, X_AUTH_BASE } from './connect';
 import { xDescriptor } from './descriptor';
@@ -51,5 +52,6 @@ export function createXPlatform(opts: XPlatformOptions): PlatformAdapter {
     refresher,
     publisher: createXPublisher(client, { keepLinks, chunkBytes }),
     comments: createXComments(client, { keepLinks }),
+    mediaLibrary: createXMediaLibrary(client),
   };
 }

@@ -6,6 +6,7 @@ import type { PlatformAdapter } from '../../../core/ports/platform';
 import { GOOGLE_AUTH_BASE, GOOGLE_TOKEN_URL } from '../kit/google';
 import { systemNow, trimBase, type Now } from '../kit/http';
 import { createYoutubeClient } from './client';
+import { createYoutubeMediaLibrary } from './media';
 import { createYoutubeComments } from './comments';
 import { createYoutubeConnect } from './connect';
 import { youtubeDescriptor } from './descriptor';
@@ -67,5 +68,6 @@ export function createYoutubePlatform(opts: YoutubePlatformOptions): PlatformAda
       maxProcessingMs: opts.maxProcessingMs ?? 60 * 60_000,
     }),
     comments: createYoutubeComments(client),
+    mediaLibrary: createYoutubeMediaLibrary(client),
   };
 }

@@ -4,6 +4,7 @@ import { connectionOperations } from './connections';
 import { documentOperations } from './documents';
 import { lookupOperations } from './lookups';
 import { mediaJobOperations } from './media-jobs';
+import { mediaLibraryOperations } from './media-library';
 import { notificationOperations } from './notifications';
 import { profileOperations } from './profiles';
 import { uploadOperations } from './uploads';
@@ -20,6 +21,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...connectionOperations,
   ...uploadOperations,
   ...lookupOperations,
+  ...mediaLibraryOperations,
   ...mediaJobOperations,
   ...notificationOperations,
 ];

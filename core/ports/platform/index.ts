@@ -11,5 +11,7 @@ export * from './connect';
 export * from './publish';
 export * from './comments';
 export * from './later';
+export * from './library';
+export * from './lookups';
 export * from './probe';
 export * from './registry';

@@ -1,23 +1,9 @@
 /**
- * Capabilities the next issues fill (media library, analytics, post editing, lookups). Declared
- * now so the port's shape is settled; no adapter implements them yet.
+ * Capabilities the next issues fill (analytics, post editing). The media library and lookups have
+ * their own files (library.ts, lookups.ts).
  */
 import type { CallContext } from './context';
-import type { Page, PageRequest, PostRef } from './refs';
-
-export interface LibraryMedia {
-  post: PostRef;
-  kind: 'video' | 'photo' | 'text' | 'carousel';
-  caption?: string;
-  mediaUrl?: string;
-  thumbnailUrl?: string;
-  publishedAt?: string;
-}
-
-/** The account's published media, newest first. */
-export interface MediaLibrary {
-  list(ctx: CallContext, page?: PageRequest): Promise<Page<LibraryMedia>>;
-}
+import type { PostRef } from './refs';
 
 export type MetricValues = Record<string, number | null>;
 
@@ -33,9 +19,4 @@ export interface PostEditor {
   unpublish?(ctx: CallContext, post: PostRef): Promise<void>;
   repost?(ctx: CallContext, post: PostRef): Promise<PostRef>;
   save?(ctx: CallContext, post: PostRef): Promise<void>;
-}
-
-/** Read-only lookups a client needs to fill a network's fields (pages, boards, playlists, locations). */
-export interface Lookups {
-  list(ctx: CallContext, kind: string, page?: PageRequest): Promise<Page<{ id: string; name: string; extra?: Record<string, unknown> }>>;
 }

@@ -11,6 +11,7 @@
  * Records get sha256 CIDv1 (dag-cbor, `bafyrei…`) over their JSON, blobs raw CIDv1 (`bafkrei…`),
  * and rkeys are TIDs.
  */
+import { authorFeed } from './media';
 import { sendJson, startSimulatorHost, type RecordedRequest } from '../kit/http';
 import { createBlueskyAuth } from './auth';
 import { BLUESKY_FAILURE_MODES, BLUESKY_SIM_VIDEO_SERVICE_DID, createBlueskyFailures, type BlueskyFailureMode } from './failures';
@@ -71,6 +72,7 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
     'com.atproto.server.createSession': 'POST', 'com.atproto.server.refreshSession': 'POST', 'com.atproto.server.getSession': 'GET',
     'com.atproto.server.getServiceAuth': 'GET', 'app.bsky.actor.getProfile': 'GET', 'com.atproto.identity.resolveHandle': 'GET',
     'com.atproto.repo.uploadBlob': 'POST', 'com.atproto.repo.createRecord': 'POST', 'com.atproto.repo.getRecord': 'GET',
+    'app.bsky.feed.getAuthorFeed': 'GET',
     'app.bsky.video.getUploadLimits': 'GET', 'app.bsky.video.uploadVideo': 'POST', 'app.bsky.video.getJobStatus': 'GET',
   };
 
@@ -105,6 +107,7 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
         const immediate = verdict ? generic(verdict) : undefined;
         if (immediate) throw immediate;
         if (req.body.kind === 'too_large') throw new XrpcError(413, 'PayloadTooLarge', 'request entity too large');
+        if (nsid === 'app.bsky.feed.getAuthorFeed') return authorFeed(s, auth, req, res);
         return (onVideo ? video : pds)(nsid, req, res, verdict);
       } catch (err) {
         if (!(err instanceof XrpcError)) throw err;

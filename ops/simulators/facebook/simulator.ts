@@ -11,6 +11,7 @@
  * Simplifications: every page answers Business Use Case limits the same way; a bad client id or
  * secret is answered with code 101; the login dialog ignores queued failures.
  */
+import { listFacebookPosts } from './media';
 import type { ServerResponse } from 'node:http';
 import { createHmac } from 'node:crypto';
 import {
@@ -584,6 +585,9 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
       if (!edge) {
         requireScopes(token, 'pages_read_engagement');
         return readObject(token, node, params);
+      }
+      if (edge === 'posts' || edge === 'published_posts') {
+        return listFacebookPosts({ page: pageOf(token, node, 'pages_read_engagement'), posts, photos, videos, params, origin, path: req.path, paramError });
       }
       throw paramError(`Unknown edge ${edge}`);
     }

@@ -13,6 +13,7 @@ import {
   approvePage, createCheckpointedAccounts, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, sendGraphError, sniffMedia,
 } from '../kit/meta-graph';
 
+import { listInstagramMedia } from './media';
 import {
   CODE_TTL_MS, INSTAGRAM_FAILURE_MODES, INSTAGRAM_SIM_API_VERSION, INSTAGRAM_SIM_QUOTA_TOTAL, INSTAGRAM_SIM_REGAIN_MINUTES, LONG_TOKEN_SECONDS,
   MAX_CAPTION, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES, SCOPES, SHORT_TOKEN_SECONDS,
@@ -492,6 +493,9 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     if (req.method === 'GET' && !edge) return readObject(res, owner, node!, p);
     if (req.method === 'GET' && edge === 'content_publishing_limit' && isOwner) {
       return sendJson(res, 200, { data: [{ quota_usage: quotaUsage(owner.id), config: { quota_total: INSTAGRAM_SIM_QUOTA_TOTAL, quota_duration: 86400 } }] });
+    }
+    if (req.method === 'GET' && edge === 'media' && isOwner) {
+      return listInstagramMedia(req, res, { owner, scopes: token.scopes, media: media.values(), params: p, origin: host.origin, paramError, denied: (r) => failWith(r, 'permission_denied') });
     }
     if (req.method === 'POST' && edge === 'media' && isOwner) return createContainer(res, owner, token, p, failure);
     if (req.method === 'POST' && edge === 'media_publish' && isOwner) return publishContainer(res, owner, p);

@@ -20,7 +20,7 @@ export type LinkedInFailureMode = (typeof LINKEDIN_FAILURE_MODES)[number];
 
 /** Seconds in the Retry-After header of a rate_limited answer. */
 export const LINKEDIN_SIM_RETRY_AFTER_SECONDS = 120;
-export const LINKEDIN_SIM_ALL_SCOPES = ['openid', 'profile', 'email', 'w_member_social', 'w_organization_social', 'r_organization_admin'];
+export const LINKEDIN_SIM_ALL_SCOPES = ['openid', 'profile', 'email', 'w_member_social', 'w_organization_social', 'r_organization_admin', 'r_organization_social'];
 
 /** What a request is, as the classifier (rest.ts) tells: the switches apply by it. */
 export type Route =

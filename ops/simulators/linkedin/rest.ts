@@ -5,6 +5,7 @@ import { accessDenied, badRequest, invalidField, notFound, restError } from './a
 import type { LinkedInFailureMode, Route } from './failures';
 import type { createLinkedInMedia } from './media';
 import type { createLinkedInOAuth } from './oauth';
+import { batchGetMedia, batchGetOrganizations, findPostsByAuthor } from './library';
 import { jsonBody, mayActAs as mayActAsIn, versionProblem } from './requests';
 import {
   ALT_TEXT_MAX, COMMENT_MAX, COMMENTARY_MAX, MEDIA_TITLE_MAX, POLL_DURATIONS, VISIBILITIES,
@@ -147,6 +148,10 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
         return sendJson(res, 200, { id, author, commentary, visibility, distribution, ...(content ? { content } : {}), lifecycleState, isReshareDisabledByAuthor, createdAt, publishedAt: createdAt, lastModifiedAt: createdAt });
       }
       case 'comments.create': return createComment(req, res, token, p!, version);
+      case 'posts.findByAuthor': return findPostsByAuthor(s, req, res, token, version);
+      case 'organizations.batchGet': return batchGetOrganizations(s, req, res);
+      case 'images.batchGet': return batchGetMedia(s, req, res, 'images', settle);
+      case 'videos.batchGet': return batchGetMedia(s, req, res, 'videos', settle);
       case 'organizationAcls': {
         if (req.query.q !== 'roleAssignee') return badRequest(res, 'Query parameter q must be roleAssignee');
         if (!token.scope.includes('r_organization_admin')) return accessDenied(res, 'organizationAcls.FINDER-roleAssignee', version);
@@ -178,6 +183,9 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
     else if (method === 'POST' && rest === '/videos' && action === 'finalizeUpload') op = 'videos.finalizeUpload';
     else if (method === 'POST' && rest === '/posts') op = 'posts.create';
     else if (method === 'GET' && rest === '/organizationAcls') op = 'organizationAcls';
+    else if (method === 'GET' && rest === '/posts') op = 'posts.findByAuthor';
+    else if (method === 'GET' && rest === '/organizations') op = 'organizations.batchGet';
+    else if (method === 'GET' && (rest === '/images' || rest === '/videos')) op = `${rest.slice(1)}.batchGet`;
     else if (method === 'GET' && (param = one(/^\/videos\/([^/]+)$/))) op = 'videos.get';
     else if (method === 'GET' && (param = one(/^\/images\/([^/]+)$/))) op = 'images.get';
     else if (method === 'GET' && (param = one(/^\/posts\/([^/]+)$/))) op = 'posts.get';

@@ -7,11 +7,12 @@ export const linkedinSandbox = defineSandboxNetwork({
   start: ({ port, seed, processingMs }) => startLinkedInSimulator({ port, seed, processingMs }),
   seed(sim, callbackUrl) {
     const client = sim.registerClient({ redirectUris: [callbackUrl] });
-    const member = sim.createAccount({ name: 'Herald Sandbox', email: 'sandbox@herald.dev' });
+    // The member administers a page, and the adapter asks for page access: page posts, the page lookup and the media library work offline.
+    const member = sim.createAccount({ name: 'Herald Sandbox', email: 'sandbox@herald.dev', pages: [{ name: 'Herald Sandbox Page' }] });
     return {
-      options: { apiBase: sim.apiBase, authBase: sim.authBase },
+      options: { apiBase: sim.apiBase, authBase: sim.authBase, organizationPages: 'true' },
       client: { clientId: client.clientId, clientSecret: client.clientSecret },
-      account: { clientId: client.clientId, redirectUri: callbackUrl, sub: member.sub, urn: member.urn },
+      account: { clientId: client.clientId, redirectUri: callbackUrl, sub: member.sub, urn: member.urn, pageId: member.pages[0]!.id },
     };
   },
 });

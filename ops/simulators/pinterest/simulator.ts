@@ -11,6 +11,7 @@
  * The video-not-ready refusal of a video Pin save is undocumented; the simulator answers it with
  * HTTP 409 and code {@link PINTEREST_SIM_VIDEO_NOT_READY_CODE} while the media is not `succeeded`.
  */
+import { listPins } from './media';
 import type { ServerResponse } from 'node:http';
 import { createHash, createHmac } from 'node:crypto';
 import { escapeHtml } from '../kit/html';
@@ -175,6 +176,7 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
     media_get: ['pins:read'],
     pins_create: ['boards:read', 'boards:write', 'pins:read', 'pins:write'],
     pins_get: ['boards:read', 'pins:read'],
+    pins_list: ['boards:read', 'pins:read'],
   };
 
   /** The caller's account, or the answer already sent. */
@@ -464,6 +466,7 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
     if (p === '/v5/boards' && req.method === 'GET') return { route: 'boards' };
     if (p === '/v5/media' && req.method === 'POST') return { route: 'media_create' };
     if (p === '/v5/pins' && req.method === 'POST') return { route: 'pins_create' };
+    if (p === '/v5/pins' && req.method === 'GET') return { route: 'pins_list' };
     const media = /^\/v5\/media\/([^/]+)$/.exec(p);
     if (media && req.method === 'GET') return { route: 'media_get', id: decodeURIComponent(media[1]!) };
     const pin = /^\/v5\/pins\/([^/]+)$/.exec(p);
@@ -515,6 +518,7 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
       case 'media_create': return createMedia(req, res, account);
       case 'media_get': return getMedia(res, account, id!, failure);
       case 'pins_create': return createPin(req, res, account, failure);
+      case 'pins_list': return listPins(req, res, { accountId: account.id, pins: storedPins });
       case 'pins_get': {
         const stored = storedPins.find((p) => p.pin.id === id && p.ownerId === account.id);
         return stored ? sendJson(res, 200, stored.pin) : sendJson(res, 404, { code: 50, message: 'Pin not found.' });

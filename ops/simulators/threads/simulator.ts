@@ -7,6 +7,7 @@
  * threads_publishing_limit, with Graph's `{error:{message,type,code,error_subcode,fbtrace_id}}`.
  * One origin plays threads.net and graph.threads.net.
  */
+import { listThreadsPosts } from './media';
 import type { ServerResponse } from 'node:http';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type RecordedRequest, type SimRequest } from '../kit/http';
 import {
@@ -396,6 +397,9 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
         quota_usage: used.posts, config: { quota_total: THREADS_SIM_QUOTA.posts, quota_duration: 86400 },
         reply_quota_usage: used.replies, reply_config: { quota_total: THREADS_SIM_QUOTA.replies, quota_duration: 86400 },
       }, p.fields ?? 'quota_usage,config')] });
+    }
+    if (req.method === 'GET' && edge === 'threads' && own) {
+      return listThreadsPosts(req, res, { owner, scopes: t.scopes, posts: posts.values(), params: p, origin: host.origin, paramError, denied: (r) => failWith(r, 'permission_denied') });
     }
     if (req.method === 'POST' && edge === 'threads' && own) return createContainer(res, owner, t, p, failure);
     if (req.method === 'POST' && edge === 'threads_publish' && own) return publish(res, owner, p);

@@ -14,6 +14,8 @@
  * `location_*`, `cover_image_url`, `video_cover_timestamp_ms`) are refused with invalid_params when
  * the connection lacks the capability.
  */
+import { tiktokLookup, TIKTOK_LOOKUP_PATHS } from './lookups';
+import { listTikTokVideos } from './media';
 import type { ServerResponse } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { escapeHtml } from '../kit/html';
@@ -610,6 +612,7 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
     if (path === '/open_api/v1.3/business/comment/create/') return 'business';
     if (/^\/v2\/post\/publish\/(video|inbox\/video|content)\/init\/$/.test(path)) return 'init';
     if (path === '/v2/user/info/' || path === '/v2/post/publish/creator_info/query/' || path === '/v2/post/publish/status/fetch/') return 'api';
+    if (path === '/v2/video/list/' || TIKTOK_LOOKUP_PATHS.includes(path)) return 'api';
     return undefined;
   }
 
@@ -661,6 +664,8 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
       if (req.method !== 'POST') return v2Error(res, 405, 'invalid_params', 'Use POST.');
       if (route === 'init') return initPost(req, res, auth, failure);
       if (req.path === '/v2/post/publish/creator_info/query/') return creatorInfo(res, auth.grant);
+      if (TIKTOK_LOOKUP_PATHS.includes(req.path)) return tiktokLookup(req, res, auth.grant, { ok: v2Ok, error: v2Error });
+      if (req.path === '/v2/video/list/') return listTikTokVideos(req, res, { grant: auth.grant, account: accounts.get(auth.grant.openId)!, posts, ok: v2Ok, error: v2Error });
       return statusFetch(req, res, auth.grant);
     },
   });

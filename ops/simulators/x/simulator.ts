@@ -6,6 +6,7 @@
  * form), `POST /2/media/metadata` and `POST /2/tweets`, with X's problem-JSON errors and
  * `x-rate-limit-*` headers. One origin plays both x.com and api.x.com.
  */
+import { listUserTweets } from './media';
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { escapeHtml } from '../kit/html';
@@ -439,6 +440,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
   const SCOPES_NEEDED: Array<[RegExp, string[]]> = [
     [/^\/2\/users\/me$/, ['tweet.read', 'users.read']],
     [/^\/2\/tweets$/, ['tweet.read', 'tweet.write', 'users.read']],
+    [/^\/2\/users\/[^/]+\/tweets$/, ['tweet.read', 'users.read']],
     [/^\/2\/media\//, ['media.write']],
   ];
 
@@ -472,6 +474,8 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
 
     const route = `${req.method} ${req.path}`;
     if (route === 'GET /2/users/me') return usersMe(req, res, caller);
+    const timeline = req.method === 'GET' ? /^\/2\/users\/([^/]+)\/tweets$/.exec(req.path) : null;
+    if (timeline) return listUserTweets(req, res, { userId: timeline[1]!, userExists: accounts.has(timeline[1]!), tweets, media: mediaById, invalidRequest });
     if (route === 'POST /2/tweets') return createTweet(res, caller, req.body);
     if (route === 'POST /2/articles/draft') return createArticleDraft(res, caller, req.body);
     const publishArticle = /^\/2\/articles\/([0-9]+)\/publish$/.exec(req.path);

@@ -11,6 +11,7 @@
  * Errors have Google's shape `{error:{code, message, errors:[{message, domain, reason}], status}}`.
  * Uploaded videos "process" for `processingMs`; files that are not a video fail processing.
  */
+import { listPlaylistItems, uploadsPlaylistOf } from './media';
 import type { ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../kit/html';
@@ -550,7 +551,13 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
         case 'GET /youtube/v3/channels':
           if (!(channel = anyOf(SCOPE.forceSsl, SCOPE.youtube, SCOPE.readonly))) return;
           if (req.query.mine !== 'true') return apiError(res, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: mine, id, forHandle.', 'youtube.parameter');
-          return sendJson(res, 200, { kind: 'youtube#channelListResponse', etag: id('etag', 27), pageInfo: { totalResults: 1, resultsPerPage: 5 }, items: [channelResource(channel)] });
+          return sendJson(res, 200, { kind: 'youtube#channelListResponse', etag: id('etag', 27), pageInfo: { totalResults: 1, resultsPerPage: 5 }, items: [{
+            ...channelResource(channel),
+            ...((req.query.part ?? '').split(',').includes('contentDetails') ? { contentDetails: { relatedPlaylists: { likes: '', uploads: uploadsPlaylistOf(channel.id) } } } : {}),
+          }] });
+        case 'GET /youtube/v3/playlistItems':
+          if (!(channel = anyOf(SCOPE.forceSsl, SCOPE.youtube, SCOPE.readonly))) return;
+          return listPlaylistItems(req, res, { channel, channels, videos, playlists, items: playlistItems, apiError, etag: () => id('etag', 27), thumbnails: thumbnailsOf });
         case 'GET /youtube/v3/videos': {
           if (!(channel = anyOf(SCOPE.forceSsl, SCOPE.youtube, SCOPE.readonly))) return;
           const parts = (req.query.part ?? '').split(',').filter(Boolean);

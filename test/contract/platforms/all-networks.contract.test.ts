@@ -161,6 +161,15 @@ const tiktok = (() => {
     networkHas: async (o) => sim().posts(openId).some((p) => p.id === o.postId && p.state === 'published'),
     publishedCount: () => sim().posts().length,
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
+    library: { kind: 'video' },
+    lookups: {
+      lists: {
+        music_trending: { names: ['Summer Vibes', 'Morning Coffee'] },
+        music_search: { request: { query: 'lo-fi' }, names: ['Morning Coffee', 'Bakery Morning'] },
+        locations: { request: { query: 'paris' }, names: ['Paris Bakery 1', 'Paris Bakery 20'] },
+      },
+      records: { settings: { privacy_level_options: expect.arrayContaining(['PUBLIC_TO_EVERYONE']), max_video_post_duration_sec: expect.any(Number), comment_disabled: false } },
+    },
     failures: [
       { mode: 'access_token_invalid', arm: () => sim().fail('access_token_invalid'), expect: { kind: 'auth_expired', reason: 'access_token_invalid' } },
       { mode: 'real:access_token_expired', arm: () => sim().expireAccessTokens(openId), expect: { kind: 'auth_expired' } },
@@ -208,6 +217,8 @@ const instagram = (() => {
     networkHas: async (o) => sim().posts(accountId).some((p) => p.id === o.postId),
     publishedCount: () => sim().posts().length,
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
+    library: {},
+    lookups: { records: { publishing_limit: { quota_total: 100, quota_usage: 0, quota_remaining: 100, quota_duration_seconds: 86400 } } },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired', reason: 'app_removed' } },
@@ -254,6 +265,8 @@ const threads = (() => {
     networkHas: async (o) => sim().posts(accountId).some((p) => p.id === o.postId),
     publishedCount: () => sim().posts().length,
     firstComment: { check: async (o, text) => sim().replies(o.postId).some((p) => p.text === text) },
+    library: {},
+    lookups: { records: { publishing_limit: { posts: expect.objectContaining({ total: 250, usage: 0 }), replies: expect.objectContaining({ total: 1000, usage: 0 }) } } },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired', reason: 'app_removed' } },
@@ -305,6 +318,8 @@ const facebook = (() => {
       || sim().videos().some((v) => v.published && !v.failProcessing && (v.id === o.postId || v.postId === o.postId)),
     publishedCount: () => feedPosts().length,
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.message === text) },
+    library: {},
+    lookups: { lists: { pages: { names: ['Contract Cafe Page'] } } },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired', reason: 'password_changed' } },
@@ -351,6 +366,7 @@ const youtube = (() => {
     networkHas: async (o) => sim().videos(channelId).some((v) => v.id === o.postId && v.outcome === 'processed'),
     publishedCount: () => sim().videos().filter((v) => v.outcome === 'processed').length,
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
+    library: {},
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired' } },
@@ -376,14 +392,25 @@ const linkedin = (() => {
   let sim: () => LinkedInSimulator;
   let sub = '';
   let urn = '';
+  let pageId = '';
   let adapter: PlatformAdapter;
+  /** A connection with page access (the harness's own connect asks member scopes only). */
+  const pageConnect = async (): Promise<VerifiedConnection> => {
+    const t = sim().issueTokens(sub, { scope: ['openid', 'profile', 'w_member_social', 'w_organization_social', 'r_organization_admin', 'r_organization_social'] });
+    return {
+      identity: { platformUserId: sub, handle: 'Contract Member', displayName: 'Contract Member', avatarUrl: '' },
+      credentials: { access_token: t.accessToken, expires_at: t.expiresAt.toISOString(), member_urn: urn, pages: JSON.stringify([{ id: pageId, role: 'ADMINISTRATOR' }]) },
+    };
+  };
   const thisMonth = () => `${new Date().getUTCFullYear()}${String(new Date().getUTCMonth() + 1).padStart(2, '0')}`;
   return harness<LinkedInSimulator>({
     name: 'linkedin',
     async start() {
       const s = await startLinkedInSimulator({ processingMs: PROCESSING_MS, uploadPartBytes: 64 * 1024 });
       const client = s.registerClient({ redirectUris: [REDIRECT] });
-      ({ sub, urn } = s.createAccount({ name: 'Contract Member' }));
+      const member = s.createAccount({ name: 'Contract Member', pages: [{ name: 'Contract Page' }] });
+      ({ sub, urn } = member);
+      pageId = member.pages[0]!.id;
       adapter = createLinkedInPlatform({
         clientId: client.clientId, clientSecret: client.clientSecret, apiBase: s.apiBase, authBase: s.authBase,
         version: thisMonth(), timeoutMs: TIMEOUT_MS, videoPollMs: POLL_MS,
@@ -400,6 +427,8 @@ const linkedin = (() => {
     networkHas: async (o) => sim().posts().some((p) => p.id === o.postId && p.author === urn),
     publishedCount: () => sim().posts().length,
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
+    library: { connect: () => pageConnect(), post: () => post(adapter, 'text', 'Contract page update', [], { target_linkedin_page_id: pageId }) },
+    lookups: { connect: () => pageConnect(), lists: { pages: { names: ['Contract Page'] } } },
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired', reason: 'token_revoked' } },
@@ -449,6 +478,7 @@ const x = (() => {
         return sim().tweets(accountId).some((t) => t.text === text && thread.includes(t.in_reply_to_tweet_id ?? ''));
       },
     },
+    library: {},
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired' } },
@@ -508,6 +538,8 @@ const pinterest = (() => {
     },
     networkHas: async (o) => sim().pins(accountId).some((p) => String(p.pin.id) === o.postId),
     publishedCount: () => sim().pins().length,
+    library: {},
+    lookups: { lists: { boards: { names: ['Contract board'] } } },
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },
@@ -554,6 +586,7 @@ const bluesky = (() => {
       check: async (o, text) => sim().comments(account.did)
         .some((r) => r.value.text === text && (r.value.reply as { root?: { uri?: string } } | undefined)?.root?.uri === o.postId),
     },
+    library: {},
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'invalid_token', arm: () => sim().fail('invalid_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },

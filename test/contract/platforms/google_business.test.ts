@@ -74,6 +74,7 @@ const harness: PlatformHarness = {
   networkHas: async (o) => sim.posts().some((p) => p.name === o.postId) || sim.mediaItems().some((m) => m.name === o.postId),
   publishedCount: () => sim.posts().length + sim.mediaItems().length,
   requestCount: () => sim.requests.length,
+  lookups: { lists: { locations: { names: ['Contract Bakery Downtown'] } } },
   failures: [
     { mode: 'token_expired', arm: () => sim.fail('token_expired'), expect: { kind: 'auth_expired' } },
     { mode: 'real:access_token_expired', arm: () => sim.expireAccessTokens(user.id), expect: { kind: 'auth_expired' } },

@@ -16,7 +16,7 @@ import { noMedia } from '../../support/media-access';
 
 const REDIRECT = 'https://herald.example/connect/linkedin/callback';
 const MEMBER_SCOPES = ['openid', 'profile', 'w_member_social'];
-const PAGE_SCOPES = [...MEMBER_SCOPES, 'w_organization_social', 'r_organization_admin'];
+const PAGE_SCOPES = [...MEMBER_SCOPES, 'w_organization_social', 'r_organization_admin', 'r_organization_social'];
 const PART_BYTES = 64 * 1024;
 const DISTRIBUTION = { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] };
 
@@ -166,7 +166,7 @@ describe('connect', () => {
       response_type: 'code', client_id: client.clientId, redirect_uri: REDIRECT, state: 'st-1', scope: 'openid profile w_member_social',
     });
     const pages = new URL(adapter({ organizationPages: true }).oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT }));
-    expect(pages.searchParams.get('scope')).toBe('openid profile w_member_social w_organization_social r_organization_admin');
+    expect(pages.searchParams.get('scope')).toBe('openid profile w_member_social w_organization_social r_organization_admin r_organization_social');
   });
 
   it('goes through the approve page, exchanges the code and reads the identity', async () => {

@@ -7,7 +7,7 @@
 import { PlatformError, type PlatformFailure } from '../../../core/domain/errors';
 import { ENDPOINT_PLATFORMS, type MediaKind, type Platform } from '../../../core/domain/platforms';
 import type {
-  MediaAccess, PlatformAdapter, PlatformCredentials, PublishContext, PublishOutcome, PublishPost, PublishStep, VerifiedConnection,
+  LookupRequest, MediaAccess, PlatformAdapter, PlatformCredentials, PublishContext, PublishOutcome, PublishPost, PublishStep, VerifiedConnection,
 } from '../../../core/ports/platform';
 import { noMedia } from '../../support/media-access';
 import { drivePublish, type MediaFixtures } from '../../support/platform-harness';
@@ -73,6 +73,23 @@ export interface PlatformHarness {
   firstComment?: { check(outcome: PublishOutcome, text: string): Promise<boolean> };
   failures: HarnessFailure[];
   /**
+   * How the media library section publishes and lists, when the adapter has one: defaults are
+   * `connect()` and the first publishable kind. LinkedIn lists organization pages only.
+   */
+  library?: {
+    connect?(): Promise<VerifiedConnection>;
+    post?(fx: MediaFixtures): PublishPost;
+    kind?: MediaKind;
+    /** MediaListRequest.page. */
+    page?: string;
+  };
+  /** What each lookup kind of the adapter answers for the sandbox account (all kinds the adapter declares). */
+  lookups?: {
+    connect?(): Promise<VerifiedConnection>;
+    lists?: Record<string, { request?: LookupRequest; names: string[] }>;
+    records?: Record<string, Record<string, unknown>>;
+  };
+  /**
    * Shared behaviours this network is known to fail because of an adapter bug, by behaviour name
    * (see BEHAVIOURS), with the reason. Such a case runs as `it.failing`: it turns red when fixed.
    */
@@ -81,6 +98,7 @@ export interface PlatformHarness {
 
 export const BEHAVIOURS = [
   'descriptor', 'harness', 'connect', 'refresh', 'publish', 'first_comment', 'failures', 'over_long_text', 'unsupported_kind',
+  'media_library', 'lookups',
 ] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 
@@ -182,6 +200,7 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
       expect([...kinds].sort()).toEqual([...h.adapter.descriptor.endpoints].sort());
       expect(Boolean(h.refresh)).toBe(Boolean(h.adapter.refresher));
       expect(Boolean(h.firstComment)).toBe(Boolean(h.adapter.comments));
+      expect({ library: Boolean(h.library), lookups: Boolean(h.lookups) }).toEqual({ library: Boolean(h.adapter.mediaLibrary), lookups: Boolean(h.adapter.lookups) });
       const auth = h.failures.filter((f) => f.expect.kind === 'auth_expired');
       const limited = h.failures.filter((f) => f.expect.kind === 'rate_limited');
       const transient = h.failures.filter((f) => f.expect.kind === 'transient');
@@ -320,5 +339,81 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
         }
       });
     }
+
+    if (h.library) describe('media library', () => {
+      const library = () => h.adapter.mediaLibrary;
+      const libKind = () => h.library?.kind ?? defaultKind!;
+      const connectLib = () => (h.library?.connect ?? h.connect)();
+      const publishLib = async (credentials: PlatformCredentials) => {
+        const kind = libKind();
+        const post = h.library?.post?.(fixtures()) ?? postOf(kind);
+        return (await publish(credentials, kind, post)).outcome;
+      };
+      const request = (limit: number, cursor?: string) => ({ limit, ...(cursor !== undefined ? { cursor } : {}), ...(h.library?.page ? { page: h.library.page } : {}) });
+
+      test('media_library', 'published posts are listed newest first with the spec media item fields; cursors walk every page once', async () => {
+        const lib = library()!;
+        expect(lib.maxLimit).toBeGreaterThanOrEqual(1);
+        expect(lib.maxLimit).toBeLessThanOrEqual(100);
+        const { credentials } = await connectLib();
+        const published: string[] = [];
+        for (let i = 0; i < 3; i++) published.push((await publishLib(credentials)).postId);
+        const first = await lib.list({ credentials }, request(lib.maxLimit));
+        const ids = first.items.map((i) => i.id);
+        expect(ids.slice(0, 3)).toEqual([...published].reverse());
+        for (const item of first.items) {
+          expect(['IMAGE', 'VIDEO', 'CAROUSEL_ALBUM', 'TEXT']).toContain(item.mediaType);
+          if (item.timestamp !== undefined) expect(new Date(item.timestamp).toISOString()).toBe(item.timestamp);
+          if (item.permalink !== undefined) expect(new URL(item.permalink).protocol).toBe('https:');
+          if (h.name === 'tiktok' || h.name === 'youtube') expect(item.mediaUrl).toBeUndefined();
+          if (item.children) expect(item.mediaType).toBe('CAROUSEL_ALBUM');
+        }
+        if (!lib.cursors) {
+          const two = await lib.list({ credentials }, request(2));
+          expect({ ids: two.items.map((i) => i.id), cursor: two.cursor }).toEqual({ ids: ids.slice(0, 2), cursor: undefined });
+          return;
+        }
+        const walked: string[] = [];
+        let cursor: string | undefined;
+        for (let round = 0; round < 10; round++) {
+          const page = await lib.list({ credentials }, request(1, cursor));
+          expect(page.items.length).toBeLessThanOrEqual(1);
+          walked.push(...page.items.map((i) => i.id));
+          cursor = page.cursor;
+          if (!cursor) break;
+        }
+        expect(walked).toEqual(ids);
+        await expect(lib.list({ credentials }, request(1, 'not-a-cursor-the-network-gave'))).rejects.toBeInstanceOf(PlatformError);
+      });
+
+      if (h.refresh && !h.refresh.expiredCredentialsStillPublish) {
+        const refresh = h.refresh;
+        test('media_library', 'an expired token lists nothing: auth_expired', async () => {
+          const { credentials } = await connectLib();
+          refresh.expireAccessToken(credentials);
+          await expect(library()!.list({ credentials }, request(5))).rejects.toMatchObject({ failure: expect.objectContaining({ kind: 'auth_expired' }) });
+        });
+      }
+    });
+
+    if (h.lookups) describe('lookups', () => {
+      test('lookups', 'every lookup kind the adapter declares answers what the network holds', async () => {
+        const lookups = h.adapter.lookups!;
+        const lists = h.lookups?.lists ?? {};
+        const records = h.lookups?.records ?? {};
+        expect(Object.keys(lists).sort()).toEqual([...lookups.lists].sort());
+        expect(Object.keys(records).sort()).toEqual([...(lookups.records ?? [])].sort());
+        const { credentials } = await (h.lookups?.connect ?? h.connect)();
+        for (const [kind, want] of Object.entries(lists)) {
+          const page = await lookups.list({ credentials }, kind, want.request);
+          expect({ kind, names: page.items.map((i) => i.name) }).toEqual({ kind, names: expect.arrayContaining(want.names) });
+          for (const item of page.items) expect(item.id.trim()).not.toBe('');
+        }
+        for (const [kind, want] of Object.entries(records)) {
+          expect({ kind, record: await lookups.read!({ credentials }, kind) }).toEqual({ kind, record: expect.objectContaining(want) });
+        }
+        await expect(lookups.list({ credentials }, 'no_such_kind')).rejects.toBeInstanceOf(PlatformError);
+      });
+    });
   });
 }

@@ -162,7 +162,7 @@ describe('connect', () => {
     const url = new URL(tiktok.oauth!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT, codeChallenge: 'abc_DEF-123' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${sim.authBase}/v2/auth/authorize/`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      client_key: client.clientKey, scope: 'video.publish,video.upload,user.info.basic', response_type: 'code',
+      client_key: client.clientKey, scope: 'video.publish,video.upload,user.info.basic,video.list', response_type: 'code',
       redirect_uri: REDIRECT, state: 'st-1', code_challenge: 'abc_DEF-123', code_challenge_method: 'S256',
     });
     const real = createTikTokPlatform({ clientId: 'ck', clientSecret: 's' }).oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT });
@@ -194,7 +194,7 @@ describe('connect', () => {
       capabilities: ['video_privacy', 'inbox_fallback', 'comments'],
     });
     expect(credentials).toMatchObject({
-      open_id: account.openId, handle: 'herald.fan', union_id: account.unionId, scope: 'video.publish,video.upload,user.info.basic',
+      open_id: account.openId, handle: 'herald.fan', union_id: account.unionId, scope: 'video.publish,video.upload,user.info.basic,video.list',
       capabilities: 'video_privacy,inbox_fallback,comments',
     });
     expect(credentials.access_token).toMatch(/^act\./);
@@ -688,5 +688,35 @@ describe('simulator wire format', () => {
 
   it('refuses capability lists that mix the exclusive groups', () => {
     expect(() => sim.createAccount({ username: 'mixed', capabilities: ['video_privacy', 'music'] })).toThrow(/mutually exclusive/);
+  });
+});
+
+describe('media library and helpers', () => {
+  it('a connection without the grant the helpers need answers tiktok_reconnect_required before any call', async () => {
+    const { ctx } = await connect([]);
+    const old = { ...ctx.credentials, scope: 'user.info.basic,video.upload' };
+    for (const call of [() => tiktok.lookups!.read!({ credentials: old }, 'settings'), () => tiktok.lookups!.list({ credentials: old }, 'music_trending'),
+      () => tiktok.lookups!.list({ credentials: old }, 'locations', { query: 'paris' })]) {
+      await expect(call()).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'tiktok_reconnect_required' } });
+    }
+    expect(calls()).toEqual([]);
+  });
+
+  it('lists videos only with the video.list scope: an older grant is auth_expired (scope_not_authorized)', async () => {
+    const account = sim.createAccount({ username: 'nolist', displayName: 'No List', capabilities: [] });
+    const code = sim.issueAuthCode(account.openId, { clientKey: client.clientKey, redirectUri: REDIRECT, scope: 'user.info.basic,video.publish,video.upload' });
+    const { credentials } = await tiktok.oauth!.exchangeCode({ code, redirectUri: REDIRECT });
+    await expect(tiktok.mediaLibrary!.list({ credentials }, { limit: 5 })).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'scope_not_authorized' } });
+  });
+
+  it('asks for at most 20 videos with TikTok\'s millisecond cursor, and refuses a cursor it did not hand out', async () => {
+    const account = sim.createAccount({ username: 'lister', displayName: 'Lister', capabilities: [] });
+    const code = sim.issueAuthCode(account.openId, { clientKey: client.clientKey, redirectUri: REDIRECT, scope: 'user.info.basic,video.publish,video.upload,video.list' });
+    const ctx = { credentials: (await tiktok.oauth!.exchangeCode({ code, redirectUri: REDIRECT })).credentials };
+    sim.requests.splice(0);
+    await expect(tiktok.mediaLibrary!.list(ctx, { limit: 20, cursor: 'abc' })).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'invalid_cursor' } });
+    await tiktok.mediaLibrary!.list(ctx, { limit: 20, cursor: '1700000000000' });
+    expect(bodyOf('/v2/video/list/')).toEqual({ max_count: 20, cursor: 1700000000000 });
+    expect(sim.requests.find((r) => r.path === '/v2/video/list/')!.query.fields).toBe('id,create_time,cover_image_url,share_url,title,video_description');
   });
 });
