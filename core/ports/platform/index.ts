@@ -13,3 +13,4 @@ export * from './comments';
 export * from './later';
 export * from './probe';
 export * from './registry';
+export * from './post-editor';

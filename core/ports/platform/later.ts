@@ -1,5 +1,5 @@
 /**
- * Capabilities the next issues fill (media library, analytics, post editing, lookups). Declared
+ * Capabilities the next issues fill (media library, analytics, lookups). Declared
  * now so the port's shape is settled; no adapter implements them yet.
  */
 import type { CallContext } from './context';
@@ -27,13 +27,8 @@ export interface Analytics {
   post(ctx: CallContext, post: PostRef, input?: { metrics?: readonly string[] }): Promise<MetricValues>;
 }
 
-/** Changes to a published post. */
-export interface PostEditor {
-  edit?(ctx: CallContext, post: PostRef, changes: { text?: string; title?: string; settings?: Record<string, unknown> }): Promise<PostRef>;
-  unpublish?(ctx: CallContext, post: PostRef): Promise<void>;
-  repost?(ctx: CallContext, post: PostRef): Promise<PostRef>;
-  save?(ctx: CallContext, post: PostRef): Promise<void>;
-}
+/** Changes to a published post: core/ports/platform/post-editor.ts. */
+export type { PostEditor } from './post-editor';
 
 /** Read-only lookups a client needs to fill a network's fields (pages, boards, playlists, locations). */
 export interface Lookups {
