@@ -10,6 +10,7 @@ import { createFacebookClient, type FacebookPlatformOptions } from './client';
 import { createFacebookComments } from './comments';
 import { createFacebookConnect } from './connect';
 import { facebookDescriptor } from './descriptor';
+import { createFacebookPostEditor } from './posts';
 import { createFacebookPublisher } from './publish';
 
 export {
@@ -27,6 +28,7 @@ export function createFacebookPlatform(opts: FacebookPlatformOptions): PlatformA
     ...createFacebookConnect(client),
     comments: createFacebookComments(client),
     publisher: createFacebookPublisher(client),
+    postEditor: createFacebookPostEditor(client),
   };
 }
 

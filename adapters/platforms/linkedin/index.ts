@@ -10,6 +10,7 @@ import { createLinkedInClient, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, LI
 import { createLinkedInComments } from './comments';
 import { createLinkedInConnect, LINKEDIN_AUTH_BASE } from './connect';
 import { linkedinDescriptor } from './descriptor';
+import { createLinkedInPostEditor } from './posts';
 import { createLinkedInPublisher } from './publish';
 
 export {
@@ -64,6 +65,7 @@ export function createLinkedInPlatform(opts: LinkedInPlatformOptions): PlatformA
       videoPollMs: opts.videoPollMs ?? DEFAULT_VIDEO_POLL_MS, maxVideoPolls: opts.maxVideoPolls ?? DEFAULT_MAX_VIDEO_POLLS,
     }),
     comments: createLinkedInComments(client),
+    postEditor: createLinkedInPostEditor(client),
   };
 }
 

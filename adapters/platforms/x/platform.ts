@@ -8,6 +8,7 @@ import { createXClient } from './client';
 import { createXComments } from './comments';
 import { createXConnect, X_AUTH_BASE } from './connect';
 import { xDescriptor } from './descriptor';
+import { createXPostEditor } from './posts';
 import { createXPublisher, MAX_SEGMENT_BYTES } from './publish';
 
 export const X_API_BASE = 'https://api.x.com';
@@ -51,5 +52,6 @@ export function createXPlatform(opts: XPlatformOptions): PlatformAdapter {
     refresher,
     publisher: createXPublisher(client, { keepLinks, chunkBytes }),
     comments: createXComments(client, { keepLinks }),
+    postEditor: createXPostEditor(client),
   };
 }

@@ -7,6 +7,7 @@ import { GOOGLE_AUTH_BASE, GOOGLE_TOKEN_URL } from '../kit/google';
 import { systemNow, trimBase, type Now } from '../kit/http';
 import { createYoutubeClient } from './client';
 import { createYoutubeComments } from './comments';
+import { createYoutubePostEditor } from './posts';
 import { createYoutubeConnect } from './connect';
 import { youtubeDescriptor } from './descriptor';
 import { createYoutubePublisher, YOUTUBE_CHUNK_UNIT } from './publish';
@@ -67,5 +68,6 @@ export function createYoutubePlatform(opts: YoutubePlatformOptions): PlatformAda
       maxProcessingMs: opts.maxProcessingMs ?? 60 * 60_000,
     }),
     comments: createYoutubeComments(client),
+    postEditor: createYoutubePostEditor(client),
   };
 }

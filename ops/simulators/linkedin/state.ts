@@ -65,6 +65,9 @@ export interface LinkedInSimPost {
   lifecycleState: string;
   isReshareDisabledByAuthor: boolean;
   createdAt: number;
+  /** Post operations (posts.ts): the last partial update, and the post a reshare shares. */
+  lastModifiedAt?: number;
+  reshareOf?: string;
 }
 
 export interface LinkedInSimComment { id: string; urn: string; postUrn: string; actor: string; text: string; createdAt: number }
