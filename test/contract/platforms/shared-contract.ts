@@ -9,6 +9,7 @@ import { ENDPOINT_PLATFORMS, type MediaKind, type Platform } from '../../../core
 import type {
   MediaAccess, PlatformAdapter, PlatformCredentials, PublishContext, PublishOutcome, PublishPost, PublishStep, VerifiedConnection,
 } from '../../../core/ports/platform';
+import { postRefOf } from '../../../core/ports/platform';
 import { noMedia } from '../../support/media-access';
 import { drivePublish, type MediaFixtures } from '../../support/platform-harness';
 import { postFirstComment } from '../../support/first-comment';
@@ -73,6 +74,11 @@ export interface PlatformHarness {
   firstComment?: { check(outcome: PublishOutcome, text: string): Promise<boolean> };
   failures: HarnessFailure[];
   /**
+   * Present exactly when the adapter has a post editor: the text the network shows for a post now
+   * (its message, caption, commentary or description), undefined once it is gone.
+   */
+  postOperations?: { textOf(postId: string): string | undefined; operations: ReadonlyArray<'edit' | 'unpublish'> };
+  /**
    * Shared behaviours this network is known to fail because of an adapter bug, by behaviour name
    * (see BEHAVIOURS), with the reason. Such a case runs as `it.failing`: it turns red when fixed.
    */
@@ -81,6 +87,7 @@ export interface PlatformHarness {
 
 export const BEHAVIOURS = [
   'descriptor', 'harness', 'connect', 'refresh', 'publish', 'first_comment', 'failures', 'over_long_text', 'unsupported_kind',
+  'post_operations',
 ] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 
@@ -304,6 +311,52 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
       expect(failure(err)).toEqual(expect.objectContaining({ kind: 'invalid_content' }));
       expect(h.requestCount()).toBe(before);
     });
+
+    if (h.postOperations) {
+      const ops = h.postOperations;
+      const has = (op: 'edit' | 'unpublish') => ops.operations.includes(op);
+      describe('post operations', () => {
+        test('harness', 'the post editor has exactly the operations the harness lists', async () => {
+          const editor = h.adapter.postEditor;
+          expect({ edit: Boolean(editor?.edit), unpublish: Boolean(editor?.unpublish) }).toEqual({ edit: has('edit'), unpublish: has('unpublish') });
+        });
+        const editor = { edit: (...a: Parameters<NonNullable<NonNullable<PlatformAdapter['postEditor']>['edit']>>) => h.adapter.postEditor!.edit!(...a),
+          unpublish: (...a: Parameters<NonNullable<NonNullable<PlatformAdapter['postEditor']>['unpublish']>>) => h.adapter.postEditor!.unpublish!(...a) };
+        if (has('edit')) {
+          test('post_operations', 'edit: the network shows the new text; omitted fields and the post stay; the answer names the post', async () => {
+            const { credentials } = await h.connect();
+            const { outcome } = await publish(credentials, defaultKind!);
+            const text = `Edited text ${Date.now()}`;
+            const before = h.publishedCount();
+            const edited = await editor.edit({ credentials }, postRefOf(outcome), { text });
+            expect(edited.id).toEqual(expect.any(String));
+            expect(ops.textOf(edited.id)).toBe(text);
+            expect(h.publishedCount()).toBeGreaterThanOrEqual(before);
+            if (edited.url !== undefined) expect(edited.url).toMatch(/^https:\/\//);
+          });
+        }
+        if (has('unpublish')) {
+          test('post_operations', 'unpublish: the network no longer holds the post', async () => {
+            const { credentials } = await h.connect();
+            const { outcome } = await publish(credentials, defaultKind!);
+            expect(await h.networkHas(outcome)).toBe(true);
+            await editor.unpublish({ credentials }, postRefOf(outcome));
+            expect(await h.networkHas(outcome)).toBe(false);
+            expect(ops.textOf(outcome.postId)).toBeUndefined();
+          });
+          test('post_operations', 'after an unpublish, an edit of the post is refused with a PlatformError that is not transient', async () => {
+            const { credentials } = await h.connect();
+            const { outcome } = await publish(credentials, defaultKind!);
+            await editor.unpublish({ credentials }, postRefOf(outcome));
+            if (has('edit')) {
+              const err = await rejection(editor.edit({ credentials }, postRefOf(outcome), { text: 'After the delete' }));
+              expect(err).toBeInstanceOf(PlatformError);
+              expect(failure(err).kind).not.toBe('transient');
+            }
+          });
+        }
+      });
+    }
 
     const unsupported = KIND_ORDER.filter((k) => !h.publishable[k]);
     if (unsupported.length) {
