@@ -51,8 +51,8 @@ interface Prepared<K extends Operation> {
   run<T>(call: (ctx: import('../ports/platform').CallContext) => Promise<T>): Promise<T>;
 }
 
-async function prepare<K extends Operation>(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget, operation: K): Promise<Prepared<K>> {
-  const { platform } = target;
+/** The network's editor when it can do `operation`; 400 platform_not_supported naming the networks that can, 503 for reddit. */
+export function requireOperation<K extends Operation>(deps: Pick<PostOperationDeps, 'platforms'>, platform: Platform, operation: K): Required<Pick<PostEditor, K>> {
   if (UNAVAILABLE_PLATFORMS.includes(platform)) throw redditUnavailable();
   const editor = deps.platforms.with(platform, 'postEditor')?.postEditor;
   if (!editor || typeof editor[operation] !== 'function') {
@@ -60,6 +60,12 @@ async function prepare<K extends Operation>(deps: PostOperationDeps, account: Op
     throw invalidInput(`${platform} posts cannot be changed this way: the networks that can ${VERB[operation]} are ${can.join(', ')}.`,
       { platform, supported_platforms: can }, 'platform_not_supported');
   }
+  return editor as Required<Pick<PostEditor, K>>;
+}
+
+async function prepare<K extends Operation>(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget, operation: K): Promise<Prepared<K>> {
+  const { platform } = target;
+  const editor = requireOperation(deps, platform, operation);
   if (!target.postId) throw invalidInput('post_id is required: the id of the published post.', { violations: [{ field: 'post_id', message: 'required' }] });
   const profile = await requireProfile(deps.storage, account.id, target.user);
   const connection = await deps.storage.connectedAccounts.find(account.id, profile.username, platform);
@@ -75,7 +81,7 @@ async function prepare<K extends Operation>(deps: PostOperationDeps, account: Op
   const run = <T>(call: (ctx: import('../ports/platform').CallContext) => Promise<T>) => withConnection(deps, connection, call).catch((err: unknown) => {
     throw refusal(err);
   });
-  return { editor: editor as Required<Pick<PostEditor, K>>, post, upload, run };
+  return { editor, post, upload, run };
 }
 
 /** The post as the adapter published it: the current id (after edits that renumber it), its URL and the adapter's extra fields. */

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { invalidInput } from '../../../core/domain/errors';
 import { isPlatform, PLATFORM_ALIASES, type Platform } from '../../../core/domain/platforms';
 import type { PostChanges } from '../../../core/ports/platform';
-import { editPost, repostPost, savePost, setPostThumbnail, unpublishPost, type PostTarget } from '../../../core/usecases/post-operations';
+import { editPost, repostPost, requireOperation, savePost, setPostThumbnail, unpublishPost, type PostTarget } from '../../../core/usecases/post-operations';
 import { removeTempFiles, takeMedia } from '../media-intake';
 import { bodyFields, formBoolean, parse, refuseUnavailablePlatforms, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
@@ -135,6 +135,7 @@ function changesOf(platform: Platform, fields: Record<string, unknown>): PostCha
 
 export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string): void {
   const edit = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
+    requireOperation(deps, platformOf(fields), 'edit');
     const target = targetOf(fields);
     const { sent, ...changes } = changesOf(target.platform, fields);
     const edited = await editPost(deps, ctx.state.caller.account, target, changes);
@@ -153,6 +154,7 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
     };
   };
   const unpublish = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
+    requireOperation(deps, platformOf(fields), 'unpublish');
     const target = targetOf(fields);
     const done = await unpublishPost(deps, ctx.state.caller.account, target);
     ctx.body = {
@@ -162,6 +164,7 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
     };
   };
   const repost = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
+    requireOperation(deps, platformOf(fields), 'repost');
     const target = targetOf(fields);
     const done = await repostPost(deps, ctx.state.caller.account, target);
     ctx.body = {
@@ -171,6 +174,7 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
     };
   };
   const save = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
+    requireOperation(deps, platformOf(fields), 'save');
     const target = targetOf(fields);
     const boardId = single(fields.board_id ?? fields.pinterest_board_id);
     const sectionId = single(fields.board_section_id ?? fields.pinterest_board_section_id);
