@@ -171,9 +171,9 @@ describe('published-post operations', () => {
     const noProfile = await api.post('/api/herald/posts/edit', { user: 'nobody', platform: 'x', post_id: '1', text: 'x' });
     expect(noProfile).toMatchObject({ status: 404, body: { success: false, error_code: 'PROFILE_NOT_FOUND' } });
     // The network's refusals: an X post past its 30-minute window, a post that is not there.
-    const tweet = sandbox.simulators.x.tweets().find((t) => t.text.startsWith('Second edit'))!;
-    sandbox.simulators.x.backdateTweet(tweet.edit_history_tweet_ids![0]!, 31 * 60_000);
-    const late = await edit({ platform: 'x', post_id: tweet.id, text: 'Too late' });
+    const old = await api.post('/api/upload_text', { user: 'pat', 'platform[]': ['x'], title: 'An X post from 31 minutes ago' });
+    sandbox.simulators.x.backdateTweet(old.body.results.x.post_id, 31 * 60_000);
+    const late = await edit({ platform: 'x', post_id: old.body.results.x.post_id, text: 'Too late' });
     expect(late).toMatchObject({ status: 403, body: { success: false, error_code: 'edit_window_closed', message: expect.stringMatching(/30-minute/) } });
     const missing = await edit({ platform: 'facebook', post_id: `${postOf('facebook').split('_')[0]}_999999`, message: 'x' });
     expect(missing).toMatchObject({ status: 404, body: { success: false, error_code: 'post_not_found' } });
