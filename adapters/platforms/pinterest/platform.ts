@@ -10,6 +10,7 @@ import { createPinterestBoards, type PinterestBoard } from './boards';
 import { createPinterestClient } from './client';
 import { createPinterestConnect, PINTEREST_AUTH_BASE } from './connect';
 import { pinterestDescriptor } from './descriptor';
+import { createPinterestPostEditor } from './posts';
 import { createPinterestPublisher } from './publish';
 
 export const PINTEREST_API_BASE = 'https://api.pinterest.com/v5';
@@ -53,5 +54,6 @@ export function createPinterestPlatform(opts: PinterestPlatformOptions): Pintere
     refresher,
     listBoards: createPinterestBoards(client),
     publisher: createPinterestPublisher(client),
+    postEditor: createPinterestPostEditor(client),
   };
 }

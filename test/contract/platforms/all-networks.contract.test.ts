@@ -518,6 +518,7 @@ const pinterest = (() => {
     },
     networkHas: async (o) => sim().pins(accountId).some((p) => String(p.pin.id) === o.postId),
     publishedCount: () => sim().pins().length,
+    postOperations: { operations: ['unpublish'], textOf: (id) => { const p = sim().pins(accountId).find((x) => String(x.pin.id) === id); return p ? String(p.pin.title) : undefined; } },
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },
