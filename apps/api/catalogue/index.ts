@@ -5,6 +5,7 @@ import { documentOperations } from './documents';
 import { lookupOperations } from './lookups';
 import { mediaJobOperations } from './media-jobs';
 import { notificationOperations } from './notifications';
+import { postOperations } from './posts';
 import { profileOperations } from './profiles';
 import { uploadOperations } from './uploads';
 
@@ -20,6 +21,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...connectionOperations,
   ...uploadOperations,
   ...lookupOperations,
+  ...postOperations,
   ...mediaJobOperations,
   ...notificationOperations,
 ];

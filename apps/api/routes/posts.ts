@@ -14,6 +14,8 @@ import { editPost, repostPost, requireOperation, savePost, setPostThumbnail, unp
 import { removeTempFiles, takeMedia } from '../media-intake';
 import { bodyFields, formBoolean, parse, refuseUnavailablePlatforms, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
+import { mount } from '../catalogue/mount';
+import * as ops from '../catalogue/posts';
 
 const text = (name: string) => z.preprocess(single, z.string({ error: `${name} must be text` }).optional());
 const list = z.preprocess((v) => {
@@ -190,11 +192,11 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
   };
   const ACTIONS: Record<string, typeof edit> = { edit, unpublish, delete: unpublish, repost, save };
 
-  router.post(`/api/${ns}/posts/edit`, (ctx) => edit(ctx, bodyFields(ctx)));
-  router.post(`/api/${ns}/posts/unpublish`, (ctx) => unpublish(ctx, bodyFields(ctx)));
-  router.post(`/api/${ns}/posts/repost`, (ctx) => repost(ctx, bodyFields(ctx)));
-  router.post(`/api/${ns}/posts/save`, (ctx) => save(ctx, bodyFields(ctx)));
-  router.post(`/api/${ns}/posts/action`, async (ctx) => {
+  mount(router, ops.editPost, ns, (ctx) => edit(ctx, bodyFields(ctx)));
+  mount(router, ops.unpublishPost, ns, (ctx) => unpublish(ctx, bodyFields(ctx)));
+  mount(router, ops.repostPost, ns, (ctx) => repost(ctx, bodyFields(ctx)));
+  mount(router, ops.savePost, ns, (ctx) => save(ctx, bodyFields(ctx)));
+  mount(router, ops.postAction, ns, async (ctx) => {
     const fields = bodyFields(ctx);
     refuseUnavailablePlatforms(fields.platform);
     const action = single(fields.action);
@@ -206,7 +208,7 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
   });
 
   // Multipart `thumbnail` (or `file`) or JSON/form `thumbnail_url`; user; video_id (or post_id).
-  router.post(`/api/${ns}/youtube/thumbnail`, async (ctx) => {
+  mount(router, ops.setYoutubeThumbnail, ns, async (ctx) => {
     try {
       const fields = bodyFields(ctx);
       const target = targetOf({ ...fields, platform: 'youtube' });
