@@ -5,7 +5,6 @@
  * `POST /{video-id}` with `description` / `name`; `DELETE /{id}` of a post, photo or video. Only
  * with a token of the Page that owns the object and `pages_manage_posts`.
  */
-import { noSuchObject, paramError } from './simulator';
 import type { FacebookSimPage, FacebookSimPhoto, FacebookSimPost, FacebookSimVideo, SimToken } from './model';
 
 export interface FacebookPostsState {
@@ -14,6 +13,9 @@ export interface FacebookPostsState {
   videos: FacebookSimVideo[];
   pageOf(token: SimToken, pageId: string, ...scopes: string[]): FacebookSimPage;
   iso(ms?: number): string;
+  /** Graph's (#100) parameter error and its "object does not exist" (#100/33), as the simulator throws them. */
+  paramError(message: string, subcode?: number): unknown;
+  noSuchObject(id: string, method: string): unknown;
 }
 
 const MIN_SCHEDULE_S = 10 * 60;
@@ -24,6 +26,7 @@ export function facebookPostOperation(
   s: FacebookPostsState, token: SimToken, method: string, node: string, edge: string | undefined, params: Record<string, string>,
 ): unknown {
   if (edge !== undefined || (method !== 'POST' && method !== 'DELETE')) return undefined;
+  const { paramError, noSuchObject } = s;
   const post = s.posts.find((p) => p.id === node);
   const photo = post ? undefined : s.photos.find((p) => p.id === node);
   const video = post || photo ? undefined : s.videos.find((v) => v.id === node && v.kind !== 'story');

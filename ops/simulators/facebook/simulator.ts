@@ -42,16 +42,16 @@ interface GraphErrorBody {
   error_user_msg?: string;
 }
 
-export class GraphFailure {
+class GraphFailure {
   constructor(readonly status: number, readonly error: GraphErrorBody, readonly headers: Record<string, string> = {}) {}
 }
 
 const oauthError = (message: string, subcode?: number) =>
   new GraphFailure(400, { message, type: 'OAuthException', code: 190, ...(subcode ? { error_subcode: subcode } : {}) });
-export const paramError = (message: string, subcode?: number) =>
+const paramError = (message: string, subcode?: number) =>
   new GraphFailure(400, { message: `(#100) ${message}`, type: 'OAuthException', code: 100, ...(subcode ? { error_subcode: subcode } : {}) });
 const permissionError = (message: string) => new GraphFailure(403, { message: `(#200) ${message}`, type: 'OAuthException', code: 200 });
-export const noSuchObject = (id: string, method: string) => paramError(
+const noSuchObject = (id: string, method: string) => paramError(
   `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
 
 const FAILURES: Record<Exclude<FacebookFailureMode, 'bad_gateway' | 'video_processing_error'>, () => GraphFailure> = {
@@ -588,7 +588,7 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
       }
       throw paramError(`Unknown edge ${edge}`);
     }
-    const operation = facebookPostOperation({ posts, photos, videos, pageOf, iso }, token, req.method, node, edge, params);
+    const operation = facebookPostOperation({ posts, photos, videos, pageOf, iso, paramError, noSuchObject }, token, req.method, node, edge, params);
     if (operation !== undefined) return operation;
     if (req.method !== 'POST') throw paramError(`Unsupported ${req.method} request`);
     if (node.startsWith('upload:') && !edge) return uploadToSession(req, token, node);
