@@ -144,6 +144,44 @@ describe('published-post operations', () => {
     expect(status.body.results.x.reposts).toEqual([expect.objectContaining({ post_id: x.body.repost_id })]);
   });
 
+  it('publishes a LinkedIn document through the upload workflow', async () => {
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+    const form = new FormData();
+    form.append('user', 'pat');
+    form.append('title', 'Quarterly report');
+    form.append('description', 'Our numbers, as a document.');
+    form.append('visibility', 'CONNECTIONS');
+    form.append('async_upload', 'true');
+    form.append('document', new Blob([pdf], { type: 'application/pdf' }), 'report.pdf');
+    const res = await fetch(`${stack.apiUrl}/api/upload_document`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form });
+    const accepted = await res.json() as { request_id: string; platforms: string[] };
+    expect(res.status).toBe(202);
+    expect(accepted.platforms).toEqual(['linkedin']);
+    const done = await eventually(() => api.get(`/api/herald/status?request_id=${accepted.request_id}`), (r) => r.body.status === 'completed', 120_000, 500);
+    expect(done.body.results.linkedin.error ?? null).toBeNull();
+    expect(done.body).toMatchObject({ all_succeeded: true, media_type: 'document', results: { linkedin: { success: true, post_id: expect.stringMatching(/^urn:li:/), document: expect.stringMatching(/^urn:li:document:/) } } });
+    const post = sandbox.simulators.linkedin.posts().find((p) => p.id === done.body.results.linkedin.post_id)!;
+    expect(post).toMatchObject({ text: 'Our numbers, as a document.', visibility: 'CONNECTIONS', content: { media: { id: done.body.results.linkedin.document, title: 'Quarterly report' } } });
+    expect(sandbox.simulators.linkedin.documents()).toEqual(expect.arrayContaining([expect.objectContaining({ urn: done.body.results.linkedin.document, status: 'AVAILABLE', contentType: 'application/pdf' })]));
+
+    // Not a document: 400 before anything is sent; another network: platform_not_supported.
+    const bad = new FormData();
+    bad.append('user', 'pat');
+    bad.append('title', 'Not a document');
+    bad.append('document', new Blob([Buffer.from('plain text')], { type: 'text/plain' }), 'notes.txt');
+    const refused = await fetch(`${stack.apiUrl}/api/upload_document`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: bad });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ success: false, error_code: 'media_type_unsupported' });
+    const elsewhere = new FormData();
+    elsewhere.append('user', 'pat');
+    elsewhere.append('platform[]', 'x');
+    elsewhere.append('title', 'Doc to X');
+    elsewhere.append('document', new Blob([pdf], { type: 'application/pdf' }), 'report.pdf');
+    const notX = await fetch(`${stack.apiUrl}/api/upload_document`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: elsewhere });
+    expect(notX.status).toBe(400);
+    expect(await notX.json()).toMatchObject({ success: false, error_code: 'platform_not_supported' });
+  });
+
   it('every error body', async () => {
     const cases: Array<[string, Record<string, unknown>, number, string, RegExp?]> = [
       ['/posts/edit', { platform: 'instagram', post_id: '1' }, 400, 'platform_not_supported', /networks that can edit published posts are .*facebook, youtube, linkedin, x,/],

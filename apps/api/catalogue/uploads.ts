@@ -147,6 +147,8 @@ export const uploadVideo = uploadOperation('uploadVideo', 'video', '/upload', 'P
 export const uploadPhotos = uploadOperation('uploadPhotos', 'photo', '/upload_photos', 'Publish photos', 'Publishes photos (file parts `photos[]`, or public URLs; a carousel where the network has one) to one or more networks of a profile.');
 export const uploadText = uploadOperation('uploadText', 'text', '/upload_text', 'Publish a text post', 'Publishes a text post (`title` is the text) to one or more networks of a profile.');
 
+export const uploadDocument = uploadOperation('uploadDocument', 'document', '/upload_document', 'Publish a LinkedIn document', 'Publishes a document (a PDF, PPT, PPTX, DOC or DOCX file part `document`, up to 100 MB) as a LinkedIn document post: `title` names the document, `description` (or `commentary`, `linkedin_description`) is the commentary, with `visibility`, `target_linkedin_page_id`, `linkedin_disable_reshare`; platform[] defaults to linkedin.');
+
 export const getUploadStatus = operation({
   id: 'getUploadStatus', method: 'get', path: '/svc/status', tags: ['uploads'],
   summary: 'Status of an upload',
@@ -288,6 +290,6 @@ export const nextQueueSlot = operation({
 });
 
 export const uploadOperations = [
-  uploadVideo, uploadPhotos, uploadText, getUploadStatus, listUploadHistory, listScheduledPosts, cancelScheduledPost, editScheduledPost,
+  uploadVideo, uploadPhotos, uploadText, uploadDocument, getUploadStatus, listUploadHistory, listScheduledPosts, cancelScheduledPost, editScheduledPost,
   retryUpload, getQueueSettings, saveQueueSettings, previewQueue, nextQueueSlot,
 ];

@@ -37,6 +37,9 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
     const altOk = (path: string, alt: unknown) =>
       alt === undefined || (typeof alt === 'string' && codePoints(alt) <= ALT_TEXT_MAX) ? true : (invalidField(res, path, `must be text of at most ${ALT_TEXT_MAX} characters`), false);
 
+    if (isObj(content.media) && typeof content.media.id === 'string' && content.media.id.startsWith('urn:li:document:')) {
+      return media.documents.usable(res, author, content.media.id, content.media.title);
+    }
     if (isObj(content.media)) {
       const { id, title, altText } = content.media;
       if (!usable('/content/media/id', id, true)) return false;
@@ -153,6 +156,8 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
         });
       }
       case 'comments.create': return createComment(req, res, token, p!, version);
+      case 'documents.initializeUpload': return media.documents.initialize(req, res, token, version);
+      case 'documents.get': return media.documents.get(res, token, p!, version);
       case 'posts.update': return postOps.updatePost(req, res, token, p!, version);
       case 'posts.delete': return postOps.deletePost(res, token, p!, version);
       case 'organizationAcls': {
@@ -185,6 +190,8 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
     else if (method === 'POST' && rest === '/videos' && action === 'initializeUpload') op = 'videos.initializeUpload';
     else if (method === 'POST' && rest === '/videos' && action === 'finalizeUpload') op = 'videos.finalizeUpload';
     else if (method === 'POST' && rest === '/posts') op = 'posts.create';
+    else if (method === 'POST' && rest === '/documents' && action === 'initializeUpload') op = 'documents.initializeUpload';
+    else if (method === 'GET' && (param = one(/^\/documents\/([^/]+)$/))) op = 'documents.get';
     else if (method === 'GET' && rest === '/organizationAcls') op = 'organizationAcls';
     else if (method === 'GET' && (param = one(/^\/videos\/([^/]+)$/))) op = 'videos.get';
     else if (method === 'GET' && (param = one(/^\/images\/([^/]+)$/))) op = 'images.get';

@@ -88,9 +88,11 @@ export interface LinkedInSimVideo {
 export interface TokenRecord { sub: string; clientId: string; scope: string[]; expiresAt: number; revoked: boolean }
 export interface RefreshRecord extends TokenRecord { used: boolean }
 export interface CodeRecord { sub: string; clientId: string; redirectUri: string; scope: string[]; expiresAt: number; challenge?: string; used: boolean }
-export interface UploadSlot { kind: 'image' | 'part' | 'thumbnail'; urn: string; part?: number; sig: string }
+export interface UploadSlot { kind: 'image' | 'part' | 'thumbnail' | 'document'; urn: string; part?: number; sig: string }
 export interface VideoRecord extends LinkedInSimVideo { head?: Buffer; readyAt?: number; failProcessing: boolean; thumbnailUrl?: string }
 export type ImageRecord = LinkedInSimImage;
+/** A document of the Documents API (documents.ts). */
+export interface DocumentRecord { urn: string; owner: string; status: string; size?: number; contentType?: string; readyAt?: number; failProcessing?: boolean }
 
 export interface LinkedInState {
   seeded: (kind: string) => Buffer;
@@ -104,6 +106,8 @@ export interface LinkedInState {
   uploads: Map<string, UploadSlot>;
   images: Map<string, ImageRecord>;
   videos: Map<string, VideoRecord>;
+  /** Documents API (documents.ts). */
+  documents: Map<string, DocumentRecord>;
   posts: LinkedInSimPost[];
   comments: LinkedInSimComment[];
   /** Failures taken off the host's queue, waiting for a request they apply to. */
@@ -130,6 +134,7 @@ export function createLinkedInState(opts: LinkedInSimulatorOptions): LinkedInSta
     uploads: new Map(),
     images: new Map(),
     videos: new Map(),
+    documents: new Map(),
     posts: [],
     comments: [],
     armed: [],
