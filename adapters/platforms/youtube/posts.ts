@@ -19,6 +19,17 @@ const STATUS_KEYS = ['privacyStatus', 'publishAt', 'embeddable', 'license', 'pub
 const invalid = (code: string, message: string) => new PlatformError('youtube', { kind: 'invalid_content', code }, message);
 const pick = (from: Json, keys: string[]) => Object.fromEntries(keys.filter((k) => from[k] !== undefined).map((k) => [k, from[k]]));
 
+/**
+ * YouTube answers `forbidden` (403) on another channel's video; on a publish that reason pauses the
+ * channel (mapYoutubeFailure), but on a post operation it is a refusal of this video only.
+ */
+function notOwner(err: unknown, id: string): unknown {
+  if (err instanceof PlatformError && err.upstream.code === 'forbidden') {
+    return new PlatformError('youtube', { kind: 'rejected', code: 'not_owner' }, `Video ${id} belongs to another channel: only the channel's own videos can be changed.`, err.upstream);
+  }
+  return err;
+}
+
 export function createYoutubePostEditor(client: YoutubeClient): PostEditor {
   const videoId = (id: string) => {
     if (!VIDEO_ID.test(id)) throw invalid('invalid_post_id', 'A YouTube post id is the video id (the v= part of its URL).');
@@ -57,6 +68,8 @@ export function createYoutubePostEditor(client: YoutubeClient): PostEditor {
       if (!updated.length) throw invalid('nothing_to_update', 'Nothing to update: send title, description, tags, privacyStatus, categoryId or publishAt.');
 
       const video = await current(ctx, token, id);
+      const owner = isObject(video.snippet) ? str(video.snippet.channelId) : undefined;
+      if (owner && ctx.credentials.channel_id && owner !== ctx.credentials.channel_id) throw notOwner(new PlatformError('youtube', { kind: 'rejected' }, '', { code: 'forbidden' }), id);
       const snippet = { ...pick(isObject(video.snippet) ? video.snippet : {}, SNIPPET_KEYS), ...snippetChanges };
       const parts = ['snippet'];
       const resource: Json = { id, snippet };
@@ -69,11 +82,12 @@ export function createYoutubePostEditor(client: YoutubeClient): PostEditor {
         resource.status = status;
         parts.push('status');
       }
-      await client.api(token, 'PUT', `/youtube/v3/videos?part=${parts.join(',')}`, resource, ctx.signal);
+      await client.api(token, 'PUT', `/youtube/v3/videos?part=${parts.join(',')}`, resource, ctx.signal).catch((err: unknown) => { throw notOwner(err, id); });
       return { id, url: post.url ?? `https://www.youtube.com/watch?v=${id}`, updated, ...(post.extra ? { extra: post.extra } : {}) };
     },
     async unpublish(ctx, post) {
-      await client.api(client.tokenOf(ctx), 'DELETE', `/youtube/v3/videos?id=${encodeURIComponent(videoId(post.id))}`, undefined, ctx.signal);
+      const id = videoId(post.id);
+      await client.api(client.tokenOf(ctx), 'DELETE', `/youtube/v3/videos?id=${encodeURIComponent(id)}`, undefined, ctx.signal).catch((err: unknown) => { throw notOwner(err, id); });
     },
     async setThumbnail(ctx, post, image) {
       const id = videoId(post.id);
@@ -85,7 +99,7 @@ export function createYoutubePostEditor(client: YoutubeClient): PostEditor {
       const outcome = await exchangeJson(`${client.apiBase}/upload/youtube/v3/thumbnails/set?videoId=${encodeURIComponent(id)}&uploadType=media`, {
         method: 'POST', headers: { authorization: `Bearer ${client.tokenOf(ctx)}`, 'content-type': contentType }, body: bytes,
       }, { fetch: client.fetch, timeoutMs: client.uploadTimeoutMs, signal: ctx.signal });
-      if (outcome.kind === 'no_response' || outcome.status !== 200) throw client.failure(outcome, client.uploadTimeoutMs);
+      if (outcome.kind === 'no_response' || outcome.status !== 200) throw notOwner(client.failure(outcome, client.uploadTimeoutMs), id);
       const items = isObject(outcome.body) && Array.isArray(outcome.body.items) ? outcome.body.items : [];
       const first = isObject(items[0]) ? items[0] : {};
       const best = ['maxres', 'high', 'medium', 'default'].map((k) => (isObject(first[k]) ? str(first[k].url) : undefined)).find(Boolean);
