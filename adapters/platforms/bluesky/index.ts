@@ -11,6 +11,7 @@ import {
   BLUESKY_APP_URL, BLUESKY_SERVICE, BLUESKY_VIDEO_BASE, BLUESKY_VIDEO_SERVICE_DID, createBlueskyClient, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS,
 } from './client';
 import { createBlueskyComments } from './comments';
+import { createBlueskyPostEditor } from './posts';
 import { createBlueskyConnect } from './connect';
 import { blueskyDescriptor } from './descriptor';
 import { createBlueskyPublisher } from './publish';
@@ -64,6 +65,7 @@ export function createBlueskyPlatform(opts: BlueskyPlatformOptions = {}): Platfo
     refresher,
     publisher: createBlueskyPublisher(client, records, video),
     comments: createBlueskyComments(records),
+    postEditor: createBlueskyPostEditor(client),
   };
 }
 

@@ -561,6 +561,7 @@ const bluesky = (() => {
     },
     networkHas: async (o) => sim().posts(account.did).some((r) => r.uri === o.postId),
     publishedCount: () => sim().posts().length,
+    postOperations: { operations: ['unpublish'], textOf: (id) => { const r = sim().posts(account.did).find((x) => x.uri === id); return r ? String((r.value as { text?: unknown }).text ?? '') : undefined; } },
     firstComment: {
       check: async (o, text) => sim().comments(account.did)
         .some((r) => r.value.text === text && (r.value.reply as { root?: { uri?: string } } | undefined)?.root?.uri === o.postId),
