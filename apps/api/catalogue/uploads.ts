@@ -50,6 +50,10 @@ export const UploadCommonFields = z.object(Object.fromEntries(UPLOAD_FIELDS.flat
 }))) as unknown as z.ZodType<UploadCommonBody>;
 
 /** The same fields for the document: typed, described, checked by the handler (so the edge lets them through). */
+/** What `/upload_document` takes (LinkedIn documents). */
+const DOCUMENT_TYPES = ['application/pdf', 'application/vnd.ms-powerpoint', 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'] as const;
+
 function documentedCommonFields(kind: MediaKind): { shape: Record<string, z.ZodType>; files: Record<string, FilePart> } {
   const shape: Record<string, z.ZodType> = {};
   const files: Record<string, FilePart> = {};
@@ -63,7 +67,7 @@ function documentedCommonFields(kind: MediaKind): { shape: Record<string, z.ZodT
       case 'platforms': schema = z.array(Platform).min(1); break;
       case 'boolean': schema = z.boolean().optional(); break;
       case 'integer': schema = z.int().min(1).optional(); break;
-      case 'media': schema = z.url(); files[name] = { description: field.description, required: false, contentTypes: ['video/*'] }; break;
+      case 'media': schema = z.url(); files[name] = { description: field.description, required: false, contentTypes: name === 'document' ? [...DOCUMENT_TYPES] : ['video/*'] }; break;
       case 'media_list': schema = z.array(z.url()); files[name] = { description: field.description, multiple: true }; break;
       default: schema = field.maxLength ? z.string().max(field.maxLength) : z.string();
     }
@@ -139,7 +143,8 @@ function uploadOperation<const I extends string>(id: I, kind: MediaKind, path: s
     ...(Object.keys({ ...common.files, ...networks.files }).length ? { files: { ...networks.files, ...common.files } } : {}),
     responses: UPLOAD_RESPONSES,
     errors: UPLOAD_ERRORS,
-    mcp: kind === 'text' ? {} : { files: Object.fromEntries(Object.keys(common.files).map((f) => [f, ['url', 'base64'] as Array<'url' | 'base64'>])) },
+    // Documents come as file parts only (no URL).
+    mcp: kind === 'text' ? {} : { files: Object.fromEntries(Object.keys(common.files).map((f) => [f, (f === 'document' ? ['base64'] : ['url', 'base64']) as Array<'url' | 'base64'>])) },
   });
 }
 
