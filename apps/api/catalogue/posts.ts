@@ -73,7 +73,7 @@ export const postAction = operation({
 export const unpublishPost = operation({
   id: 'unpublishPost', method: 'post', path: '/svc/posts/unpublish', tags: ['posts'],
   summary: 'Delete a published post from its network',
-  description: 'Deletes a published post on its network: facebook, linkedin, x (the whole edit chain), youtube, pinterest, bluesky, google_business, telegram (every message of the post), discord, mastodon, slack, wordpress, lemmy, hashnode, nostr (a NIP-09 deletion request), snapchat; not instagram, tiktok or threads. The upload\'s status and history then show `unpublished: true` and `unpublished_at`.',
+  description: 'Deletes a published post on its network: facebook, linkedin, x (the whole edit chain), youtube, pinterest, bluesky, google_business, telegram (every message of the post), discord, mastodon, slack, wordpress, lemmy, hashnode, devto (back to a draft: DEV deletes nothing), nostr (a NIP-09 deletion request), snapchat; not instagram, tiktok or threads. The upload\'s status and history then show `unpublished: true` and `unpublished_at`.',
   auth: 'apiKey',
   body: z.looseObject({ ...target, video_id: checkedByCore(z.string().optional().describe('YouTube: alias of post_id.')), facebook_page_id: editFields.facebook_page_id }),
   bodyTypes: ['json', 'form'],
