@@ -6,7 +6,7 @@ import { invalidInput } from '../../../core/domain/errors';
 import { readBody } from '../body';
 import { single } from '../input';
 import { isCheckedByCore, type Operation, type OperationInput } from './types';
-import type { AppState } from '../deps';
+import type { Caller } from '../../../core/usecases/authenticate';
 
 /** `/svc/users/{username}` → `/api/<ns>/users/:username` (Koa's path syntax). */
 export function koaPath(op: Pick<Operation, 'path'>, ns: string): string {
@@ -75,7 +75,6 @@ export function validateInput(op: Operation, ctx: RouterContext): OperationInput
   return { params, query, body } as OperationInput<Operation>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyRouter = Router<any, any>;
 
 export type OperationHandler<O extends Operation, S> = (ctx: RouterContext<S>, input: OperationInput<O>, next: Next) => unknown;
@@ -84,7 +83,10 @@ export type OperationHandler<O extends Operation, S> = (ctx: RouterContext<S>, i
  * Registers a declared operation on a router: the route's method and path come from the
  * declaration (named by its id), its input is checked before the handler runs.
  */
-export function mount<O extends Operation, S = AppState>(router: AnyRouter, op: O, ns: string, handler: OperationHandler<O, S>): void {
+/** The state of an authenticated request (apps/api/deps.ts AppState, not imported: deps imports the routes). */
+type AuthenticatedState = { caller: Caller };
+
+export function mount<O extends Operation, S = AuthenticatedState>(router: AnyRouter, op: O, ns: string, handler: OperationHandler<O, S>): void {
   router.register(koaPath(op, ns), [op.method.toUpperCase()], async (ctx: RouterContext<S>, next: Next) => {
     const input = validateInput(op, ctx as RouterContext) as OperationInput<O>;
     return handler(ctx, input, next);
