@@ -93,6 +93,17 @@ export function createMemoryUploads(): UploadRepository {
         found.updatedAt = new Date(at.getTime());
       }
     },
+    async findByPostId(accountId, platform, postId) {
+      for (const u of byKey.values()) {
+        if (u.accountId !== accountId) continue;
+        if (u.results[platform]?.post_id === postId || u.operations?.some((op) => op.platform === platform && op.resultPostId === postId)) return copy(u);
+      }
+      return null;
+    },
+    async recordPostOperation(operation) {
+      const found = get(operation.accountId, operation.requestId);
+      if (found) found.operations = [...(found.operations ?? []), copy(operation)];
+    },
     async history(query) {
       const matching = [...byKey.values()]
         .filter((u) => matchesHistory(u, query))

@@ -1,4 +1,5 @@
 import type { Db, Document, Filter } from 'mongodb';
+import type { PostOperation } from '../../core/domain/post-operations';
 import type { TargetResult, UploadRequest, UploadStatus } from '../../core/domain/upload';
 import type { UploadHistoryQuery, UploadRepository } from '../../core/ports/storage';
 import { clean, COLLECTIONS, ensureIndexes, isDuplicateKey, mapDuplicate, retryDuplicateUpsert, strip } from './collections';
@@ -28,14 +29,17 @@ interface TargetDoc extends Document {
   platform: string;
   dispatch?: { attempt: number; at: Date };
   result?: TargetResult;
+  /** A post operation's document (`<account>:<request>:<platform>:op:<id>`): written once, never updated. */
+  operation?: PostOperation;
 }
 
 const targetId = (accountId: string, requestId: string, platform: string) => `${accountId}:${requestId}:${platform}`;
 
 function toUploadDoc(upload: UploadRequest): Document {
-  const { results: _results, dispatches: _dispatches, ...rest } = clean(upload);
+  const { results: _results, dispatches: _dispatches, operations: _operations, ...rest } = clean(upload);
   void _results;
   void _dispatches;
+  void _operations;
   return {
     ...rest,
     platforms: upload.targets.map((t) => t.platform),
@@ -49,6 +53,10 @@ function fromUploadDoc(doc: Document, targets: TargetDoc[]): UploadRequest {
   upload.results = {};
   upload.dispatches = {};
   for (const t of targets) {
+    if (t.operation) {
+      (upload.operations ??= []).push(t.operation);
+      continue;
+    }
     const platform = t.platform as keyof UploadRequest['results'];
     if (t.result) upload.results[platform] = t.result;
     if (t.dispatch) upload.dispatches[platform] = t.dispatch;
@@ -188,6 +196,16 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
         { accountId, requestId, status: { $ne: 'completed' } },
         { $set: { status: 'completed', completedAt: at, updatedAt: at } },
       );
+    },
+    // Equality lookups only (FerretDB pushes them down): the target's result, else an operation that gave the post a new id.
+    async findByPostId(accountId, platform, postId) {
+      const hit = await targets.findOne({ accountId, platform, 'result.post_id': postId }, { projection: { requestId: 1 } })
+        ?? await targets.findOne({ accountId, platform, 'operation.resultPostId': postId }, { projection: { requestId: 1 } });
+      return hit ? one(await col.findOne({ accountId, requestId: hit.requestId })) : null;
+    },
+    async recordPostOperation(operation) {
+      const { accountId, requestId, platform } = operation;
+      await targets.insertOne({ _id: `${targetId(accountId, requestId, platform)}:op:${operation.id}`, accountId, requestId, platform, operation: clean(operation) });
     },
     async history(query) {
       const filter = historyFilter(query);

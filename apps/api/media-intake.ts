@@ -31,6 +31,18 @@ export async function removeTempFiles(ctx: Context): Promise<void> {
   await Promise.all(Object.values(filesOf(ctx)).flat().map((f) => rm(f.filepath, { force: true })));
 }
 
+/** The document types LinkedIn takes, by the part's type or, for generic types, the file's extension. */
+const DOCUMENT_TYPES: Record<string, string> = {
+  pdf: 'application/pdf', ppt: 'application/vnd.ms-powerpoint', doc: 'application/msword',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+function documentType(sent: string, filename: string | undefined): string | undefined {
+  if (Object.values(DOCUMENT_TYPES).includes(sent)) return sent;
+  const ext = filename?.toLowerCase().split('.').pop();
+  return ext && (sent === '' || sent === 'application/octet-stream') ? DOCUMENT_TYPES[ext] : undefined;
+}
+
 /** A part's file name and type as sent, without control characters (they are stored with the post; PostgreSQL refuses NUL). */
 const printable = (s: string | null | undefined): string | undefined => s?.replace(/\p{Cc}/gu, '') || undefined;
 
@@ -69,6 +81,15 @@ export async function takeMedia(
     if (kind === 'video') {
       for (const file of files.video ?? []) media.push(await storeFile(file, 'video', isVideoType));
       for (const url of asList(fields.video)) media.push(await storeUrl(url, 'video', 'video'));
+    } else if (kind === 'document') {
+      for (const file of files.document ?? []) {
+        const filename = printable(file.originalFilename);
+        const contentType = documentType(printable(file.mimetype)?.toLowerCase() ?? '', filename);
+        if (!contentType) throw invalidInput(`document: ${filename ?? 'the file'} is not a PDF, PPT, PPTX, DOC or DOCX file.`, { violations: [{ field: 'document', message: 'PDF, PPT, PPTX, DOC or DOCX' }] }, 'media_type_unsupported');
+        const stored = await deps.mediaStore.put(createReadStream(file.filepath), { contentType });
+        media.push({ id: stored.id, kind: 'document', contentType, size: stored.size, ...(filename ? { filename } : {}) });
+      }
+      if (asList(fields.document).length) throw invalidInput('document: send the document as a file part; URLs are not taken for documents.', { violations: [{ field: 'document', message: 'a file part' }] });
     } else if (kind === 'photo') {
       for (const name of ['photos[]', 'photos']) {
         for (const file of files[name] ?? []) media.push(await storeFile(file, name, isMediaType));
@@ -77,7 +98,7 @@ export async function takeMedia(
     }
     const fileFields: Record<string, MediaRef> = {};
     for (const [name, list] of Object.entries(files)) {
-      if (['video', 'photos', 'photos[]'].includes(name)) continue;
+      if (['video', 'photos', 'photos[]', 'document'].includes(name)) continue;
       fileFields[name] = await storeFile(list[list.length - 1]!, name, () => true);
     }
     return { media, fileFields };

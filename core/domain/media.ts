@@ -13,7 +13,7 @@ export interface MediaInfo {
 export interface MediaRef {
   /** Media store id (content address); empty while a URL of an asynchronous request is still to be fetched. */
   id: string;
-  kind: 'image' | 'video';
+  kind: 'image' | 'video' | 'document';
   contentType: string;
   size: number;
   filename?: string;

@@ -14,7 +14,8 @@ export function isPlatform(value: string): value is Platform {
 /** Publishing, connecting and commenting on these answer 503 `reddit_unavailable`. */
 export const UNAVAILABLE_PLATFORMS: readonly Platform[] = ['reddit'];
 
-export type MediaKind = 'video' | 'photo' | 'text';
+/** The upload endpoints: /upload, /upload_photos, /upload_text, and LinkedIn documents at /upload_document. */
+export type MediaKind = 'video' | 'photo' | 'text' | 'document';
 
 /** Which platforms each upload endpoint accepts, as the spec lists them. */
 export const ENDPOINT_PLATFORMS: Record<MediaKind, readonly Platform[]> = {
@@ -26,6 +27,8 @@ export const ENDPOINT_PLATFORMS: Record<MediaKind, readonly Platform[]> = {
     'discord', 'telegram', 'google_business', 'mastodon', 'lemmy', 'wordpress'],
   text: ['x', 'linkedin', 'facebook', 'threads', 'bluesky', 'discord', 'telegram', 'google_business', 'slack',
     'mastodon', 'nostr', 'lemmy', 'devto', 'hashnode', 'wordpress', 'whop', 'listmonk', 'reddit'],
+  // POST /upload_document: PDF, PPT, PPTX, DOC and DOCX as LinkedIn document posts (issue 11).
+  document: ['linkedin'],
 };
 
 /** The video endpoint spells X as `twitter`; every other endpoint uses `x`. */

@@ -1,7 +1,7 @@
 import { PLATFORMS, type MediaKind } from './platforms';
 
 /**
- * The request fields of the three upload endpoints that are not some network's own setting: ONE
+ * The request fields of the upload endpoints that are not some network's own setting: ONE
  * declaration. The edge builds its schema from it, intake derives which fields are common and
  * which are not part of a post's content, and the later OpenAPI / MCP documents generate from it.
  * Each network's own fields are declared by its settings schema (the descriptor).
@@ -30,6 +30,7 @@ export const UPLOAD_FIELDS: readonly UploadField[] = [
   { name: 'title', type: 'text', perPlatform: true, description: 'The text of the post (caption, message, video title); `<platform>_title` overrides it for one network.' },
   { name: 'description', type: 'text', description: 'Longer text where a network has one (YouTube description, LinkedIn commentary, …).' },
   { name: 'video', type: 'media', endpoints: ['video'], required: true, description: 'The video: a file part or an http(s) URL.' },
+  { name: 'document', type: 'media', endpoints: ['document'], required: true, description: 'The document (LinkedIn): a PDF, PPT, PPTX, DOC or DOCX file part, up to 100 MB.' },
   { name: 'photos', type: 'media_list', endpoints: ['photo'], required: true, aliases: ['photos[]'], description: 'The photos, in order: file parts or http(s) URLs.' },
   { name: 'request_id', type: 'text', maxLength: 255, identity: true, description: 'Idempotency key (also Idempotency-Key, X-Idempotency-Key or X-Request-Id): a repeat returns the first request.' },
   { name: 'external_id', type: 'text', maxLength: 255, identity: true, description: 'Your own reference, returned with the upload (also X-External-Id).' },

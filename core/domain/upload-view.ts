@@ -1,3 +1,4 @@
+import { withPostOperations } from './post-operations';
 import type { TargetResult, UploadRequest } from './upload';
 
 /** The status / history record of an upload as the API shows it. */
@@ -34,7 +35,8 @@ export function toUploadView(upload: UploadRequest): UploadView {
   for (const target of upload.targets) {
     const result = upload.results[target.platform];
     if (!result) continue;
-    results[target.platform] = result;
+    const operations = upload.operations?.filter((op) => op.platform === target.platform) ?? [];
+    results[target.platform] = withPostOperations(result, operations);
     if (result.success) succeeded += 1;
     else failed += 1;
   }

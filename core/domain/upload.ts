@@ -1,5 +1,6 @@
 import type { MediaRef } from './media';
 import type { MediaKind, Platform } from './platforms';
+import type { PostOperation } from './post-operations';
 
 /**
  * pending → in_progress → completed (spec). Scheduled posts start as `scheduled` and move to
@@ -69,6 +70,8 @@ export interface UploadRequest {
   fields?: Record<string, unknown>;
   /** Per platform, filled as each target finishes. */
   results: Partial<Record<Platform, TargetResult>>;
+  /** Edits, deletions, reposts, saves of the published posts (read-only: stored by recordPostOperation). */
+  operations?: PostOperation[];
   /** Per platform, set just before the network is called, so a retried attempt knows the outcome may be unknown. */
   dispatches: Partial<Record<Platform, { attempt: number; at: Date }>>;
   warnings: string[];

@@ -175,6 +175,9 @@ export async function buildTargets(
   if (input.kind === 'video' && input.media.filter((m) => m.kind === 'video').length !== 1) {
     throw invalidInput('video is required: exactly one video file or URL.', { violations: [{ field: 'video', message: 'exactly one video is required' }] });
   }
+  if (input.kind === 'document' && input.media.filter((m) => m.kind === 'document').length !== 1) {
+    throw invalidInput('document is required: exactly one PDF, PPT, PPTX, DOC or DOCX file.', { violations: [{ field: 'document', message: 'exactly one document file is required' }] });
+  }
   if (input.kind === 'photo' && input.media.length === 0) {
     throw invalidInput('photos[] is required: at least one photo file or URL.', { violations: [{ field: 'photos[]', message: 'at least one photo is required' }] });
   }

@@ -11,6 +11,7 @@ import {
   BLUESKY_APP_URL, BLUESKY_SERVICE, BLUESKY_VIDEO_BASE, BLUESKY_VIDEO_SERVICE_DID, createBlueskyClient, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS,
 } from './client';
 import { createBlueskyComments } from './comments';
+import { createBlueskyPostEditor } from './posts';
 import { createBlueskyConnect } from './connect';
 import { blueskyDescriptor } from './descriptor';
 import { createBlueskyMediaLibrary } from './media';
@@ -66,6 +67,7 @@ export function createBlueskyPlatform(opts: BlueskyPlatformOptions = {}): Platfo
     publisher: createBlueskyPublisher(client, records, video),
     comments: createBlueskyComments(records),
     mediaLibrary: createBlueskyMediaLibrary(client, { appUrl: trimBase(opts.appUrl ?? BLUESKY_APP_URL) }),
+    postEditor: createBlueskyPostEditor(client),
   };
 }
 

@@ -74,5 +74,9 @@ export function createDevtoEditor(client: DevtoClient): PostEditor {
       const url = str(body.url) ?? post.url;
       return { id: String(body.id), ...(url ? { url } : {}) };
     },
+    // DEV's API deletes nothing: unpublishing takes the article off the site (back to a draft), as the editor's "Unpublish" does.
+    async unpublish(ctx, post) {
+      await client.call(apiKeyOf(ctx.credentials), 'PUT', `/articles/${encodeURIComponent(post.id)}`, 'the unpublished article', { article: { published: false } }, ctx.signal);
+    },
   };
 }

@@ -178,7 +178,7 @@ export interface FacebookClient {
   /** appsecret_proof proves the call comes from the app's server (graph-api/securing-requests). */
   proof(token: string): string;
   /** One Graph call: GET with query parameters or POST with a form body; the token travels in a header. */
-  graph(method: 'GET' | 'POST', path: string, params: Record<string, string | undefined>, call: CallOptions): Promise<Json>;
+  graph(method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | undefined>, call: CallOptions): Promise<Json>;
   /** Sends a file's bytes in one POST (Resumable Upload API and rupload): test and story media are small. */
   uploadBytes(url: string, headers: Record<string, string>, ctx: PublishContext, media: MediaRef, call: CallOptions & { expect: string }): Promise<Json>;
   /** The failure mapping at the clock's time, outside a call (malformed answers, failed videos). */
@@ -216,7 +216,7 @@ export function createFacebookClient(opts: FacebookPlatformOptions): FacebookCli
       const fields = Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
       if (call.token) fields.appsecret_proof = proof(call.token);
       const form = new URLSearchParams(fields);
-      const url = `${call.base ?? apiBase}${path}${method === 'GET' && form.size ? `?${form}` : ''}`;
+      const url = `${call.base ?? apiBase}${path}${method !== 'POST' && form.size ? `?${form}` : ''}`;
       const outcome = await exchangeJson(url, {
         method,
         headers: {

@@ -12,6 +12,7 @@ import { createFacebookConnect } from './connect';
 import { facebookDescriptor } from './descriptor';
 import { createFacebookLookups } from './lookups';
 import { createFacebookMediaLibrary } from './media';
+import { createFacebookPostEditor } from './posts';
 import { createFacebookPublisher } from './publish';
 
 export {
@@ -31,6 +32,7 @@ export function createFacebookPlatform(opts: FacebookPlatformOptions): PlatformA
     publisher: createFacebookPublisher(client),
     mediaLibrary: createFacebookMediaLibrary(client),
     lookups: createFacebookLookups(),
+    postEditor: createFacebookPostEditor(client),
   };
 }
 

@@ -260,6 +260,7 @@ export function createFacebookPublisher(client: FacebookClient): Publisher {
         case 'text': return { kind: 'done', outcome: await publishText(ctx, post, s, page, singlePage) };
         case 'photo': return { kind: 'done', outcome: await publishPhotos(ctx, post, s, page, singlePage) };
         case 'video': return publishVideo(ctx, post, s, page, singlePage);
+        default: throw new PlatformError('facebook', { kind: 'unsupported' }, `Facebook takes no ${post.kind} posts.`);
       }
     },
     resume: (ctx, _post, state) => pollVideo(ctx, state),

@@ -122,7 +122,7 @@ export interface LinkedInClient {
   /** One exchange; any non-2xx or missing answer leaves as a PlatformError from mapLinkedInFailure. */
   send(call: LinkedInCall, url: string, init: RequestInit, signal?: AbortSignal): Promise<Reply>;
   /** A call to the versioned REST API (`/rest/...`). */
-  rest(method: string, path: string, token: string, json: unknown, signal?: AbortSignal): Promise<Reply>;
+  rest(method: string, path: string, token: string, json: unknown, signal?: AbortSignal, headers?: Record<string, string>): Promise<Reply>;
   /** A call to the unversioned `/v2/...` API (OpenID userinfo). */
   v2(path: string, token: string): Promise<Reply>;
   putBytes(url: string, token: string, bytes: Buffer, contentType: string, signal?: AbortSignal): Promise<Reply>;
@@ -149,7 +149,7 @@ export function createLinkedInClient(opts: LinkedInClientOptions): LinkedInClien
     fetch: opts.fetch,
     now,
     send,
-    rest: (method, path, token, json, signal) => send('api', `${apiBase}/rest${path}`, {
+    rest: (method, path, token, json, signal, headers) => send('api', `${apiBase}/rest${path}`, {
       method,
       headers: {
         authorization: `Bearer ${token}`,
@@ -157,6 +157,7 @@ export function createLinkedInClient(opts: LinkedInClientOptions): LinkedInClien
         'x-restli-protocol-version': '2.0.0',
         accept: 'application/json',
         ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
       },
       body: json !== undefined ? JSON.stringify(json) : undefined,
     }, signal),

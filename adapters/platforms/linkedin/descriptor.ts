@@ -5,7 +5,7 @@ export const linkedinDescriptor: PlatformDescriptor = {
   id: 'linkedin',
   displayName: 'LinkedIn',
   connect: 'oauth',
-  endpoints: ['video', 'photo', 'text'],
+  endpoints: ['video', 'photo', 'text', 'document'],
   limits: {
     // Commentary limit of the Posts API, counted in code points of the unescaped text (the
     // publisher checks the commentary with this same function).

@@ -11,6 +11,7 @@ import { createLinkedInLookups, createLinkedInMediaLibrary } from './library';
 import { createLinkedInComments } from './comments';
 import { createLinkedInConnect, LINKEDIN_AUTH_BASE } from './connect';
 import { linkedinDescriptor } from './descriptor';
+import { createLinkedInPostEditor } from './posts';
 import { createLinkedInPublisher } from './publish';
 
 export {
@@ -67,6 +68,7 @@ export function createLinkedInPlatform(opts: LinkedInPlatformOptions): PlatformA
     comments: createLinkedInComments(client),
     mediaLibrary: createLinkedInMediaLibrary(client),
     lookups: createLinkedInLookups(client),
+    postEditor: createLinkedInPostEditor(client),
   };
 }
 

@@ -10,6 +10,7 @@ import {
 import { isObject, type Json } from '../kit/http';
 import { mapLinkedInFailure, type LinkedInClient } from './client';
 import { linkedinDescriptor } from './descriptor';
+import { checkDocument, createLinkedInDocuments } from './documents';
 import { createLinkedInMedia, type MediaOwner } from './media';
 import { checkLinkedInSettings, parseOrganizationId } from './settings';
 import { escapeLittleText, linkedinTitleLength, trimTitle } from './text';
@@ -35,8 +36,13 @@ interface PostPlan extends MediaOwner {
 export function createLinkedInPublisher(client: LinkedInClient, opts: { videoPollMs: number; maxVideoPolls: number }): Publisher {
   const { limits } = linkedinDescriptor;
   const media = createLinkedInMedia(client);
+  const documents = createLinkedInDocuments(client);
 
   function checkMedia(post: PublishPost): void {
+    if (post.kind === 'document') {
+      checkDocument(post.media);
+      return;
+    }
     if (post.kind === 'text') {
       if (post.media.length) throw invalid('A LinkedIn text post carries no media.');
       return;
@@ -154,13 +160,32 @@ export function createLinkedInPublisher(client: LinkedInClient, opts: { videoPol
       } : undefined;
       return { kind: 'done', outcome: outcomeOf(await createPost(ctx, p, content), p.warnings) };
     }
+    if (post.kind === 'document') {
+      const document = await documents.upload(ctx, p, checkDocument(post.media));
+      // LinkedIn converts the file before a post may use it: come back and check.
+      return waitForVideo({ document, polls: 0, warnings: p.warnings });
+    }
     const { video, thumbnailError } = await media.uploadVideo(ctx, post, p);
     if (thumbnailError) p.warnings.push(`The thumbnail was not set (${thumbnailError}); the video was published without it.`);
     // LinkedIn processes the video before a post may use it: come back and check.
     return waitForVideo({ video, polls: 0, warnings: p.warnings, ...(thumbnailError ? { thumbnailError } : {}) });
   }
 
+  async function resumeDocument(ctx: PublishContext, post: PublishPost, state: Record<string, unknown>, document: string): Promise<PublishStep> {
+    const p = plan(ctx, post);
+    const polls = (typeof state.polls === 'number' ? state.polls : 0) + 1;
+    if (await documents.status(ctx, p.token, document) === 'pending') {
+      if (polls >= opts.maxVideoPolls) throw new PlatformError('linkedin', { kind: 'transient' }, `LinkedIn was still processing the document ${document} after ${polls} checks; nothing was posted.`);
+      return waitForVideo({ ...state, polls });
+    }
+    // A document post needs a title: the post's title, else the file name.
+    const title = p.mediaTitle || post.media[0]?.filename || 'Document';
+    const urn = await createPost(ctx, p, { media: { id: document, title } });
+    return { kind: 'done', outcome: outcomeOf(urn, Array.isArray(state.warnings) ? state.warnings.map(String) : p.warnings, { document }) };
+  }
+
   async function resume(ctx: PublishContext, post: PublishPost, state: Record<string, unknown>): Promise<PublishStep> {
+    if (post.kind === 'document' && typeof state.document === 'string') return resumeDocument(ctx, post, state, state.document);
     const video = state.video;
     if (post.kind !== 'video' || typeof video !== 'string') throw new Error('LinkedIn resume needs the state of a video publish');
     const p = plan(ctx, post);

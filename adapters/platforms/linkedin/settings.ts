@@ -10,7 +10,7 @@ const POLL_QUESTION_MAX_CHARS = 140;
 const POLL_OPTION_MAX_CHARS = 30;
 
 const BOTH_MEDIA: readonly MediaKind[] = ['video', 'photo'];
-const ALL_ENDPOINTS: readonly MediaKind[] = ['video', 'photo', 'text'];
+const ALL_ENDPOINTS: readonly MediaKind[] = ['video', 'photo', 'text', 'document'];
 
 /** `123` and `urn:li:organization:123` both name the page 123. */
 export function parseOrganizationId(raw: string): string | undefined {
@@ -52,14 +52,14 @@ export function checkLinkedInSettings(values: Record<string, unknown>, ctx: { en
 
 export const linkedinSettings: SettingsSchema = {
   fields: [
-    { name: 'linkedin_description', aliases: ['description'], type: 'string', endpoints: BOTH_MEDIA, description: 'Post commentary; defaults to the title.' },
+    { name: 'linkedin_description', aliases: ['description', 'commentary'], type: 'string', endpoints: [...BOTH_MEDIA, 'document'], description: 'Post commentary; defaults to the title.' },
     { name: 'visibility', aliases: ['linkedin_visibility', 'linkedinVisibility'], type: 'string', endpoints: ALL_ENDPOINTS, oneOf: LINKEDIN_VISIBILITIES, default: 'PUBLIC' },
     { name: 'target_linkedin_page_id', type: 'string', endpoints: ALL_ENDPOINTS, description: 'Post as this organization page (numeric id or urn:li:organization:<id>).' },
     { name: 'thumbnail', type: 'file', endpoints: ['video'], description: 'JPG/PNG up to 10 MB; best effort.' },
     { name: 'thumbnail_url', type: 'url', endpoints: ['video'], description: 'Used when no thumbnail file is sent; best effort.' },
     { name: 'linkedin_alt_text', type: 'string_list', endpoints: ['photo'], separator: '||', description: 'One alt text per photo, in order.' },
     // The spec lists it on the photo endpoint; text posts are the same Posts API call, so they honour it too.
-    { name: 'linkedin_disable_reshare', type: 'boolean', endpoints: ['photo', 'text'], default: false },
+    { name: 'linkedin_disable_reshare', type: 'boolean', endpoints: ['photo', 'text', 'document'], default: false },
     { name: 'linkedin_poll_question', type: 'string', endpoints: ['text'], maxLength: POLL_QUESTION_MAX_CHARS },
     { name: 'linkedin_poll_options', aliases: ['linkedin_poll_options[]'], type: 'string_list', endpoints: ['text'], maxLength: 4 },
     { name: 'linkedin_poll_duration', type: 'string', endpoints: ['text'], oneOf: LINKEDIN_POLL_DURATIONS, default: 'SEVEN_DAYS' },

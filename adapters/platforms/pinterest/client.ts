@@ -141,7 +141,7 @@ export function createPinterestClient(opts: PinterestClientOptions) {
 
   /** One JSON exchange; every failure leaves as a PlatformError from mapPinterestFailure. */
   async function call(
-    method: 'GET' | 'POST', path: string,
+    method: 'GET' | 'POST' | 'DELETE', path: string,
     auth: { token: string } | { basic: true },
     payload: { json: Json } | { form: Record<string, string> } | undefined,
     expect: { what: string; has: (body: Json) => boolean },
@@ -164,6 +164,8 @@ export function createPinterestClient(opts: PinterestClientOptions) {
     if (outcome.kind === 'no_response' || outcome.status < 200 || outcome.status >= 300) {
       throw failure(outcome, kind);
     }
+    // DELETE answers 204 without a body.
+    if (outcome.status === 204 && method === 'DELETE') return {};
     if (!isObject(outcome.body) || !expect.has(outcome.body)) {
       throw failure({ kind: 'malformed', status: outcome.status, what: expect.what }, kind);
     }

@@ -12,6 +12,7 @@ import { createPinterestConnect, PINTEREST_AUTH_BASE } from './connect';
 import { pinterestDescriptor } from './descriptor';
 import { createPinterestLookups } from './lookups';
 import { createPinterestMediaLibrary } from './media';
+import { createPinterestPostEditor } from './posts';
 import { createPinterestPublisher } from './publish';
 
 export const PINTEREST_API_BASE = 'https://api.pinterest.com/v5';
@@ -58,5 +59,6 @@ export function createPinterestPlatform(opts: PinterestPlatformOptions): Pintere
     publisher: createPinterestPublisher(client),
     mediaLibrary: createPinterestMediaLibrary(client),
     lookups: createPinterestLookups(listBoards),
+    postEditor: createPinterestPostEditor(client),
   };
 }

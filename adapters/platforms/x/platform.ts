@@ -9,6 +9,7 @@ import { createXMediaLibrary } from './media';
 import { createXComments } from './comments';
 import { createXConnect, X_AUTH_BASE } from './connect';
 import { xDescriptor } from './descriptor';
+import { createXPostEditor } from './posts';
 import { createXPublisher, MAX_SEGMENT_BYTES } from './publish';
 
 export const X_API_BASE = 'https://api.x.com';
@@ -53,5 +54,6 @@ export function createXPlatform(opts: XPlatformOptions): PlatformAdapter {
     publisher: createXPublisher(client, { keepLinks, chunkBytes }),
     comments: createXComments(client, { keepLinks }),
     mediaLibrary: createXMediaLibrary(client),
+    postEditor: createXPostEditor(client),
   };
 }

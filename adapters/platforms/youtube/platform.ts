@@ -8,6 +8,7 @@ import { systemNow, trimBase, type Now } from '../kit/http';
 import { createYoutubeClient } from './client';
 import { createYoutubeMediaLibrary } from './media';
 import { createYoutubeComments } from './comments';
+import { createYoutubePostEditor } from './posts';
 import { createYoutubeConnect } from './connect';
 import { youtubeDescriptor } from './descriptor';
 import { createYoutubePublisher, YOUTUBE_CHUNK_UNIT } from './publish';
@@ -69,5 +70,6 @@ export function createYoutubePlatform(opts: YoutubePlatformOptions): PlatformAda
     }),
     comments: createYoutubeComments(client),
     mediaLibrary: createYoutubeMediaLibrary(client),
+    postEditor: createYoutubePostEditor(client),
   };
 }

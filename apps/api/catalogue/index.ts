@@ -6,6 +6,7 @@ import { lookupOperations } from './lookups';
 import { mediaJobOperations } from './media-jobs';
 import { mediaLibraryOperations } from './media-library';
 import { notificationOperations } from './notifications';
+import { postOperations } from './posts';
 import { profileOperations } from './profiles';
 import { uploadOperations } from './uploads';
 
@@ -22,6 +23,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...uploadOperations,
   ...lookupOperations,
   ...mediaLibraryOperations,
+  ...postOperations,
   ...mediaJobOperations,
   ...notificationOperations,
 ];

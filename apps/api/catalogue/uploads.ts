@@ -50,6 +50,10 @@ export const UploadCommonFields = z.object(Object.fromEntries(UPLOAD_FIELDS.flat
 }))) as unknown as z.ZodType<UploadCommonBody>;
 
 /** The same fields for the document: typed, described, checked by the handler (so the edge lets them through). */
+/** What `/upload_document` takes (LinkedIn documents). */
+const DOCUMENT_TYPES = ['application/pdf', 'application/vnd.ms-powerpoint', 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'] as const;
+
 function documentedCommonFields(kind: MediaKind): { shape: Record<string, z.ZodType>; files: Record<string, FilePart> } {
   const shape: Record<string, z.ZodType> = {};
   const files: Record<string, FilePart> = {};
@@ -63,7 +67,7 @@ function documentedCommonFields(kind: MediaKind): { shape: Record<string, z.ZodT
       case 'platforms': schema = z.array(Platform).min(1); break;
       case 'boolean': schema = z.boolean().optional(); break;
       case 'integer': schema = z.int().min(1).optional(); break;
-      case 'media': schema = z.url(); files[name] = { description: field.description, required: false, contentTypes: ['video/*'] }; break;
+      case 'media': schema = z.url(); files[name] = { description: field.description, required: false, contentTypes: name === 'document' ? [...DOCUMENT_TYPES] : ['video/*'] }; break;
       case 'media_list': schema = z.array(z.url()); files[name] = { description: field.description, multiple: true }; break;
       default: schema = field.maxLength ? z.string().max(field.maxLength) : z.string();
     }
@@ -139,13 +143,16 @@ function uploadOperation<const I extends string>(id: I, kind: MediaKind, path: s
     ...(Object.keys({ ...common.files, ...networks.files }).length ? { files: { ...networks.files, ...common.files } } : {}),
     responses: UPLOAD_RESPONSES,
     errors: UPLOAD_ERRORS,
-    mcp: kind === 'text' ? {} : { files: Object.fromEntries(Object.keys(common.files).map((f) => [f, ['url', 'base64'] as Array<'url' | 'base64'>])) },
+    // Documents come as file parts only (no URL).
+    mcp: kind === 'text' ? {} : { files: Object.fromEntries(Object.keys(common.files).map((f) => [f, (f === 'document' ? ['base64'] : ['url', 'base64']) as Array<'url' | 'base64'>])) },
   });
 }
 
 export const uploadVideo = uploadOperation('uploadVideo', 'video', '/upload', 'Publish a video', 'Publishes one video (a file part `video`, or its public URL) with a title to one or more networks of a profile.');
 export const uploadPhotos = uploadOperation('uploadPhotos', 'photo', '/upload_photos', 'Publish photos', 'Publishes photos (file parts `photos[]`, or public URLs; a carousel where the network has one) to one or more networks of a profile.');
 export const uploadText = uploadOperation('uploadText', 'text', '/upload_text', 'Publish a text post', 'Publishes a text post (`title` is the text) to one or more networks of a profile.');
+
+export const uploadDocument = uploadOperation('uploadDocument', 'document', '/upload_document', 'Publish a LinkedIn document', 'Publishes a document (a PDF, PPT, PPTX, DOC or DOCX file part `document`, up to 100 MB) as a LinkedIn document post: `title` names the document, `description` (or `commentary`, `linkedin_description`) is the commentary, with `visibility`, `target_linkedin_page_id`, `linkedin_disable_reshare`; platform[] defaults to linkedin.');
 
 export const getUploadStatus = operation({
   id: 'getUploadStatus', method: 'get', path: '/svc/status', tags: ['uploads'],
@@ -288,6 +295,6 @@ export const nextQueueSlot = operation({
 });
 
 export const uploadOperations = [
-  uploadVideo, uploadPhotos, uploadText, getUploadStatus, listUploadHistory, listScheduledPosts, cancelScheduledPost, editScheduledPost,
+  uploadVideo, uploadPhotos, uploadText, uploadDocument, getUploadStatus, listUploadHistory, listScheduledPosts, cancelScheduledPost, editScheduledPost,
   retryUpload, getQueueSettings, saveQueueSettings, previewQueue, nextQueueSlot,
 ];

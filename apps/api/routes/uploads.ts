@@ -68,6 +68,7 @@ const ENDPOINTS: Array<{ op: Operation; kind: MediaKind }> = [
   { op: ops.uploadVideo, kind: 'video' },
   { op: ops.uploadPhotos, kind: 'photo' },
   { op: ops.uploadText, kind: 'text' },
+  { op: ops.uploadDocument, kind: 'document' },
 ];
 
 export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplicateWindowMs: number }, ns: string, options: { syncTimeoutMs: number; statusCacheMs: number }): void {
@@ -88,7 +89,8 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     const readSoFar = fieldsReadSoFar(ctx);
     refuseUnavailablePlatforms(readSoFar['platform[]'], readSoFar.platform);
     const fields = bodyFields(ctx);
-    const body = parse(UploadCommonFields, { ...fields, platform: list(fields['platform[]'] ?? fields.platform) ?? [] });
+    // A document goes to LinkedIn, the one network that takes documents, unless platform[] says otherwise.
+    const body = parse(UploadCommonFields, { ...fields, platform: list(fields['platform[]'] ?? fields.platform) ?? (kind === 'document' ? ['linkedin'] : []) });
     if (body.scheduled_date !== undefined && body.add_to_queue) {
       throw invalidInput('scheduled_date cannot be combined with add_to_queue: send one of them.', { violations: [{ field: 'add_to_queue', message: 'not with scheduled_date' }] });
     }

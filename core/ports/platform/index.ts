@@ -15,3 +15,4 @@ export * from './library';
 export * from './lookups';
 export * from './probe';
 export * from './registry';
+export * from './post-editor';

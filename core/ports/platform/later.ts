@@ -1,6 +1,6 @@
 /**
- * Capabilities the next issues fill (analytics, post editing). The media library and lookups have
- * their own files (library.ts, lookups.ts).
+ * Capabilities the next issues fill (analytics). The media library, lookups and post editor have
+ * their own files (library.ts, lookups.ts, post-editor.ts).
  */
 import type { CallContext } from './context';
 import type { PostRef } from './refs';
@@ -13,10 +13,5 @@ export interface Analytics {
   post(ctx: CallContext, post: PostRef, input?: { metrics?: readonly string[] }): Promise<MetricValues>;
 }
 
-/** Changes to a published post. */
-export interface PostEditor {
-  edit?(ctx: CallContext, post: PostRef, changes: { text?: string; title?: string; settings?: Record<string, unknown> }): Promise<PostRef>;
-  unpublish?(ctx: CallContext, post: PostRef): Promise<void>;
-  repost?(ctx: CallContext, post: PostRef): Promise<PostRef>;
-  save?(ctx: CallContext, post: PostRef): Promise<void>;
-}
+/** Changes to a published post: core/ports/platform/post-editor.ts. */
+export type { PostEditor } from './post-editor';

@@ -1,5 +1,6 @@
 import type { MediaRef } from '../../domain/media';
 import type { Platform } from '../../domain/platforms';
+import type { PostOperation } from '../../domain/post-operations';
 import type { TargetResult, UploadRequest, UploadStatus } from '../../domain/upload';
 
 export interface UploadHistoryQuery {
@@ -48,6 +49,13 @@ export interface UploadRepository {
   resetForRetry(accountId: string, requestId: string, platforms: Platform[], at: Date): Promise<number | null>;
   /** → completed; no-op when already completed. */
   markCompleted(accountId: string, requestId: string, at: Date): Promise<void>;
+  /**
+   * The upload that published `postId` on `platform` (its result's post id, or the new id an
+   * operation gave the post, e.g. an X edit); null when no upload of this operator did.
+   */
+  findByPostId(accountId: string, platform: Platform, postId: string): Promise<UploadRequest | null>;
+  /** Stores one operation on a published post (insert only); reads return it in `operations`. */
+  recordPostOperation(operation: PostOperation): Promise<void>;
   history(query: UploadHistoryQuery): Promise<{ items: UploadRequest[]; total: number }>;
   /** Uploads still `pending` that were created before `olderThan` (for the start reconciler). */
   listStalePending(olderThan: Date, limit: number): Promise<UploadRequest[]>;

@@ -5,6 +5,7 @@ import type { createBlueskyAuth } from './auth';
 import type { BlueskyFailureMode } from './failures';
 import type { createBlueskyLexicon } from './lexicon';
 import { MAX_BLOB_BYTES, POST, POSTGATE, THREADGATE, type BlueskyAccountFixture, type BlueskyState } from './state';
+import { deleteRecord } from './posts';
 import { cidOf, invalidRequest, isObj, jsonBody, need, param, sniffMime, TID, XrpcError } from './xrpc';
 
 export function createBlueskyPds(s: BlueskyState, auth: ReturnType<typeof createBlueskyAuth>, lexicon: ReturnType<typeof createBlueskyLexicon>) {
@@ -95,6 +96,7 @@ export function createBlueskyPds(s: BlueskyState, auth: ReturnType<typeof create
         records.set(uri, { uri, cid, did: account.did, collection, rkey, value, indexedAt: new Date().toISOString() });
         return sendJson(res, 200, { uri, cid, commit: { cid: cidOf(0x71, `commit:${uri}:${cid}`), rev: nextTid() }, validationStatus: 'valid' });
       }
+      case 'com.atproto.repo.deleteRecord': return deleteRecord(s, authenticate(req, 'access').account, req, res);
       case 'com.atproto.repo.getRecord': {
         const repo = findAccount(param(req, 'repo'));
         const collection = param(req, 'collection');

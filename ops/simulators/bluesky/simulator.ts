@@ -71,7 +71,7 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
   const METHODS: Record<string, 'GET' | 'POST'> = {
     'com.atproto.server.createSession': 'POST', 'com.atproto.server.refreshSession': 'POST', 'com.atproto.server.getSession': 'GET',
     'com.atproto.server.getServiceAuth': 'GET', 'app.bsky.actor.getProfile': 'GET', 'com.atproto.identity.resolveHandle': 'GET',
-    'com.atproto.repo.uploadBlob': 'POST', 'com.atproto.repo.createRecord': 'POST', 'com.atproto.repo.getRecord': 'GET',
+    'com.atproto.repo.uploadBlob': 'POST', 'com.atproto.repo.createRecord': 'POST', 'com.atproto.repo.getRecord': 'GET', 'com.atproto.repo.deleteRecord': 'POST',
     'app.bsky.feed.getAuthorFeed': 'GET',
     'app.bsky.video.getUploadLimits': 'GET', 'app.bsky.video.uploadVideo': 'POST', 'app.bsky.video.getJobStatus': 'GET',
   };

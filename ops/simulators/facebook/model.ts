@@ -64,6 +64,10 @@ export interface FacebookSimPost {
   targeting?: unknown;
   feedTargeting?: unknown;
   createdTime: string;
+  /** Post operations (posts.ts): pinned to the top of the Page, when an unpublished post goes out, last edit. */
+  isPinned?: boolean;
+  scheduledPublishTime?: number;
+  updatedTime?: string;
 }
 
 export interface FacebookSimPhoto {

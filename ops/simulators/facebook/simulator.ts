@@ -13,6 +13,7 @@
  */
 import { listFacebookPosts } from './media';
 import type { ServerResponse } from 'node:http';
+import { facebookPostOperation } from './posts';
 import { createHmac } from 'node:crypto';
 import {
   createSeededSource, sendJson, sendText, startSimulatorHost, type MultipartPart, type SimRequest,
@@ -591,6 +592,8 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
       }
       throw paramError(`Unknown edge ${edge}`);
     }
+    const operation = facebookPostOperation({ posts, photos, videos, pageOf, iso, paramError, noSuchObject }, token, req.method, node, edge, params);
+    if (operation !== undefined) return operation;
     if (req.method !== 'POST') throw paramError(`Unsupported ${req.method} request`);
     if (node.startsWith('upload:') && !edge) return uploadToSession(req, token, node);
     switch (edge) {

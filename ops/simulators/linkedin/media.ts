@@ -6,10 +6,12 @@ import { accessDenied, badRequest, invalidField, notFound, restError } from './a
 import { jsonBody, mayActAs as mayActAsIn } from './requests';
 import { THUMBNAIL_MAX_BYTES, VIDEO_MAX_BYTES, type LinkedInState, type TokenRecord, type UploadSlot, type VideoRecord } from './state';
 import { isImageBytes, isMp4Bytes, isObj } from './text';
+import { createLinkedInDocuments } from './documents';
 
 export function createLinkedInMedia(s: LinkedInState) {
   const { uploads, images, videos, secret, mediaId } = s;
   const mayActAs = (token: TokenRecord, urn: unknown) => mayActAsIn(s, token, urn);
+  const documentsOf = createLinkedInDocuments(s, s.documents);
 
   function uploadUrl(slot: Omit<UploadSlot, 'sig'>): string {
     const id = randomBytes(12).toString('hex');
@@ -100,6 +102,7 @@ export function createLinkedInMedia(s: LinkedInState) {
     if (req.body.kind === 'too_large') return restError(res, 413, 'PAYLOAD_TOO_LARGE', 'The uploaded file is too large');
     if (req.body.kind !== 'binary') return badRequest(res, 'Uploads take the raw bytes of the file');
     const bytes = req.body.data;
+    if (slot.kind === 'document') return documentsOf.receive(res, slot, bytes);
 
     if (slot.kind === 'image') {
       const image = images.get(slot.urn)!;
@@ -122,5 +125,5 @@ export function createLinkedInMedia(s: LinkedInState) {
     res.end();
   }
 
-  return { initializeImage, initializeVideo, finalizeVideo, settle, upload };
+  return { initializeImage, initializeVideo, finalizeVideo, settle, upload, documents: documentsOf };
 }

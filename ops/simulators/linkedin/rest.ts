@@ -12,12 +12,14 @@ import {
   type LinkedInSimComment, type LinkedInState, type TokenRecord, type VideoRecord,
 } from './state';
 import { codePoints, isObj, renderLittleText, titleUnits } from './text';
+import { createLinkedInPosts } from './posts';
 
 export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof createLinkedInOAuth>, media: ReturnType<typeof createLinkedInMedia>) {
   const { accounts, images, videos, posts, comments, liveId } = s;
   const { authenticate } = oauth;
   const { initializeImage, initializeVideo, finalizeVideo, settle } = media;
   const mayActAs = (token: TokenRecord, urn: unknown) => mayActAsIn(s, token, urn);
+  const postOps = createLinkedInPosts(s);
 
   /** Validates `content` of a post; answers and returns false when it is refused. */
   function checkContent(res: ServerResponse, author: string, content: unknown): boolean {
@@ -36,6 +38,9 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
     const altOk = (path: string, alt: unknown) =>
       alt === undefined || (typeof alt === 'string' && codePoints(alt) <= ALT_TEXT_MAX) ? true : (invalidField(res, path, `must be text of at most ${ALT_TEXT_MAX} characters`), false);
 
+    if (isObj(content.media) && typeof content.media.id === 'string' && content.media.id.startsWith('urn:li:document:')) {
+      return media.documents.usable(res, author, content.media.id, content.media.title);
+    }
     if (isObj(content.media)) {
       const { id, title, altText } = content.media;
       if (!usable('/content/media/id', id, true)) return false;
@@ -66,6 +71,7 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
   function createPost(req: SimRequest, res: ServerResponse, token: TokenRecord, version: string) {
     const body = jsonBody(req, res);
     if (!body) return;
+    if (postOps.reshare(res, token, body, version)) return;
     const { author, commentary, visibility, distribution, content, lifecycleState, isReshareDisabledByAuthor } = body;
     if (typeof author !== 'string') return invalidField(res, '/author', 'field is required but not found');
     if (!mayActAs(token, author)) return accessDenied(res, 'partnerApiPostsExternal.CREATE', version);
@@ -145,13 +151,20 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
         const post = posts.find((x) => x.id === p);
         if (!post) return notFound(res, `Post ${p}`);
         const { id, author, commentary, visibility, distribution, content, lifecycleState, isReshareDisabledByAuthor, createdAt } = post;
-        return sendJson(res, 200, { id, author, commentary, visibility, distribution, ...(content ? { content } : {}), lifecycleState, isReshareDisabledByAuthor, createdAt, publishedAt: createdAt, lastModifiedAt: createdAt });
+        return sendJson(res, 200, {
+          id, author, commentary, visibility, distribution, ...(content ? { content } : {}), lifecycleState, isReshareDisabledByAuthor, createdAt,
+          publishedAt: createdAt, lastModifiedAt: post.lastModifiedAt ?? createdAt, ...(post.reshareOf ? { reshareContext: { parent: post.reshareOf } } : {}),
+        });
       }
       case 'comments.create': return createComment(req, res, token, p!, version);
       case 'posts.findByAuthor': return findPostsByAuthor(s, req, res, token, version);
       case 'organizations.batchGet': return batchGetOrganizations(s, req, res);
       case 'images.batchGet': return batchGetMedia(s, req, res, 'images', settle);
       case 'videos.batchGet': return batchGetMedia(s, req, res, 'videos', settle);
+      case 'documents.initializeUpload': return media.documents.initialize(req, res, token, version);
+      case 'documents.get': return media.documents.get(res, token, p!, version);
+      case 'posts.update': return postOps.updatePost(req, res, token, p!, version);
+      case 'posts.delete': return postOps.deletePost(res, token, p!, version);
       case 'organizationAcls': {
         if (req.query.q !== 'roleAssignee') return badRequest(res, 'Query parameter q must be roleAssignee');
         if (!token.scope.includes('r_organization_admin')) return accessDenied(res, 'organizationAcls.FINDER-roleAssignee', version);
@@ -182,6 +195,8 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
     else if (method === 'POST' && rest === '/videos' && action === 'initializeUpload') op = 'videos.initializeUpload';
     else if (method === 'POST' && rest === '/videos' && action === 'finalizeUpload') op = 'videos.finalizeUpload';
     else if (method === 'POST' && rest === '/posts') op = 'posts.create';
+    else if (method === 'POST' && rest === '/documents' && action === 'initializeUpload') op = 'documents.initializeUpload';
+    else if (method === 'GET' && (param = one(/^\/documents\/([^/]+)$/))) op = 'documents.get';
     else if (method === 'GET' && rest === '/organizationAcls') op = 'organizationAcls';
     else if (method === 'GET' && rest === '/posts') op = 'posts.findByAuthor';
     else if (method === 'GET' && rest === '/organizations') op = 'organizations.batchGet';
@@ -189,6 +204,8 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
     else if (method === 'GET' && (param = one(/^\/videos\/([^/]+)$/))) op = 'videos.get';
     else if (method === 'GET' && (param = one(/^\/images\/([^/]+)$/))) op = 'images.get';
     else if (method === 'GET' && (param = one(/^\/posts\/([^/]+)$/))) op = 'posts.get';
+    else if (method === 'POST' && (param = one(/^\/posts\/([^/]+)$/))) op = 'posts.update';
+    else if (method === 'DELETE' && (param = one(/^\/posts\/([^/]+)$/))) op = 'posts.delete';
     else if (method === 'POST' && (param = one(/^\/socialActions\/([^/]+)\/comments$/))) op = 'comments.create';
     return { name: 'rest', op, ...(param !== undefined ? { param } : {}) };
   }

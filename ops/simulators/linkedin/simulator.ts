@@ -38,6 +38,8 @@ export interface LinkedInSimulator {
   posts(): LinkedInSimPost[];
   comments(postUrn?: string): LinkedInSimComment[];
   images(): LinkedInSimImage[];
+  /** Uploaded documents (Documents API). */
+  documents(): Array<{ urn: string; owner: string; status: string; size?: number; contentType?: string }>;
   videos(): LinkedInSimVideo[];
   fail(mode: LinkedInFailureMode, times?: number): void;
   setLatency(ms: number): void;
@@ -76,6 +78,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
       comments.length = 0;
       images.clear();
       videos.clear();
+      s.documents.clear();
       uploads.clear();
       armed.length = 0;
     },
@@ -161,6 +164,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     accounts: () => [...accounts.values()].map((a) => structuredClone(a)),
     posts: () => posts.map((p) => structuredClone(p)),
     comments: (postUrn) => comments.filter((c) => postUrn === undefined || c.postUrn === postUrn).map((c) => ({ ...c })),
+    documents: () => [...s.documents.values()].map((d) => ({ urn: d.urn, owner: d.owner, status: d.status, size: d.size, contentType: d.contentType })),
     images: () => [...images.values()].map((i) => ({ urn: i.urn, owner: i.owner, status: i.status, size: i.size, contentType: i.contentType })),
     videos: () => [...videos.values()].map((v) => {
       const { urn, owner, fileSizeBytes, status, parts, uploadToken, thumbnail, processingFailureReason } = settle(v);

@@ -65,6 +65,9 @@ export interface LinkedInSimPost {
   lifecycleState: string;
   isReshareDisabledByAuthor: boolean;
   createdAt: number;
+  /** Post operations (posts.ts): the last partial update, and the post a reshare shares. */
+  lastModifiedAt?: number;
+  reshareOf?: string;
 }
 
 export interface LinkedInSimComment { id: string; urn: string; postUrn: string; actor: string; text: string; createdAt: number }
@@ -85,9 +88,11 @@ export interface LinkedInSimVideo {
 export interface TokenRecord { sub: string; clientId: string; scope: string[]; expiresAt: number; revoked: boolean }
 export interface RefreshRecord extends TokenRecord { used: boolean }
 export interface CodeRecord { sub: string; clientId: string; redirectUri: string; scope: string[]; expiresAt: number; challenge?: string; used: boolean }
-export interface UploadSlot { kind: 'image' | 'part' | 'thumbnail'; urn: string; part?: number; sig: string }
+export interface UploadSlot { kind: 'image' | 'part' | 'thumbnail' | 'document'; urn: string; part?: number; sig: string }
 export interface VideoRecord extends LinkedInSimVideo { head?: Buffer; readyAt?: number; failProcessing: boolean; thumbnailUrl?: string }
 export type ImageRecord = LinkedInSimImage;
+/** A document of the Documents API (documents.ts). */
+export interface DocumentRecord { urn: string; owner: string; status: string; size?: number; contentType?: string; readyAt?: number; failProcessing?: boolean }
 
 export interface LinkedInState {
   seeded: (kind: string) => Buffer;
@@ -101,6 +106,8 @@ export interface LinkedInState {
   uploads: Map<string, UploadSlot>;
   images: Map<string, ImageRecord>;
   videos: Map<string, VideoRecord>;
+  /** Documents API (documents.ts). */
+  documents: Map<string, DocumentRecord>;
   posts: LinkedInSimPost[];
   comments: LinkedInSimComment[];
   /** Failures taken off the host's queue, waiting for a request they apply to. */
@@ -127,6 +134,7 @@ export function createLinkedInState(opts: LinkedInSimulatorOptions): LinkedInSta
     uploads: new Map(),
     images: new Map(),
     videos: new Map(),
+    documents: new Map(),
     posts: [],
     comments: [],
     armed: [],

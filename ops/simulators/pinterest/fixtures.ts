@@ -36,7 +36,9 @@ export const UPLOAD_PATH = '/pinterest-media-upload/';
 export const AI_DISCLOSURES = ['AI_MODIFIED', 'SYNTHETIC_PERFORMER'];
 export const COVER_TYPES = ['image/jpeg', 'image/png'];
 
-export type Route = 'authorize' | 'token' | 'user_account' | 'boards' | 'media_create' | 'media_get' | 'pins_create' | 'pins_get' | 'pins_list' | 'upload' | 'unknown';
+export type Route =
+  | 'authorize' | 'token' | 'user_account' | 'boards' | 'media_create' | 'media_get' | 'pins_create' | 'pins_get' | 'pins_list'
+  | 'pins_save' | 'pins_delete' | 'upload' | 'unknown';
 
 /** Which routes a queued failure waits for; it stays armed until such a request comes. */
 export const FAILURE_ROUTES: Record<PinterestFailureMode, (route: Route) => boolean> = {

@@ -13,6 +13,7 @@
  */
 import { listPins } from './media';
 import type { ServerResponse } from 'node:http';
+import { createPinterestPosts } from './posts';
 import { createHash, createHmac } from 'node:crypto';
 import { escapeHtml } from '../kit/html';
 import {
@@ -47,6 +48,7 @@ export async function startPinterestSimulator(opts: PinterestSimulatorOptions = 
   const authCodes = new Map<string, AuthCodeRecord>();
   const mediaUploads = new Map<string, PinterestSimMedia>();
   const storedPins: PinterestSimPin[] = [];
+  const posts = createPinterestPosts({ boards, storedPins, numericId: (kind, length) => numericId(kind, length) });
   /** Failures taken from the host's queue, waiting for a request of their route. */
   const armed: PinterestFailureMode[] = [];
   let origin = '';
@@ -177,6 +179,8 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
     pins_create: ['boards:read', 'boards:write', 'pins:read', 'pins:write'],
     pins_get: ['boards:read', 'pins:read'],
     pins_list: ['boards:read', 'pins:read'],
+    pins_save: ['boards:read', 'boards:write', 'pins:read', 'pins:write'],
+    pins_delete: ['boards:read', 'boards:write', 'pins:read', 'pins:write'],
   };
 
   /** The caller's account, or the answer already sent. */
@@ -471,6 +475,9 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
     if (media && req.method === 'GET') return { route: 'media_get', id: decodeURIComponent(media[1]!) };
     const pin = /^\/v5\/pins\/([^/]+)$/.exec(p);
     if (pin && req.method === 'GET') return { route: 'pins_get', id: decodeURIComponent(pin[1]!) };
+    if (pin && req.method === 'DELETE') return { route: 'pins_delete', id: decodeURIComponent(pin[1]!) };
+    const save = /^\/v5\/pins\/([^/]+)\/save$/.exec(p);
+    if (save && req.method === 'POST') return { route: 'pins_save', id: decodeURIComponent(save[1]!) };
     return { route: 'unknown' };
   }
 
@@ -519,6 +526,8 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
       case 'media_get': return getMedia(res, account, id!, failure);
       case 'pins_create': return createPin(req, res, account, failure);
       case 'pins_list': return listPins(req, res, { accountId: account.id, pins: storedPins });
+      case 'pins_save': return posts.savePin(req, res, account, id!);
+      case 'pins_delete': return posts.deletePin(res, account, id!);
       case 'pins_get': {
         const stored = storedPins.find((p) => p.pin.id === id && p.ownerId === account.id);
         return stored ? sendJson(res, 200, stored.pin) : sendJson(res, 404, { code: 50, message: 'Pin not found.' });

@@ -83,6 +83,11 @@ export interface XSimTweet {
   id: string;
   author_id: string;
   text: string;
+  /** Edits (posts.ts): the chain's ids oldest first, the id that replaced this version, deletion, a repost's original. */
+  edit_history_tweet_ids?: string[];
+  superseded_by?: string;
+  deleted?: boolean;
+  retweet_of?: string;
   created_at: string;
   conversation_id: string;
   in_reply_to_tweet_id?: string;
@@ -141,7 +146,10 @@ export interface XSimulator {
   createTweet(accountId: string, text: string): string;
   createCommunity(name: string): string;
   accounts(): XSimAccount[];
+  /** Live posts (deleted ones left out), every version of an edited post included. */
   tweets(authorId?: string): XSimTweet[];
+  /** Moves a post's creation time `ms` into the past (to close its 30-minute edit window in tests). */
+  backdateTweet(id: string, ms: number): void;
   /** Alias of tweets(). */
   posts(authorId?: string): XSimTweet[];
   /** Direct replies to a post (X has no separate comments: a first comment is a reply). */

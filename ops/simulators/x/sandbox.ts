@@ -7,7 +7,8 @@ export const xSandbox = defineSandboxNetwork({
   start: ({ port, seed, processingMs }) => startXSimulator({ port, seed, processingMs }),
   seed(sim, callbackUrl) {
     const client = sim.createClient({ name: 'Herald Sandbox', redirectUris: [callbackUrl] });
-    const user = sim.createAccount({ username: 'herald_sandbox', name: 'Herald Sandbox' });
+    // Premium, so the sandbox can edit its posts (X edits need a Premium subscription).
+    const user = sim.createAccount({ username: 'herald_sandbox', name: 'Herald Sandbox', premium: true });
     return {
       options: { apiBase: sim.origin, authBase: sim.origin },
       client: { clientId: client.clientId, clientSecret: client.clientSecret ?? '' },

@@ -19,6 +19,7 @@ import {
   type XSimClient, type XSimAccount, type AuthCode, type Token, type XSimMedia, type MediaRecord, type XSimTweet,
   type XSimArticle, type XSimulatorOptions, type XSimulator, weightedLength, problem, fieldsOf, looksLike,
 } from './fixtures';
+import { handlePostRoutes, handleTweetEdit, type XPostsState } from './posts';
 
 export {
   X_FAILURE_MODES, type XFailureMode, X_SIM_RATE_LIMIT_RESET_SECONDS, X_SIM_DAILY_LIMIT_RESET_SECONDS, X_SIM_SCOPES,
@@ -330,7 +331,8 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     sendJson(res, 200, { data });
   }
 
-  const tweetExists = (id: unknown) => typeof id === 'string' && tweets.some((t) => t.id === id);
+  const posts: XPostsState = { tweets, liveId, weightedLength, forbidden, invalidRequest };
+  const tweetExists = (id: unknown) => typeof id === 'string' && tweets.some((t) => t.id === id && !t.deleted);
   const idList = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === 'string' && NUMERIC_ID.test(v));
 
   // Articles: title + DraftJS content_state (blocks of text); a draft becomes public with /publish.
@@ -365,6 +367,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
       return invalidRequest(res, 'The request body must be a JSON object.');
     }
     const t = body.value as Record<string, unknown>;
+    if (handleTweetEdit(posts, res, caller.account, t)) return;
     const unknownKey = Object.keys(t).find((k) => !TWEET_KEYS.includes(k));
     if (unknownKey) return invalidRequest(res, `[${unknownKey}] is not a valid field of the request.`, { [unknownKey]: [] });
     if (t.text !== undefined && typeof t.text !== 'string') return invalidRequest(res, 'text must be a string.', { text: [] });
@@ -415,7 +418,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     }
     const single = (records as MediaRecord[]).filter((m) => m.category !== 'tweet_image');
     if (single.length && records.length > 1) return invalidRequest(res, 'A post carries one video or GIF, or up to 4 images.', { 'media.media_ids': ids });
-    if (text.trim() && tweets.some((p) => p.author_id === caller.account.id && p.text === text)) {
+    if (text.trim() && tweets.some((p) => p.author_id === caller.account.id && p.text === text && !p.deleted)) {
       return forbidden(res, 'You are not allowed to create a Tweet with duplicate content.');
     }
 
@@ -441,6 +444,8 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     [/^\/2\/users\/me$/, ['tweet.read', 'users.read']],
     [/^\/2\/tweets$/, ['tweet.read', 'tweet.write', 'users.read']],
     [/^\/2\/users\/[^/]+\/tweets$/, ['tweet.read', 'users.read']],
+    [/^\/2\/tweets\//, ['tweet.read', 'tweet.write', 'users.read']],
+    [/^\/2\/users\/[0-9]+\/retweets$/, ['tweet.read', 'tweet.write', 'users.read']],
     [/^\/2\/media\//, ['media.write']],
   ];
 
@@ -477,6 +482,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     const timeline = req.method === 'GET' ? /^\/2\/users\/([^/]+)\/tweets$/.exec(req.path) : null;
     if (timeline) return listUserTweets(req, res, { userId: timeline[1]!, userExists: accounts.has(timeline[1]!), tweets, media: mediaById, invalidRequest });
     if (route === 'POST /2/tweets') return createTweet(res, caller, req.body);
+    if (handlePostRoutes(posts, req, res, caller.account)) return;
     if (route === 'POST /2/articles/draft') return createArticleDraft(res, caller, req.body);
     const publishArticle = /^\/2\/articles\/([0-9]+)\/publish$/.exec(req.path);
     if (publishArticle && req.method === 'POST') return publishArticleDraft(res, caller, publishArticle[1]!);
@@ -529,7 +535,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
   });
 
   const snapshot = (t: XSimTweet) => structuredClone(t);
-  const tweetsOf = (authorId?: string) => tweets.filter((t) => authorId === undefined || t.author_id === authorId).map(snapshot);
+  const tweetsOf = (authorId?: string) => tweets.filter((t) => !t.deleted && (authorId === undefined || t.author_id === authorId)).map(snapshot);
   const repliesTo = (tweetId: string) => tweets.filter((t) => t.in_reply_to_tweet_id === tweetId).map(snapshot);
 
   return {
@@ -574,6 +580,11 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
       const id = liveId();
       tweets.push({ id, author_id: accountId, text, created_at: new Date().toISOString(), conversation_id: id, media_ids: [] });
       return id;
+    },
+    backdateTweet(id, ms) {
+      const tweet = tweets.find((t) => t.id === id);
+      if (!tweet) throw new Error(`unknown tweet ${id}`);
+      tweet.created_at = new Date(Date.parse(tweet.created_at) - ms).toISOString();
     },
     articles() {
       return [...articles.values()].map((a) => ({ ...a }));

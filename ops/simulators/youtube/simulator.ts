@@ -27,6 +27,8 @@ import {
   type AccessToken, type AuthCode, type Client, type Grant, type RefreshToken, type RouteKind, type Session,
 } from './wire';
 
+import { createYoutubePosts } from './posts';
+
 export * from './types';
 
 export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}): Promise<YoutubeSimulator> {
@@ -194,6 +196,8 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
       },
     };
   }
+
+  const posts = createYoutubePosts({ videos, videoResource: (v, parts) => videoResource(v, parts) });
 
   /** The video as videos.list and the final upload PUT return it, with the parts asked for. */
   function videoResource(v: SimVideo, parts: string[]) {
@@ -577,6 +581,12 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
         case 'PUT /upload/youtube/v3/captions':
           if (!(channel = anyOf(SCOPE.upload, SCOPE.youtube, SCOPE.forceSsl))) return;
           return putSession(req, res, channel, failure);
+        case 'PUT /youtube/v3/videos':
+          if (!(channel = anyOf(SCOPE.youtube, SCOPE.forceSsl))) return;
+          return posts.updateVideo(req, res, channel);
+        case 'DELETE /youtube/v3/videos':
+          if (!(channel = anyOf(SCOPE.youtube, SCOPE.forceSsl))) return;
+          return posts.deleteVideo(req, res, channel);
         case 'POST /upload/youtube/v3/thumbnails/set':
           if (!(channel = anyOf(SCOPE.upload, SCOPE.youtube, SCOPE.forceSsl))) return;
           return thumbnailsSet(req, res, channel);

@@ -57,6 +57,8 @@ export interface SimVideo {
   outcome: 'processed' | 'failed' | 'rejected';
   failureReason?: string;
   thumbnail?: { contentType: string; size: number };
+  /** Last videos.update (posts.ts). */
+  updatedAt?: Date;
 }
 
 export interface SimComment { id: string; videoId: string; channelId: string; text: string; publishedAt: string }

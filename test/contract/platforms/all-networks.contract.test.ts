@@ -317,6 +317,7 @@ const facebook = (() => {
       || sim().photos().some((p) => p.published && (p.id === o.postId || p.postId === o.postId))
       || sim().videos().some((v) => v.published && !v.failProcessing && (v.id === o.postId || v.postId === o.postId)),
     publishedCount: () => feedPosts().length,
+    postOperations: { operations: ['edit', 'unpublish'], textOf: (id) => sim().posts().find((p) => p.id === id)?.message },
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.message === text) },
     library: {},
     lookups: { lists: { pages: { names: ['Contract Cafe Page'] } } },
@@ -365,6 +366,13 @@ const youtube = (() => {
     },
     networkHas: async (o) => sim().videos(channelId).some((v) => v.id === o.postId && v.outcome === 'processed'),
     publishedCount: () => sim().videos().filter((v) => v.outcome === 'processed').length,
+    postOperations: {
+      operations: ['edit', 'unpublish'],
+      textOf: (id) => {
+        const video = sim().videos(channelId).find((v) => v.id === id);
+        return video ? String((video.resource.snippet as { description?: unknown } | undefined)?.description ?? '') : undefined;
+      },
+    },
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
     library: {},
     failures: [
@@ -426,6 +434,7 @@ const linkedin = (() => {
     },
     networkHas: async (o) => sim().posts().some((p) => p.id === o.postId && p.author === urn),
     publishedCount: () => sim().posts().length,
+    postOperations: { operations: ['edit', 'unpublish'], textOf: (id) => sim().posts().find((p) => p.id === id)?.text },
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
     library: { connect: () => pageConnect(), post: () => post(adapter, 'text', 'Contract page update', [], { target_linkedin_page_id: pageId }) },
     lookups: { connect: () => pageConnect(), lists: { pages: { names: ['Contract Page'] } } },
@@ -459,7 +468,7 @@ const x = (() => {
     async start() {
       const s = await startXSimulator({ processingMs: PROCESSING_MS });
       const client = s.createClient({ name: 'Herald', redirectUris: [REDIRECT] });
-      accountId = s.createAccount({ username: 'contract_x', name: 'Contract X' }).id;
+      accountId = s.createAccount({ username: 'contract_x', name: 'Contract X', premium: true }).id;
       adapter = createXPlatform({ apiBase: s.origin, authBase: s.origin, clientId: client.clientId, clientSecret: client.clientSecret!, timeoutMs: TIMEOUT_MS });
       return { sim: s, adapter };
     },
@@ -472,6 +481,7 @@ const x = (() => {
     },
     networkHas: async (o) => sim().tweets(accountId).some((t) => t.id === o.postId),
     publishedCount: () => sim().tweets().length,
+    postOperations: { operations: ['edit', 'unpublish'], textOf: (id) => sim().tweets().find((t) => t.id === id)?.text },
     firstComment: {
       async check(o, text) {
         const thread = Array.isArray(o.extra?.post_ids) ? (o.extra!.post_ids as string[]) : [o.postId];
@@ -540,6 +550,7 @@ const pinterest = (() => {
     publishedCount: () => sim().pins().length,
     library: {},
     lookups: { lists: { boards: { names: ['Contract board'] } } },
+    postOperations: { operations: ['unpublish'], textOf: (id) => { const p = sim().pins(accountId).find((x) => String(x.pin.id) === id); return p ? String(p.pin.title) : undefined; } },
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },
@@ -582,6 +593,7 @@ const bluesky = (() => {
     },
     networkHas: async (o) => sim().posts(account.did).some((r) => r.uri === o.postId),
     publishedCount: () => sim().posts().length,
+    postOperations: { operations: ['unpublish'], textOf: (id) => { const r = sim().posts(account.did).find((x) => x.uri === id); return r ? String((r.value as { text?: unknown }).text ?? '') : undefined; } },
     firstComment: {
       check: async (o, text) => sim().comments(account.did)
         .some((r) => r.value.text === text && (r.value.reply as { root?: { uri?: string } } | undefined)?.root?.uri === o.postId),
@@ -627,6 +639,7 @@ const discord = (() => {
     },
     networkHas: async (o) => sim().messages(hook.id).some((m) => m.id === o.postId),
     publishedCount: () => sim().messages().length,
+    postOperations: { operations: ['edit', 'unpublish'], textOf: (id) => sim().messages(hook.id).find((m) => m.id === id)?.content },
     failures: [
       { mode: 'unknown_webhook', arm: () => sim().fail('unknown_webhook'), expect: { kind: 'auth_expired', reason: 'webhook_deleted' } },
       { mode: 'rate_limited', arm: () => sim().fail('rate_limited'), expect: { kind: 'rate_limited', retryAfterMs: 1500 } },
@@ -662,6 +675,7 @@ const telegram = (() => {
     },
     networkHas: async (o) => sim().messages(chat.id).some((m) => String(m.message_id) === o.postId),
     publishedCount: () => sim().messages().length,
+    postOperations: { operations: ['edit', 'unpublish'], textOf: (id) => { const m = sim().messages(chat.id).find((x) => String(x.message_id) === id); return m ? m.text ?? m.caption ?? '' : undefined; } },
     failures: [
       { mode: 'revoked', arm: () => sim().fail('revoked'), expect: { kind: 'auth_expired', reason: 'token_revoked' } },
       { mode: 'rate_limited', arm: () => sim().fail('rate_limited'), expect: { kind: 'rate_limited', retryAfterMs: 2000 } },

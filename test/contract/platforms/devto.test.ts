@@ -80,4 +80,14 @@ describe('devto specifics', () => {
     expect(h.sim().articles(user.id)[0]).toMatchObject({ title: 'Second title', body_markdown: 'New body', tags: ['news'], edited_at: expect.any(String) });
     await expect(adapter.postEditor!.edit!(ctx, { id: '999' }, { title: 'Nope' })).rejects.toMatchObject({ failure: { kind: 'rejected', code: 'not_found' } });
   });
+
+  it('unpublishes the article: it goes back to a draft (DEV deletes nothing through its API)', async () => {
+    const { credentials } = await h.connect();
+    const ctx = { credentials, idempotencyKey: 'd3', media: noMedia };
+    const { outcome } = await drivePublish(adapter, ctx, postOf(adapter, 'text', 'Going away', [], { devto_published: true }));
+    expect(h.sim().articles(user.id).find((a) => String(a.id) === outcome.postId)).toMatchObject({ published: true });
+    await adapter.postEditor!.unpublish!(ctx, { id: outcome.postId });
+    expect(h.sim().articles(user.id).find((a) => String(a.id) === outcome.postId)).toMatchObject({ published: false });
+    await expect(adapter.postEditor!.unpublish!(ctx, { id: '999' })).rejects.toMatchObject({ failure: { kind: 'rejected', code: 'not_found' } });
+  });
 });

@@ -86,9 +86,9 @@ describe('descriptor and settings', () => {
   const resolve = (fields: Record<string, unknown>, endpoint: MediaKind, mediaCount = endpoint === 'text' ? 0 : 1) =>
     resolveSettings('linkedin', linkedinDescriptor.settings, fields, { endpoint, mediaCount });
 
-  it('declares an OAuth network on all three endpoints with the spec limits', () => {
+  it('declares an OAuth network on the three upload endpoints and documents, with the spec limits', () => {
     expect(linkedinDescriptor).toMatchObject({
-      id: 'linkedin', connect: 'oauth', endpoints: ['video', 'photo', 'text'],
+      id: 'linkedin', connect: 'oauth', endpoints: ['video', 'photo', 'text', 'document'],
       limits: { textMaxChars: 3000, video: { maxSeconds: 600, minSeconds: 3 }, photo: { maxCount: 20 } },
     });
   });

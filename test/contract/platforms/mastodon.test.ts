@@ -33,6 +33,7 @@ const h: PlatformHarness & { sim(): MastodonSimulator } = simulatedHarness<Masto
   },
   networkHas: async (o) => h.sim().statuses(account.id).some((s) => s.id === o.postId),
   publishedCount: () => h.sim().statuses().length,
+  postOperations: { operations: ['edit', 'unpublish'], textOf: (id) => h.sim().statuses(account.id).find((s) => s.id === id)?.text },
   failures: [
     { mode: 'invalid_token', arm: () => h.sim().fail('invalid_token'), expect: { kind: 'auth_expired', reason: 'token_revoked' } },
     { mode: 'rate_limited', arm: () => h.sim().fail('rate_limited'), expect: { kind: 'rate_limited' } },

@@ -9,6 +9,7 @@ import { ENDPOINT_PLATFORMS, type MediaKind, type Platform } from '../../../core
 import type {
   LookupRequest, MediaAccess, PlatformAdapter, PlatformCredentials, PublishContext, PublishOutcome, PublishPost, PublishStep, VerifiedConnection,
 } from '../../../core/ports/platform';
+import { postRefOf } from '../../../core/ports/platform';
 import { noMedia } from '../../support/media-access';
 import { drivePublish, type MediaFixtures } from '../../support/platform-harness';
 import { postFirstComment } from '../../support/first-comment';
@@ -90,6 +91,11 @@ export interface PlatformHarness {
     records?: Record<string, Record<string, unknown>>;
   };
   /**
+   * Present exactly when the adapter has a post editor: the text the network shows for a post now
+   * (its message, caption, commentary or description), undefined once it is gone.
+   */
+  postOperations?: { textOf(postId: string): string | undefined; operations: ReadonlyArray<'edit' | 'unpublish'> };
+  /**
    * Shared behaviours this network is known to fail because of an adapter bug, by behaviour name
    * (see BEHAVIOURS), with the reason. Such a case runs as `it.failing`: it turns red when fixed.
    */
@@ -99,6 +105,7 @@ export interface PlatformHarness {
 export const BEHAVIOURS = [
   'descriptor', 'harness', 'connect', 'refresh', 'publish', 'first_comment', 'failures', 'over_long_text', 'unsupported_kind',
   'media_library', 'lookups',
+  'post_operations',
 ] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 
@@ -197,7 +204,8 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
     });
 
     test('harness', 'the harness covers the adapter: a post per endpoint, refresh and first comment exactly when the adapter has them', async () => {
-      expect([...kinds].sort()).toEqual([...h.adapter.descriptor.endpoints].sort());
+      // Documents (LinkedIn's /upload_document) are covered by the network's own tests.
+      expect([...kinds].sort()).toEqual(h.adapter.descriptor.endpoints.filter((e) => KIND_ORDER.includes(e)).sort());
       expect(Boolean(h.refresh)).toBe(Boolean(h.adapter.refresher));
       expect(Boolean(h.firstComment)).toBe(Boolean(h.adapter.comments));
       expect({ library: Boolean(h.library), lookups: Boolean(h.lookups) }).toEqual({ library: Boolean(h.adapter.mediaLibrary), lookups: Boolean(h.adapter.lookups) });
@@ -323,6 +331,52 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
       expect(failure(err)).toEqual(expect.objectContaining({ kind: 'invalid_content' }));
       expect(h.requestCount()).toBe(before);
     });
+
+    if (h.postOperations) {
+      const ops = h.postOperations;
+      const has = (op: 'edit' | 'unpublish') => ops.operations.includes(op);
+      describe('post operations', () => {
+        test('harness', 'the post editor has exactly the operations the harness lists', async () => {
+          const editor = h.adapter.postEditor;
+          expect({ edit: Boolean(editor?.edit), unpublish: Boolean(editor?.unpublish) }).toEqual({ edit: has('edit'), unpublish: has('unpublish') });
+        });
+        const editor = { edit: (...a: Parameters<NonNullable<NonNullable<PlatformAdapter['postEditor']>['edit']>>) => h.adapter.postEditor!.edit!(...a),
+          unpublish: (...a: Parameters<NonNullable<NonNullable<PlatformAdapter['postEditor']>['unpublish']>>) => h.adapter.postEditor!.unpublish!(...a) };
+        if (has('edit')) {
+          test('post_operations', 'edit: the network shows the new text; omitted fields and the post stay; the answer names the post', async () => {
+            const { credentials } = await h.connect();
+            const { outcome } = await publish(credentials, defaultKind!);
+            const text = `Edited text ${Date.now()}`;
+            const before = h.publishedCount();
+            const edited = await editor.edit({ credentials }, postRefOf(outcome), { text });
+            expect(edited.id).toEqual(expect.any(String));
+            expect(ops.textOf(edited.id)).toBe(text);
+            expect(h.publishedCount()).toBeGreaterThanOrEqual(before);
+            if (edited.url !== undefined) expect(edited.url).toMatch(/^https:\/\//);
+          });
+        }
+        if (has('unpublish')) {
+          test('post_operations', 'unpublish: the network no longer holds the post', async () => {
+            const { credentials } = await h.connect();
+            const { outcome } = await publish(credentials, defaultKind!);
+            expect(await h.networkHas(outcome)).toBe(true);
+            await editor.unpublish({ credentials }, postRefOf(outcome));
+            expect(await h.networkHas(outcome)).toBe(false);
+            expect(ops.textOf(outcome.postId)).toBeUndefined();
+          });
+          test('post_operations', 'after an unpublish, an edit of the post is refused with a PlatformError that is not transient', async () => {
+            const { credentials } = await h.connect();
+            const { outcome } = await publish(credentials, defaultKind!);
+            await editor.unpublish({ credentials }, postRefOf(outcome));
+            if (has('edit')) {
+              const err = await rejection(editor.edit({ credentials }, postRefOf(outcome), { text: 'After the delete' }));
+              expect(err).toBeInstanceOf(PlatformError);
+              expect(failure(err).kind).not.toBe('transient');
+            }
+          });
+        }
+      });
+    }
 
     const unsupported = KIND_ORDER.filter((k) => !h.publishable[k]);
     if (unsupported.length) {

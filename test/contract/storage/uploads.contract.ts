@@ -28,6 +28,30 @@ export function uploadsContract(name: string, make: MakeRepository<UploadReposit
         return { ids: items.map((u) => u.requestId), total };
       };
 
+      it('post operations: found by the post id (the published one, or the one an edit gave it), stored insert-only and read back with the upload', async () => {
+        const upload = await insert({ targets: [
+          { platform: 'x', connectedAccountId: 'c-x', title: 'Hi', settings: {} },
+          { platform: 'linkedin', connectedAccountId: 'c-l', title: 'Hi', settings: {} },
+        ] });
+        await uploads.recordResult('acct-1', upload.requestId, aTargetResult({ platform: 'x', post_id: '100' }), at(1));
+        await uploads.recordResult('acct-1', upload.requestId, aTargetResult({ platform: 'linkedin', post_id: 'urn:li:share:1' }), at(1));
+        expect((await uploads.findByPostId('acct-1', 'x', '100'))?.requestId).toBe(upload.requestId);
+        expect(await uploads.findByPostId('acct-1', 'linkedin', '100')).toBeNull();
+        expect(await uploads.findByPostId('acct-2', 'x', '100')).toBeNull();
+        await uploads.recordPostOperation({ id: 'op-1', accountId: 'acct-1', requestId: upload.requestId, platform: 'x', action: 'edit', postId: '100', resultPostId: '101', updated: ['message'], at: at(2) });
+        await uploads.recordPostOperation({ id: 'op-2', accountId: 'acct-1', requestId: upload.requestId, platform: 'linkedin', action: 'unpublish', postId: 'urn:li:share:1', at: at(3) });
+        expect((await uploads.findByPostId('acct-1', 'x', '101'))?.requestId).toBe(upload.requestId);
+        const found = await mustFind(upload.requestId);
+        expect([...(found.operations ?? [])].sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+          { id: 'op-1', accountId: 'acct-1', requestId: upload.requestId, platform: 'x', action: 'edit', postId: '100', resultPostId: '101', updated: ['message'], at: at(2) },
+          { id: 'op-2', accountId: 'acct-1', requestId: upload.requestId, platform: 'linkedin', action: 'unpublish', postId: 'urn:li:share:1', at: at(3) },
+        ]);
+        // The results stay as published; the history read carries the operations too.
+        expect(found.results.x?.post_id).toBe('100');
+        const { items } = await uploads.history({ accountId: 'acct-1', requestId: upload.requestId, page: 1, limit: 10 });
+        expect(items[0]!.operations).toHaveLength(2);
+      });
+
       it('stores an upload and finds it by request id and by job id, exactly as given', async () => {
         const upload = await insert({
           jobId: 'job-1',

@@ -1,0 +1,161 @@
+/**
+ * Published-post operations (spec "Published-post operations"): edit, unpublish, repost, save and
+ * a YouTube thumbnail, each made as the profile's connected account through its connection session.
+ * An operation on a post one of the operator's uploads published is stored with that upload, so
+ * its status and history show it (core/domain/post-operations.ts).
+ */
+import { HeraldError, invalidInput, PlatformError, redditUnavailable } from '../domain/errors';
+import type { OperatorAccount } from '../domain/operator';
+import type { PostOperation, PostOperationAction } from '../domain/post-operations';
+import { UNAVAILABLE_PLATFORMS, type Platform } from '../domain/platforms';
+import type { TargetResult, UploadRequest } from '../domain/upload';
+import type { EditedPost, PostChanges, PostEditor, PostImage, PostRef, SaveTarget } from '../ports/platform';
+import type { Storage } from '../ports/storage';
+import type { IdGenerator } from '../ports/system';
+import { withConnection, type ConnectionSessionDeps } from './connection-session';
+import { requireProfile } from './profiles';
+
+export type PostOperationDeps = ConnectionSessionDeps & {
+  storage: Pick<Storage, 'connectedAccounts' | 'profiles' | 'uploads'>;
+  ids: IdGenerator;
+};
+
+type Operation = Exclude<keyof PostEditor, never>;
+
+const VERB: Record<Operation, string> = {
+  edit: 'edit published posts', unpublish: 'unpublish posts', repost: 'repost', save: 'save posts', setThumbnail: 'set thumbnails',
+};
+
+/** Result fields that are Herald's own, not the network's reference to the post. */
+const RESULT_FIELDS = new Set(['platform', 'success', 'post_id', 'url', 'error', 'error_code', 'warnings', 'first_comment_posted', 'finished_at',
+  'edited_at', 'edit_count', 'updated_fields', 'previous_post_id', 'edit_history_post_ids', 'unpublished', 'unpublished_at', 'reposts', 'saves', 'thumbnail_set_at']);
+
+/** The networks whose editor has `operation`, for platform_not_supported messages. */
+export function networksThatCan(deps: Pick<PostOperationDeps, 'platforms'>, operation: Operation): Platform[] {
+  return deps.platforms.having('postEditor').filter((a) => typeof a.postEditor[operation] === 'function').map((a) => a.descriptor.id);
+}
+
+export interface PostTarget {
+  platform: Platform;
+  /** Profile username. */
+  user: string;
+  postId: string;
+  /** What the network needs besides the id when the post was not published through Herald (Facebook page id). */
+  extra?: Record<string, unknown>;
+}
+
+interface Prepared<K extends Operation> {
+  editor: Required<Pick<PostEditor, K>>;
+  post: PostRef;
+  upload: UploadRequest | null;
+  run<T>(call: (ctx: import('../ports/platform').CallContext) => Promise<T>): Promise<T>;
+}
+
+/** The network's editor when it can do `operation`; 400 platform_not_supported naming the networks that can, 503 for reddit. */
+export function requireOperation<K extends Operation>(deps: Pick<PostOperationDeps, 'platforms'>, platform: Platform, operation: K): Required<Pick<PostEditor, K>> {
+  if (UNAVAILABLE_PLATFORMS.includes(platform)) throw redditUnavailable();
+  const editor = deps.platforms.with(platform, 'postEditor')?.postEditor;
+  if (!editor || typeof editor[operation] !== 'function') {
+    const can = networksThatCan(deps, operation);
+    throw invalidInput(`${platform} posts cannot be changed this way: the networks that can ${VERB[operation]} are ${can.join(', ')}.`,
+      { platform, supported_platforms: can }, 'platform_not_supported');
+  }
+  return editor as Required<Pick<PostEditor, K>>;
+}
+
+async function prepare<K extends Operation>(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget, operation: K): Promise<Prepared<K>> {
+  const { platform } = target;
+  const editor = requireOperation(deps, platform, operation);
+  if (!target.postId) throw invalidInput('post_id is required: the id of the published post.', { violations: [{ field: 'post_id', message: 'required' }] });
+  const profile = await requireProfile(deps.storage, account.id, target.user);
+  const connection = await deps.storage.connectedAccounts.find(account.id, profile.username, platform);
+  if (!connection || connection.status === 'disconnected') {
+    throw invalidInput(`No ${platform} account is connected to profile "${profile.username}".`, { platform, type: 'not_connected' }, 'not_connected');
+  }
+  if (connection.status === 'reauth_required') {
+    throw new HeraldError('conflict', `The ${platform} account's authorization expired: reconnect it first.`, 'reauth_required', { reauth_required: true, platform });
+  }
+  const upload = await deps.storage.uploads.findByPostId(account.id, platform, target.postId);
+  const result = upload?.results[platform];
+  const post = result ? postRefOfResult(result, target) : { id: target.postId, ...(target.extra ? { extra: target.extra } : {}) };
+  const run = <T>(call: (ctx: import('../ports/platform').CallContext) => Promise<T>) => withConnection(deps, connection, call).catch((err: unknown) => {
+    throw refusal(err);
+  });
+  return { editor, post, upload, run };
+}
+
+/** The post as the adapter published it: the current id (after edits that renumber it), its URL and the adapter's extra fields. */
+function postRefOfResult(result: TargetResult, target: PostTarget): PostRef {
+  const extra: Record<string, unknown> = { ...target.extra };
+  for (const [k, v] of Object.entries(result)) if (!RESULT_FIELDS.has(k) && v !== undefined) extra[k] = v;
+  return { id: target.postId, ...(result.url ? { url: result.url } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
+}
+
+/**
+ * A network's refusal of a post operation: a post that is not there (or not the account's own, which
+ * networks answer the same way) is 404; a refusal of the account's rights (not the owner, the edit
+ * window closed, a plan that cannot edit) is 403; the rest as for any synchronous call.
+ */
+const NOT_FOUND = new Set(['not_found', 'post_not_found', 'message_not_found']);
+const FORBIDDEN = new Set(['not_owner', 'premium_required', 'edit_window_closed', 'edit_limit_reached', 'permission', 'permission_denied', 'forbidden', 'reshare_disabled']);
+function refusal(err: unknown): unknown {
+  if (!(err instanceof PlatformError) || (err.failure.kind !== 'rejected' && err.failure.kind !== 'invalid_content')) return err;
+  const code = err.failure.code;
+  if (code && NOT_FOUND.has(code)) return new HeraldError('not_found', `${err.platform}: ${err.message}`, 'post_not_found', { platform: err.platform });
+  if (code && FORBIDDEN.has(code)) return new HeraldError('forbidden', `${err.platform}: ${err.message}`, code, { platform: err.platform });
+  return err;
+}
+
+async function record(deps: PostOperationDeps, upload: UploadRequest | null, target: PostTarget, action: PostOperationAction,
+  fields: Omit<PostOperation, 'id' | 'accountId' | 'requestId' | 'platform' | 'action' | 'postId' | 'at'> = {}): Promise<void> {
+  if (!upload) return;
+  await deps.storage.uploads.recordPostOperation({
+    id: deps.ids.next('op'), accountId: upload.accountId, requestId: upload.requestId, platform: target.platform, action, postId: target.postId,
+    ...fields, at: deps.clock.now(),
+  });
+}
+
+export interface EditOutcome extends EditedPost {
+  /** The upload that published the post, when Herald did. */
+  requestId?: string;
+}
+
+/** `changes` must hold something: the route says which fields the platform takes (400 nothing_to_update otherwise). */
+export async function editPost(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget, changes: PostChanges): Promise<EditOutcome> {
+  const { editor, post, upload, run } = await prepare(deps, account, target, 'edit');
+  const edited = await run((ctx) => editor.edit(ctx, post, changes));
+  await record(deps, upload, target, 'edit', {
+    ...(edited.id !== target.postId ? { resultPostId: edited.id } : {}),
+    ...(edited.url ? { url: edited.url } : {}),
+    ...(edited.updated ? { updated: edited.updated } : {}),
+  });
+  return { ...edited, ...(upload ? { requestId: upload.requestId } : {}) };
+}
+
+export async function unpublishPost(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget): Promise<{ requestId?: string }> {
+  const { editor, post, upload, run } = await prepare(deps, account, target, 'unpublish');
+  await run((ctx) => editor.unpublish(ctx, post));
+  await record(deps, upload, target, 'unpublish');
+  return upload ? { requestId: upload.requestId } : {};
+}
+
+export async function repostPost(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget): Promise<PostRef & { requestId?: string }> {
+  const { editor, post, upload, run } = await prepare(deps, account, target, 'repost');
+  const repost = await run((ctx) => editor.repost(ctx, post));
+  await record(deps, upload, target, 'repost', { resultPostId: repost.id, ...(repost.url ? { url: repost.url } : {}) });
+  return { ...repost, ...(upload ? { requestId: upload.requestId } : {}) };
+}
+
+export async function savePost(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget, to: SaveTarget): Promise<PostRef & { requestId?: string }> {
+  const { editor, post, upload, run } = await prepare(deps, account, target, 'save');
+  const saved = await run((ctx) => editor.save(ctx, post, to));
+  await record(deps, upload, target, 'save', { resultPostId: saved.id, boardId: to.boardId, ...(saved.url ? { url: saved.url } : {}) });
+  return { ...saved, ...(upload ? { requestId: upload.requestId } : {}) };
+}
+
+export async function setPostThumbnail(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget, image: PostImage): Promise<{ url?: string; requestId?: string }> {
+  const { editor, post, upload, run } = await prepare(deps, account, target, 'setThumbnail');
+  const set = await run((ctx) => editor.setThumbnail(ctx, post, image));
+  await record(deps, upload, target, 'thumbnail');
+  return { ...set, ...(upload ? { requestId: upload.requestId } : {}) };
+}
