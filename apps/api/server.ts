@@ -13,6 +13,7 @@ import { profileByUsernameRoute, profileRoutes } from './routes/profiles';
 import { uploadRoutes } from './routes/uploads';
 import { oauthCallbackRoute, oauthStartRoute } from './routes/oauth';
 import { lookupRoutes } from './routes/lookups';
+import { commentRoutes } from './routes/comments';
 import { disconnectRoute } from './routes/connections';
 import { healthRoutes, observeHttp } from '../shared/http-observe';
 import { mediaJobRoutes } from './routes/media-jobs';
@@ -96,6 +97,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   uploadRoutes(router, { ...deps, duplicateWindowMs: options.duplicateWindowMs }, ns, options);
   oauthStartRoute(router, deps, ns, options.publicBaseUrl);
   lookupRoutes(router, deps, ns);
+  commentRoutes(router, deps, ns);
   disconnectRoute(router, deps, ns);
   if (deps.mediaJobs) mediaJobRoutes(router, { ...deps, mediaJobs: deps.mediaJobs }, ns);
   if (deps.notifications) notificationRoutes(router, deps.notifications, ns);
