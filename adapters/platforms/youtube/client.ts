@@ -136,14 +136,15 @@ export function createYoutubeClient(opts: YoutubeClientOptions) {
     return token;
   }
 
-  /** One Data API JSON call; any non-2xx leaves as a PlatformError. */
-  async function api(token: string, method: 'GET' | 'POST', path: string, payload?: Json, signal?: AbortSignal): Promise<Json> {
+  /** One Data API JSON call; any non-2xx leaves as a PlatformError; 204 (deletes, moderation) is an empty object. */
+  async function api(token: string, method: 'GET' | 'POST' | 'DELETE', path: string, payload?: Json, signal?: AbortSignal): Promise<Json> {
     const outcome = await exchangeJson(`${apiBase}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(payload ? { 'content-type': 'application/json; charset=UTF-8' } : {}) },
       body: payload ? JSON.stringify(payload) : undefined,
     }, { fetch: doFetch, timeoutMs, signal });
     if (outcome.kind === 'no_response' || outcome.status < 200 || outcome.status >= 300) throw failure(outcome);
+    if (outcome.status === 204) return {};
     if (!isObject(outcome.body)) throw failure({ kind: 'malformed', status: outcome.status, what: 'a JSON body' });
     return outcome.body;
   }
