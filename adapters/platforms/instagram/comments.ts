@@ -12,7 +12,9 @@ import type { Json } from '../kit/http';
 import { invalid, type InstagramClient } from './client';
 import { captionLength, MAX_CAPTION } from './limits';
 
-const FIELDS = 'id,text,timestamp,username,from,like_count,hidden,parent_id,replies_count';
+const ONE = 'id,text,timestamp,username,from,like_count,hidden,parent_id';
+/** Top-level comments with their replies expanded (Graph field expansion). */
+const FIELDS = `${ONE},replies_count,replies{${ONE}}`;
 /** Herald's private replies follow the spec's 24-hour messaging window (Meta itself allows 7 days). */
 const PRIVATE_REPLY_WINDOW_MS = 24 * 3600_000;
 const MAX_PRIVATE_REPLY = 1000;
@@ -78,7 +80,11 @@ export function createInstagramComments(client: InstagramClient): Comments {
       const cursors = (paging.cursors && typeof paging.cursors === 'object' ? paging.cursors : {}) as Json;
       // Graph gives `next` only when there is a next page; `after` alone is the last one's end.
       const next = paging.next ? str(cursors.after) : undefined;
-      return { items: data.flatMap((c) => commentOf(c, post) ?? []), ...(next ? { cursor: next } : {}) };
+      const items = data.flatMap((c) => {
+        const replies = c.replies && typeof c.replies === 'object' && Array.isArray((c.replies as Json).data) ? (c.replies as Json).data as Json[] : [];
+        return [c, ...replies].flatMap((one) => commentOf(one, post) ?? []);
+      });
+      return { items, ...(next ? { cursor: next } : {}) };
     },
 
     async remove(ctx, comment) {

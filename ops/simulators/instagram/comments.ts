@@ -39,8 +39,13 @@ export interface GraphCall {
 
 const igTime = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '+0000');
 
-function view(c: SimComment, store: SimCommentStore): Record<string, unknown> {
+function view(c: SimComment, store: SimCommentStore, fields?: string): Record<string, unknown> {
+  // `replies{…}` expands the replies with their own field list, as Graph field expansion does.
+  const expansion = /(?:^|,)replies\{([^}]*)\}/.exec(fields ?? '')?.[1];
+  const replies = !c.parentId && expansion !== undefined
+    ? { replies: { data: store.list(c.postId, { parentId: c.id }).map((r) => pick(view(r, store), expansion, ['id', 'text', 'timestamp'])) } } : {};
   return {
+    ...replies,
     id: c.id, text: c.text, timestamp: igTime(c.createdAt), username: c.authorName, from: { id: c.authorId, username: c.authorName },
     like_count: c.likedBy.length, hidden: c.hidden, media: { id: c.postId }, ...(c.parentId ? { parent_id: c.parentId } : {}),
     replies_count: store.replyCount(c.id),
@@ -48,7 +53,8 @@ function view(c: SimComment, store: SimCommentStore): Record<string, unknown> {
 }
 
 const pick = (obj: Record<string, unknown>, fields: string | undefined, fallback: string[]) => {
-  const wanted = fields ? fields.split(',').map((f) => f.trim().replace(/\{.*$/, '')).filter(Boolean) : fallback;
+  // Top-level field names only: `replies{id,text}` is one field.
+  const wanted = fields ? fields.replace(/\{[^}]*\}/g, '').split(',').map((f) => f.trim()).filter(Boolean) : fallback;
   return Object.fromEntries(wanted.filter((f) => obj[f] !== undefined).map((f) => [f, obj[f]]));
 };
 
@@ -144,7 +150,7 @@ function listAnswer(d: InstagramCommentDeps, res: ServerResponse, items: SimComm
   const cursor = p.after ?? undefined;
   const page = pageOf(items, cursor, limit);
   if (!page) return d.paramError(res, 'The after cursor is invalid.');
-  const data = page.items.map((c) => pick(view(c, d.store), p.fields, ['id', 'text', 'timestamp']));
+  const data = page.items.map((c) => pick(view(c, d.store, p.fields), p.fields, ['id', 'text', 'timestamp']));
   sendJson(res, 200, {
     data,
     ...(data.length ? { paging: { cursors: { before: cursor ?? Buffer.from('o:0').toString('base64url'), after: page.next ?? cursor ?? '' }, ...(page.next ? { next: `https://graph.instagram.com/comments?after=${page.next}` } : {}) } } : {}),

@@ -186,6 +186,7 @@ const instagram = (() => {
   const REDIRECT = 'https://herald.example/oauth/instagram/callback';
   let sim: () => InstagramSimulator;
   let accountId = '';
+  let igApp = { clientId: '', clientSecret: '' };
   let adapter: PlatformAdapter;
   return harness<InstagramSimulator>({
     name: 'instagram',
@@ -193,6 +194,7 @@ const instagram = (() => {
       const s = await startInstagramSimulator({ processingMs: PROCESSING_MS });
       const app = s.createApp({ redirectUris: [REDIRECT] });
       accountId = s.createAccount({ username: 'contract_ig', name: 'Contract IG' }).id;
+      igApp = app;
       adapter = createInstagramPlatform({
         clientId: app.clientId, clientSecret: app.clientSecret, apiBase: s.apiBase, apiVersion: s.apiVersion,
         authorizeUrl: s.authorizeUrl, tokenUrl: s.tokenUrl, timeoutMs: TIMEOUT_MS, pollIntervalMs: POLL_MS,
@@ -208,6 +210,19 @@ const instagram = (() => {
     networkHas: async (o) => sim().posts(accountId).some((p) => p.id === o.postId),
     publishedCount: () => sim().posts().length,
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'a_fan', ...(parentId ? { parentId } : {}) }).id,
+      state: (id) => { const c = sim().comments().find((x) => x.id === id); return c && { text: c.text, hidden: c.hidden ?? false }; },
+      postCommentsEnabled: (o) => sim().commentsEnabled(o.postId),
+      async foreignPost() {
+        const other = sim().createAccount({ username: `other_ig_${++serial}` });
+        const { accessToken } = sim().issueToken(other.id, { clientId: igApp.clientId });
+        const { drivePublish } = await import('../../support/platform-harness');
+        const { outcome } = await drivePublish(adapter, { credentials: { access_token: accessToken, ig_user_id: other.id }, idempotencyKey: 'foreign', media: fx.access },
+          post(adapter, 'photo', 'Not yours', [fx.images[0]!]), { maxWaitMs: 20 });
+        return { id: outcome.postId };
+      },
+    },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired', reason: 'app_removed' } },
@@ -305,6 +320,14 @@ const facebook = (() => {
       || sim().videos().some((v) => v.published && !v.failProcessing && (v.id === o.postId || v.postId === o.postId)),
     publishedCount: () => feedPosts().length,
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.message === text) },
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'A Fan', ...(parentId ? { parentId } : {}) }).id,
+      state: (id) => {
+        const c = sim().comments().find((x) => x.id === id);
+        return c && { text: c.message, hidden: c.hidden ?? false, liked: (c.likes ?? 0) > 0 };
+      },
+      revoke: () => sim().revokeTokens(accountId),
+    },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired', reason: 'password_changed' } },
@@ -351,6 +374,13 @@ const youtube = (() => {
     networkHas: async (o) => sim().videos(channelId).some((v) => v.id === o.postId && v.outcome === 'processed'),
     publishedCount: () => sim().videos().filter((v) => v.outcome === 'processed').length,
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: '@a_viewer', ...(parentId ? { parentId } : {}) }).id,
+      state: (id) => {
+        const c = sim().comments().find((x) => x.id === id);
+        return c && { text: c.text, hidden: c.moderationStatus === 'rejected', moderation: c.moderationStatus };
+      },
+    },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired' } },

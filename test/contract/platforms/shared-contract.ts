@@ -12,6 +12,7 @@ import type {
 import { noMedia } from '../../support/media-access';
 import { drivePublish, type MediaFixtures } from '../../support/platform-harness';
 import { postFirstComment } from '../../support/first-comment';
+import { commentsContract, type HarnessComments } from './comments-contract';
 
 /** A network's own verdict or failure, armed on its simulator, and what the adapter must make of it. */
 export interface HarnessFailure {
@@ -71,6 +72,8 @@ export interface PlatformHarness {
   requestCount(): number;
   /** Present exactly when the adapter has comments. */
   firstComment?: { check(outcome: PublishOutcome, text: string): Promise<boolean> };
+  /** Present exactly when the adapter lists comments: the comments section (comments-contract.ts). */
+  comments?: HarnessComments;
   failures: HarnessFailure[];
   /**
    * Shared behaviours this network is known to fail because of an adapter bug, by behaviour name
@@ -182,6 +185,7 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
       expect([...kinds].sort()).toEqual([...h.adapter.descriptor.endpoints].sort());
       expect(Boolean(h.refresh)).toBe(Boolean(h.adapter.refresher));
       expect(Boolean(h.firstComment)).toBe(Boolean(h.adapter.comments));
+      expect(Boolean(h.comments)).toBe(Boolean(h.adapter.comments?.list));
       const auth = h.failures.filter((f) => f.expect.kind === 'auth_expired');
       const limited = h.failures.filter((f) => f.expect.kind === 'rate_limited');
       const transient = h.failures.filter((f) => f.expect.kind === 'transient');
@@ -304,6 +308,8 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
       expect(failure(err)).toEqual(expect.objectContaining({ kind: 'invalid_content' }));
       expect(h.requestCount()).toBe(before);
     });
+
+    if (h.comments) commentsContract(h, h.comments, async (credentials) => (await publish(credentials, defaultKind!)).outcome);
 
     const unsupported = KIND_ORDER.filter((k) => !h.publishable[k]);
     if (unsupported.length) {
