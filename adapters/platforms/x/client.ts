@@ -107,7 +107,7 @@ export function createXClient(opts: XClientOptions) {
 
   /** One API call with the user's token; every failure leaves as a PlatformError from mapXFailure. */
   async function api(
-    token: string, method: 'GET' | 'POST', path: string,
+    token: string, method: 'GET' | 'POST' | 'DELETE', path: string,
     init: { query?: Record<string, string>; json?: unknown; form?: FormData; signal?: AbortSignal } = {},
   ): Promise<{ status: number; body: Json }> {
     const query = init.query ? `?${new URLSearchParams(init.query)}` : '';

@@ -479,6 +479,12 @@ const x = (() => {
         return sim().tweets(accountId).some((t) => t.text === text && thread.includes(t.in_reply_to_tweet_id ?? ''));
       },
     },
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'a_follower', ...(parentId ? { parentId } : {}) }).id,
+      state: (id) => { const t = sim().tweets().find((x) => x.id === id); return t && { text: t.text }; },
+      pageSize: 5,
+      ownCommentsUnlisted: true,
+    },
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired' } },
