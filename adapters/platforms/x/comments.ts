@@ -23,15 +23,16 @@ export function createXComments(client: XClient, opts: { keepLinks: boolean }): 
       const target = replyTo?.id ?? threadIds[threadIds.length - 1] ?? post.id;
       if (!target) return { warnings: ['The X first comment was skipped: the post id is not known yet.'] };
       const warnings: string[] = [];
+      const what = replyTo ? 'X comment' : 'X first comment';
       let comment = text.trim();
       if (!keepLinks) {
         const stripped = stripLinks(comment);
-        if (stripped.removed) warnings.push(`${stripped.removed} link(s) were removed from the X comment.`);
+        if (stripped.removed) warnings.push(`${stripped.removed} link(s) were removed from the ${what}.`);
         comment = stripped.text;
       }
-      if (!comment) return { warnings: [...warnings, 'The X comment was skipped: it is empty once its links are removed.'] };
+      if (!comment) return { warnings: [...warnings, `The ${what} was skipped: it is empty once its links are removed.`] };
       const weight = xWeightedLength(comment);
-      if (weight > TWEET_MAX_WEIGHT) throw invalid('text_too_long', `The X comment counts ${weight} characters; a reply holds at most ${TWEET_MAX_WEIGHT}.`);
+      if (weight > TWEET_MAX_WEIGHT) throw invalid('text_too_long', `The ${what} counts ${weight} characters; a reply holds at most ${TWEET_MAX_WEIGHT}.`);
       const commentId = await client.createTweet(ctx, client.accessToken(ctx), { text: comment, reply: { in_reply_to_tweet_id: target } });
       return { comment: { id: commentId, post }, warnings };
     },
