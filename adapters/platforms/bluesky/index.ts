@@ -63,7 +63,7 @@ export function createBlueskyPlatform(opts: BlueskyPlatformOptions = {}): Platfo
     credentials,
     refresher,
     publisher: createBlueskyPublisher(client, records, video),
-    comments: createBlueskyComments(records),
+    comments: createBlueskyComments(records, client),
   };
 }
 

@@ -590,6 +590,10 @@ const bluesky = (() => {
       check: async (o, text) => sim().comments(account.did)
         .some((r) => r.value.text === text && (r.value.reply as { root?: { uri?: string } } | undefined)?.root?.uri === o.postId),
     },
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'a-reader.bsky.social', ...(parentId ? { parentId } : {}) }).uri,
+      state: (id) => { const r = sim().records().find((x) => x.uri === id); return r && { text: String(r.value.text) }; },
+    },
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'invalid_token', arm: () => sim().fail('invalid_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },
