@@ -5,7 +5,7 @@
  * connection session (tokens renewed, reauth marked).
  */
 import {
-  COMMENT_RULES, commentPlatformsFor, facebookPostIdFromUrl, isFacebookPostId, type CommentOperation, type CommentRules,
+  COMMENT_PLATFORMS, COMMENT_RULES, commentPlatformsFor, facebookPostIdFromUrl, isFacebookPostId, type CommentOperation, type CommentRules,
 } from '../domain/comments';
 import { HeraldError, PlatformError, conflict, invalidInput } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
@@ -84,7 +84,11 @@ export function validateCommentRequest(operation: CommentOperation, input: Recor
         throw invalidInput(has('postId') ? 'Send post_id or post_url, not both.' : 'post_id or post_url is required.', { fields: ['post_id', 'post_url'] },
           has('postId') ? 'multiple_targets' : 'missing_target');
       }
-      if (has('commentId') && !rules.listReplies) throw notSupported(platform, 'list the replies under a comment (comment_id)', 'list');
+      if (has('commentId') && !rules.listReplies) {
+        const can = COMMENT_PLATFORMS.filter((p) => COMMENT_RULES[p]!.listReplies);
+        throw invalidInput(`${platform} cannot list the replies under a comment (comment_id). Networks that can: ${can.join(', ')}.`,
+          { platform, supported_platforms: can }, 'platform_not_supported');
+      }
       if (has('commentId') && !has('postId')) throw invalidInput(`${platform}: post_id is required with comment_id.`, { field: 'post_id' });
       return rules;
     }
