@@ -94,7 +94,7 @@ export function instagramCommentRoute(d: InstagramCommentDeps, call: GraphCall):
       d.graphError(res, 400, { message: 'This message is sent outside of allowed window.', code: 10, error_subcode: 2534022 });
       return true;
     }
-    if (d.privatelyAnswered.has(target.id)) { d.graphError(res, 400, { message: 'A private reply was already sent for this comment.', code: 10, error_subcode: 2018278 }); return true; }
+    if (d.privatelyAnswered.has(target.id)) { d.graphError(res, 400, { message: '(#551) A private reply was already sent for this comment.', code: 551 }); return true; }
     d.privatelyAnswered.add(target.id);
     sendJson(res, 200, { recipient_id: target.authorId, message_id: `aWdfZAG1faXRlbToxOklHTWVzc2FnZAUlEOj${d.newId('1')}` });
     return true;
