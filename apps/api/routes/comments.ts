@@ -10,6 +10,8 @@ import {
 import { fromPlatformError } from '../http-errors';
 import { bodyFields, formBoolean, parse, refuseUnavailablePlatforms, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
+import { mount } from '../catalogue';
+import * as ops from '../catalogue/comments';
 
 const text = (what: string) => z.string({ error: `${what} must be text` }).trim().min(1, `${what} must not be empty`);
 const optionalText = (what: string) => z.preprocess((v) => (v === '' || v === null ? undefined : single(v)), text(what).optional());
@@ -78,9 +80,7 @@ async function withErrorField(fn: () => Promise<void>): Promise<void> {
  * within the 24-hour window) and `POST /comments/public-reply`.
  */
 export function commentRoutes(router: Router<AppState>, deps: ApiDeps, ns: string): void {
-  const base = `/api/${ns}/comments`;
-
-  router.get(base, async (ctx) => {
+  mount(router, ops.listComments, ns, async (ctx) => {
     const q = input(listQuery, { ...ctx.query });
     const { page, comments } = await listComments(deps, ctx.state.caller.account, {
       platform: q.platform, user: q.user, postId: q.post_id, postUrl: q.post_url, limit: q.limit, after: q.after, commentId: q.comment_id,
@@ -94,7 +94,7 @@ export function commentRoutes(router: Router<AppState>, deps: ApiDeps, ns: strin
     };
   });
 
-  router.post(`${base}/create`, async (ctx) => {
+  mount(router, ops.createComment, ns, async (ctx) => {
     const b = input(createBody, bodyFields(ctx));
     const created = await createComment(deps, ctx.state.caller.account, {
       platform: b.platform, user: b.user, message: b.message, commentId: b.comment_id, postId: b.post_id, postUrl: b.post_url,
@@ -110,10 +110,10 @@ export function commentRoutes(router: Router<AppState>, deps: ApiDeps, ns: strin
     await deleteComment(deps, ctx.state.caller.account, { platform: b.platform, user: b.user, commentId: b.comment_id ?? '', postId: b.post_id });
     ctx.body = { success: true, message: `Comment ${b.comment_id} deleted on ${b.platform}.` };
   };
-  router.delete(`${base}/delete`, remove);
-  router.post(`${base}/delete`, remove);
+  mount(router, ops.deleteComment, ns, remove);
+  mount(router, ops.deleteCommentPost, ns, remove);
 
-  router.post(`${base}/action`, async (ctx) => withErrorField(async () => {
+  mount(router, ops.commentAction, ns, async (ctx) => withErrorField(async () => {
     const b = input(actionBody, bodyFields(ctx));
     await actOnComment(deps, ctx.state.caller.account, {
       platform: b.platform, user: b.user, action: b.action, commentId: b.comment_id, postId: b.post_id, message: b.message, banAuthor: b.ban_author,
@@ -121,13 +121,13 @@ export function commentRoutes(router: Router<AppState>, deps: ApiDeps, ns: strin
     ctx.body = { success: true, platform: b.platform, action: b.action, comment_id: b.comment_id ?? null };
   }));
 
-  router.post(`${base}/reply`, async (ctx) => {
+  mount(router, ops.privateCommentReply, ns, async (ctx) => {
     const b = input(replyBody, bodyFields(ctx));
     const sent = await privateReply(deps, ctx.state.caller.account, { platform: b.platform, user: b.user, commentId: b.comment_id, message: b.message, buttons: b.buttons });
     ctx.body = { success: true, platform: b.platform, comment_id: b.comment_id, message_id: sent.messageId, recipient_id: sent.recipientId ?? null };
   });
 
-  router.post(`${base}/public-reply`, async (ctx) => {
+  mount(router, ops.publicCommentReply, ns, async (ctx) => {
     const b = input(replyBody.omit({ buttons: true }), bodyFields(ctx));
     const created = await publicReply(deps, ctx.state.caller.account, { platform: b.platform, user: b.user, commentId: b.comment_id, message: b.message });
     ctx.body = { success: true, id: created.id, message: `Reply posted under comment ${b.comment_id}.` };
