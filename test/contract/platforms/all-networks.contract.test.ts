@@ -269,6 +269,13 @@ const threads = (() => {
     networkHas: async (o) => sim().posts(accountId).some((p) => p.id === o.postId),
     publishedCount: () => sim().posts().length,
     firstComment: { check: async (o, text) => sim().replies(o.postId).some((p) => p.text === text) },
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'a_threads_fan', ...(parentId ? { parentId } : {}) }).id,
+      state: (id) => {
+        const reply = sim().posts().find((p) => p.id === id);
+        return reply && { text: reply.text ?? '', ...sim().replyState(id) };
+      },
+    },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired', reason: 'app_removed' } },
