@@ -413,6 +413,7 @@ const linkedin = (() => {
   let sim: () => LinkedInSimulator;
   let sub = '';
   let urn = '';
+  let pageId = '';
   let adapter: PlatformAdapter;
   const thisMonth = () => `${new Date().getUTCFullYear()}${String(new Date().getUTCMonth() + 1).padStart(2, '0')}`;
   return harness<LinkedInSimulator>({
@@ -420,10 +421,13 @@ const linkedin = (() => {
     async start() {
       const s = await startLinkedInSimulator({ processingMs: PROCESSING_MS, uploadPartBytes: 64 * 1024 });
       const client = s.registerClient({ redirectUris: [REDIRECT] });
-      ({ sub, urn } = s.createAccount({ name: 'Contract Member' }));
+      ({ sub, urn } = s.createAccount({ name: 'Contract Member', pages: [{ name: 'Contract Page' }] }));
+      pageId = s.accounts().find((a) => a.sub === sub)!.pages[0]!.id;
       adapter = createLinkedInPlatform({
         clientId: client.clientId, clientSecret: client.clientSecret, apiBase: s.apiBase, authBase: s.authBase,
         version: thisMonth(), timeoutMs: TIMEOUT_MS, videoPollMs: POLL_MS,
+        // Comments are read and moderated on organization posts: the connection asks for page access.
+        organizationPages: true,
       });
       return { sim: s, adapter };
     },
@@ -437,6 +441,16 @@ const linkedin = (() => {
     networkHas: async (o) => sim().posts().some((p) => p.id === o.postId && p.author === urn),
     publishedCount: () => sim().posts().length,
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
+    comments: {
+      async publish(credentials) {
+        const { drivePublish } = await import('../../support/platform-harness');
+        const { noMedia } = await import('../../support/media-access');
+        return (await drivePublish(adapter, { credentials, idempotencyKey: `li-org-${++serial}`, media: noMedia },
+          post(adapter, 'text', 'Contract page update', [], { target_linkedin_page_id: pageId }), { maxWaitMs: 20 })).outcome;
+      },
+      seed: (o, text) => sim().seedComment({ postId: o.postId, text }).urn,
+      state: (id) => { const c = sim().comments().find((x) => x.urn === id || x.id === id); return c && { text: c.text }; },
+    },
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired', reason: 'token_revoked' } },

@@ -35,6 +35,8 @@ export interface HarnessComments {
   foreignPost?(): Promise<PostRef>;
   /** Comments created through the adapter show up in listings only after a while (TikTok): the listing case seeds only. */
   listingLags?: boolean;
+  /** Publishes the post comments go under, when the network's comments need a particular one (LinkedIn: an organization post). */
+  publish?(credentials: PlatformCredentials): Promise<PublishOutcome>;
   /** The listing leaves out the account's own comments (X lists mentions). */
   ownCommentsUnlisted?: boolean;
   /** The smallest page the network serves (X's mentions: 5); default 2. */
@@ -58,7 +60,8 @@ const AFTER: Partial<Record<CommentAction, (s: SimCommentState) => boolean>> = {
   ignore: (s) => s.moderation === 'ignored',
 };
 
-export function commentsContract(h: PlatformHarness, hc: HarnessComments, publish: Publish): void {
+export function commentsContract(h: PlatformHarness, hc: HarnessComments, publishDefault: Publish): void {
+  const publish: Publish = (credentials) => (hc.publish ? hc.publish(credentials) : publishDefault(credentials));
   const rules = COMMENT_RULES[h.name];
   if (!rules) throw new Error(`${h.name} has no comment rules, but its harness has comments`);
   const comments = (): Comments => h.adapter.comments!;
