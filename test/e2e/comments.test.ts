@@ -173,6 +173,23 @@ describe('comments on the networks that have them', () => {
     expect(state().moderationStatus).toBe('held');
   });
 
+  it('threads: lists every reply, replies, hide/unhide, approve/ignore', async () => {
+    await connect('threads');
+    const published = await api.post('/api/upload_text', { user: 'nina', 'platform[]': ['threads'], title: 'Ask us on Threads' });
+    expect(published).toMatchObject({ status: 200, body: { results: { threads: { success: true, post_id: expect.any(String) } } } });
+    const postId = published.body.results.threads.post_id as string;
+    const fan = sandbox.simulators.threads.seedComment({ postId, text: 'Any news?' });
+    const listed = await api.get(`${C}?platform=threads&user=nina&post_id=${postId}`);
+    expect(listed).toMatchObject({ status: 200, body: { success: true, comments: [expect.objectContaining({ id: fan.id, text: 'Any news?', hidden: false })] } });
+    expect(listed.body.partial).toBeUndefined();
+    const reply = await api.post(`${C}/create`, { platform: 'threads', user: 'nina', comment_id: fan.id, message: 'Soon!' });
+    expect(reply).toMatchObject({ status: 200, body: { success: true, id: expect.any(String) } });
+    for (const [action, state] of [['hide', { hidden: true }], ['unhide', { hidden: false }], ['ignore', { moderation: 'ignored' }], ['approve', { moderation: 'published' }]] as const) {
+      expect(await act({ platform: 'threads', action, comment_id: fan.id })).toMatchObject({ status: 200, body: { success: true, platform: 'threads', action, comment_id: fan.id } });
+      expect(sandbox.simulators.threads.replyState(fan.id)).toMatchObject(state);
+    }
+  });
+
   describe('errors with their exact bodies', () => {
     it('reddit answers 503 reddit_unavailable on every comment endpoint', async () => {
       const body = { success: false, error_code: 'reddit_unavailable', message: 'Publishing, connecting and commenting on reddit is unavailable. Remove reddit from platform[].' };
