@@ -35,7 +35,8 @@ export interface CommentActionRequest extends CommentTarget { action: CommentAct
 export interface PrivateReplyInput extends CommentTarget { commentId: string; message: string; buttons?: LinkButton[] }
 
 const notSupported = (platform: string, what: string, operation: CommentOperation, action?: CommentAction) => {
-  const can = commentPlatformsFor(operation, action);
+  // The network itself is left out: an adapter that lacks the method cannot, whatever the table says.
+  const can = commentPlatformsFor(operation, action).filter((p) => p !== platform);
   return invalidInput(`${platform} cannot ${what}. Networks that can: ${can.join(', ') || 'none'}.`, { platform, supported_platforms: can }, 'platform_not_supported');
 };
 
