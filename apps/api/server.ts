@@ -15,6 +15,7 @@ import { oauthCallbackRoute, oauthStartRoute } from './routes/oauth';
 import { lookupRoutes } from './routes/lookups';
 import { mediaLibraryRoutes } from './routes/media-library';
 import { postRoutes } from './routes/posts';
+import { commentRoutes } from './routes/comments';
 import { disconnectRoute } from './routes/connections';
 import { healthRoutes, observeHttp } from '../shared/http-observe';
 import { mediaJobRoutes } from './routes/media-jobs';
@@ -108,6 +109,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   lookupRoutes(router, deps, ns);
   mediaLibraryRoutes(router, deps, ns);
   postRoutes(router, deps, ns);
+  commentRoutes(router, deps, ns);
   disconnectRoute(router, deps, ns);
   if (deps.mediaJobs) mediaJobRoutes(router, { ...deps, mediaJobs: deps.mediaJobs }, ns);
   if (deps.notifications) notificationRoutes(router, deps.notifications, ns);

@@ -65,7 +65,7 @@ export function createBlueskyPlatform(opts: BlueskyPlatformOptions = {}): Platfo
     credentials,
     refresher,
     publisher: createBlueskyPublisher(client, records, video),
-    comments: createBlueskyComments(records),
+    comments: createBlueskyComments(records, client),
     mediaLibrary: createBlueskyMediaLibrary(client, { appUrl: trimBase(opts.appUrl ?? BLUESKY_APP_URL) }),
     postEditor: createBlueskyPostEditor(client),
   };

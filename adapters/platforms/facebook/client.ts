@@ -30,6 +30,8 @@ export const FACEBOOK_VIDEO_API_BASE = `https://graph-video.facebook.com/${FACEB
 export const FACEBOOK_AUTH_BASE = `https://www.facebook.com/${FACEBOOK_GRAPH_VERSION}`;
 export const FACEBOOK_SCOPES: readonly string[] = [
   'pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement', 'publish_video',
+  // Reading the comments people write under the Page's posts.
+  'pages_read_user_content',
 ];
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_UPLOAD_TIMEOUT_MS = 30 * 60_000;
@@ -177,7 +179,7 @@ export interface FacebookClient {
   now: Now;
   /** appsecret_proof proves the call comes from the app's server (graph-api/securing-requests). */
   proof(token: string): string;
-  /** One Graph call: GET with query parameters or POST with a form body; the token travels in a header. */
+  /** One Graph call: GET and DELETE with query parameters, POST with a form body; the token travels in a header. */
   graph(method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | undefined>, call: CallOptions): Promise<Json>;
   /** Sends a file's bytes in one POST (Resumable Upload API and rupload): test and story media are small. */
   uploadBytes(url: string, headers: Record<string, string>, ctx: PublishContext, media: MediaRef, call: CallOptions & { expect: string }): Promise<Json>;

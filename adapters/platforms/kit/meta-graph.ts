@@ -144,8 +144,8 @@ export interface MetaGraphClientOptions<C> {
 export interface MetaGraphClient<C> {
   /** One exchange; non-2xx and no answer leave through `fail`, a 2xx without a JSON object as malformed. */
   send(url: string, init: RequestInit, what: string, ctx?: C, signal?: AbortSignal): Promise<Json>;
-  /** Graph call with the token in the Authorization header (kept out of URLs); POST params as a form. */
-  graphCall(method: 'GET' | 'POST', path: string, params: Record<string, string>, token: string, what: string, ctx?: C, signal?: AbortSignal): Promise<Json>;
+  /** Graph call with the token in the Authorization header (kept out of URLs); POST params as a form, others in the query. */
+  graphCall(method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string>, token: string, what: string, ctx?: C, signal?: AbortSignal): Promise<Json>;
   /** A form POST without a token (the code exchange). */
   postForm(url: string, params: Record<string, string>, what: string, ctx?: C): Promise<Json>;
   /** The `id` of an answer, as text; a missing one is malformed. */
@@ -174,7 +174,7 @@ export function createMetaGraphClient<C>(opts: MetaGraphClientOptions<C>): MetaG
   return {
     send,
     graphCall(method, path, params, token, what, ctx, signal) {
-      const query = method === 'GET' && Object.keys(params).length ? `?${new URLSearchParams(params)}` : '';
+      const query = method !== 'POST' && Object.keys(params).length ? `?${new URLSearchParams(params)}` : '';
       return send(`${graph}${path}${query}`, {
         method,
         headers: { authorization: `Bearer ${token}`, accept: 'application/json',

@@ -136,7 +136,7 @@ export function createYoutubeClient(opts: YoutubeClientOptions) {
     return token;
   }
 
-  /** One Data API JSON call; any non-2xx leaves as a PlatformError. */
+  /** One Data API JSON call; any non-2xx leaves as a PlatformError; 204 (deletes, moderation) is an empty object. */
   async function api(token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: Json, signal?: AbortSignal): Promise<Json> {
     const outcome = await exchangeJson(`${apiBase}${path}`, {
       method,
@@ -144,8 +144,8 @@ export function createYoutubeClient(opts: YoutubeClientOptions) {
       body: payload ? JSON.stringify(payload) : undefined,
     }, { fetch: doFetch, timeoutMs, signal });
     if (outcome.kind === 'no_response' || outcome.status < 200 || outcome.status >= 300) throw failure(outcome);
-    // videos.delete answers 204 without a body.
-    if (outcome.status === 204 && method === 'DELETE') return {};
+    // Deletes and moderation answer 204 without a body.
+    if (outcome.status === 204) return {};
     if (!isObject(outcome.body)) throw failure({ kind: 'malformed', status: outcome.status, what: 'a JSON body' });
     return outcome.body;
   }

@@ -1,5 +1,6 @@
 import type { Operation } from './types';
 import { accountOperations } from './account';
+import { commentOperations } from './comments';
 import { connectionOperations } from './connections';
 import { documentOperations } from './documents';
 import { lookupOperations } from './lookups';
@@ -24,6 +25,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...lookupOperations,
   ...mediaLibraryOperations,
   ...postOperations,
+  ...commentOperations,
   ...mediaJobOperations,
   ...notificationOperations,
 ];

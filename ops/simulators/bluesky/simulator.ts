@@ -12,6 +12,8 @@
  * and rkeys are TIDs.
  */
 import { authorFeed } from './media';
+import { seedInputOf } from '../kit/comments';
+import { BLUESKY_COMMENT_METHODS, createBlueskyComments } from './comments';
 import { sendJson, startSimulatorHost, type RecordedRequest } from '../kit/http';
 import { createBlueskyAuth } from './auth';
 import { BLUESKY_FAILURE_MODES, BLUESKY_SIM_VIDEO_SERVICE_DID, createBlueskyFailures, type BlueskyFailureMode } from './failures';
@@ -47,6 +49,8 @@ export interface BlueskySimulator {
   posts(did?: string): BlueskyRecord[];
   /** Posts that are replies. */
   comments(did?: string): BlueskyRecord[];
+  /** A reply by another Bluesky user to a post (also `POST /__sim/comment {post_id: at-uri, text, author_name?: handle, parent_id?}`). */
+  seedComment(input: import('../kit/comments').SeedCommentInput): BlueskyRecord;
   records(collection?: string, did?: string): BlueskyRecord[];
   blobs(did?: string): BlueskyBlob[];
   videoJobs(): BlueskyVideoJob[];
@@ -66,6 +70,7 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
   const { findAccount } = auth;
   const { pds } = createBlueskyPds(s, auth, createBlueskyLexicon(s));
   const { video } = createBlueskyVideo(s, auth);
+  const { comments, seedComment } = createBlueskyComments(s, auth);
   const { pickVerdict, generic } = createBlueskyFailures(s);
 
   const METHODS: Record<string, 'GET' | 'POST'> = {
@@ -74,12 +79,14 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
     'com.atproto.repo.uploadBlob': 'POST', 'com.atproto.repo.createRecord': 'POST', 'com.atproto.repo.getRecord': 'GET', 'com.atproto.repo.deleteRecord': 'POST',
     'app.bsky.feed.getAuthorFeed': 'GET',
     'app.bsky.video.getUploadLimits': 'GET', 'app.bsky.video.uploadVideo': 'POST', 'app.bsky.video.getJobStatus': 'GET',
+    ...BLUESKY_COMMENT_METHODS,
   };
 
   const host = await startSimulatorHost<BlueskyFailureMode>({
     port: opts.port,
     maxBodyBytes: MAX_VIDEO_BYTES + 1_000_000,
     failureModes: BLUESKY_FAILURE_MODES,
+    controls: { comment: (body) => { seedComment(seedInputOf(body)); } },
     state: () => ({
       accounts: [...accounts.values()].map((a) => ({ did: a.did, handle: a.handle, emailConfirmed: a.emailConfirmed })),
       recordCount: records.size,
@@ -108,6 +115,7 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
         if (immediate) throw immediate;
         if (req.body.kind === 'too_large') throw new XrpcError(413, 'PayloadTooLarge', 'request entity too large');
         if (nsid === 'app.bsky.feed.getAuthorFeed') return authorFeed(s, auth, req, res);
+        if (BLUESKY_COMMENT_METHODS[nsid]) return comments(nsid, req, res);
         return (onVideo ? video : pds)(nsid, req, res, verdict);
       } catch (err) {
         if (!(err instanceof XrpcError)) throw err;
@@ -169,6 +177,7 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
     revokeTokens: (did) => setTokens(did, undefined, (t) => { t.revoked = true; }),
     accounts: () => [...accounts.values()].map((a) => structuredClone(a)),
     posts: (did) => forDid(records.values(), did).filter((r) => r.collection === POST).map((r) => structuredClone(r)),
+    seedComment,
     comments: (did) => forDid(records.values(), did).filter((r) => r.collection === POST && r.value.reply !== undefined).map((r) => structuredClone(r)),
     records: (collection, did) => forDid(records.values(), did).filter((r) => collection === undefined || r.collection === collection).map((r) => structuredClone(r)),
     blobs: (did) => forDid(blobs.values(), did).map((b) => ({ ...b })),

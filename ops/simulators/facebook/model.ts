@@ -110,7 +110,10 @@ export interface FacebookSimVideo {
 }
 
 export interface FacebookSimStory { postId: string; pageId: string; media: 'photo' | 'video'; mediaId: string; createdTime: string }
-export interface FacebookSimComment { id: string; objectId: string; pageId: string; message: string; createdTime: string }
+export interface FacebookSimComment {
+  id: string; objectId: string; pageId: string; message: string; createdTime: string;
+  authorName?: string; hidden?: boolean; likes?: number; parentId?: string;
+}
 export interface FacebookSimUploadSession {
   id: string; accountId: string; fileName: string; fileLength: number; fileType: string; offset: number; handle?: string;
 }
@@ -165,6 +168,8 @@ export interface FacebookSimulator {
   videos(pageId?: string): FacebookSimVideo[];
   stories(pageId?: string): FacebookSimStory[];
   comments(objectId?: string): FacebookSimComment[];
+  /** A comment by another Facebook user under a Page's post (also `POST /__sim/comment {post_id, text, author_name?, parent_id?}`). */
+  seedComment(input: import('../kit/comments').SeedCommentInput): FacebookSimComment;
   uploadSessions(): FacebookSimUploadSession[];
   fail(mode: FacebookFailureMode, times?: number): void;
   setLatency(ms: number): void;

@@ -15,6 +15,8 @@ import { listFacebookPosts } from './media';
 import type { ServerResponse } from 'node:http';
 import { facebookPostOperation } from './posts';
 import { createHmac } from 'node:crypto';
+import { createCommentStore, seedInputOf, type SeedCommentInput, type SimComment } from '../kit/comments';
+import { facebookCommentRoute, type FacebookCommentDeps } from './comments';
 import {
   createSeededSource, sendJson, sendText, startSimulatorHost, type MultipartPart, type SimRequest,
 } from '../kit/http';
@@ -132,7 +134,7 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
   const photos: FacebookSimPhoto[] = [];
   const videos: FacebookSimVideo[] = [];
   const stories: FacebookSimStory[] = [];
-  const comments: FacebookSimComment[] = [];
+  const commentStore = createCommentStore();
   const sessions = new Map<string, FacebookSimUploadSession & { data: Buffer[]; appId: string }>();
   let liveCounter = 0;
   let failNextVideo = false;
@@ -557,16 +559,26 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
     return { h: session.handle };
   }
 
-  function comment(token: SimToken, objectId: string, params: Record<string, string>) {
-    const target = posts.find((p) => p.id === objectId) ?? photos.find((p) => p.id === objectId) ?? videos.find((v) => v.id === objectId && v.kind !== 'story');
-    if (!target) throw noSuchObject(objectId, 'POST');
-    pageOf(token, target.pageId, 'pages_manage_engagement');
-    if (!target.published) throw paramError('Cannot comment on an unpublished object');
-    if (!params.message && !params.attachment_url) throw paramError('Missing message or attachment');
-    const c: FacebookSimComment = { id: `${objectId.split('_').pop()}_${liveId()}`, objectId, pageId: target.pageId, message: params.message ?? '', createdTime: iso() };
-    comments.push(c);
-    return { id: c.id };
+  const findObject = (id: string) => posts.find((p) => p.id === id) ?? photos.find((p) => p.id === id) ?? videos.find((v) => v.id === id && v.kind !== 'story');
+  const commentDeps: FacebookCommentDeps<SimToken, GraphFailure> = {
+    store: commentStore, findObject, paramError, noSuchObject, iso,
+    pageOf: (token, pageId, ...scopes) => pageOf(token, pageId, ...scopes),
+    refusal: (code, message) => new GraphFailure(400, { message, type: 'OAuthException', code }),
+    newCommentId: (objectId) => `${objectId.split('_').pop()}_${liveId()}`,
+  };
+
+  /** A comment by a Facebook user under a Page's post (`POST /__sim/comment`). */
+  function seedComment(input: SeedCommentInput): FacebookSimComment {
+    const target = findObject(input.postId);
+    if (!target) throw new Error(`no post ${input.postId}`);
+    if (input.parentId && commentStore.get(input.parentId)?.postId !== input.postId) throw new Error(`no comment ${input.parentId} under ${input.postId}`);
+    const c = commentStore.add({ ...input, id: commentDeps.newCommentId(input.postId), authorId: input.authorId ?? fixtureId('fan'), authorName: input.authorName ?? 'A Fan', extra: { pageId: target.pageId } });
+    return simComment(c);
   }
+  const simComment = (c: SimComment): FacebookSimComment => ({
+    id: c.id, objectId: c.postId, pageId: String(c.extra.pageId ?? ''), message: c.text, createdTime: iso(c.createdAt.getTime()),
+    authorName: c.authorName, hidden: c.hidden, likes: c.likedBy.length, ...(c.parentId ? { parentId: c.parentId } : {}),
+  });
 
   async function route(req: SimRequest, rest: string, origin: string): Promise<unknown> {
     const { params, files } = paramsOf(req);
@@ -575,6 +587,8 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
     const parts = rest.split('/').filter(Boolean).map(decodeURIComponent);
     const [node, edge, ...extra] = parts;
     if (!node || extra.length) throw paramError(`Unknown path components: ${rest}`);
+    const commentAnswer = facebookCommentRoute(commentDeps, req.method, token, node, edge, params);
+    if (commentAnswer !== undefined) return commentAnswer;
     if (req.method === 'GET') {
       if (node === 'me' && !edge) return me(token, params);
       if (node === 'me' && edge === 'accounts') return myPages(req, token, params);
@@ -604,7 +618,6 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
       case 'videos': return videoPost(pageOf(token, node, 'pages_manage_posts', 'publish_video'), params, files);
       case 'video_stories': return uploadPhase(pageOf(token, node, 'pages_manage_posts'), 'story', params, origin);
       case 'video_reels': return uploadPhase(pageOf(token, node, 'pages_manage_posts'), 'reel', params, origin);
-      case 'comments': return comment(token, node, params);
       default: throw paramError(`Unknown edge ${edge ?? ''}`);
     }
   }
@@ -614,13 +627,14 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
     port: opts.port,
     maxBodyBytes: 200 * 1024 * 1024,
     failureModes: FACEBOOK_FAILURE_MODES,
+    controls: { comment: (body) => { seedComment(seedInputOf(body)); } },
     state: () => ({
       app: { id: app.id },
       accounts: [...accounts.values()].map((a) => ({ id: a.id, name: a.name, pages: a.pageIds })),
-      posts: posts.length, photos: photos.length, videos: videos.length, stories: stories.length, comments: comments.length,
+      posts: posts.length, photos: photos.length, videos: videos.length, stories: stories.length, comments: commentStore.all().length,
     }),
     reset: () => {
-      posts.length = 0; photos.length = 0; videos.length = 0; stories.length = 0; comments.length = 0;
+      posts.length = 0; photos.length = 0; videos.length = 0; stories.length = 0; commentStore.clear();
       sessions.clear();
       failNextVideo = false;
     },
@@ -684,7 +698,8 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
     photos: (pageId) => photos.filter((p) => pageId === undefined || p.pageId === pageId).map((p) => structuredClone(p)),
     videos: (pageId) => videos.filter((v) => pageId === undefined || v.pageId === pageId).map((v) => structuredClone(v)),
     stories: (pageId) => stories.filter((s) => pageId === undefined || s.pageId === pageId).map((s) => ({ ...s })),
-    comments: (objectId) => comments.filter((c) => objectId === undefined || c.objectId === objectId).map((c) => ({ ...c })),
+    comments: (objectId) => commentStore.all(objectId).map(simComment),
+    seedComment,
     uploadSessions: () => [...sessions.values()].map(({ data: _data, appId: _appId, ...s }) => ({ ...s })),
     fail: (mode, times) => host.fail(mode, times),
     setLatency: (ms) => host.setLatency(ms),

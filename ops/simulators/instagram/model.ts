@@ -73,7 +73,7 @@ export interface InstagramMedia {
   params: Record<string, string>;
 }
 
-export interface InstagramComment { id: string; mediaId: string; text: string; username: string; timestamp: string }
+export interface InstagramComment { id: string; mediaId: string; text: string; username: string; timestamp: string; hidden?: boolean; parentId?: string }
 
 export interface InstagramSimulatorOptions {
   port?: number;
@@ -108,6 +108,10 @@ export interface InstagramSimulator {
   containers(): InstagramContainer[];
   posts(accountId?: string): InstagramMedia[];
   comments(mediaId?: string): InstagramComment[];
+  /** A comment by another user under one of the account's media (also `POST /__sim/comment {post_id, text, author_name?, parent_id?, age_ms?}`). */
+  seedComment(input: import('../kit/comments').SeedCommentInput): InstagramComment;
+  /** Whether comments are on for the media (comment_enabled). */
+  commentsEnabled(mediaId: string): boolean;
   fail(mode: InstagramFailureMode, times?: number): void;
   /** Every Graph API call with the account's tokens answers 2207050 until completeCheckpoint() (`POST /__sim/checkpoint`). */
   checkpointAccount(accountId: string): void;

@@ -9,6 +9,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type SimRequest } from '../kit/http';
+import { createCommentStore, seedInputOf, type SeedCommentInput } from '../kit/comments';
+import { instagramCommentRoute } from './comments';
 import {
   approvePage, createCheckpointedAccounts, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, sendGraphError, sniffMedia,
 } from '../kit/meta-graph';
@@ -62,7 +64,9 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
   const tokens = new Map<string, SimToken>();
   const containers = new Map<string, ContainerState>();
   const media = new Map<string, InstagramMedia>();
-  const comments: InstagramComment[] = [];
+  const commentStore = createCommentStore();
+  const commentsOff = new Set<string>();
+  const privatelyAnswered = new Set<string>();
   const extraQuota = new Map<string, number>();
   /** Failures taken off the host's queue that wait for the kind of request they target. */
   const armed: InstagramFailureMode[] = [];
@@ -450,24 +454,11 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
       return sendJson(res, 200, pick({
         id: m.id, media_type: m.media_type, media_product_type: m.media_product_type, caption: m.caption, permalink: m.permalink,
         shortcode: m.shortcode, timestamp: m.timestamp, username: owner.username, is_ai_generated: bool(m.params.is_ai_generated),
-        comments_count: comments.filter((x) => x.mediaId === m.id).length,
+        comments_count: commentStore.all(m.id).length, comment_enabled: !commentsOff.has(m.id),
         children: m.children.length ? { data: m.children.map((ch) => ({ id: ch.id })) } : undefined,
       }, p.fields, ['id']));
     }
     return paramError(res, `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
-  }
-
-  function comment(res: ServerResponse, owner: InstagramAccountFixture, token: SimToken, mediaId: string, p: Record<string, string>) {
-    if (!token.scopes.includes('instagram_business_manage_comments')) return failWith(res, 'permission_denied');
-    const m = media.get(mediaId);
-    if (!m || m.ownerId !== owner.id) return paramError(res, `Unsupported post request. Object with ID '${mediaId}' does not exist.`, 33);
-    if (m.media_product_type === 'STORY') return paramError(res, 'Comments are not supported on stories.');
-    const text = p.message ?? '';
-    if (!text.trim()) return paramError(res, 'The parameter message is required.');
-    if ([...text].length > MAX_CAPTION) return paramError(res, 'The comment is too long.');
-    const id = liveId('178');
-    comments.push({ id, mediaId, text, username: owner.username, timestamp: new Date().toISOString() });
-    sendJson(res, 200, { id });
   }
 
   function requestKind(req: SimRequest): RequestKind {
@@ -490,6 +481,8 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     const [, node, edge] = route;
     const isOwner = node === 'me' || node === owner.id;
 
+    const commentDeps = { store: commentStore, media, commentsOff, privatelyAnswered, newId: liveId, paramError, graphError: (r: ServerResponse, status: number, error: Record<string, unknown>) => graphError(r, status, error) };
+    if (instagramCommentRoute(commentDeps, { req, res, owner, scopes: token.scopes, node: node!, edge, params: p })) return;
     if (req.method === 'GET' && !edge) return readObject(res, owner, node!, p);
     if (req.method === 'GET' && edge === 'content_publishing_limit' && isOwner) {
       return sendJson(res, 200, { data: [{ quota_usage: quotaUsage(owner.id), config: { quota_total: INSTAGRAM_SIM_QUOTA_TOTAL, quota_duration: 86400 } }] });
@@ -499,8 +492,15 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     }
     if (req.method === 'POST' && edge === 'media' && isOwner) return createContainer(res, owner, token, p, failure);
     if (req.method === 'POST' && edge === 'media_publish' && isOwner) return publishContainer(res, owner, p);
-    if (req.method === 'POST' && edge === 'comments') return comment(res, owner, token, node!, p);
     return paramError(res, `Unsupported ${req.method.toLowerCase()} request. Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
+  }
+
+  /** A comment by another Instagram user (`POST /__sim/comment`), as it arrives from the app. */
+  function seedComment(input: SeedCommentInput): InstagramComment {
+    if (!media.has(input.postId)) throw new Error(`no media ${input.postId}`);
+    if (input.parentId && commentStore.get(input.parentId)?.postId !== input.postId) throw new Error(`no comment ${input.parentId} under ${input.postId}`);
+    const c = commentStore.add({ ...input, id: liveId('178'), authorId: input.authorId ?? `1784${digits('ig-fan', 13)}`, authorName: input.authorName ?? 'a_fan' });
+    return { id: c.id, mediaId: c.postId, text: c.text, username: c.authorName, timestamp: c.createdAt.toISOString(), hidden: false, ...(c.parentId ? { parentId: c.parentId } : {}) };
   }
 
   const host = await startSimulatorHost<InstagramFailureMode>({
@@ -514,17 +514,22 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
       accounts: [...accounts.values()].map((a) => ({ id: a.id, username: a.username })),
       containers: containers.size,
       posts: media.size,
-      comments: comments.length,
+      comments: commentStore.all().length,
     }),
     reset: () => {
       containers.clear();
       media.clear();
-      comments.length = 0;
+      commentStore.clear();
+      commentsOff.clear();
+      privatelyAnswered.clear();
       extraQuota.clear();
       armed.length = 0;
       checkpointed.clear();
     },
-    controls: { checkpoint: checkpointed.control },
+    controls: {
+      checkpoint: checkpointed.control,
+      comment: (body) => { seedComment(seedInputOf(body)); },
+    },
     handle(req, res, queued) {
       const kind = requestKind(req);
       if (queued) armed.push(queued);
@@ -600,7 +605,12 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     usePublishingQuota(accountId, n) { extraQuota.set(accountId, (extraQuota.get(accountId) ?? 0) + n); },
     containers: () => [...containers.values()].map((c) => { refreshStatus(c); return publicContainer(c); }),
     posts: (accountId) => [...media.values()].filter((m) => accountId === undefined || m.ownerId === accountId).map((m) => structuredClone(m)),
-    comments: (mediaId) => comments.filter((c) => mediaId === undefined || c.mediaId === mediaId).map((c) => ({ ...c })),
+    comments: (mediaId) => commentStore.all(mediaId).map((c): InstagramComment => ({
+      id: c.id, mediaId: c.postId, text: c.text, username: c.authorName, timestamp: c.createdAt.toISOString(),
+      hidden: c.hidden, ...(c.parentId ? { parentId: c.parentId } : {}),
+    })),
+    seedComment,
+    commentsEnabled: (mediaId) => !commentsOff.has(mediaId),
     fail: (mode, times) => host.fail(mode, times),
     checkpointAccount: (accountId) => checkpointed.set(accountId, true),
     completeCheckpoint: (accountId) => checkpointed.set(accountId, false),

@@ -13,6 +13,7 @@ import {
 } from './state';
 import { codePoints, isObj, renderLittleText, titleUnits } from './text';
 import { createLinkedInPosts } from './posts';
+import { linkedinCommentRoute } from './comments';
 
 export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof createLinkedInOAuth>, media: ReturnType<typeof createLinkedInMedia>) {
   const { accounts, images, videos, posts, comments, liveId } = s;
@@ -174,7 +175,9 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
           .map((page) => ({ roleAssignee: member.urn, state: 'APPROVED', role: page.role, organization: `urn:li:organization:${page.id}` }));
         return sendJson(res, 200, { elements, paging: { count: 10, start: 0, total: elements.length, links: [] } });
       }
-      default: return notFound(res, `Resource ${req.method} ${req.path}`);
+      default:
+        if (linkedinCommentRoute(s, route.op, req, res, token, p ?? '', version)) return;
+        return notFound(res, `Resource ${req.method} ${req.path}`);
     }
   }
 
@@ -207,6 +210,12 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
     else if (method === 'POST' && (param = one(/^\/posts\/([^/]+)$/))) op = 'posts.update';
     else if (method === 'DELETE' && (param = one(/^\/posts\/([^/]+)$/))) op = 'posts.delete';
     else if (method === 'POST' && (param = one(/^\/socialActions\/([^/]+)\/comments$/))) op = 'comments.create';
+    else if (method === 'GET' && (param = one(/^\/socialActions\/([^/]+)\/comments$/))) op = 'comments.list';
+    else if (method === 'DELETE' && /^\/socialActions\/[^/]+\/comments\/[^/]+$/.test(rest)) {
+      const [, urn, id] = /^\/socialActions\/([^/]+)\/comments\/([^/]+)$/.exec(rest)!;
+      op = 'comments.delete';
+      param = `${decodeURIComponent(urn!)}\n${decodeURIComponent(id!)}`;
+    }
     return { name: 'rest', op, ...(param !== undefined ? { param } : {}) };
   }
 

@@ -5,6 +5,7 @@
  * finalizeUpload, video processing, posts, comments, organization roles), with LinkedIn's headers,
  * error bodies `{status, serviceErrorCode, code, message}` and "little" text parsing.
  */
+import { seedInputOf, type SeedCommentInput } from '../kit/comments';
 import { sendJson, startSimulatorHost, type RecordedRequest } from '../kit/http';
 import { accessDenied, notFound } from './answers';
 import { createLinkedInFailures, LINKEDIN_FAILURE_MODES, LINKEDIN_SIM_ALL_SCOPES, type LinkedInFailureMode } from './failures';
@@ -37,6 +38,8 @@ export interface LinkedInSimulator {
   accounts(): LinkedInAccountFixture[];
   posts(): LinkedInSimPost[];
   comments(postUrn?: string): LinkedInSimComment[];
+  /** A comment by another LinkedIn member under a post (also `POST /__sim/comment {post_id: post URN, text, author_id?: person URN}`). */
+  seedComment(input: SeedCommentInput): LinkedInSimComment;
   images(): LinkedInSimImage[];
   /** Uploaded documents (Documents API). */
   documents(): Array<{ urn: string; owner: string; status: string; size?: number; contentType?: string }>;
@@ -60,10 +63,21 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   const { settle, upload } = media;
   const { restRoute, classify } = createLinkedInRest(s, oauth, media);
 
+  function seedComment(input: SeedCommentInput): LinkedInSimComment {
+    if (!s.posts.some((p) => p.id === input.postId)) throw new Error(`no post ${input.postId}`);
+    const id = s.liveId();
+    const comment: LinkedInSimComment = {
+      id, urn: `urn:li:comment:(${input.postId},${id})`, postUrn: input.postId, actor: input.authorId ?? 'urn:li:person:aFanOfThePage', text: input.text, createdAt: Date.now() - (input.ageMs ?? 0),
+    };
+    comments.push(comment);
+    return { ...comment };
+  }
+
   const host = await startSimulatorHost<LinkedInFailureMode>({
     port: opts.port,
     maxBodyBytes: 64 * 1024 * 1024,
     failureModes: LINKEDIN_FAILURE_MODES,
+    controls: { comment: (body) => { seedComment(seedInputOf(body)); } },
     state: () => ({
       armedFailures: [...armed],
       accounts: [...accounts.values()].map((a) => ({ sub: a.sub, name: a.name, pages: a.pages })),
@@ -165,6 +179,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     posts: () => posts.map((p) => structuredClone(p)),
     comments: (postUrn) => comments.filter((c) => postUrn === undefined || c.postUrn === postUrn).map((c) => ({ ...c })),
     documents: () => [...s.documents.values()].map((d) => ({ urn: d.urn, owner: d.owner, status: d.status, size: d.size, contentType: d.contentType })),
+    seedComment,
     images: () => [...images.values()].map((i) => ({ urn: i.urn, owner: i.owner, status: i.status, size: i.size, contentType: i.contentType })),
     videos: () => [...videos.values()].map((v) => {
       const { urn, owner, fileSizeBytes, status, parts, uploadToken, thumbnail, processingFailureReason } = settle(v);

@@ -8,6 +8,8 @@
  * One origin plays threads.net and graph.threads.net.
  */
 import { listThreadsPosts } from './media';
+import { seedInputOf, type SeedCommentInput } from '../kit/comments';
+import { threadsCommentRoute, type ThreadsCommentDeps } from './comments';
 import type { ServerResponse } from 'node:http';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type RecordedRequest, type SimRequest } from '../kit/http';
 import {
@@ -89,6 +91,10 @@ export interface ThreadsSimulator {
   posts(accountId?: string): ThreadsPost[];
   /** Published replies to a post (the first comment lands here). */
   replies(postId: string): ThreadsPost[];
+  /** A reply by another Threads user (also `POST /__sim/comment {post_id, text, author_name?, parent_id?}`). */
+  seedComment(input: SeedCommentInput): ThreadsPost;
+  /** A reply's moderation state: hidden, and published / pending / ignored. */
+  replyState(id: string): { hidden: boolean; moderation: string };
   fail(mode: ThreadsFailureMode, times?: number): void;
   /** Every Graph API call with the account's tokens answers 190/459 until completeCheckpoint() (`POST /__sim/checkpoint`). */
   checkpointAccount(accountId: string): void;
@@ -125,6 +131,8 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
   const containers = new Map<string, ContainerState>();
   const posts = new Map<string, ThreadsPost>();
   const extra = new Map<string, { posts: number; replies: number }>();
+  const hiddenReplies = new Set<string>();
+  const pendingReplies = new Map<string, 'pending' | 'ignored'>();
   const armed: ThreadsFailureMode[] = [];
   const checkpointed = createCheckpointedAccounts((id) => accounts.has(id));
   let nextId = 1;
@@ -390,6 +398,11 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     if (checkpointed.has(owner.id)) return failWith(res, 'checkpoint', owner.id);
     const [, node, edge] = route;
     const own = node === 'me' || node === owner.id;
+    const commentDeps: ThreadsCommentDeps<ThreadsPost> = {
+      posts, usernameOf: (id) => accounts.get(id)?.username ?? fans.get(id), hidden: hiddenReplies, pending: pendingReplies, paramError,
+      permissionDenied: (r, scope) => graphError(r, 403, { message: `(#10) Application does not have permission for this action: ${scope}`, code: 10 }),
+    };
+    if (threadsCommentRoute(commentDeps, req, res, owner, t.scopes, node!, edge, p)) return;
     if (req.method === 'GET' && !edge) return read(res, owner, node!, p);
     if (req.method === 'GET' && edge === 'threads_publishing_limit' && own) {
       const used = quota(owner.id);
@@ -414,13 +427,30 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     return 'graph';
   }
 
+  const fans = new Map<string, string>();
+  /** A reply by another Threads user (`POST /__sim/comment`); `moderation: 'pending'` waits for approval. */
+  function seedComment(input: SeedCommentInput): ThreadsPost {
+    const parent = posts.get(input.parentId ?? input.postId);
+    if (!parent) throw new Error(`no post ${input.parentId ?? input.postId}`);
+    const authorId = input.authorId ?? `2${digits('threads-fan', 16)}`;
+    fans.set(authorId, input.authorName ?? 'a_threads_fan');
+    const id = liveId('181');
+    const reply: ThreadsPost = {
+      id, ownerId: authorId, containerId: '', media_type: 'TEXT_POST', text: input.text, permalink: `https://www.threads.net/post/${id}`, shortcode: id,
+      timestamp: new Date(Date.now() - (input.ageMs ?? 0)).toISOString().replace(/\.\d{3}Z$/, '+0000'), replyToId: parent.id, replyControl: 'everyone', children: [], params: {},
+    };
+    posts.set(id, reply);
+    if (input.moderation === 'pending') pendingReplies.set(id, 'pending');
+    return structuredClone(reply);
+  }
+
   const host = await startSimulatorHost<ThreadsFailureMode>({
     port: opts.port,
     maxBodyBytes: 1024 * 1024,
     failureModes: THREADS_FAILURE_MODES,
     state: () => ({ armedFailures: [...armed], checkpointed: checkpointed.list(), accounts: [...accounts.values()].map((a) => ({ id: a.id, username: a.username })), containers: containers.size, posts: posts.size }),
-    reset: () => { containers.clear(); posts.clear(); extra.clear(); armed.length = 0; checkpointed.clear(); },
-    controls: { checkpoint: checkpointed.control },
+    reset: () => { containers.clear(); posts.clear(); extra.clear(); armed.length = 0; checkpointed.clear(); hiddenReplies.clear(); pendingReplies.clear(); },
+    controls: { checkpoint: checkpointed.control, comment: (body) => { seedComment(seedInputOf(body)); } },
     handle(req, res, queued) {
       const kind = requestKind(req);
       if (queued) armed.push(queued);
@@ -475,6 +505,8 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     containers: () => [...containers.values()].map((c) => { refreshStatus(c); return publicContainer(c); }),
     posts: (accountId) => [...posts.values()].filter((p) => accountId === undefined || p.ownerId === accountId).map((p) => structuredClone(p)),
     replies: (postId) => [...posts.values()].filter((p) => p.replyToId === postId).map((p) => structuredClone(p)),
+    seedComment,
+    replyState: (id) => ({ hidden: hiddenReplies.has(id), moderation: pendingReplies.get(id) ?? 'published' }),
     fail: (mode, times) => host.fail(mode, times),
     checkpointAccount: (accountId) => checkpointed.set(accountId, true),
     completeCheckpoint: (accountId) => checkpointed.set(accountId, false),

@@ -155,6 +155,10 @@ export interface XSimulator {
   /** Direct replies to a post (X has no separate comments: a first comment is a reply). */
   replies(tweetId: string): XSimTweet[];
   comments(tweetId: string): XSimTweet[];
+  /** A reply by another X user to a post (also `POST /__sim/comment {post_id, text, author_name?, parent_id?}`); it mentions the post's author. */
+  seedComment(input: import('../kit/comments').SeedCommentInput): XSimTweet;
+  /** The account's mentions timeline, newest first. */
+  mentions(accountId: string): XSimTweet[];
   media(): XSimMedia[];
   articles(): XSimArticle[];
   fail(mode: XFailureMode, times?: number): void;

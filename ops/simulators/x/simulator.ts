@@ -7,6 +7,8 @@
  * `x-rate-limit-*` headers. One origin plays both x.com and api.x.com.
  */
 import { listUserTweets } from './media';
+import { seedInputOf, type SeedCommentInput } from '../kit/comments';
+import { mentionsOf, xCommentRoute, X_COMMENT_SCOPES, type XFan } from './comments';
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { escapeHtml } from '../kit/html';
@@ -39,6 +41,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
   const communities = new Map<string, string>();
   const mediaById = new Map<string, MediaRecord>();
   const tweets: XSimTweet[] = [];
+  const fans = new Map<string, XFan>();
   const articles = new Map<string, XSimArticle>();
   let sequence = 0;
   let failNextProcessing = false;
@@ -447,6 +450,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     [/^\/2\/tweets\//, ['tweet.read', 'tweet.write', 'users.read']],
     [/^\/2\/users\/[0-9]+\/retweets$/, ['tweet.read', 'tweet.write', 'users.read']],
     [/^\/2\/media\//, ['media.write']],
+    ...X_COMMENT_SCOPES,
   ];
 
   function api(req: SimRequest, res: ServerResponse, failure: XFailureMode | undefined) {
@@ -500,13 +504,32 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
       if (!m) return;
       return session[2] === 'append' ? append(req, res, m, fieldsOf(req.body)) : finalize(res, m);
     }
+    if (xCommentRoute({ tweets, accounts, fans, invalidRequest }, req, res, caller.account)) return;
     return sendJson(res, 404, problem(404, 'Not Found Error', `Could not find ${route}`, 'https://api.twitter.com/2/problems/resource-not-found'));
+  }
+
+  /** A reply by another X user to a post (`POST /__sim/comment`): it shows in the post author's mentions. */
+  function seedComment(input: SeedCommentInput): XSimTweet {
+    const parent = tweets.find((t) => t.id === (input.parentId ?? input.postId));
+    if (!parent) throw new Error(`no post ${input.parentId ?? input.postId}`);
+    const username = (input.authorName ?? 'a_follower').replace(/^@/, '');
+    const fan = [...fans.values()].find((f) => f.username === username) ?? { id: input.authorId ?? fixtureId(`fan-${username}`), username, name: username };
+    fans.set(fan.id, fan);
+    const author = accounts.get(parent.author_id);
+    const id = liveId();
+    const stored: XSimTweet = {
+      id, author_id: fan.id, text: author && !input.text.includes(`@${author.username}`) ? `@${author.username} ${input.text}` : input.text,
+      created_at: new Date(Date.now() - (input.ageMs ?? 0)).toISOString(), conversation_id: parent.conversation_id, media_ids: [], in_reply_to_tweet_id: parent.id,
+    };
+    tweets.push(stored);
+    return snapshot(stored);
   }
 
   const host = await startSimulatorHost<XFailureMode>({
     port: opts.port,
     maxBodyBytes: 6 * 1024 * 1024,
     failureModes: X_FAILURE_MODES,
+    controls: { comment: (body) => { seedComment(seedInputOf(body)); } },
     state: () => ({
       clients: [...clients.values()].map((c) => ({ clientId: c.clientId, name: c.name, redirectUris: c.redirectUris, confidential: c.clientSecret !== null })),
       accounts: [...accounts.values()],
@@ -599,6 +622,8 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     posts: tweetsOf,
     replies: repliesTo,
     comments: repliesTo,
+    seedComment,
+    mentions: (accountId) => { const a = accounts.get(accountId); return a ? mentionsOf({ tweets, accounts, fans, invalidRequest }, a).map(snapshot) : []; },
     media: () => [...mediaById.values()].map(mediaView),
     fail: (mode, times) => host.fail(mode, times),
     setLatency: (ms) => host.setLatency(ms),

@@ -28,6 +28,8 @@ import {
 } from './wire';
 
 import { createYoutubePosts } from './posts';
+import { createCommentStore, seedInputOf, type SeedCommentInput, type SimComment as StoredComment } from '../kit/comments';
+import { insertCommentThread, youtubeCommentRoute, type YoutubeCommentDeps } from './comments';
 
 export * from './types';
 
@@ -45,7 +47,9 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
   const codes = new Map<string, AuthCode>();
   const sessions = new Map<string, Session>();
   const videos = new Map<string, SimVideo>();
-  const comments: SimComment[] = [];
+  const commentStore = createCommentStore();
+  const banned = new Map<string, Set<string>>();
+  const commentDeps: YoutubeCommentDeps = { store: commentStore, videos, banned, newId: (kind, n) => id(kind, n) };
   const captions: SimCaption[] = [];
   const playlistItems: SimPlaylistItem[] = [];
   const deferred: YoutubeFailureMode[] = [];
@@ -459,33 +463,23 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
     });
   }
 
-  function insertCommentThread(req: SimRequest, res: ServerResponse, channel: SimChannel) {
-    const snippet = obj(jsonBody(req)?.snippet);
-    const text = obj(obj(snippet.topLevelComment).snippet).textOriginal;
-    const video = videos.get(String(snippet.videoId ?? ''));
-    if (!video) return apiError(res, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.', 'youtube.commentThread');
-    // Videos made for kids have comments turned off.
-    if (obj(video.resource.status).selfDeclaredMadeForKids === true) {
-      return apiError(res, 403, 'commentsDisabled', 'The video identified by the videoId parameter has disabled comments.', 'youtube.commentThread');
-    }
-    if (typeof text !== 'string' || !text.trim()) return apiError(res, 400, 'invalidCommentMetadata', 'The request metadata is invalid: empty comment text.', 'youtube.commentThread');
-    if ([...text].length > 10_000) return apiError(res, 400, 'commentTextTooLong', 'The comment text is too long.', 'youtube.commentThread');
-    const comment: SimComment = { id: `Ug${id('comment', 24)}4AaABAg`, videoId: video.id, channelId: channel.id, text, publishedAt: new Date().toISOString() };
-    comments.push(comment);
-    const commentSnippet = {
-      channelId: video.channelId, videoId: video.id, textDisplay: escapeHtml(text), textOriginal: text, authorDisplayName: channel.handle,
-      authorProfileImageUrl: channel.avatarUrl, authorChannelUrl: `http://www.youtube.com/${channel.handle}`, authorChannelId: { value: channel.id },
-      canRate: true, viewerRating: 'none', likeCount: 0, publishedAt: comment.publishedAt, updatedAt: comment.publishedAt,
-    };
-    sendJson(res, 200, {
-      kind: 'youtube#commentThread', etag: id('etag', 27), id: comment.id,
-      snippet: {
-        channelId: video.channelId, videoId: video.id,
-        topLevelComment: { kind: 'youtube#comment', etag: id('etag', 27), id: comment.id, snippet: commentSnippet },
-        canReply: true, totalReplyCount: 0, isPublic: true,
-      },
+  /** A comment by another YouTube user under a video (`POST /__sim/comment`). */
+  function seedComment(input: SeedCommentInput): SimComment {
+    if (!videos.has(input.postId)) throw new Error(`no video ${input.postId}`);
+    const parent = input.parentId ? commentStore.get(input.parentId) : undefined;
+    if (input.parentId && parent?.postId !== input.postId) throw new Error(`no comment ${input.parentId} under ${input.postId}`);
+    const authorId = input.authorId ?? `UC${id('fan', 22)}`;
+    const c = commentStore.add({
+      ...input, id: parent ? `${parent.id}.${id('reply', 22)}` : `Ug${id('comment', 24)}4AaABAg`, authorId, authorName: input.authorName ?? '@a_viewer',
+      // A banned author's new comments are rejected at once.
+      ...([...banned.values()].some((set) => set.has(authorId)) ? { moderation: 'rejected' as const } : {}),
     });
+    return simComment(c);
   }
+  const simComment = (c: StoredComment): SimComment => ({
+    id: c.id, videoId: c.postId, channelId: c.authorId, text: c.text, publishedAt: c.createdAt.toISOString(),
+    moderationStatus: c.moderation, ...(c.parentId ? { parentId: c.parentId } : {}),
+  });
 
   function routeOf(req: SimRequest): RouteKind {
     if (req.path === '/o/oauth2/v2/auth') return 'page';
@@ -499,19 +493,21 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
     port: opts.port,
     maxBodyBytes: 64 * 1024 * 1024,
     failureModes: YOUTUBE_FAILURE_MODES,
+    controls: { comment: (body) => { seedComment(seedInputOf(body)); } },
     state: () => ({
       channels: [...channels.values()].map((c) => ({ id: c.id, title: c.title, handle: c.handle, verified: c.verified, uploads: c.uploads })),
       deferredFailures: [...deferred],
       videoCount: videos.size,
       sessionCount: sessions.size,
-      commentCount: comments.length,
+      commentCount: commentStore.all().length,
       captionCount: captions.length,
       playlistItemCount: playlistItems.length,
     }),
     reset: () => {
       sessions.clear();
       videos.clear();
-      comments.length = 0;
+      commentStore.clear();
+      banned.clear();
       captions.length = 0;
       playlistItems.length = 0;
       deferred.length = 0;
@@ -595,8 +591,12 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
           return insertPlaylistItem(req, res, channel);
         case 'POST /youtube/v3/commentThreads':
           if (!(channel = anyOf(SCOPE.forceSsl))) return;
-          return insertCommentThread(req, res, channel);
+          return insertCommentThread(commentDeps, req, res, channel);
         default:
+          if (/^\/youtube\/v3\/(commentThreads|comments)(\/setModerationStatus)?$/.test(req.path)) {
+            if (!(channel = anyOf(SCOPE.forceSsl))) return;
+            if (youtubeCommentRoute(commentDeps, key, req, res, channel)) return;
+          }
           return apiError(res, 404, 'notFound', `Not Found: ${req.method} ${req.path}`, 'global');
       }
     },
@@ -660,7 +660,9 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
     channels: () => [...channels.values()].map((c) => ({ ...c })),
     videos: (channelId) => [...videos.values()].filter(byChannel(channelId)).map((v) => structuredClone(v)),
     posts: (channelId) => api.videos(channelId),
-    comments: (videoId) => comments.filter((c) => videoId === undefined || c.videoId === videoId).map((c) => ({ ...c })),
+    comments: (videoId) => commentStore.all(videoId).map(simComment),
+    seedComment,
+    bannedAuthors: (channelId) => [...(banned.get(channelId) ?? [])],
     captions: (videoId) => captions.filter((c) => videoId === undefined || c.videoId === videoId).map((c) => ({ ...c })),
     playlistItems: (playlistId) => playlistItems.filter((i) => playlistId === undefined || i.playlistId === playlistId).map((i) => ({ ...i })),
     fail: (mode, times) => host.fail(mode, times),

@@ -61,7 +61,8 @@ export interface SimVideo {
   updatedAt?: Date;
 }
 
-export interface SimComment { id: string; videoId: string; channelId: string; text: string; publishedAt: string }
+/** `channelId`: the author's channel. */
+export interface SimComment { id: string; videoId: string; channelId: string; text: string; publishedAt: string; moderationStatus?: string; parentId?: string }
 export interface SimCaption { id: string; videoId: string; language: string; name: string; isDraft: boolean; size: number; text: string }
 export interface SimPlaylistItem { id: string; playlistId: string; videoId: string; position: number }
 
@@ -89,6 +90,10 @@ export interface YoutubeSimulator {
   /** Same as videos(): the posts of this network. */
   posts(channelId?: string): SimVideo[];
   comments(videoId?: string): SimComment[];
+  /** A comment by another YouTube user under a video (also `POST /__sim/comment {post_id, text, author_name?, parent_id?}`). */
+  seedComment(input: import('../kit/comments').SeedCommentInput): SimComment;
+  /** Authors the channel banned with setModerationStatus banAuthor. */
+  bannedAuthors(channelId: string): string[];
   captions(videoId?: string): SimCaption[];
   playlistItems(playlistId?: string): SimPlaylistItem[];
   fail(mode: YoutubeFailureMode, times?: number): void;

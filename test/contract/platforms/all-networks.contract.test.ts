@@ -195,6 +195,7 @@ const instagram = (() => {
   const REDIRECT = 'https://herald.example/oauth/instagram/callback';
   let sim: () => InstagramSimulator;
   let accountId = '';
+  let igApp = { clientId: '', clientSecret: '' };
   let adapter: PlatformAdapter;
   return harness<InstagramSimulator>({
     name: 'instagram',
@@ -202,6 +203,7 @@ const instagram = (() => {
       const s = await startInstagramSimulator({ processingMs: PROCESSING_MS });
       const app = s.createApp({ redirectUris: [REDIRECT] });
       accountId = s.createAccount({ username: 'contract_ig', name: 'Contract IG' }).id;
+      igApp = app;
       adapter = createInstagramPlatform({
         clientId: app.clientId, clientSecret: app.clientSecret, apiBase: s.apiBase, apiVersion: s.apiVersion,
         authorizeUrl: s.authorizeUrl, tokenUrl: s.tokenUrl, timeoutMs: TIMEOUT_MS, pollIntervalMs: POLL_MS,
@@ -219,6 +221,19 @@ const instagram = (() => {
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
     library: {},
     lookups: { records: { publishing_limit: { quota_total: 100, quota_usage: 0, quota_remaining: 100, quota_duration_seconds: 86400 } } },
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'a_fan', ...(parentId ? { parentId } : {}) }).id,
+      state: (id) => { const c = sim().comments().find((x) => x.id === id); return c && { text: c.text, hidden: c.hidden ?? false }; },
+      postCommentsEnabled: (o) => sim().commentsEnabled(o.postId),
+      async foreignPost() {
+        const other = sim().createAccount({ username: `other_ig_${++serial}` });
+        const { accessToken } = sim().issueToken(other.id, { clientId: igApp.clientId });
+        const { drivePublish } = await import('../../support/platform-harness');
+        const { outcome } = await drivePublish(adapter, { credentials: { access_token: accessToken, ig_user_id: other.id }, idempotencyKey: 'foreign', media: fx.access },
+          post(adapter, 'photo', 'Not yours', [fx.images[0]!]), { maxWaitMs: 20 });
+        return { id: outcome.postId };
+      },
+    },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired', reason: 'app_removed' } },
@@ -267,6 +282,13 @@ const threads = (() => {
     firstComment: { check: async (o, text) => sim().replies(o.postId).some((p) => p.text === text) },
     library: {},
     lookups: { records: { publishing_limit: { posts: expect.objectContaining({ total: 250, usage: 0 }), replies: expect.objectContaining({ total: 1000, usage: 0 }) } } },
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'a_threads_fan', ...(parentId ? { parentId } : {}) }).id,
+      state: (id) => {
+        const reply = sim().posts().find((p) => p.id === id);
+        return reply && { text: reply.text ?? '', ...sim().replyState(id) };
+      },
+    },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired', reason: 'app_removed' } },
@@ -321,6 +343,14 @@ const facebook = (() => {
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.message === text) },
     library: {},
     lookups: { lists: { pages: { names: ['Contract Cafe Page'] } } },
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'A Fan', ...(parentId ? { parentId } : {}) }).id,
+      state: (id) => {
+        const c = sim().comments().find((x) => x.id === id);
+        return c && { text: c.message, hidden: c.hidden ?? false, liked: (c.likes ?? 0) > 0 };
+      },
+      revoke: () => sim().revokeTokens(accountId),
+    },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired', reason: 'password_changed' } },
@@ -375,6 +405,13 @@ const youtube = (() => {
     },
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
     library: {},
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: '@a_viewer', ...(parentId ? { parentId } : {}) }).id,
+      state: (id) => {
+        const c = sim().comments().find((x) => x.id === id);
+        return c && { text: c.text, hidden: c.moderationStatus === 'rejected', moderation: c.moderationStatus };
+      },
+    },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired' } },
@@ -419,9 +456,13 @@ const linkedin = (() => {
       const member = s.createAccount({ name: 'Contract Member', pages: [{ name: 'Contract Page' }] });
       ({ sub, urn } = member);
       pageId = member.pages[0]!.id;
+      ({ sub, urn } = s.createAccount({ name: 'Contract Member', pages: [{ name: 'Contract Page' }] }));
+      pageId = s.accounts().find((a) => a.sub === sub)!.pages[0]!.id;
       adapter = createLinkedInPlatform({
         clientId: client.clientId, clientSecret: client.clientSecret, apiBase: s.apiBase, authBase: s.authBase,
         version: thisMonth(), timeoutMs: TIMEOUT_MS, videoPollMs: POLL_MS,
+        // Comments are read and moderated on organization posts: the connection asks for page access.
+        organizationPages: true,
       });
       return { sim: s, adapter };
     },
@@ -438,6 +479,16 @@ const linkedin = (() => {
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
     library: { connect: () => pageConnect(), post: () => post(adapter, 'text', 'Contract page update', [], { target_linkedin_page_id: pageId }) },
     lookups: { connect: () => pageConnect(), lists: { pages: { names: ['Contract Page'] } } },
+    comments: {
+      async publish(credentials) {
+        const { drivePublish } = await import('../../support/platform-harness');
+        const { noMedia } = await import('../../support/media-access');
+        return (await drivePublish(adapter, { credentials, idempotencyKey: `li-org-${++serial}`, media: noMedia },
+          post(adapter, 'text', 'Contract page update', [], { target_linkedin_page_id: pageId }), { maxWaitMs: 20 })).outcome;
+      },
+      seed: (o, text) => sim().seedComment({ postId: o.postId, text }).urn,
+      state: (id) => { const c = sim().comments().find((x) => x.urn === id || x.id === id); return c && { text: c.text }; },
+    },
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired', reason: 'token_revoked' } },
@@ -489,6 +540,12 @@ const x = (() => {
       },
     },
     library: {},
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'a_follower', ...(parentId ? { parentId } : {}) }).id,
+      state: (id) => { const t = sim().tweets().find((x) => x.id === id); return t && { text: t.text }; },
+      pageSize: 5,
+      ownCommentsUnlisted: true,
+    },
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired' } },
@@ -599,6 +656,10 @@ const bluesky = (() => {
         .some((r) => r.value.text === text && (r.value.reply as { root?: { uri?: string } } | undefined)?.root?.uri === o.postId),
     },
     library: {},
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'a-reader.bsky.social', ...(parentId ? { parentId } : {}) }).uri,
+      state: (id) => { const r = sim().records().find((x) => x.uri === id); return r && { text: String(r.value.text) }; },
+    },
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'invalid_token', arm: () => sim().fail('invalid_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },

@@ -13,6 +13,7 @@ import { postRefOf } from '../../../core/ports/platform';
 import { noMedia } from '../../support/media-access';
 import { drivePublish, type MediaFixtures } from '../../support/platform-harness';
 import { postFirstComment } from '../../support/first-comment';
+import { commentsContract, type HarnessComments } from './comments-contract';
 
 /** A network's own verdict or failure, armed on its simulator, and what the adapter must make of it. */
 export interface HarnessFailure {
@@ -72,6 +73,8 @@ export interface PlatformHarness {
   requestCount(): number;
   /** Present exactly when the adapter has comments. */
   firstComment?: { check(outcome: PublishOutcome, text: string): Promise<boolean> };
+  /** Present exactly when the adapter lists comments: the comments section (comments-contract.ts). */
+  comments?: HarnessComments;
   failures: HarnessFailure[];
   /**
    * How the media library section publishes and lists, when the adapter has one: defaults are
@@ -209,6 +212,7 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
       expect(Boolean(h.refresh)).toBe(Boolean(h.adapter.refresher));
       expect(Boolean(h.firstComment)).toBe(Boolean(h.adapter.comments));
       expect({ library: Boolean(h.library), lookups: Boolean(h.lookups) }).toEqual({ library: Boolean(h.adapter.mediaLibrary), lookups: Boolean(h.adapter.lookups) });
+      expect(Boolean(h.comments)).toBe(Boolean(h.adapter.comments?.list));
       const auth = h.failures.filter((f) => f.expect.kind === 'auth_expired');
       const limited = h.failures.filter((f) => f.expect.kind === 'rate_limited');
       const transient = h.failures.filter((f) => f.expect.kind === 'transient');
@@ -377,6 +381,7 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
         }
       });
     }
+    if (h.comments) commentsContract(h, h.comments, async (credentials) => (await publish(credentials, defaultKind!)).outcome);
 
     const unsupported = KIND_ORDER.filter((k) => !h.publishable[k]);
     if (unsupported.length) {

@@ -118,7 +118,7 @@ describe('connect', () => {
     expect(threads.oauth!.pkce).toBe(false);
     const url = new URL(threads.oauth!.authorizeUrl({ state: 'st-9', redirectUri: REDIRECT }));
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      client_id: app.clientId, redirect_uri: REDIRECT, response_type: 'code', state: 'st-9', scope: 'threads_basic,threads_content_publish,threads_manage_replies',
+      client_id: app.clientId, redirect_uri: REDIRECT, response_type: 'code', state: 'st-9', scope: 'threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies',
     });
     expect(createThreadsPlatform({ clientId: 'c', clientSecret: 's' }).oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT }))
       .toMatch(/^https:\/\/threads\.net\/oauth\/authorize\?/);
@@ -301,6 +301,26 @@ describe('first comment', () => {
     await expect(postFirstComment(threads, ctx, { post: { postId: '', warnings: [] }, text: 'x' }))
       .resolves.toEqual({ commentId: '', warnings: ['The first comment was skipped: the Threads post id is not known yet.'] });
     expect(sim.requests).toHaveLength(0);
+  });
+});
+
+describe('comments without the read-replies permission', () => {
+  it('lists only the account\'s own replies, partial with a warning; with it, every reply', async () => {
+    const a = account();
+    const ctx = ctxOf(credentialsOf(a), noMedia); // threads_basic, threads_content_publish, threads_manage_replies
+    const { outcome } = await publish(ctx, textPost('ask me anything'));
+    const fan = sim.seedComment({ postId: outcome.postId, text: 'what is new?' });
+    const mine = await threads.comments!.create(ctx, { post: { id: outcome.postId }, text: 'our answer', replyTo: { id: fan.id, post: { id: outcome.postId } } });
+    const partial = await threads.comments!.list!(ctx, { id: outcome.postId });
+    expect(partial).toEqual({
+      items: [expect.objectContaining({ ref: expect.objectContaining({ id: mine.comment!.id }), text: 'our answer', parentId: fan.id, isOwner: true })],
+      partial: true,
+      warnings: ['Only replies made by this account are listed: the Threads connection lacks the threads_read_replies permission (reconnect the account to grant it).'],
+    });
+    const { accessToken } = sim.issueToken(a.id, { clientId: app.clientId, scopes: ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies'] });
+    const full = await threads.comments!.list!({ credentials: { access_token: accessToken, threads_user_id: a.id } }, { id: outcome.postId });
+    expect(full.partial).toBeUndefined();
+    expect(full.items.map((c) => c.text)).toEqual(['what is new?', 'our answer']);
   });
 });
 

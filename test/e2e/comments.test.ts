@@ -1,0 +1,275 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
+import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+
+jest.setTimeout(300_000);
+
+const OAUTH = ['instagram', 'facebook', 'youtube', 'x'] as const;
+const FIVE = [...OAUTH, 'bluesky'] as const;
+type Five = (typeof FIVE)[number];
+
+/**
+ * Issue 11's comments end to end: a video published to five networks through the sandbox
+ * simulators, comments by other users seeded on each network, then the comment lifecycle over
+ * HTTP (list with cursors, create, every action and its inverse, delete, Instagram private and
+ * public replies) and every error code of the comment endpoints with its exact body.
+ */
+describe('comments on the networks that have them', () => {
+  let sandbox: Sandbox;
+  let stack: Stack;
+  let api: ReturnType<typeof apiClient>;
+  let key: string;
+  const posts = {} as Record<Five, string>;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-comments-'));
+  const video = path.join(dir, 'clip.mp4');
+  const C = '/api/herald/comments';
+
+  beforeAll(async () => {
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=5', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=5',
+      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', video]);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
+    stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, HERALD_HEARTBEAT_TIMEOUT_MS: '5000' });
+    await stack.startWorker();
+    key = await stack.newApiKey('comments@herald.dev');
+    api = apiClient(stack.apiUrl, key);
+    expect((await api.post('/api/herald/users', { username: 'nina' })).status).toBe(201);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await sandbox?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const connect = async (platform: string, profile = 'nina') => {
+    const start = await api.post(`/api/herald/oauth/${platform}/start`, { profile_username: profile, redirect_url: 'https://integrator.example/connected' });
+    expect(start.status).toBe(200);
+    const res = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
+    expect(new URL(res.headers.get('location')!).searchParams.get('connect_status')).toBe('success');
+  };
+
+  it('connects the networks and publishes one video to all five', async () => {
+    for (const platform of OAUTH) await connect(platform);
+    expect(await api.post('/api/herald/users/bluesky/credentials', {
+      profile_username: 'nina', identifier: sandbox.env.SANDBOX_BLUESKY_IDENTIFIER, app_password: sandbox.env.SANDBOX_BLUESKY_APP_PASSWORD,
+    })).toMatchObject({ status: 200 });
+    const form = new FormData();
+    form.append('user', 'nina');
+    for (const p of FIVE) form.append('platform[]', p);
+    form.append('title', 'Talk to us');
+    form.append('async_upload', 'true');
+    form.append('video', new Blob([readFileSync(video)], { type: 'video/mp4' }), 'clip.mp4');
+    const res = await fetch(`${stack.apiUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(60_000) });
+    const { request_id } = await res.json() as { request_id: string };
+    const done = await eventually(() => api.get(`/api/herald/status?request_id=${request_id}`), (r) => r.body.status === 'completed' || r.body.status === 'failed', 180_000, 500);
+    for (const p of FIVE) {
+      expect({ p, result: done.body.results[p] }).toMatchObject({ p, result: { success: true, post_id: expect.any(String) } });
+      posts[p] = done.body.results[p].post_id;
+    }
+  });
+
+  const seed = (p: Five, text: string, author?: string): string => {
+    const s = sandbox.simulators;
+    switch (p) {
+      case 'instagram': return s.instagram.seedComment({ postId: posts.instagram, text, authorName: author ?? 'a_fan' }).id;
+      case 'facebook': return s.facebook.seedComment({ postId: posts.facebook, text, authorName: author ?? 'A Fan' }).id;
+      case 'youtube': return s.youtube.seedComment({ postId: posts.youtube, text, authorName: author ?? '@a_viewer' }).id;
+      case 'x': return s.x.seedComment({ postId: posts.x, text, authorName: author ?? 'a_follower' }).id;
+      case 'bluesky': return s.bluesky.seedComment({ postId: posts.bluesky, text, authorName: author ?? 'a-reader.bsky.social' }).uri;
+    }
+  };
+  const list = (p: Five, extra = '') => api.get(`${C}?platform=${p}&user=nina&post_id=${encodeURIComponent(posts[p])}${extra}`);
+
+  it.each(FIVE)('%s: lists comments of other users with cursors', async (p) => {
+    const ids = [seed(p, `${p} fan says one`), seed(p, `${p} fan says two`), seed(p, `${p} fan says three`), seed(p, `${p} fan says four`), seed(p, `${p} fan says five`), seed(p, `${p} fan says six`)];
+    const all = await list(p, '&limit=50');
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ success: true, pagination: { has_next: false, next_cursor: null } });
+    expect(all.body.comments.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining(ids));
+    expect(all.body.comments.find((c: { id: string }) => c.id === ids[0])).toMatchObject({
+      id: ids[0], text: expect.stringContaining(`${p} fan says one`), timestamp: expect.any(String), user: { id: expect.any(String), username: expect.any(String) },
+      ...(p === 'x' ? { source: 'mentions' } : {}),
+    });
+    const first = await list(p, '&limit=5');
+    expect(first.body.pagination).toEqual({ next_cursor: expect.any(String), has_next: true });
+    const second = await list(p, `&limit=5&after=${encodeURIComponent(first.body.pagination.next_cursor)}`);
+    expect(second.status).toBe(200);
+    const seen = [...first.body.comments, ...second.body.comments].map((c: { id: string }) => c.id);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(expect.arrayContaining(ids));
+  });
+
+  it.each(['facebook', 'youtube', 'x', 'bluesky'] as const)('%s: creates a comment on the post, and deletes it', async (p) => {
+    const created = await api.post(`${C}/create`, { platform: p, user: 'nina', post_id: posts[p], message: `Thanks all from ${p}` });
+    expect(created).toMatchObject({ status: 200, body: { success: true, id: expect.any(String), message: `Comment created on ${p}.` } });
+    if (p !== 'x') {
+      const listed = await list(p, '&limit=100');
+      expect(listed.body.comments.map((c: { id: string }) => c.id)).toContain(created.body.id);
+    }
+    const reply = await api.post(`${C}/create`, { platform: p, user: 'nina', comment_id: seed(p, 'a question'), message: 'An answer' });
+    expect(reply).toMatchObject({ status: 200, body: { success: true, id: expect.any(String) } });
+    const gone = await api.delete(`${C}/delete`, { platform: p, user: 'nina', comment_id: created.body.id });
+    expect(gone).toEqual(expect.objectContaining({ status: 200, body: { success: true, message: `Comment ${created.body.id} deleted on ${p}.` } }));
+    const again = await api.post(`${C}/delete`, { platform: p, user: 'nina', comment_id: reply.body.id });
+    expect(again).toMatchObject({ status: 200, body: { success: true } });
+  });
+
+  const act = (body: Record<string, unknown>) => api.post(`${C}/action`, { user: 'nina', ...body });
+
+  it('instagram: replies only, hide and unhide, comments off and on, delete, private and public replies', async () => {
+    const fan = seed('instagram', 'How much is it?');
+    expect(await api.post(`${C}/create`, { platform: 'instagram', user: 'nina', comment_id: fan, message: 'DM us!' })).toMatchObject({ status: 200, body: { success: true, id: expect.any(String) } });
+    for (const action of ['hide', 'unhide'] as const) {
+      expect(await act({ platform: 'instagram', action, comment_id: fan })).toEqual(expect.objectContaining({ status: 200, body: { success: true, platform: 'instagram', action, comment_id: fan } }));
+      expect(sandbox.simulators.instagram.comments(posts.instagram).find((c) => c.id === fan)?.hidden).toBe(action === 'hide');
+    }
+    for (const action of ['disable_comments', 'enable_comments'] as const) {
+      expect(await act({ platform: 'instagram', action, post_id: posts.instagram })).toMatchObject({ status: 200, body: { success: true, action, comment_id: null } });
+      expect(sandbox.simulators.instagram.commentsEnabled(posts.instagram)).toBe(action === 'enable_comments');
+    }
+    const dm = await api.post(`${C}/reply`, { user: 'nina', comment_id: fan, message: 'Here is the price list', buttons: [{ title: 'Prices', url: 'https://shop.example/prices' }] });
+    expect(dm).toMatchObject({ status: 200, body: { success: true, platform: 'instagram', comment_id: fan, message_id: expect.any(String), recipient_id: expect.any(String) } });
+    const twice = await api.post(`${C}/reply`, { user: 'nina', comment_id: fan, message: 'Again' });
+    expect(twice).toMatchObject({ status: 502, body: { success: false, error_code: 'platform_rejected' } });
+    const old = sandbox.simulators.instagram.seedComment({ postId: posts.instagram, text: 'Old one', ageMs: 25 * 3600_000 }).id;
+    expect(await api.post(`${C}/reply`, { user: 'nina', comment_id: old, message: 'Too late' })).toMatchObject({
+      status: 400, body: { success: false, error_code: 'outside_reply_window', message: 'instagram: Instagram private replies must be sent within 24 hours of the comment; this comment is older.' },
+    });
+    const pub = await api.post(`${C}/public-reply`, { user: 'nina', comment_id: fan, message: 'Thanks!' });
+    expect(pub).toMatchObject({ status: 200, body: { success: true, id: expect.any(String) } });
+    expect(sandbox.simulators.instagram.comments(posts.instagram).find((c) => c.id === pub.body.id)).toMatchObject({ text: 'Thanks!', parentId: fan });
+    expect(await api.delete(`${C}/delete`, { platform: 'instagram', user: 'nina', comment_id: pub.body.id })).toMatchObject({ status: 200 });
+    expect(sandbox.simulators.instagram.comments(posts.instagram).some((c) => c.id === pub.body.id)).toBe(false);
+  });
+
+  it('facebook: hide, unhide, like, unlike and edit', async () => {
+    const fan = seed('facebook', 'Nice!');
+    const state = () => sandbox.simulators.facebook.comments(posts.facebook).find((c) => c.id === fan)!;
+    for (const [action, check] of [['hide', () => state().hidden === true], ['unhide', () => state().hidden === false], ['like', () => state().likes === 1], ['unlike', () => state().likes === 0]] as const) {
+      expect(await act({ platform: 'facebook', action, comment_id: fan })).toMatchObject({ status: 200, body: { success: true, platform: 'facebook', action, comment_id: fan } });
+      expect({ action, ok: check() }).toEqual({ action, ok: true });
+    }
+    const own = await api.post(`${C}/create`, { platform: 'facebook', user: 'nina', post_id: posts.facebook, message: 'Typo hre' });
+    expect(await act({ platform: 'facebook', action: 'edit', comment_id: own.body.id, message: 'Typo here' })).toMatchObject({ status: 200, body: { action: 'edit' } });
+    expect(sandbox.simulators.facebook.comments(posts.facebook).find((c) => c.id === own.body.id)?.message).toBe('Typo here');
+  });
+
+  it('youtube: hide with ban_author, unhide, hold', async () => {
+    const fan = seed('youtube', 'Spam spam', '@spammer');
+    const state = () => sandbox.simulators.youtube.comments(posts.youtube).find((c) => c.id === fan)!;
+    expect(await act({ platform: 'youtube', action: 'hide', comment_id: fan, post_id: posts.youtube, ban_author: true })).toMatchObject({ status: 200, body: { success: true, action: 'hide', comment_id: fan } });
+    expect(state().moderationStatus).toBe('rejected');
+    const owner = sandbox.simulators.youtube.videos().find((v) => v.id === posts.youtube)!.channelId;
+    expect(sandbox.simulators.youtube.bannedAuthors(owner)).toContain(state().channelId);
+    expect((await list('youtube', '&limit=100')).body.comments.map((c: { id: string }) => c.id)).not.toContain(fan);
+    expect(await act({ platform: 'youtube', action: 'unhide', comment_id: fan, post_id: posts.youtube })).toMatchObject({ status: 200, body: { action: 'unhide' } });
+    expect(state().moderationStatus).toBe('published');
+    expect(await act({ platform: 'youtube', action: 'hold', comment_id: fan, post_id: posts.youtube })).toMatchObject({ status: 200, body: { action: 'hold' } });
+    expect(state().moderationStatus).toBe('held');
+  });
+
+  it('threads: lists every reply, replies, hide/unhide, approve/ignore', async () => {
+    await connect('threads');
+    const published = await api.post('/api/upload_text', { user: 'nina', 'platform[]': ['threads'], title: 'Ask us on Threads' });
+    expect(published).toMatchObject({ status: 200, body: { results: { threads: { success: true, post_id: expect.any(String) } } } });
+    const postId = published.body.results.threads.post_id as string;
+    const fan = sandbox.simulators.threads.seedComment({ postId, text: 'Any news?' });
+    const listed = await api.get(`${C}?platform=threads&user=nina&post_id=${postId}`);
+    expect(listed).toMatchObject({ status: 200, body: { success: true, comments: [expect.objectContaining({ id: fan.id, text: 'Any news?', hidden: false })] } });
+    expect(listed.body.partial).toBeUndefined();
+    const reply = await api.post(`${C}/create`, { platform: 'threads', user: 'nina', comment_id: fan.id, message: 'Soon!' });
+    expect(reply).toMatchObject({ status: 200, body: { success: true, id: expect.any(String) } });
+    for (const [action, state] of [['hide', { hidden: true }], ['unhide', { hidden: false }], ['ignore', { moderation: 'ignored' }], ['approve', { moderation: 'published' }]] as const) {
+      expect(await act({ platform: 'threads', action, comment_id: fan.id })).toMatchObject({ status: 200, body: { success: true, platform: 'threads', action, comment_id: fan.id } });
+      expect(sandbox.simulators.threads.replyState(fan.id)).toMatchObject(state);
+    }
+  });
+
+  describe('errors with their exact bodies', () => {
+    it('reddit answers 503 reddit_unavailable on every comment endpoint', async () => {
+      const body = { success: false, error_code: 'reddit_unavailable', message: 'Publishing, connecting and commenting on reddit is unavailable. Remove reddit from platform[].' };
+      expect(await api.get(`${C}?platform=reddit&user=nina&post_id=1`)).toMatchObject({ status: 503, body });
+      expect(await api.post(`${C}/create`, { platform: 'reddit', user: 'nina', post_id: '1', message: 'x' })).toMatchObject({ status: 503, body });
+      expect(await api.delete(`${C}/delete`, { platform: 'reddit', user: 'nina', comment_id: '1' })).toMatchObject({ status: 503, body });
+      expect(await act({ platform: 'reddit', action: 'hide', comment_id: '1' })).toMatchObject({ status: 503, body });
+    });
+
+    it('an operation a network cannot do: 400 platform_not_supported naming those that can', async () => {
+      expect((await api.delete(`${C}/delete`, { platform: 'threads', user: 'nina', comment_id: '1' })).body).toEqual({
+        success: false, error_code: 'platform_not_supported', platform: 'threads',
+        supported_platforms: ['instagram', 'facebook', 'youtube', 'linkedin', 'tiktok', 'x', 'bluesky'],
+        message: 'threads cannot delete comments. Networks that can: instagram, facebook, youtube, linkedin, tiktok, x, bluesky.',
+      });
+      const pin = await act({ platform: 'facebook', action: 'pin', comment_id: '1_2' });
+      expect(pin).toMatchObject({ status: 400, body: { success: false, error_code: 'platform_not_supported', supported_platforms: ['tiktok'], error: pin.body.message } });
+      expect((await api.get(`${C}?platform=pinterest&user=nina&post_id=1`)).body).toMatchObject({ error_code: 'platform_not_supported' });
+    });
+
+    it('Facebook links that name no post: 400 invalid_post_url', async () => {
+      for (const url of ['https://www.facebook.com/share/p/1AbCdEf/', 'https://fb.watch/abc123/', 'https://www.facebook.com/page/posts/pfbid02abcDEF']) {
+        expect((await api.get(`${C}?platform=facebook&user=nina&post_url=${encodeURIComponent(url)}`))).toEqual(expect.objectContaining({
+          status: 400,
+          body: {
+            success: false, error_code: 'invalid_post_url', field: 'post_url',
+            message: `The Facebook post_url "${url}" cannot be read: share links, short links and pfbid permalinks name no post. Send post_id (the video id, or {page_id}_{post_id}).`,
+          },
+        }));
+      }
+    });
+
+    it('missing or too many targets: 400 naming the fields', async () => {
+      expect((await api.post(`${C}/create`, { platform: 'facebook', user: 'nina', post_id: posts.facebook, comment_id: '1_2', message: 'x' })).body).toEqual({
+        success: false, error_code: 'multiple_targets', fields: ['comment_id', 'post_id', 'post_url'], message: 'Send exactly one of comment_id / post_id / post_url; got comment_id and post_id.',
+      });
+      expect(await api.get(`${C}?platform=youtube&user=nina`)).toMatchObject({ status: 400, body: { success: false, error_code: 'missing_target', message: 'post_id or post_url is required.' } });
+      expect(await api.post(`${C}/create`, { platform: 'facebook', user: 'nina', post_id: posts.facebook })).toMatchObject({ status: 400, body: { error_code: 'invalid_request', violations: [{ field: 'message' }] } });
+      expect(await api.get(`${C}?platform=youtube&user=nobody&post_id=1`)).toMatchObject({ status: 404, body: { error_code: 'PROFILE_NOT_FOUND' } });
+    });
+
+    it('only the account\'s own posts and comments: 403', async () => {
+      const fan = seed('x', 'not yours to delete');
+      expect(await api.delete(`${C}/delete`, { platform: 'x', user: 'nina', comment_id: fan })).toEqual(expect.objectContaining({
+        status: 403, body: { success: false, error_code: 'not_owner', platform: 'x', message: 'x: X: You are not allowed to delete a Tweet you did not create.' },
+      }));
+    });
+
+    it('an upstream refusal of an action: 502 with the platform message in error', async () => {
+      const own = await api.post(`${C}/create`, { platform: 'facebook', user: 'nina', post_id: posts.facebook, message: 'Our own comment' });
+      const res = await act({ platform: 'facebook', action: 'hide', comment_id: own.body.id });
+      expect(res.status).toBe(502);
+      expect(res.body).toMatchObject({ success: false, error_code: 'platform_rejected', platform: 'facebook', error: expect.stringContaining("A Page's own comment cannot be hidden.") });
+      expect(res.body.error).toBe(res.body.message);
+    });
+
+    it('a TikTok connection without the comments capability: 400 tiktok_reconnect_required', async () => {
+      expect((await api.post('/api/herald/users', { username: 'tina' })).status).toBe(201);
+      const tiktok = sandbox.simulators.tiktok;
+      const plain = tiktok.createAccount({ username: 'plain.creator', displayName: 'Plain', capabilities: ['video_privacy'] });
+      const start = await api.post('/api/herald/oauth/tiktok/start', { profile_username: 'tina', redirect_url: 'https://integrator.example/connected' });
+      const page = await (await fetch(start.body.authorize_url)).text();
+      const hidden = Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, '&')]));
+      const approved = await fetch(new URL(/<form[^>]*action="([^"]*)"/.exec(page)?.[1] ?? start.body.authorize_url, start.body.authorize_url), {
+        method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...hidden, open_id: plain.openId, decision: 'approve' }).toString(),
+      });
+      const back = await fetch(approved.headers.get('location')!, { redirect: 'manual' });
+      expect(new URL(back.headers.get('location')!).searchParams.get('connect_status')).toBe('success');
+      expect((await api.get(`${C}?platform=tiktok&user=tina&post_id=7300000000000000001`)).body).toEqual({
+        success: false, error_code: 'tiktok_reconnect_required', platform: 'tiktok', capability: 'comments',
+        message: 'This tiktok connection lacks the "comments" capability: reconnect the account to grant it.',
+      });
+    });
+
+    it('an expired authorization: 409 with reauth_required: true', async () => {
+      sandbox.simulators.x.revokeTokens();
+      const res = await list('x');
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ success: false, error_code: 'reauth_required', reauth_required: true, platform: 'x' });
+    });
+  });
+});
