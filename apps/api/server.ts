@@ -18,6 +18,7 @@ import { healthRoutes, observeHttp } from '../shared/http-observe';
 import { mediaJobRoutes } from './routes/media-jobs';
 import { notificationRoutes } from './routes/notifications';
 import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
+import { analyticsRoutes } from './routes/analytics';
 
 export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
@@ -96,6 +97,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   uploadRoutes(router, { ...deps, duplicateWindowMs: options.duplicateWindowMs }, ns, options);
   oauthStartRoute(router, deps, ns, options.publicBaseUrl);
   lookupRoutes(router, deps, ns);
+  analyticsRoutes(router, deps, ns);
   disconnectRoute(router, deps, ns);
   if (deps.mediaJobs) mediaJobRoutes(router, { ...deps, mediaJobs: deps.mediaJobs }, ns);
   if (deps.notifications) notificationRoutes(router, deps.notifications, ns);
