@@ -38,6 +38,7 @@ import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simul
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
 import { mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
+import { instagramAnalyticsHarness } from './analytics-harnesses';
 
 const PROCESSING_MS = 20;
 const POLL_MS = 10;
@@ -207,6 +208,7 @@ const instagram = (() => {
     },
     networkHas: async (o) => sim().posts(accountId).some((p) => p.id === o.postId),
     publishedCount: () => sim().posts().length,
+    analytics: instagramAnalyticsHarness(() => sim(), () => accountId),
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },

@@ -1,0 +1,49 @@
+/**
+ * The analytics part of each network's contract harness: the simulator's own figures, computed
+ * from its model (ops/simulators/<net>/analytics.ts) the way the network defines them, named as
+ * the spec names them.
+ */
+import type { TimePoint } from '../../../core/ports/platform';
+import type { InstagramSimulator } from '../../../ops/simulators/instagram';
+import type { HarnessAnalytics } from './analytics-contract';
+
+const DAY_MS = 86_400_000;
+export const daysOf = (w: { since: string; until: string }): string[] => {
+  const out: string[] = [];
+  for (let t = Date.parse(`${w.since}T00:00:00Z`); t <= Date.parse(`${w.until}T00:00:00Z`); t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
+};
+export const seriesSum = (series: readonly TimePoint[]): number => series.reduce((s, p) => s + p.value, 0);
+
+export function instagramAnalyticsHarness(sim: () => InstagramSimulator, accountId: () => string): HarnessAnalytics {
+  const owner = () => sim().accounts().find((a) => a.id === accountId())!;
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const o = owner();
+      const total = (m: string) => an.total(o, m, w.since, w.until);
+      const reach = daysOf(w).map((date) => ({ date, value: an.daily(o, 'reach', date) }));
+      return {
+        values: {
+          followers: an.followers(o), following: an.following(o), posts_count: sim().posts(o.id).length,
+          reach: seriesSum(reach), views: total('views'), impressions: total('views'), profileViews: total('profile_views'),
+          likes: total('likes'), comments: total('comments'), shares: total('shares'), saves: total('saves'), engagement: total('total_interactions'),
+        },
+        reachTimeseries: reach,
+        followerDemographics: an.demographics(o, 'follower_demographics') ?? {},
+        engagedAudienceDemographics: an.demographics(o, 'engaged_audience_demographics') ?? {},
+      };
+    },
+    post(_connection, outcome) {
+      const v = sim().analytics.mediaInsights(sim().posts().find((p) => p.id === outcome.postId)!);
+      return {
+        values: {
+          views: v.views!, impressions: v.views!, reach: v.reach!, likes: v.likes!, comments: v.comments!,
+          shares: v.shares!, saves: v.saved!, engagement: v.total_interactions!,
+        },
+      };
+    },
+    failure: { arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
+  };
+}
