@@ -38,7 +38,7 @@ import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simul
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
 import { mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
-import { instagramAnalyticsHarness } from './analytics-harnesses';
+import { facebookAnalyticsHarness, instagramAnalyticsHarness } from './analytics-harnesses';
 
 const PROCESSING_MS = 20;
 const POLL_MS = 10;
@@ -306,6 +306,7 @@ const facebook = (() => {
       || sim().photos().some((p) => p.published && (p.id === o.postId || p.postId === o.postId))
       || sim().videos().some((v) => v.published && !v.failProcessing && (v.id === o.postId || v.postId === o.postId)),
     publishedCount: () => feedPosts().length,
+    analytics: facebookAnalyticsHarness(() => sim(), () => accountId),
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.message === text) },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },

@@ -4,6 +4,7 @@
  * the spec names them.
  */
 import type { TimePoint } from '../../../core/ports/platform';
+import type { FacebookSimulator } from '../../../ops/simulators/facebook';
 import type { InstagramSimulator } from '../../../ops/simulators/instagram';
 import type { HarnessAnalytics } from './analytics-contract';
 
@@ -41,6 +42,37 @@ export function instagramAnalyticsHarness(sim: () => InstagramSimulator, account
         values: {
           views: v.views!, impressions: v.views!, reach: v.reach!, likes: v.likes!, comments: v.comments!,
           shares: v.shares!, saves: v.saved!, engagement: v.total_interactions!,
+        },
+      };
+    },
+    failure: { arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
+  };
+}
+
+export function facebookAnalyticsHarness(sim: () => FacebookSimulator, accountId: () => string): HarnessAnalytics {
+  const pageId = () => sim().accounts().find((a) => a.id === accountId())!.pageIds[0]!;
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    request: () => ({ pageId: pageId() }),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const series = (m: string) => daysOf(w).map((date) => ({ date, value: an.daily(pageId(), m, date) }));
+      const reach = series('page_impressions_unique');
+      const impressions = series('page_impressions');
+      return {
+        values: {
+          followers: an.followers(pageId()), likes: an.fans(pageId()), reach: seriesSum(reach), impressions: seriesSum(impressions),
+          profileViews: an.total(pageId(), 'page_views_total', w.since, w.until), engagement: an.total(pageId(), 'page_post_engagements', w.since, w.until),
+        },
+        reachTimeseries: reach, impressionsTimeseries: impressions, periodDays: w.days,
+      };
+    },
+    post(_connection, outcome) {
+      const v = sim().analytics.postInsights(sim().posts().find((p) => p.id === outcome.postId)!);
+      return {
+        values: {
+          impressions: v.post_impressions!, reach: v.post_impressions_unique!, likes: v.post_reactions_like_total!, comments: v.comments!,
+          shares: v.shares!, engagement: v.post_reactions_like_total! + v.comments! + v.shares!,
         },
       };
     },
