@@ -38,7 +38,7 @@ import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simul
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
 import { mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
-import { facebookAnalyticsHarness, instagramAnalyticsHarness } from './analytics-harnesses';
+import { facebookAnalyticsHarness, instagramAnalyticsHarness, youtubeAnalyticsHarness } from './analytics-harnesses';
 
 const PROCESSING_MS = 20;
 const POLL_MS = 10;
@@ -341,7 +341,7 @@ const youtube = (() => {
       const client = s.createClient({ redirectUris: [REDIRECT] });
       channelId = s.createAccount({ title: 'Contract Channel', handle: '@contract' }).id;
       adapter = createYoutubePlatform({
-        clientId: client.clientId, clientSecret: client.clientSecret, apiBase: s.apiBase, authBase: s.authBase, tokenUrl: s.tokenUrl,
+        clientId: client.clientId, clientSecret: client.clientSecret, apiBase: s.apiBase, analyticsApiBase: s.apiBase, authBase: s.authBase, tokenUrl: s.tokenUrl,
         chunkSizeBytes: 256 * 1024, pollIntervalMs: POLL_MS, timeoutMs: TIMEOUT_MS,
       });
       return { sim: s, adapter };
@@ -353,6 +353,7 @@ const youtube = (() => {
     },
     networkHas: async (o) => sim().videos(channelId).some((v) => v.id === o.postId && v.outcome === 'processed'),
     publishedCount: () => sim().videos().filter((v) => v.outcome === 'processed').length,
+    analytics: youtubeAnalyticsHarness(() => sim(), () => channelId),
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },

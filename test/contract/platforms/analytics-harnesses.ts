@@ -6,6 +6,7 @@
 import type { TimePoint } from '../../../core/ports/platform';
 import type { FacebookSimulator } from '../../../ops/simulators/facebook';
 import type { InstagramSimulator } from '../../../ops/simulators/instagram';
+import type { YoutubeSimulator } from '../../../ops/simulators/youtube';
 import type { HarnessAnalytics } from './analytics-contract';
 
 const DAY_MS = 86_400_000;
@@ -73,6 +74,37 @@ export function facebookAnalyticsHarness(sim: () => FacebookSimulator, accountId
         values: {
           impressions: v.post_impressions!, reach: v.post_impressions_unique!, likes: v.post_reactions_like_total!, comments: v.comments!,
           shares: v.shares!, engagement: v.post_reactions_like_total! + v.comments! + v.shares!,
+        },
+      };
+    },
+    failure: { arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
+  };
+}
+
+export function youtubeAnalyticsHarness(sim: () => YoutubeSimulator, channelId: () => string): HarnessAnalytics {
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const channel = sim().channels().find((c) => c.id === channelId())!;
+      const stats = an.statistics(channel);
+      const total = (m: string) => an.total(channelId(), m, w.since, w.until);
+      const views = daysOf(w).map((date) => ({ date, value: an.daily(channelId(), 'views', date) }));
+      return {
+        values: {
+          followers: Number(stats.subscriberCount), posts_count: Number(stats.videoCount), views: total('views'), impressions: total('views'),
+          likes: total('likes'), comments: total('comments'), shares: total('shares'), watch_time_minutes: total('estimatedMinutesWatched'),
+          average_view_duration_seconds: total('averageViewDuration'),
+        },
+        impressionsTimeseries: views,
+      };
+    },
+    post(_connection, outcome) {
+      const f = sim().analytics.video(sim().videos().find((v) => v.id === outcome.postId)!);
+      return {
+        values: {
+          views: f.views!, impressions: f.views!, likes: f.likes!, comments: f.comments!, shares: f.shares!,
+          watch_time_minutes: f.estimatedMinutesWatched!, average_view_duration_seconds: f.averageViewDuration!,
         },
       };
     },
