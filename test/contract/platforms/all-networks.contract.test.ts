@@ -38,7 +38,7 @@ import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simul
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
 import { mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
-import { facebookAnalyticsHarness, instagramAnalyticsHarness, youtubeAnalyticsHarness } from './analytics-harnesses';
+import { facebookAnalyticsHarness, instagramAnalyticsHarness, xAnalyticsHarness, youtubeAnalyticsHarness } from './analytics-harnesses';
 
 const PROCESSING_MS = 20;
 const POLL_MS = 10;
@@ -453,6 +453,7 @@ const x = (() => {
         return sim().tweets(accountId).some((t) => t.text === text && thread.includes(t.in_reply_to_tweet_id ?? ''));
       },
     },
+    analytics: xAnalyticsHarness(() => sim(), () => accountId),
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired' } },

@@ -6,6 +6,7 @@
 import type { TimePoint } from '../../../core/ports/platform';
 import type { FacebookSimulator } from '../../../ops/simulators/facebook';
 import type { InstagramSimulator } from '../../../ops/simulators/instagram';
+import type { XSimulator } from '../../../ops/simulators/x';
 import type { YoutubeSimulator } from '../../../ops/simulators/youtube';
 import type { HarnessAnalytics } from './analytics-contract';
 
@@ -109,5 +110,46 @@ export function youtubeAnalyticsHarness(sim: () => YoutubeSimulator, channelId: 
       };
     },
     failure: { arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
+  };
+}
+
+export function xAnalyticsHarness(sim: () => XSimulator, accountId: () => string): HarnessAnalytics {
+  const sumOver = (list: Array<Record<string, number>>, key: string) => list.reduce((s, m) => s + (m[key] ?? 0), 0);
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const me = sim().accounts().find((a) => a.id === accountId())!;
+      const user = an.userMetrics(me);
+      const start = Date.parse(`${w.since}T00:00:00Z`);
+      const end = Date.parse(`${w.until}T00:00:00Z`) + DAY_MS;
+      const inWindow = sim().tweets(accountId()).filter((t) => Date.parse(t.created_at) >= start && Date.parse(t.created_at) < end);
+      const pub = inWindow.map((t) => an.publicMetrics(t));
+      const priv = inWindow.map((t) => an.nonPublicMetrics(t));
+      const likes = sumOver(pub, 'like_count');
+      const comments = sumOver(pub, 'reply_count');
+      const shares = sumOver(pub, 'retweet_count');
+      const quotes = sumOver(pub, 'quote_count');
+      return {
+        values: {
+          followers: user.followers_count!, following: user.following_count!, posts_count: user.tweet_count!,
+          impressions: sumOver(priv, 'impression_count'), likes, comments, shares, quotes, saves: sumOver(pub, 'bookmark_count'),
+          profileViews: sumOver(priv, 'user_profile_clicks'), engagement: likes + comments + shares + quotes,
+        },
+      };
+    },
+    post(_connection, outcome) {
+      const an = sim().analytics;
+      const t = sim().tweets().find((x) => x.id === outcome.postId)!;
+      const pub = an.publicMetrics(t);
+      const priv = an.nonPublicMetrics(t);
+      return {
+        values: {
+          impressions: priv.impression_count!, likes: pub.like_count!, comments: pub.reply_count!, shares: pub.retweet_count!, quotes: pub.quote_count!,
+          saves: pub.bookmark_count!, profile_views: priv.user_profile_clicks!, engagement: pub.like_count! + pub.reply_count! + pub.retweet_count! + pub.quote_count!,
+        },
+      };
+    },
+    failure: { arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired' } },
   };
 }
