@@ -38,7 +38,7 @@ import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simul
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
 import { mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
-import { facebookAnalyticsHarness, instagramAnalyticsHarness, xAnalyticsHarness, youtubeAnalyticsHarness } from './analytics-harnesses';
+import { facebookAnalyticsHarness, instagramAnalyticsHarness, tiktokAnalyticsHarness, xAnalyticsHarness, youtubeAnalyticsHarness } from './analytics-harnesses';
 
 const PROCESSING_MS = 20;
 const POLL_MS = 10;
@@ -162,6 +162,7 @@ const tiktok = (() => {
     networkHas: async (o) => sim().posts(openId).some((p) => p.id === o.postId && p.state === 'published'),
     publishedCount: () => sim().posts().length,
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
+    analytics: tiktokAnalyticsHarness(() => sim(), () => openId),
     failures: [
       { mode: 'access_token_invalid', arm: () => sim().fail('access_token_invalid'), expect: { kind: 'auth_expired', reason: 'access_token_invalid' } },
       { mode: 'real:access_token_expired', arm: () => sim().expireAccessTokens(openId), expect: { kind: 'auth_expired' } },

@@ -6,6 +6,7 @@
 import type { TimePoint } from '../../../core/ports/platform';
 import type { FacebookSimulator } from '../../../ops/simulators/facebook';
 import type { InstagramSimulator } from '../../../ops/simulators/instagram';
+import type { TikTokSimulator } from '../../../ops/simulators/tiktok';
 import type { XSimulator } from '../../../ops/simulators/x';
 import type { YoutubeSimulator } from '../../../ops/simulators/youtube';
 import type { HarnessAnalytics } from './analytics-contract';
@@ -151,5 +152,26 @@ export function xAnalyticsHarness(sim: () => XSimulator, accountId: () => string
       };
     },
     failure: { arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired' } },
+  };
+}
+
+/** TikTok without profile_analytics (the contract's connection): Display API figures only. */
+export function tiktokAnalyticsHarness(sim: () => TikTokSimulator, openId: () => string): HarnessAnalytics {
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    account() {
+      const stats = sim().analytics.userStats(openId());
+      return {
+        values: {
+          followers: stats.follower_count, following: stats.following_count, posts_count: stats.video_count, likes: stats.likes_count,
+          views: null, impressions: null, profileViews: null, comments: null, shares: null, engagement: null,
+        },
+      };
+    },
+    post(_connection, outcome) {
+      const v = sim().analytics.video(sim().posts().find((p) => p.id === outcome.postId)!);
+      return { values: { views: v.video_views as number, impressions: v.video_views as number, likes: v.likes as number, comments: v.comments as number, shares: v.shares as number, reach: null, favorites: null } };
+    },
+    failure: { arm: () => sim().fail('access_token_invalid'), expect: { kind: 'auth_expired' } },
   };
 }
