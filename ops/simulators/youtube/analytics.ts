@@ -11,7 +11,6 @@ import type { ServerResponse } from 'node:http';
 import { sendJson } from '../kit/http';
 import { addDays, daysBetween, type AnalyticsModel, type MetricShape } from '../kit/metrics';
 import type { SimChannel, SimComment, SimVideo } from './types';
-import { apiError } from './wire';
 
 export const YOUTUBE_ANALYTICS_SCOPE = 'https://www.googleapis.com/auth/yt-analytics.readonly';
 export const YOUTUBE_CHANNEL_SHAPES: Record<string, MetricShape> = {
@@ -34,10 +33,12 @@ export interface YoutubeAnalyticsState {
   model: AnalyticsModel;
   videos: () => Iterable<SimVideo>;
   comments: () => readonly SimComment[];
+  /** Google's error body (wire.ts). */
+  apiError(res: ServerResponse, code: number, reason: string, message: string, domain?: string): void;
 }
 
 export function createYoutubeAnalytics(s: YoutubeAnalyticsState) {
-  const { model } = s;
+  const { model, apiError } = s;
   const uploads = (channelId: string) => [...s.videos()].filter((v) => v.channelId === channelId);
   const times = (channelId: string) => uploads(channelId).map((v) => v.createdAt);
   const api = {

@@ -49,7 +49,7 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
   const playlistItems: SimPlaylistItem[] = [];
   const deferred: YoutubeFailureMode[] = [];
   let origin = '';
-  const analytics = createYoutubeAnalytics({ model: createAnalyticsModel(opts.seed), videos: () => videos.values(), comments: () => comments });
+  const analytics = createYoutubeAnalytics({ model: createAnalyticsModel(opts.seed), videos: () => videos.values(), comments: () => comments, apiError });
 
   const issueAccess = (grant: Grant) => {
     const token = `ya29.${id('access', 60)}`;
