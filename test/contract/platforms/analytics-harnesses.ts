@@ -7,6 +7,7 @@ import type { TimePoint } from '../../../core/ports/platform';
 import type { BlueskySimulator } from '../../../ops/simulators/bluesky';
 import type { FacebookSimulator } from '../../../ops/simulators/facebook';
 import type { InstagramSimulator } from '../../../ops/simulators/instagram';
+import type { ThreadsSimulator } from '../../../ops/simulators/threads';
 import type { TikTokSimulator } from '../../../ops/simulators/tiktok';
 import type { XSimulator } from '../../../ops/simulators/x';
 import type { YoutubeSimulator } from '../../../ops/simulators/youtube';
@@ -200,5 +201,32 @@ export function blueskyAnalyticsHarness(sim: () => BlueskySimulator, did: () => 
       return { values: { likes: c.likeCount, shares: c.repostCount, comments: c.replyCount, quotes: c.quoteCount, engagement: c.likeCount + c.repostCount + c.replyCount + c.quoteCount } };
     },
     failure: { arm: () => sim().expireAccessTokens(did()), expect: { kind: 'auth_expired' } },
+  };
+}
+
+export function threadsAnalyticsHarness(sim: () => ThreadsSimulator, accountId: () => string): HarnessAnalytics {
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const views = daysOf(w).map((date) => ({ date, value: an.daily(accountId(), 'views', date) }));
+      const total = (m: string) => daysOf(w).reduce((s, d) => s + an.daily(accountId(), m, d), 0);
+      const likes = total('likes');
+      const reposts = total('reposts');
+      const replies = an.received(accountId(), 'replies', w.since, w.until);
+      const quotes = an.received(accountId(), 'quotes', w.since, w.until);
+      return {
+        values: {
+          followers: an.followers(accountId()), views: seriesSum(views), impressions: seriesSum(views), likes, comments: replies, shares: reposts, quotes,
+          engagement: likes + replies + reposts + quotes,
+        },
+        impressionsTimeseries: views,
+      };
+    },
+    post(_connection, outcome) {
+      const v = sim().analytics.media(sim().posts().find((p) => p.id === outcome.postId)!);
+      return { values: { views: v.views!, impressions: v.views!, likes: v.likes!, comments: v.replies!, shares: v.reposts!, quotes: v.quotes!, engagement: v.likes! + v.replies! + v.reposts! + v.quotes! } };
+    },
+    failure: { arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
   };
 }
