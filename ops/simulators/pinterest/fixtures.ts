@@ -1,4 +1,5 @@
 /** The Pinterest simulator's public surface (options, fixtures, failure modes, controls) and its wire conventions (scopes, limits, failure routing, error bodies, file sniffing). */
+import type { PinterestAnalytics } from './analytics';
 import type { ServerResponse } from 'node:http';
 import { escapeHtml } from '../kit/html';
 import { sendText, type RecordedRequest } from '../kit/http';
@@ -36,7 +37,8 @@ export const UPLOAD_PATH = '/pinterest-media-upload/';
 export const AI_DISCLOSURES = ['AI_MODIFIED', 'SYNTHETIC_PERFORMER'];
 export const COVER_TYPES = ['image/jpeg', 'image/png'];
 
-export type Route = 'authorize' | 'token' | 'user_account' | 'boards' | 'media_create' | 'media_get' | 'pins_create' | 'pins_get' | 'upload' | 'unknown';
+export type Route = 'authorize' | 'token' | 'user_account' | 'boards' | 'media_create' | 'media_get' | 'pins_create' | 'pins_get' | 'upload' | 'unknown'
+  | 'user_analytics' | 'pin_analytics';
 
 /** Which routes a queued failure waits for; it stays armed until such a request comes. */
 export const FAILURE_ROUTES: Record<PinterestFailureMode, (route: Route) => boolean> = {
@@ -108,6 +110,8 @@ export interface PinterestSimulator {
   fail(mode: PinterestFailureMode, times?: number): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
+  /** The analytics model (tests compare an adapter's numbers with these). */
+  readonly analytics: PinterestAnalytics;
   state(): Record<string, unknown>;
   /** Clears pins, media, queued failures, latency and recorded requests; apps, accounts, boards and tokens stay. */
   reset(): void;

@@ -38,7 +38,7 @@ import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simul
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
 import { mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
-import { blueskyAnalyticsHarness, facebookAnalyticsHarness, instagramAnalyticsHarness, threadsAnalyticsHarness, tiktokAnalyticsHarness, xAnalyticsHarness, youtubeAnalyticsHarness } from './analytics-harnesses';
+import { blueskyAnalyticsHarness, facebookAnalyticsHarness, instagramAnalyticsHarness, pinterestAnalyticsHarness, threadsAnalyticsHarness, tiktokAnalyticsHarness, xAnalyticsHarness, youtubeAnalyticsHarness } from './analytics-harnesses';
 
 const PROCESSING_MS = 20;
 const POLL_MS = 10;
@@ -515,6 +515,7 @@ const pinterest = (() => {
     },
     networkHas: async (o) => sim().pins(accountId).some((p) => String(p.pin.id) === o.postId),
     publishedCount: () => sim().pins().length,
+    analytics: pinterestAnalyticsHarness(() => sim(), () => accountId),
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },

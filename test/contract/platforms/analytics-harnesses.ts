@@ -7,6 +7,7 @@ import type { TimePoint } from '../../../core/ports/platform';
 import type { BlueskySimulator } from '../../../ops/simulators/bluesky';
 import type { FacebookSimulator } from '../../../ops/simulators/facebook';
 import type { InstagramSimulator } from '../../../ops/simulators/instagram';
+import type { PinterestSimulator } from '../../../ops/simulators/pinterest';
 import type { ThreadsSimulator } from '../../../ops/simulators/threads';
 import type { TikTokSimulator } from '../../../ops/simulators/tiktok';
 import type { XSimulator } from '../../../ops/simulators/x';
@@ -228,5 +229,33 @@ export function threadsAnalyticsHarness(sim: () => ThreadsSimulator, accountId: 
       return { values: { views: v.views!, impressions: v.views!, likes: v.likes!, comments: v.replies!, shares: v.reposts!, quotes: v.quotes!, engagement: v.likes! + v.replies! + v.reposts! + v.quotes! } };
     },
     failure: { arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
+  };
+}
+
+export function pinterestAnalyticsHarness(sim: () => PinterestSimulator, accountId: () => string): HarnessAnalytics {
+  const KEYS = ['IMPRESSION', 'PIN_CLICK', 'OUTBOUND_CLICK', 'SAVE', 'ENGAGEMENT'] as const;
+  const sums = (days: string[], value: (m: string, d: string) => number | undefined) =>
+    Object.fromEntries(KEYS.map((k) => [k, days.reduce((s, d) => s + (value(k, d) ?? 0), 0)])) as Record<(typeof KEYS)[number], number>;
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const days = daysOf(w);
+      const sum = sums(days, (m, d) => an.daily(accountId(), m, d));
+      return {
+        values: {
+          followers: an.followers(accountId()), following: 0, posts_count: sim().pins().filter((p) => p.ownerId === accountId()).length,
+          impressions: sum.IMPRESSION, pin_clicks: sum.PIN_CLICK, outbound_clicks: sum.OUTBOUND_CLICK, saves: sum.SAVE, engagement: sum.ENGAGEMENT,
+        },
+        impressionsTimeseries: days.flatMap((date) => { const v = an.daily(accountId(), 'IMPRESSION', date); return v === undefined ? [] : [{ date, value: v }]; }),
+      };
+    },
+    post(_connection, outcome) {
+      const p = sim().pins().find((x) => x.pin.id === outcome.postId)!;
+      const created = new Date(String(p.pin.created_at)).toISOString().slice(0, 10);
+      const sum = sums(daysOf({ since: created, until: new Date().toISOString().slice(0, 10) }), (m, d) => sim().analytics.pinDaily(p, m, d));
+      return { values: { impressions: sum.IMPRESSION, pin_clicks: sum.PIN_CLICK, outbound_clicks: sum.OUTBOUND_CLICK, saves: sum.SAVE, engagement: sum.ENGAGEMENT } };
+    },
+    failure: { arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired' } },
   };
 }
