@@ -18,6 +18,7 @@ import type { MediaJobApi } from './routes/media-jobs';
 import type { NotificationDeps } from '../../core/usecases/notifications';
 import type { ConnectStorage } from '../../core/ports/connect-storage';
 import type { ConnectLinkOptions } from '../../core/usecases/connect-links';
+import type { AnalyticsApi } from './routes/analytics';
 
 export interface ApiDeps {
   storage: Storage;
@@ -61,6 +62,8 @@ export interface ApiDeps {
   notifications?: NotificationDeps;
   /** Connect links, their sessions and the operator's preferences (the hosted connect page); without it those routes are not served. */
   connect?: ConnectStorage;
+  /** Live analytics: the result cache and how long answers are reused (without it nothing is cached). */
+  analytics?: AnalyticsApi;
 }
 
 export interface ApiOptions {

@@ -21,6 +21,7 @@ import { healthRoutes, observeHttp } from '../shared/http-observe';
 import { mediaJobRoutes } from './routes/media-jobs';
 import { notificationRoutes } from './routes/notifications';
 import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
+import { analyticsRoutes } from './routes/analytics';
 import { mount } from './catalogue/mount';
 import { getMe } from './catalogue/account';
 import { documentRoutes } from './routes/documents';
@@ -110,6 +111,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   mediaLibraryRoutes(router, deps, ns);
   postRoutes(router, deps, ns);
   commentRoutes(router, deps, ns);
+  analyticsRoutes(router, deps, ns);
   disconnectRoute(router, deps, ns);
   if (deps.mediaJobs) mediaJobRoutes(router, { ...deps, mediaJobs: deps.mediaJobs }, ns);
   if (deps.notifications) notificationRoutes(router, deps.notifications, ns);

@@ -54,6 +54,8 @@ export interface HeraldConfig {
    * lifetimes of its OAuth codes and tokens.
    */
   mcp: { host: string; port: number; publicBaseUrl: string; apiBaseUrl: string; codeTtlMs: number; accessTokenTtlMs: number; refreshTokenTtlMs: number; base64MaxBytes: number; uploadDir: string; oauthRateLimit: boolean };
+  /** Live analytics answers (GET /analytics, post metrics, audience, suggestions) are reused this long (HERALD_ANALYTICS_CACHE_MS). */
+  analytics: { cacheMs: number };
 }
 
 export interface ObservabilityConfig {
@@ -153,6 +155,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
     // process's concurrent operations small keeps the sum below FerretDB's pool (ops: 40).
     mongoMaxPoolSize: int(env, 'HERALD_MONGO_MAX_POOL_SIZE', 10),
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    analytics: { cacheMs: int(env, 'HERALD_ANALYTICS_CACHE_MS', 5 * 60_000) },
     redisKeyPrefix: env.HERALD_REDIS_PREFIX ?? 'herald',
     temporal: {
       address: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',

@@ -3,6 +3,7 @@
  * plus an app password exchanged for a session (connect.ts); posts are app.bsky.feed.post records
  * (publish.ts, records.ts), videos go through the video service (video.ts).
  */
+import { createBlueskyAnalytics } from './analytics';
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { httpUrl, matching, millis } from '../kit/env';
 import { systemNow, trimBase } from '../kit/http';
@@ -68,6 +69,7 @@ export function createBlueskyPlatform(opts: BlueskyPlatformOptions = {}): Platfo
     comments: createBlueskyComments(records, client),
     mediaLibrary: createBlueskyMediaLibrary(client, { appUrl: trimBase(opts.appUrl ?? BLUESKY_APP_URL) }),
     postEditor: createBlueskyPostEditor(client),
+    analytics: createBlueskyAnalytics(client),
   };
 }
 

@@ -9,6 +9,7 @@ import { httpUrl, millis } from '../kit/env';
 import { createFacebookClient, type FacebookPlatformOptions } from './client';
 import { createFacebookComments } from './comments';
 import { createFacebookConnect } from './connect';
+import { createFacebookAnalytics } from './analytics';
 import { facebookDescriptor } from './descriptor';
 import { createFacebookLookups } from './lookups';
 import { createFacebookMediaLibrary } from './media';
@@ -33,6 +34,7 @@ export function createFacebookPlatform(opts: FacebookPlatformOptions): PlatformA
     mediaLibrary: createFacebookMediaLibrary(client),
     lookups: createFacebookLookups(),
     postEditor: createFacebookPostEditor(client),
+    analytics: createFacebookAnalytics(client),
   };
 }
 

@@ -6,6 +6,7 @@
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { defineNetwork } from '../kit/network';
 import { httpUrl, millis, text } from '../kit/env';
+import { createInstagramAnalytics } from './analytics';
 import { createInstagramClient, type InstagramPlatformOptions } from './client';
 import { createInstagramComments } from './comments';
 import { createInstagramConnect } from './connect';
@@ -32,6 +33,7 @@ export function createInstagramPlatform(opts: InstagramPlatformOptions): Platfor
     comments: createInstagramComments(client),
     mediaLibrary: createInstagramMediaLibrary(client),
     lookups: createInstagramLookups(client),
+    analytics: createInstagramAnalytics(client),
   };
 }
 

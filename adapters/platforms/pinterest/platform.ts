@@ -4,6 +4,7 @@
  * publish.ts, boards.ts). Pinterest has no first-comment API and the spec lists no first comment
  * for it: no comments capability.
  */
+import { createPinterestAnalytics } from './analytics';
 import type { PlatformAdapter, PlatformCredentials } from '../../../core/ports/platform';
 import { systemNow, trimBase, type Now } from '../kit/http';
 import { createPinterestBoards, type PinterestBoard } from './boards';
@@ -60,5 +61,6 @@ export function createPinterestPlatform(opts: PinterestPlatformOptions): Pintere
     mediaLibrary: createPinterestMediaLibrary(client),
     lookups: createPinterestLookups(listBoards),
     postEditor: createPinterestPostEditor(client),
+    analytics: createPinterestAnalytics(client),
   };
 }

@@ -9,8 +9,8 @@ import { createOAuth2Client } from '../kit/oauth2';
 import { fail, type TikTokClient } from './client';
 
 export const TIKTOK_AUTH_BASE = 'https://www.tiktok.com';
-/** Scopes Herald asks for: publish (direct post), upload (drafts), the identity, and the video list (media library). */
-export const TIKTOK_SCOPES: readonly string[] = ['video.publish', 'video.upload', 'user.info.basic', 'video.list'];
+/** Scopes Herald asks for: publish (direct post), upload (drafts), the identity, its stats (analytics) and the video list (media library, analytics). */
+export const TIKTOK_SCOPES: readonly string[] = ['video.publish', 'video.upload', 'user.info.basic', 'user.info.stats', 'video.list'];
 
 export interface TikTokConnectOptions {
   clientId: string;

@@ -1,6 +1,7 @@
 import type { Operation } from './types';
 import { accountOperations } from './account';
 import { commentOperations } from './comments';
+import { analyticsOperations } from './analytics';
 import { connectionOperations } from './connections';
 import { documentOperations } from './documents';
 import { lookupOperations } from './lookups';
@@ -28,6 +29,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...commentOperations,
   ...mediaJobOperations,
   ...notificationOperations,
+  ...analyticsOperations,
 ];
 
 export type { Operation } from './types';

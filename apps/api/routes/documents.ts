@@ -42,7 +42,10 @@ window.ui = SwaggerUIBundle({ url: ${JSON.stringify(documentUrl)}, dom_id: '#swa
 /** GET /api/openapi.json, GET /api/docs and its assets: no API key (registered before authentication). */
 export function documentRoutes(open: Router, ns: string, publicBaseUrl: string): void {
   let document: string | undefined;
-  mount(open, ops.getOpenApiDocument, ns, (ctx) => {
+  mount(open, ops.getOpenApiDocument, ns, async (ctx) => {
+    // A body sent with the GET is read (and ignored) first: answering the large document while the
+    // client still writes resets the connection before the answer arrives.
+    for await (const _chunk of ctx.req) { /* drained */ }
     document ??= JSON.stringify(openApiDocument(OPERATIONS, { namespace: ns, publicBaseUrl }));
     ctx.type = 'application/json';
     ctx.body = document;

@@ -13,6 +13,7 @@ export * from './comments';
 export * from './later';
 export * from './library';
 export * from './lookups';
+export * from './analytics';
 export * from './probe';
 export * from './registry';
 export * from './post-editor';

@@ -2,9 +2,10 @@ import type { Platform } from '../../domain/platforms';
 import type { Comments } from './comments';
 import type { CredentialConnector, OAuthConnector, TokenRefresher } from './connect';
 import type { PlatformDescriptor } from './descriptor';
-import type { Analytics, PostEditor } from './later';
+import type { Analytics } from './analytics';
 import type { MediaLibrary } from './library';
 import type { Lookups } from './lookups';
+import type { PostEditor } from './post-editor';
 import type { AccountProbe } from './probe';
 import type { Publisher } from './publish';
 

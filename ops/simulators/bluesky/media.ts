@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { sendJson, type SimRequest } from '../kit/http';
 import { pageAfter } from '../kit/paging';
 import type { createBlueskyAuth } from './auth';
-import { POST, type BlueskyState } from './state';
+import { POST, type BlueskyRecord, type BlueskyState } from './state';
 import { invalidRequest, isObj } from './xrpc';
 
 export const BLUESKY_SIM_CDN = 'https://cdn.bsky.app/img';
@@ -42,7 +42,11 @@ function embedView(did: string, embed: unknown): Record<string, unknown> | undef
   return undefined;
 }
 
-export function authorFeed(s: BlueskyState, auth: ReturnType<typeof createBlueskyAuth>, req: SimRequest, res: ServerResponse): void {
+export function authorFeed(
+  s: BlueskyState, auth: ReturnType<typeof createBlueskyAuth>, req: SimRequest, res: ServerResponse,
+  /** The post's reply, repost, like and quote counts (the analytics model's); zero without it. */
+  counts?: (r: BlueskyRecord) => { replyCount: number; repostCount: number; likeCount: number; quoteCount: number },
+): void {
   auth.authenticate(req, 'access');
   const actor = auth.findAccount(String(req.query.actor ?? ''));
   if (!actor) throw invalidRequest('Profile not found');
@@ -61,7 +65,7 @@ export function authorFeed(s: BlueskyState, auth: ReturnType<typeof createBluesk
     return {
       post: {
         uri: r.uri, cid: r.cid, author: { did: actor.did, handle: actor.handle, displayName: actor.displayName },
-        record: r.value, ...(embed ? { embed } : {}), replyCount: 0, repostCount: 0, likeCount: 0, quoteCount: 0, indexedAt: r.indexedAt, labels: [],
+        record: r.value, ...(embed ? { embed } : {}), ...(counts ? counts(r) : { replyCount: 0, repostCount: 0, likeCount: 0, quoteCount: 0 }), indexedAt: r.indexedAt, labels: [],
       },
     };
   });

@@ -14,6 +14,8 @@
 import { authorFeed } from './media';
 import { seedInputOf } from '../kit/comments';
 import { BLUESKY_COMMENT_METHODS, createBlueskyComments } from './comments';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createBlueskyAnalytics, type BlueskyAnalytics } from './analytics';
 import { sendJson, startSimulatorHost, type RecordedRequest } from '../kit/http';
 import { createBlueskyAuth } from './auth';
 import { BLUESKY_FAILURE_MODES, BLUESKY_SIM_VIDEO_SERVICE_DID, createBlueskyFailures, type BlueskyFailureMode } from './failures';
@@ -57,6 +59,8 @@ export interface BlueskySimulator {
   fail(mode: BlueskyFailureMode, times?: number): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
+  /** The counts model (tests compare an adapter's numbers with these). */
+  readonly analytics: BlueskyAnalytics;
   state(): Record<string, unknown>;
   /** Clears records, blobs, video jobs and usage, queued failures, latency and recorded requests; accounts and sessions stay. */
   reset(): void;
@@ -68,7 +72,10 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
   const { seeded, accounts, tokens, records, blobs, jobs, usage, deferred } = s;
   const auth = createBlueskyAuth(s);
   const { findAccount } = auth;
-  const { pds } = createBlueskyPds(s, auth, createBlueskyLexicon(s));
+  const analytics = createBlueskyAnalytics({
+    model: createAnalyticsModel(opts.seed), records: () => records.values(), authenticate: (req) => auth.authenticate(req, 'access'), findAccount,
+  });
+  const { pds } = createBlueskyPds(s, auth, createBlueskyLexicon(s), (did) => analytics.profileCounts(did));
   const { video } = createBlueskyVideo(s, auth);
   const { comments, seedComment } = createBlueskyComments(s, auth);
   const { pickVerdict, generic } = createBlueskyFailures(s);
@@ -80,13 +87,13 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
     'app.bsky.feed.getAuthorFeed': 'GET',
     'app.bsky.video.getUploadLimits': 'GET', 'app.bsky.video.uploadVideo': 'POST', 'app.bsky.video.getJobStatus': 'GET',
     ...BLUESKY_COMMENT_METHODS,
+    ...analytics.methods,
   };
 
   const host = await startSimulatorHost<BlueskyFailureMode>({
     port: opts.port,
     maxBodyBytes: MAX_VIDEO_BYTES + 1_000_000,
     failureModes: BLUESKY_FAILURE_MODES,
-    controls: { comment: (body) => { seedComment(seedInputOf(body)); } },
     state: () => ({
       accounts: [...accounts.values()].map((a) => ({ did: a.did, handle: a.handle, emailConfirmed: a.emailConfirmed })),
       recordCount: records.size,
@@ -101,6 +108,7 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
       usage.clear();
       deferred.length = 0;
     },
+    controls: { comment: (body) => { seedComment(seedInputOf(body)); }, analytics_clock: clockControl(analytics.model) },
     handle(req, res, failure) {
       const m = /^(\/video)?\/xrpc\/([a-zA-Z0-9.-]+)$/.exec(req.path);
       try {
@@ -114,8 +122,10 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
         const immediate = verdict ? generic(verdict) : undefined;
         if (immediate) throw immediate;
         if (req.body.kind === 'too_large') throw new XrpcError(413, 'PayloadTooLarge', 'request entity too large');
-        if (nsid === 'app.bsky.feed.getAuthorFeed') return authorFeed(s, auth, req, res);
+        if (nsid === 'app.bsky.feed.getAuthorFeed') return authorFeed(s, auth, req, res, (r) => analytics.counts(r));
         if (BLUESKY_COMMENT_METHODS[nsid]) return comments(nsid, req, res);
+        const read = analytics.handlers[nsid];
+        if (read) return read(req, res);
         return (onVideo ? video : pds)(nsid, req, res, verdict);
       } catch (err) {
         if (!(err instanceof XrpcError)) throw err;
@@ -144,6 +154,7 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
     videoBaseUrl: `${origin}/video`,
     videoServiceDid: BLUESKY_SIM_VIDEO_SERVICE_DID,
     get requests() { return host.requests; },
+    analytics,
     createAccount(input) {
       const handle = input.handle.toLowerCase().replace(/^@/, '');
       if (findAccount(handle)) throw new Error(`handle ${handle} is taken`);

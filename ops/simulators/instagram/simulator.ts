@@ -11,6 +11,8 @@ import type { ServerResponse } from 'node:http';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type SimRequest } from '../kit/http';
 import { createCommentStore, seedInputOf, type SeedCommentInput } from '../kit/comments';
 import { instagramCommentRoute } from './comments';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createInstagramAnalytics } from './analytics';
 import {
   approvePage, createCheckpointedAccounts, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, sendGraphError, sniffMedia,
 } from '../kit/meta-graph';
@@ -72,6 +74,10 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
   const armed: InstagramFailureMode[] = [];
   const checkpointed = createCheckpointedAccounts((id) => accounts.has(id));
   let nextId = 1;
+  const analytics = createInstagramAnalytics({
+    model: createAnalyticsModel(opts.seed), media: () => media.values(), commentCount: (mediaId) => commentStore.all(mediaId).length,
+    paramError: (res, message, subcode) => paramError(res, message, subcode), permissionDenied: (res) => failWith(res, 'permission_denied'),
+  });
 
   const digits = (kind: string, n: number) => (seeded(kind).readBigUInt64BE(0) % 10n ** BigInt(n)).toString().padStart(n, '0');
   const liveId = (prefix: string) => `${prefix}${String(nextId++).padStart(17 - prefix.length, '0')}`;
@@ -440,7 +446,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
       if (account.id !== owner.id) return paramError(res, `Unsupported get request. Object with ID '${id}' does not exist.`, 33);
       return sendJson(res, 200, pick({
         id: account.id, user_id: account.id, username: account.username, name: account.name,
-        profile_picture_url: account.profilePictureUrl, account_type: 'BUSINESS', followers_count: account.followersCount,
+        profile_picture_url: account.profilePictureUrl, account_type: 'BUSINESS', followers_count: analytics.followers(account), follows_count: analytics.following(account),
         media_count: [...media.values()].filter((m) => m.ownerId === account.id).length,
       }, p.fields, ['id']));
     }
@@ -484,6 +490,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     const commentDeps = { store: commentStore, media, commentsOff, privatelyAnswered, newId: liveId, paramError, graphError: (r: ServerResponse, status: number, error: Record<string, unknown>) => graphError(r, status, error) };
     if (instagramCommentRoute(commentDeps, { req, res, owner, scopes: token.scopes, node: node!, edge, params: p })) return;
     if (req.method === 'GET' && !edge) return readObject(res, owner, node!, p);
+    if (req.method === 'GET' && edge === 'insights' && analytics.route(res, owner, token.scopes, node!, p, media.get(node!))) return;
     if (req.method === 'GET' && edge === 'content_publishing_limit' && isOwner) {
       return sendJson(res, 200, { data: [{ quota_usage: quotaUsage(owner.id), config: { quota_total: INSTAGRAM_SIM_QUOTA_TOTAL, quota_duration: 86400 } }] });
     }
@@ -529,6 +536,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     controls: {
       checkpoint: checkpointed.control,
       comment: (body) => { seedComment(seedInputOf(body)); },
+      analytics_clock: clockControl(analytics.model),
     },
     handle(req, res, queued) {
       const kind = requestKind(req);
@@ -565,6 +573,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     authorizeUrl: `${origin}/oauth/authorize`,
     tokenUrl: `${origin}/oauth/access_token`,
     get requests() { return host.requests; },
+    analytics,
     createApp(input = {}) {
       const app: SimApp = {
         clientId: input.clientId ?? digits('app', 15),

@@ -1,4 +1,5 @@
 /** The Pinterest simulator's public surface (options, fixtures, failure modes, controls) and its wire conventions (scopes, limits, failure routing, error bodies, file sniffing). */
+import type { PinterestAnalytics } from './analytics';
 import type { ServerResponse } from 'node:http';
 import { escapeHtml } from '../kit/html';
 import { sendText, type RecordedRequest } from '../kit/http';
@@ -38,7 +39,7 @@ export const COVER_TYPES = ['image/jpeg', 'image/png'];
 
 export type Route =
   | 'authorize' | 'token' | 'user_account' | 'boards' | 'media_create' | 'media_get' | 'pins_create' | 'pins_get' | 'pins_list'
-  | 'pins_save' | 'pins_delete' | 'upload' | 'unknown';
+  | 'pins_save' | 'pins_delete' | 'upload' | 'unknown' | 'user_analytics' | 'pin_analytics';
 
 /** Which routes a queued failure waits for; it stays armed until such a request comes. */
 export const FAILURE_ROUTES: Record<PinterestFailureMode, (route: Route) => boolean> = {
@@ -110,6 +111,8 @@ export interface PinterestSimulator {
   fail(mode: PinterestFailureMode, times?: number): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
+  /** The analytics model (tests compare an adapter's numbers with these). */
+  readonly analytics: PinterestAnalytics;
   state(): Record<string, unknown>;
   /** Clears pins, media, queued failures, latency and recorded requests; apps, accounts, boards and tokens stay. */
   reset(): void;

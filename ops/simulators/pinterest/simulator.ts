@@ -16,6 +16,8 @@ import type { ServerResponse } from 'node:http';
 import { createPinterestPosts } from './posts';
 import { createHash, createHmac } from 'node:crypto';
 import { escapeHtml } from '../kit/html';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createPinterestAnalytics } from './analytics';
 import {
   createSeededSource, sendEmpty, sendJson, sendText, startSimulatorHost,
   type MultipartPart, type SimRequest,
@@ -49,6 +51,7 @@ export async function startPinterestSimulator(opts: PinterestSimulatorOptions = 
   const mediaUploads = new Map<string, PinterestSimMedia>();
   const storedPins: PinterestSimPin[] = [];
   const posts = createPinterestPosts({ boards, storedPins, numericId: (kind, length) => numericId(kind, length) });
+  const analytics = createPinterestAnalytics({ model: createAnalyticsModel(opts.seed), pins: () => storedPins, invalid: (res, message) => sendJson(res, 400, invalidParams(message)) });
   /** Failures taken from the host's queue, waiting for a request of their route. */
   const armed: PinterestFailureMode[] = [];
   let origin = '';
@@ -181,6 +184,8 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
     pins_list: ['boards:read', 'pins:read'],
     pins_save: ['boards:read', 'boards:write', 'pins:read', 'pins:write'],
     pins_delete: ['boards:read', 'boards:write', 'pins:read', 'pins:write'],
+    user_analytics: ['user_accounts:read'],
+    pin_analytics: ['pins:read'],
   };
 
   /** The caller's account, or the answer already sent. */
@@ -467,6 +472,9 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
     if (p === UPLOAD_PATH || p === UPLOAD_PATH.slice(0, -1)) return { route: 'upload' };
     if (p === '/v5/oauth/token' && req.method === 'POST') return { route: 'token' };
     if (p === '/v5/user_account' && req.method === 'GET') return { route: 'user_account' };
+    if (p === '/v5/user_account/analytics' && req.method === 'GET') return { route: 'user_analytics' };
+    const pinStats = /^\/v5\/pins\/([^/]+)\/analytics$/.exec(p);
+    if (pinStats && req.method === 'GET') return { route: 'pin_analytics', id: decodeURIComponent(pinStats[1]!) };
     if (p === '/v5/boards' && req.method === 'GET') return { route: 'boards' };
     if (p === '/v5/media' && req.method === 'POST') return { route: 'media_create' };
     if (p === '/v5/pins' && req.method === 'POST') return { route: 'pins_create' };
@@ -519,9 +527,11 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
           username: account.username, about: account.about, business_name: account.businessName,
           board_count: [...boards.values()].filter((b) => b.ownerId === account.id).length,
           pin_count: storedPins.filter((p) => p.ownerId === account.id).length,
-          follower_count: 0, following_count: 0, monthly_views: 0,
+          follower_count: analytics.followers(account.id), following_count: 0, monthly_views: analytics.monthlyViews(account.id),
         });
       case 'boards': return listBoards(req, res, account);
+      case 'user_analytics': return analytics.userAnalytics(res, account.id, req.query);
+      case 'pin_analytics': return analytics.pinAnalytics(res, account.id, id!, req.query);
       case 'media_create': return createMedia(req, res, account);
       case 'media_get': return getMedia(res, account, id!, failure);
       case 'pins_create': return createPin(req, res, account, failure);
@@ -547,6 +557,7 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
       pinCount: storedPins.length,
       media: [...mediaUploads.values()].map((m) => ({ id: m.id, status: statusOf(m), size: m.size })),
     }),
+    controls: { analytics_clock: clockControl(analytics.model) },
     reset: () => {
       storedPins.length = 0;
       mediaUploads.clear();
@@ -570,6 +581,7 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
     apiBase: `${origin}/v5`,
     uploadUrl: `${origin}${UPLOAD_PATH}`,
     get requests() { return host.requests; },
+    analytics,
     createApp(input = {}) {
       const app: PinterestSimApp = {
         clientId: numericId('client-id', 7),

@@ -12,6 +12,8 @@ import { mentionsOf, xCommentRoute, X_COMMENT_SCOPES, type XFan } from './commen
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { escapeHtml } from '../kit/html';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createXAnalytics } from './analytics';
 import {
   createSeededSource, sendJson, sendText, startSimulatorHost, type ParsedBody, type SimRequest,
 } from '../kit/http';
@@ -45,6 +47,10 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
   const articles = new Map<string, XSimArticle>();
   let sequence = 0;
   let failNextProcessing = false;
+  const analytics = createXAnalytics({
+    model: createAnalyticsModel(opts.seed), tweets: () => tweets,
+    invalidRequest: (res, message, parameters) => invalidRequest(res, message, parameters), forbidden: (res, detail) => forbidden(res, detail),
+  });
 
   const fixtureId = (kind: string) => {
     const bytes = seeded(kind);
@@ -329,6 +335,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     const all: Record<string, unknown> = {
       id: a.id, name: a.name, username: a.username, profile_image_url: a.profileImageUrl, protected: false,
       verified: a.premium, subscription_type: a.premium ? 'Premium' : 'None', created_at: '2020-01-01T00:00:00.000Z',
+      public_metrics: analytics.userMetrics(a),
     };
     const data = Object.fromEntries(Object.entries(all).filter(([k]) => ['id', 'name', 'username', ...requested].includes(k)));
     sendJson(res, 200, { data });
@@ -445,6 +452,8 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
 
   const SCOPES_NEEDED: Array<[RegExp, string[]]> = [
     [/^\/2\/users\/me$/, ['tweet.read', 'users.read']],
+    [/^\/2\/users\/[0-9]+\/tweets$/, ['tweet.read', 'users.read']],
+    [/^\/2\/tweets\/[0-9]+$/, ['tweet.read', 'users.read']],
     [/^\/2\/tweets$/, ['tweet.read', 'tweet.write', 'users.read']],
     [/^\/2\/users\/[^/]+\/tweets$/, ['tweet.read', 'users.read']],
     [/^\/2\/tweets\//, ['tweet.read', 'tweet.write', 'users.read']],
@@ -483,8 +492,14 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
 
     const route = `${req.method} ${req.path}`;
     if (route === 'GET /2/users/me') return usersMe(req, res, caller);
+    // One endpoint, two readers: metric fields are answered by the analytics model, the rest by the
+    // timeline/post routes (media library, post operations).
+    const wantsMetrics = /(^|,)(public_metrics|non_public_metrics|organic_metrics)(,|$)/.test(String(req.query['tweet.fields'] ?? ''));
     const timeline = req.method === 'GET' ? /^\/2\/users\/([^/]+)\/tweets$/.exec(req.path) : null;
+    if (timeline && wantsMetrics) return analytics.userTweets(res, caller.account, timeline[1]!, req.query);
     if (timeline) return listUserTweets(req, res, { userId: timeline[1]!, userExists: accounts.has(timeline[1]!), tweets, media: mediaById, invalidRequest });
+    const single = /^\/2\/tweets\/([0-9]+)$/.exec(req.path);
+    if (single && req.method === 'GET' && wantsMetrics) return analytics.tweet(res, caller.account, single[1]!, req.query);
     if (route === 'POST /2/tweets') return createTweet(res, caller, req.body);
     if (handlePostRoutes(posts, req, res, caller.account)) return;
     if (route === 'POST /2/articles/draft') return createArticleDraft(res, caller, req.body);
@@ -529,13 +544,13 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     port: opts.port,
     maxBodyBytes: 6 * 1024 * 1024,
     failureModes: X_FAILURE_MODES,
-    controls: { comment: (body) => { seedComment(seedInputOf(body)); } },
     state: () => ({
       clients: [...clients.values()].map((c) => ({ clientId: c.clientId, name: c.name, redirectUris: c.redirectUris, confidential: c.clientSecret !== null })),
       accounts: [...accounts.values()],
       tweetCount: tweets.length,
       mediaCount: mediaById.size,
     }),
+    controls: { comment: (body) => { seedComment(seedInputOf(body)); }, analytics_clock: clockControl(analytics.model) },
     reset: () => {
       tweets.length = 0;
       articles.clear();
@@ -565,6 +580,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     port: host.port,
     origin: host.origin,
     get requests() { return host.requests; },
+    analytics,
     createClient(input) {
       const clientId = input.clientId ?? secret('client-id', 34);
       const clientSecret = input.clientSecret === null ? null : input.clientSecret ?? secret('client-secret', 50);

@@ -16,6 +16,8 @@ import type { ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../kit/html';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type SimRequest } from '../kit/http';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createYoutubeAnalytics, YOUTUBE_ANALYTICS_SCOPE } from './analytics';
 import {
   YOUTUBE_FAILURE_MODES, YOUTUBE_SIM_RETRY_AFTER_SECONDS,
   type SimCaption, type SimChannel, type SimComment, type SimPlaylistItem, type SimVideo, type YoutubeFailureMode, type YoutubeSimulator,
@@ -54,6 +56,7 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
   const playlistItems: SimPlaylistItem[] = [];
   const deferred: YoutubeFailureMode[] = [];
   let origin = '';
+  const analytics = createYoutubeAnalytics({ model: createAnalyticsModel(opts.seed), videos: () => videos.values(), commentCount: (videoId) => commentStore.all(videoId).length, apiError });
 
   const issueAccess = (grant: Grant) => {
     const token = `ya29.${id('access', 60)}`;
@@ -493,7 +496,6 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
     port: opts.port,
     maxBodyBytes: 64 * 1024 * 1024,
     failureModes: YOUTUBE_FAILURE_MODES,
-    controls: { comment: (body) => { seedComment(seedInputOf(body)); } },
     state: () => ({
       channels: [...channels.values()].map((c) => ({ id: c.id, title: c.title, handle: c.handle, verified: c.verified, uploads: c.uploads })),
       deferredFailures: [...deferred],
@@ -503,6 +505,7 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
       captionCount: captions.length,
       playlistItemCount: playlistItems.length,
     }),
+    controls: { comment: (body) => { seedComment(seedInputOf(body)); }, analytics_clock: clockControl(analytics.model) },
     reset: () => {
       sessions.clear();
       videos.clear();
@@ -554,6 +557,7 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
           return sendJson(res, 200, { kind: 'youtube#channelListResponse', etag: id('etag', 27), pageInfo: { totalResults: 1, resultsPerPage: 5 }, items: [{
             ...channelResource(channel),
             ...((req.query.part ?? '').split(',').includes('contentDetails') ? { contentDetails: { relatedPlaylists: { likes: '', uploads: uploadsPlaylistOf(channel.id) } } } : {}),
+            ...((req.query.part ?? '').split(',').includes('statistics') ? { statistics: analytics.statistics(channel) } : {}),
           }] });
         case 'GET /youtube/v3/playlistItems':
           if (!(channel = anyOf(SCOPE.forceSsl, SCOPE.youtube, SCOPE.readonly))) return;
@@ -564,7 +568,8 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
           if (!parts.length) return apiError(res, 400, 'required', 'Required parameter: part', 'global');
           const items = (req.query.id ?? '').split(',').map((v) => videos.get(v)).filter((v): v is SimVideo => !!v)
             // processingDetails are the owner's only.
-            .map((v) => videoResource(v, v.channelId === channel!.id ? parts : parts.filter((p) => p !== 'processingDetails')));
+            .map((v) => ({ ...videoResource(v, v.channelId === channel!.id ? parts : parts.filter((p) => p !== 'processingDetails')),
+              ...(parts.includes('statistics') ? { statistics: analytics.videoStatistics(v) } : {}) }));
           return sendJson(res, 200, { kind: 'youtube#videoListResponse', etag: id('etag', 27), items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } });
         }
         case 'POST /upload/youtube/v3/videos':
@@ -592,6 +597,9 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
         case 'POST /youtube/v3/commentThreads':
           if (!(channel = anyOf(SCOPE.forceSsl))) return;
           return insertCommentThread(commentDeps, req, res, channel);
+        case 'GET /v2/reports':
+          if (!(channel = anyOf(YOUTUBE_ANALYTICS_SCOPE))) return;
+          return analytics.reports(res, channel, req.query);
         default:
           if (/^\/youtube\/v3\/(commentThreads|comments)(\/setModerationStatus)?$/.test(req.path)) {
             if (!(channel = anyOf(SCOPE.forceSsl))) return;
@@ -612,6 +620,7 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
     authBase: origin,
     tokenUrl: `${origin}/token`,
     get requests() { return host.requests; },
+    analytics,
     createClient({ redirectUris }) {
       const client = { clientId: `${seeded('client').readUInt32BE(0)}-${id('client-id', 32).toLowerCase().replace(/[^a-z0-9]/g, 'x')}.apps.googleusercontent.com`, clientSecret: `GOCSPX-${id('client-secret', 28)}`, redirectUris };
       clients.set(client.clientId, client);

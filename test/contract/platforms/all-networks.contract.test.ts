@@ -38,6 +38,7 @@ import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simul
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
 import { mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
+import { blueskyAnalyticsHarness, facebookAnalyticsHarness, instagramAnalyticsHarness, pinterestAnalyticsHarness, threadsAnalyticsHarness, tiktokAnalyticsHarness, xAnalyticsHarness, youtubeAnalyticsHarness } from './analytics-harnesses';
 
 const PROCESSING_MS = 20;
 const POLL_MS = 10;
@@ -170,6 +171,7 @@ const tiktok = (() => {
       },
       records: { settings: { privacy_level_options: expect.arrayContaining(['PUBLIC_TO_EVERYONE']), max_video_post_duration_sec: expect.any(Number), comment_disabled: false } },
     },
+    analytics: tiktokAnalyticsHarness(() => sim(), () => openId),
     failures: [
       { mode: 'access_token_invalid', arm: () => sim().fail('access_token_invalid'), expect: { kind: 'auth_expired', reason: 'access_token_invalid' } },
       { mode: 'real:access_token_expired', arm: () => sim().expireAccessTokens(openId), expect: { kind: 'auth_expired' } },
@@ -218,6 +220,7 @@ const instagram = (() => {
     },
     networkHas: async (o) => sim().posts(accountId).some((p) => p.id === o.postId),
     publishedCount: () => sim().posts().length,
+    analytics: instagramAnalyticsHarness(() => sim(), () => accountId),
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
     library: {},
     lookups: { records: { publishing_limit: { quota_total: 100, quota_usage: 0, quota_remaining: 100, quota_duration_seconds: 86400 } } },
@@ -289,6 +292,7 @@ const threads = (() => {
         return reply && { text: reply.text ?? '', ...sim().replyState(id) };
       },
     },
+    analytics: threadsAnalyticsHarness(() => sim(), () => accountId),
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired', reason: 'app_removed' } },
@@ -340,6 +344,7 @@ const facebook = (() => {
       || sim().videos().some((v) => v.published && !v.failProcessing && (v.id === o.postId || v.postId === o.postId)),
     publishedCount: () => feedPosts().length,
     postOperations: { operations: ['edit', 'unpublish'], textOf: (id) => sim().posts().find((p) => p.id === id)?.message },
+    analytics: facebookAnalyticsHarness(() => sim(), () => accountId),
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.message === text) },
     library: {},
     lookups: { lists: { pages: { names: ['Contract Cafe Page'] } } },
@@ -384,7 +389,7 @@ const youtube = (() => {
       const client = s.createClient({ redirectUris: [REDIRECT] });
       channelId = s.createAccount({ title: 'Contract Channel', handle: '@contract' }).id;
       adapter = createYoutubePlatform({
-        clientId: client.clientId, clientSecret: client.clientSecret, apiBase: s.apiBase, authBase: s.authBase, tokenUrl: s.tokenUrl,
+        clientId: client.clientId, clientSecret: client.clientSecret, apiBase: s.apiBase, analyticsApiBase: s.apiBase, authBase: s.authBase, tokenUrl: s.tokenUrl,
         chunkSizeBytes: 256 * 1024, pollIntervalMs: POLL_MS, timeoutMs: TIMEOUT_MS,
       });
       return { sim: s, adapter };
@@ -403,6 +408,7 @@ const youtube = (() => {
         return video ? String((video.resource.snippet as { description?: unknown } | undefined)?.description ?? '') : undefined;
       },
     },
+    analytics: youtubeAnalyticsHarness(() => sim(), () => channelId),
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
     library: {},
     comments: {
@@ -546,6 +552,7 @@ const x = (() => {
       pageSize: 5,
       ownCommentsUnlisted: true,
     },
+    analytics: xAnalyticsHarness(() => sim(), () => accountId),
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired' } },
@@ -608,6 +615,7 @@ const pinterest = (() => {
     library: {},
     lookups: { lists: { boards: { names: ['Contract board'] } } },
     postOperations: { operations: ['unpublish'], textOf: (id) => { const p = sim().pins(accountId).find((x) => String(x.pin.id) === id); return p ? String(p.pin.title) : undefined; } },
+    analytics: pinterestAnalyticsHarness(() => sim(), () => accountId),
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },
@@ -660,6 +668,7 @@ const bluesky = (() => {
       seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'a-reader.bsky.social', ...(parentId ? { parentId } : {}) }).uri,
       state: (id) => { const r = sim().records().find((x) => x.uri === id); return r && { text: String(r.value.text) }; },
     },
+    analytics: blueskyAnalyticsHarness(() => sim(), () => account.did),
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'invalid_token', arm: () => sim().fail('invalid_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },

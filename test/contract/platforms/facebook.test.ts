@@ -108,7 +108,7 @@ describe('connect', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: sim.app.id, redirect_uri: REDIRECT, state: 'st-1', response_type: 'code', scope: FACEBOOK_SCOPES.join(','),
     });
-    expect(FACEBOOK_SCOPES).toEqual(['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement', 'publish_video', 'pages_read_user_content']);
+    expect(FACEBOOK_SCOPES).toEqual(['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement', 'publish_video', 'read_insights', 'pages_read_user_content']);
   });
 
   it('goes through the dialog, exchanges the code for a long-lived token and reads identity and pages', async () => {

@@ -119,7 +119,7 @@ describe('connect', () => {
     expect(`${url.origin}${url.pathname}`).toBe(sim.authorizeUrl);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: app.clientId, redirect_uri: REDIRECT, response_type: 'code', state: 'st-1',
-      scope: 'instagram_business_basic,instagram_business_content_publish,instagram_business_manage_comments,instagram_business_manage_messages',
+      scope: 'instagram_business_basic,instagram_business_content_publish,instagram_business_manage_comments,instagram_business_manage_messages,instagram_business_manage_insights',
     });
     const real = createInstagramPlatform({ clientId: 'c', clientSecret: 's' }).oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT });
     expect(real.startsWith('https://www.instagram.com/oauth/authorize?')).toBe(true);

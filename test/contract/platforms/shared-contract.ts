@@ -10,6 +10,7 @@ import type {
   LookupRequest, MediaAccess, PlatformAdapter, PlatformCredentials, PublishContext, PublishOutcome, PublishPost, PublishStep, VerifiedConnection,
 } from '../../../core/ports/platform';
 import { postRefOf } from '../../../core/ports/platform';
+import { analyticsContract, type HarnessAnalytics } from './analytics-contract';
 import { noMedia } from '../../support/media-access';
 import { drivePublish, type MediaFixtures } from '../../support/platform-harness';
 import { postFirstComment } from '../../support/first-comment';
@@ -103,6 +104,8 @@ export interface PlatformHarness {
    * (see BEHAVIOURS), with the reason. Such a case runs as `it.failing`: it turns red when fixed.
    */
   knownAdapterBugs?: Partial<Record<Behaviour, string>>;
+  /** Present exactly when the adapter has analytics: the simulator's own figures (analytics-contract.ts). */
+  analytics?: HarnessAnalytics;
 }
 
 export const BEHAVIOURS = [
@@ -213,6 +216,7 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
       expect(Boolean(h.firstComment)).toBe(Boolean(h.adapter.comments));
       expect({ library: Boolean(h.library), lookups: Boolean(h.lookups) }).toEqual({ library: Boolean(h.adapter.mediaLibrary), lookups: Boolean(h.adapter.lookups) });
       expect(Boolean(h.comments)).toBe(Boolean(h.adapter.comments?.list));
+      expect(Boolean(h.analytics)).toBe(Boolean(h.adapter.analytics));
       const auth = h.failures.filter((f) => f.expect.kind === 'auth_expired');
       const limited = h.failures.filter((f) => f.expect.kind === 'rate_limited');
       const transient = h.failures.filter((f) => f.expect.kind === 'transient');
@@ -382,6 +386,7 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
       });
     }
     if (h.comments) commentsContract(h, h.comments, async (credentials) => (await publish(credentials, defaultKind!)).outcome);
+    if (h.analytics) analyticsContract(h, h.analytics, (credentials) => publish(credentials, defaultKind!));
 
     const unsupported = KIND_ORDER.filter((k) => !h.publishable[k]);
     if (unsupported.length) {

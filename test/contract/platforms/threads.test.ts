@@ -118,7 +118,7 @@ describe('connect', () => {
     expect(threads.oauth!.pkce).toBe(false);
     const url = new URL(threads.oauth!.authorizeUrl({ state: 'st-9', redirectUri: REDIRECT }));
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      client_id: app.clientId, redirect_uri: REDIRECT, response_type: 'code', state: 'st-9', scope: 'threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies',
+      client_id: app.clientId, redirect_uri: REDIRECT, response_type: 'code', state: 'st-9', scope: 'threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies,threads_manage_insights',
     });
     expect(createThreadsPlatform({ clientId: 'c', clientSecret: 's' }).oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT }))
       .toMatch(/^https:\/\/threads\.net\/oauth\/authorize\?/);

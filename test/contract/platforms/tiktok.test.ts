@@ -162,7 +162,7 @@ describe('connect', () => {
     const url = new URL(tiktok.oauth!.authorizeUrl({ state: 'st-1', redirectUri: REDIRECT, codeChallenge: 'abc_DEF-123' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${sim.authBase}/v2/auth/authorize/`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      client_key: client.clientKey, scope: 'video.publish,video.upload,user.info.basic,video.list', response_type: 'code',
+      client_key: client.clientKey, scope: 'video.publish,video.upload,user.info.basic,user.info.stats,video.list', response_type: 'code',
       redirect_uri: REDIRECT, state: 'st-1', code_challenge: 'abc_DEF-123', code_challenge_method: 'S256',
     });
     const real = createTikTokPlatform({ clientId: 'ck', clientSecret: 's' }).oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT });
@@ -194,7 +194,7 @@ describe('connect', () => {
       capabilities: ['video_privacy', 'inbox_fallback', 'comments'],
     });
     expect(credentials).toMatchObject({
-      open_id: account.openId, handle: 'herald.fan', union_id: account.unionId, scope: 'video.publish,video.upload,user.info.basic,video.list',
+      open_id: account.openId, handle: 'herald.fan', union_id: account.unionId, scope: 'video.publish,video.upload,user.info.basic,user.info.stats,video.list',
       capabilities: 'video_privacy,inbox_fallback,comments',
     });
     expect(credentials.access_token).toMatch(/^act\./);
