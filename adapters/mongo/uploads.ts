@@ -88,7 +88,11 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
     { key: { connectionIds: 1, capDay: 1 }, name: 'connectionIds_capDay' },
     { key: { accountId: 1, contentHash: 1, createdAt: -1 }, name: 'accountId_contentHash_createdAt' },
   ]);
-  await ensureIndexes(targets, [{ key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' }]);
+  await ensureIndexes(targets, [
+    { key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' },
+    // post-analytics: which upload published a platform post id (an equality lookup).
+    { key: { accountId: 1, platform: 1, 'result.post_id': 1 }, name: 'accountId_platform_postId' },
+  ]);
   /**
    * Joins uploads with their target documents (no $lookup on FerretDB): one equality query per
    * upload, run together. FerretDB 1.x pushes plain equalities down to PostgreSQL but evaluates
@@ -108,6 +112,10 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
     },
     async findByJobId(accountId, jobId) {
       return one(await col.findOne({ accountId, jobId }));
+    },
+    async findRequestIdByPostId(accountId, platform, postId) {
+      const doc = await targets.findOne({ accountId, platform, 'result.post_id': postId }, { projection: { requestId: 1 } });
+      return doc?.requestId ?? null;
     },
     async markInProgress(accountId, requestId, at) {
       const res = await col.updateOne(
