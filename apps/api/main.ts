@@ -18,6 +18,7 @@ import { readiness } from '../shared/ops-server';
 import { buildMediaJobs } from '../shared/media-jobs';
 import { createTemporalMediaJobRunner } from '../../adapters/temporal/media-jobs';
 import { buildNotifications } from '../shared/notifications';
+import { buildAnalyticsApi } from '../shared/analytics';
 import { createMongoConnectStorage } from '../../adapters/mongo/connect-storage';
 
 async function main(): Promise<void> {
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
     telemetry: { logger: observability.logger, metrics: observability.metrics },
     metrics: observability.metrics,
     connect,
+    analytics: await buildAnalyticsApi(config, mongo.db, redis, log),
   };
   const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl, connectLinks: { ttlMs: config.web.connectLinkTtlMs, webBaseUrl: config.web.publicBaseUrl } });
 

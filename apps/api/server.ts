@@ -18,6 +18,7 @@ import { healthRoutes, observeHttp } from '../shared/http-observe';
 import { mediaJobRoutes } from './routes/media-jobs';
 import { notificationRoutes } from './routes/notifications';
 import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
+import { analyticsHistoryRoutes } from './routes/analytics-history';
 
 export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
@@ -99,6 +100,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   disconnectRoute(router, deps, ns);
   if (deps.mediaJobs) mediaJobRoutes(router, { ...deps, mediaJobs: deps.mediaJobs }, ns);
   if (deps.notifications) notificationRoutes(router, deps.notifications, ns);
+  if (deps.analytics) analyticsHistoryRoutes(router, { ...deps, analytics: deps.analytics }, ns);
   profileByUsernameRoute(router, deps, ns);
   app.use(router.routes());
   // 405 with Allow; errorMiddleware writes the JSON body.

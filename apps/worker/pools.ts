@@ -2,6 +2,7 @@ import type { HeraldConfig } from '../shared/config';
 import type { WorkerPool } from './pool-types';
 import { publishPool } from './pools/publish';
 import { mediaPool } from './pools/media';
+import { analyticsPool } from './pools/analytics';
 
 export type { PoolContext, RunningPool, WorkerPool } from './pool-types';
 
@@ -13,6 +14,7 @@ export type { PoolContext, RunningPool, WorkerPool } from './pool-types';
 export const POOLS: WorkerPool[] = [
   publishPool,
   mediaPool,
+  analyticsPool,
 ];
 
 /** The pools HERALD_WORKER_POOLS selects (all when unset); an unknown name is a configuration error. */
