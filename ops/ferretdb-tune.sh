@@ -27,7 +27,7 @@ fi
 # The equality lookups of the repositories in adapters/mongo/ (names: adapters/mongo/collections.ts), per collection.
 declare -A FIELDS=(
   [uploads]="requestId jobId contentHash connectionIds capDay"
-  [upload_targets]="_id requestId"
+  [upload_targets]="_id requestId postId"
   [connected_accounts]="_id profileUsername"
   [api_keys]="_id hash accountId"
   [operator_accounts]="_id email"
@@ -41,6 +41,8 @@ declare -A FIELDS=(
   [connect_links]="_id"
   [connect_sessions]="_id sessionHash"
   [operator_preferences]="_id"
+  [analytics_snapshots]="_id series"
+  [post_metrics]="_id accountId"
 )
 
 if [ $# -gt 0 ]; then

@@ -37,7 +37,7 @@ export function createMemoryUploads(): UploadRepository {
     },
     async findRequestIdByPostId(accountId, platform, postId) {
       for (const u of byKey.values()) {
-        if (u.accountId === accountId && u.results[platform]?.post_id === postId) return u.requestId;
+        if (u.accountId === accountId && u.results[platform]?.success && u.results[platform]?.post_id === postId) return u.requestId;
       }
       return null;
     },

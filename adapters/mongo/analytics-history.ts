@@ -6,7 +6,7 @@ import type {
 } from '../../core/ports/storage/analytics-history';
 import { clean, ensureIndexes, retryDuplicateUpsert, strip, type IdDoc } from './collections';
 
-/** One document per (account, profile, network, UTC month), the days inside (`days.<DD>`). */
+/** One document per (account, profile, network, UTC day); `series` names its month for equality reads. */
 export const ANALYTICS_SNAPSHOTS_COLLECTION = 'analytics_snapshots';
 /** One document per (account, network, post): the last live metrics fetched for it. */
 export const POST_METRICS_COLLECTION = 'post_metrics';
@@ -14,7 +14,7 @@ export const POST_METRICS_COLLECTION = 'post_metrics';
 /** Metric names become field names: only plain identifiers are stored (no `.`, no leading `$`). */
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-const monthId = (accountId: string, profileUsername: string, platform: string, month: string) =>
+const seriesOf = (accountId: string, profileUsername: string, platform: string, month: string) =>
   `${encodeURIComponent(accountId)}:${encodeURIComponent(profileUsername)}:${platform}:${month}`;
 
 /** Every YYYY-MM from `start`'s month to `end`'s, in order. */
@@ -46,52 +46,48 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T
   return out;
 }
 
-interface DayEntry { connectionId: string; metrics: Record<string, number | null>; capturedAt: Date }
-
-function snapshotsOf(doc: Document | null, from?: string, to?: string): AnalyticsSnapshot[] {
-  if (!doc) return [];
-  const days = (doc.days ?? {}) as Record<string, DayEntry>;
-  return Object.entries(days)
-    .map(([dd, e]) => ({
-      accountId: doc.accountId as string, profileUsername: doc.profileUsername as string, platform: doc.platform as Platform,
-      connectionId: e.connectionId, date: `${doc.month as string}-${dd}`, metrics: e.metrics, capturedAt: e.capturedAt,
-    }))
-    .filter((s) => (from === undefined || s.date >= from) && (to === undefined || s.date <= to));
-}
+const fromDoc = (d: Document): AnalyticsSnapshot => ({
+  accountId: d.accountId as string, profileUsername: d.profileUsername as string, platform: d.platform as Platform,
+  connectionId: d.connectionId as string, date: d.date as string, metrics: d.metrics as AnalyticsSnapshot['metrics'], capturedAt: d.capturedAt as Date,
+});
 
 /**
- * Snapshots on FerretDB/MongoDB: a month of one network of one profile per document, keyed
- * `<account>:<profile>:<network>:<YYYY-MM>`. Writing a day is one upsert of `days.<DD>` (the key
- * is unique: a second snapshot of the day replaces the first); reading a range is one `_id`
- * equality get per network and month, `concurrency` at a time. FerretDB 1.x pushes `_id`
- * equality down to its primary key; `$in` and range filters over a big collection it does not.
- * Expiry is a field (`expiresAt`, the newest day's) and the analytics pool's periodic cleanup.
+ * Snapshots on FerretDB/MongoDB: one document per day, `_id` = `<series>:<DD>` where the series
+ * is `<account>:<profile>:<network>:<YYYY-MM>`. A day is written by one upsert of its own document
+ * (the key is unique: a second snapshot of the day replaces the first; days never share a
+ * document, because FerretDB 1.x loses concurrent updates of one document). A range is read as
+ * one equality find on `series` per network and month (up to 31 small documents each),
+ * `concurrency` at a time: a year of ten networks is 130 indexed finds, never a scan. FerretDB
+ * pushes equality down (ops/ferretdb-tune.sh gives `series` its GIN index); `$in` and ranges it
+ * does not. Expiry is a field and the analytics pool's periodic cleanup (no TTL indexes).
  */
 export async function createMongoAnalyticsSnapshots(db: Db, opts: { concurrency?: number } = {}): Promise<AnalyticsSnapshotRepository> {
   const col = db.collection<IdDoc>(ANALYTICS_SNAPSHOTS_COLLECTION);
-  await ensureIndexes(col, [{ key: { expiresAt: 1 }, name: 'expiresAt' }]);
+  await ensureIndexes(col, [
+    { key: { series: 1 }, name: 'series' },
+    { key: { expiresAt: 1 }, name: 'expiresAt' },
+  ]);
   const concurrency = opts.concurrency ?? 8;
-  const get = (id: string) => col.findOne({ _id: id });
+  const month = (series: string) => col.find({ series }, { projection: { _id: 0, series: 0, expiresAt: 0 } }).toArray();
   return {
     async put(s, expiresAt) {
       const metrics = Object.fromEntries(Object.entries(s.metrics).filter(([k, v]) => FIELD.test(k) && (typeof v === 'number' || v === null)));
-      const month = s.date.slice(0, 7);
-      const entry: DayEntry = { connectionId: s.connectionId, metrics, capturedAt: s.capturedAt };
-      await retryDuplicateUpsert(() => col.updateOne(
-        { _id: monthId(s.accountId, s.profileUsername, s.platform, month) },
-        { $set: clean({ accountId: s.accountId, profileUsername: s.profileUsername, platform: s.platform, month, expiresAt, [`days.${s.date.slice(8, 10)}`]: entry }) },
+      const series = seriesOf(s.accountId, s.profileUsername, s.platform, s.date.slice(0, 7));
+      await retryDuplicateUpsert(() => col.replaceOne(
+        { _id: `${series}:${s.date.slice(8, 10)}` },
+        clean({ series, accountId: s.accountId, profileUsername: s.profileUsername, platform: s.platform, connectionId: s.connectionId, date: s.date, metrics, capturedAt: s.capturedAt, expiresAt }),
         { upsert: true },
       ), 'analytics snapshot');
     },
     async range(accountId, profileUsername, platforms, start, end) {
-      const ids = platforms.flatMap((p) => monthsBetween(start, end).map((m) => monthId(accountId, profileUsername, p, m)));
-      const docs = await mapBounded(ids, concurrency, get);
-      return docs.flatMap((d) => snapshotsOf(d, start, end));
+      const series = platforms.flatMap((p) => monthsBetween(start, end).map((m) => seriesOf(accountId, profileUsername, p, m)));
+      const docs = (await mapBounded(series, concurrency, month)).flat();
+      return docs.map(fromDoc).filter((s) => s.date >= start && s.date <= end);
     },
     async latestOnOrBefore(accountId, profileUsername, platform, day, lookbackDays) {
       const oldest = addDays(day, -lookbackDays);
-      for (const month of monthsBetween(oldest, day).reverse()) {
-        const found = snapshotsOf(await get(monthId(accountId, profileUsername, platform, month)), oldest, day);
+      for (const m of monthsBetween(oldest, day).reverse()) {
+        const found = (await month(seriesOf(accountId, profileUsername, platform, m))).map(fromDoc).filter((s) => s.date >= oldest && s.date <= day);
         if (found.length) return found.sort((a, b) => b.date.localeCompare(a.date))[0]!;
       }
       return null;

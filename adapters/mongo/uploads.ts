@@ -91,7 +91,7 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
   await ensureIndexes(targets, [
     { key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' },
     // post-analytics: which upload published a platform post id (an equality lookup).
-    { key: { accountId: 1, platform: 1, 'result.post_id': 1 }, name: 'accountId_platform_postId' },
+    { key: { postId: 1, accountId: 1, platform: 1 }, name: 'postId_accountId_platform' },
   ]);
   /**
    * Joins uploads with their target documents (no $lookup on FerretDB): one equality query per
@@ -114,7 +114,7 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
       return one(await col.findOne({ accountId, jobId }));
     },
     async findRequestIdByPostId(accountId, platform, postId) {
-      const doc = await targets.findOne({ accountId, platform, 'result.post_id': postId }, { projection: { requestId: 1 } });
+      const doc = await targets.findOne({ postId, accountId, platform }, { projection: { requestId: 1 } });
       return doc?.requestId ?? null;
     },
     async markInProgress(accountId, requestId, at) {
@@ -167,7 +167,8 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
       try {
         const res = await targets.updateOne(
           { _id, result: { $exists: false } },
-          { $set: { result: clean(result), resultAt: at }, $setOnInsert: { accountId, requestId, platform: result.platform } },
+          // postId: the platform post id at the top level, where FerretDB's equality pushdown reaches it (post-analytics source).
+          { $set: { result: clean(result), resultAt: at, ...(result.success && result.post_id ? { postId: result.post_id } : {}) }, $setOnInsert: { accountId, requestId, platform: result.platform } },
           { upsert: true },
         );
         if (res.modifiedCount === 1 || res.upsertedCount === 1) return result;
