@@ -17,6 +17,7 @@ import type { MediaJobApi } from './routes/media-jobs';
 import type { NotificationDeps } from '../../core/usecases/notifications';
 import type { ConnectStorage } from '../../core/ports/connect-storage';
 import type { ConnectLinkOptions } from '../../core/usecases/connect-links';
+import type { AnalyticsApi } from './routes/analytics';
 import type { AnalyticsHistoryApi } from './routes/analytics-history';
 
 export interface ApiDeps {
@@ -59,8 +60,10 @@ export interface ApiDeps {
   notifications?: NotificationDeps;
   /** Connect links, their sessions and the operator's preferences (the hosted connect page); without it those routes are not served. */
   connect?: ConnectStorage;
+  /** Live analytics: the result cache and how long answers are reused (without it nothing is cached). */
+  analytics?: AnalyticsApi;
   /** Stored analytics history and post metrics (/total-impressions, /post-analytics); routes exist only with it. */
-  analytics?: AnalyticsHistoryApi;
+  analyticsHistory?: AnalyticsHistoryApi;
 }
 
 export interface ApiOptions {

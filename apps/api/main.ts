@@ -2,6 +2,7 @@ import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runne
 import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
 import { lifecycleWiring } from '../shared/lifecycle';
 import { createAuthFailureGuard, createRequestRateLimiter } from '../../adapters/redis/rate-limit';
+import { createRedisResultCache } from '../../adapters/redis/cache';
 import { createAesSecretBox, randomIds, s256Pkce, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectRedis, connectTemporal, log } from '../shared/compose';
@@ -71,7 +72,8 @@ async function main(): Promise<void> {
     telemetry: { logger: observability.logger, metrics: observability.metrics },
     metrics: observability.metrics,
     connect,
-    analytics: await buildAnalyticsApi(config, mongo.db, redis, log),
+    analytics: { cache: createRedisResultCache(redis, { keyPrefix: `${config.redisKeyPrefix}:cache` }), cacheTtlMs: config.analytics.cacheMs },
+    analyticsHistory: await buildAnalyticsApi(config, mongo.db, redis),
   };
   const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl, connectLinks: { ttlMs: config.web.connectLinkTtlMs, webBaseUrl: config.web.publicBaseUrl } });
 

@@ -19,6 +19,7 @@ import { mediaJobRoutes } from './routes/media-jobs';
 import { notificationRoutes } from './routes/notifications';
 import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
 import { analyticsHistoryRoutes } from './routes/analytics-history';
+import { analyticsRoutes } from './routes/analytics';
 
 export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
@@ -97,10 +98,11 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   uploadRoutes(router, { ...deps, duplicateWindowMs: options.duplicateWindowMs }, ns, options);
   oauthStartRoute(router, deps, ns, options.publicBaseUrl);
   lookupRoutes(router, deps, ns);
+  analyticsRoutes(router, deps, ns);
   disconnectRoute(router, deps, ns);
   if (deps.mediaJobs) mediaJobRoutes(router, { ...deps, mediaJobs: deps.mediaJobs }, ns);
   if (deps.notifications) notificationRoutes(router, deps.notifications, ns);
-  if (deps.analytics) analyticsHistoryRoutes(router, { ...deps, analytics: deps.analytics }, ns);
+  if (deps.analyticsHistory) analyticsHistoryRoutes(router, { ...deps, analyticsHistory: deps.analyticsHistory }, ns);
   profileByUsernameRoute(router, deps, ns);
   app.use(router.routes());
   // 405 with Allow; errorMiddleware writes the JSON body.

@@ -49,8 +49,10 @@ export interface HeraldConfig {
    * (the API's access_url points there) and how long a connect link works.
    */
   web: { host: string; port: number; publicBaseUrl: string; connectLinkTtlMs: number; shutdownGraceMs: number };
+  /** Live analytics answers (GET /analytics, post metrics, audience, suggestions) are reused this long (HERALD_ANALYTICS_CACHE_MS). */
+  analytics: { cacheMs: number };
   /** Stored analytics history and post metrics (apps/shared/analytics.ts builds them). */
-  analytics: AnalyticsConfig;
+  analyticsHistory: AnalyticsConfig;
 }
 
 export interface AnalyticsConfig {
@@ -67,7 +69,7 @@ export interface AnalyticsConfig {
   captureRetentionMs: number;
   /** How far back profile_snapshot_* look. */
   snapshotLookbackDays: number;
-  /** Month documents read at once per request. */
+  /** Month series read at once per request. */
   readConcurrency: number;
 }
 
@@ -166,6 +168,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
     // process's concurrent operations small keeps the sum below FerretDB's pool (ops: 40).
     mongoMaxPoolSize: int(env, 'HERALD_MONGO_MAX_POOL_SIZE', 10),
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    analytics: { cacheMs: int(env, 'HERALD_ANALYTICS_CACHE_MS', 5 * 60_000) },
     redisKeyPrefix: env.HERALD_REDIS_PREFIX ?? 'herald',
     temporal: {
       address: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
@@ -229,7 +232,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
     debugTiming: env.HERALD_DEBUG_TIMING === 'true',
     observability: loadObservability(env),
     workerPools: loadWorkerPools(env),
-    analytics: {
+    analyticsHistory: {
       taskQueue: env.HERALD_ANALYTICS_TASK_QUEUE || `${env.HERALD_TASK_QUEUE ?? 'herald'}-analytics`,
       snapshot: {
         periodMs: positive(env, 'HERALD_ANALYTICS_SNAPSHOT_PERIOD_MS', DEFAULT_SNAPSHOT_SETTINGS.periodMs),

@@ -1,6 +1,5 @@
 /**
- * The daily snapshot schedule (one entity workflow per deployment, on the analytics task queue)
- * and the short-lived cache of live post metrics.
+ * The daily snapshot schedule (one entity workflow per deployment, on the analytics task queue).
  */
 
 /** Inputs of the snapshot workflow: every duration is configuration, so tests run it in seconds. */
@@ -22,10 +21,4 @@ export const DEFAULT_SNAPSHOT_SETTINGS: AnalyticsSnapshotSettings = {
 /** Starts the snapshot workflow, or hands the running one new settings (idempotent). */
 export interface AnalyticsSnapshotSchedule {
   ensure(settings: AnalyticsSnapshotSettings): Promise<void>;
-}
-
-/** Live post metrics remembered for a short time (Redis): repeated reads of one post cost one network call. */
-export interface PostMetricsCache {
-  get(key: string): Promise<{ metrics: Record<string, unknown>; capturedAt: string } | null>;
-  set(key: string, value: { metrics: Record<string, unknown>; capturedAt: string }, ttlMs: number): Promise<void>;
 }

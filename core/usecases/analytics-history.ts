@@ -10,18 +10,20 @@ import {
 import { HeraldError, invalidInput, notFound, PlatformError, redditUnavailable } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
 import { isPlatform, type Platform } from '../domain/platforms';
-import type { PostMetricsCache } from '../ports/analytics-snapshots';
+import type { ResultCache } from '../ports/cache';
 import type { RequestRateLimiter } from '../ports/rate-limit';
 import type { Storage } from '../ports/storage';
 import type { AnalyticsSnapshotRepository, PostMetricsCaptureRepository } from '../ports/storage/analytics-history';
-import { withConnection, type ConnectionSessionDeps } from './connection-session';
+import type { ConnectionSessionDeps } from './connection-session';
+import { catalogueView, livePostMetrics, postMetricsView } from './analytics';
 import { requireProfile } from './profiles';
 
 export interface AnalyticsReadDeps extends ConnectionSessionDeps {
   storage: Pick<Storage, 'connectedAccounts' | 'profiles' | 'uploads'> & Partial<Pick<Storage, 'operators'>>;
   snapshots: AnalyticsSnapshotRepository;
   captures: PostMetricsCaptureRepository;
-  cache: PostMetricsCache;
+  /** Live post metrics, reused for `cacheMs` (Redis: shared by the API processes). */
+  cache: ResultCache;
   /** The live endpoint's limit per operator account (the spec: 100 requests per 5 minutes). */
   liveLimiter: RequestRateLimiter;
   /** How long a live fetch is served from the cache. */
@@ -71,31 +73,34 @@ interface LiveMetrics {
   captured_at: string | null;
 }
 
-const cacheKey = (accountId: string, platform: Platform, postId: string) => `herald:postmetrics:${accountId}:${platform}:${postId}`;
+const cacheKey = (accountId: string, platform: Platform, postId: string) => `post-analytics:${accountId}:${platform}:${postId}`;
 
-/** A post's metrics: from the cache when fresh, else from the network (then cached and recorded). */
+type CachedMetrics = { metrics: Record<string, unknown>; capturedAt: string };
+
+/**
+ * A post's metrics: from the cache when fetched within `cacheMs`, else from the network through
+ * the analytics capability (gates, connection session), then cached and recorded for
+ * `GET /post-analytics/cached`. A refusal (the network's, or no connection) is the answer's
+ * `post_metrics_error` when `soft`, else thrown.
+ */
 async function postMetrics(
   deps: AnalyticsReadDeps, account: OperatorAccount, profileUsername: string, platform: Platform, postId: string,
-  origin: { source: 'organic' | 'api_uploaded'; requestId?: string; url?: string },
+  origin: { source: 'organic' | 'api_uploaded'; requestId?: string; url?: string }, soft: boolean,
 ): Promise<LiveMetrics> {
   const key = cacheKey(account.id, platform, postId);
-  const cached = await deps.cache.get(key);
+  const cached = await deps.cache.get<CachedMetrics>(key).catch(() => undefined);
   if (cached) return { post_metrics: cached.metrics, post_metrics_source: 'cache', post_metrics_error: null, captured_at: cached.capturedAt };
-  const analytics = deps.platforms.with(platform, 'analytics')?.analytics;
-  if (!analytics) return { post_metrics: null, post_metrics_source: null, post_metrics_error: `${platform} post metrics are not available yet.`, captured_at: null };
-  const connection = await deps.storage.connectedAccounts.find(account.id, profileUsername, platform);
-  if (!connection || connection.status === 'disconnected') {
-    return { post_metrics: null, post_metrics_source: null, post_metrics_error: `No ${platform} account is connected to profile "${profileUsername}".`, captured_at: null };
-  }
   let metrics: Record<string, unknown>;
   try {
-    metrics = await withConnection(deps, connection, (ctx) => analytics.post(ctx, { id: postId, ...(origin.url ? { url: origin.url } : {}) }));
+    // Not cached a second time by the live use case: this cache holds the view and its capture time.
+    const live = await livePostMetrics({ ...deps, cacheTtlMs: 0 }, account, profileUsername, platform, { id: postId, ...(origin.url ? { url: origin.url } : {}) });
+    metrics = postMetricsView(live.metrics);
   } catch (err) {
-    if (!(err instanceof PlatformError)) throw err;
+    if (!soft || !(err instanceof PlatformError || err instanceof HeraldError)) throw err;
     return { post_metrics: null, post_metrics_source: null, post_metrics_error: err.message, captured_at: null };
   }
   const now = deps.clock.now();
-  await deps.cache.set(key, { metrics, capturedAt: now.toISOString() }, deps.cacheMs);
+  await deps.cache.set(key, { metrics, capturedAt: now.toISOString() } satisfies CachedMetrics, deps.cacheMs).catch(() => undefined);
   await deps.captures.record({
     accountId: account.id, platform, platformPostId: postId, profileUsername, source: origin.source,
     ...(origin.requestId ? { requestId: origin.requestId } : {}), metrics, capturedAt: now,
@@ -103,20 +108,12 @@ async function postMetrics(
   return { post_metrics: metrics, post_metrics_source: 'live', post_metrics_error: null, captured_at: now.toISOString() };
 }
 
-/** What a client needs to read a post's metrics: their names, labels and the impressions field. */
-function metricCatalogue(platform: Platform, metrics: Record<string, unknown> | null) {
-  const available = Object.keys(metrics ?? {});
-  return {
-    available_metrics: available,
-    metric_labels: Object.fromEntries(available.map((m) => [m, labelOf(m)])),
-    primary_impressions_field: impressionsMetricsOf(platform).find((m) => available.includes(m)) ?? impressionsMetricsOf(platform)[0]!,
-  };
+/** available_metrics, metric_labels, primary_impressions_field of the network's post metrics. */
+function catalogueOf(deps: Pick<AnalyticsReadDeps, 'platforms'>, platform: Platform): Record<string, unknown> {
+  const catalogue = deps.platforms.with(platform, 'analytics')?.analytics.catalogue;
+  if (catalogue) return catalogueView(catalogue, 'post');
+  return { available_metrics: [], metric_labels: {}, primary_impressions_field: impressionsMetricsOf(platform)[0] };
 }
-
-const labelOf = (metric: string) => {
-  const words = metric.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
 
 const snapshotView = (s: AnalyticsSnapshot | null) => (s ? { date: s.date, captured_at: s.capturedAt.toISOString(), ...s.metrics } : null);
 
@@ -140,7 +137,7 @@ export async function postAnalyticsByRequest(deps: AnalyticsReadDeps, account: O
     const result = upload.results[p];
     const postId = result?.success ? result.post_id : undefined;
     const live: LiveMetrics = postId
-      ? await postMetrics(deps, account, upload.profileUsername, p, postId, { source: 'api_uploaded', requestId, ...(result?.url ? { url: result.url } : {}) })
+      ? await postMetrics(deps, account, upload.profileUsername, p, postId, { source: 'api_uploaded', requestId, ...(result?.url ? { url: result.url } : {}) }, true)
       : { post_metrics: null, post_metrics_source: null, post_metrics_error: result ? (result.error ?? 'The post has no platform post id.') : 'The post is not published yet.', captured_at: null };
     const [atPost, latest] = await Promise.all([
       deps.snapshots.latestOnOrBefore(account.id, upload.profileUsername, p, postDay, deps.snapshotLookbackDays),
@@ -192,11 +189,18 @@ export async function livePostAnalytics(deps: AnalyticsReadDeps, account: Operat
   await requireProfile(deps.storage, account.id, q.user!);
   const requestId = await deps.storage.uploads.findRequestIdByPostId(account.id, p, q.platform_post_id!);
   const origin = requestId ? { source: 'api_uploaded' as const, requestId } : { source: 'organic' as const };
-  const live = await postMetrics(deps, account, q.user!, p, q.platform_post_id!, origin);
+  // Input and connection problems answer 4xx; the network's refusal is the answer's post_metrics_error.
+  const live = await postMetrics(deps, account, q.user!, p, q.platform_post_id!, origin, false).catch((err: unknown): LiveMetrics => {
+    if (err instanceof PlatformError) return { post_metrics: null, post_metrics_source: null, post_metrics_error: err.message, captured_at: null };
+    throw err;
+  });
   return {
     post: { platform_post_id: q.platform_post_id!, platform: p, profile_username: q.user!, source: origin.source, ...(requestId ? { request_id: requestId } : {}) },
     platforms: {
-      [p]: { post_metrics: live.post_metrics, post_metrics_source: live.post_metrics_source, post_metrics_error: live.post_metrics_error, captured_at: live.captured_at, ...metricCatalogue(p, live.post_metrics) },
+      [p]: {
+        post_metrics: live.post_metrics, post_metrics_source: live.post_metrics_source, post_metrics_error: live.post_metrics_error, captured_at: live.captured_at,
+        ...catalogueOf(deps, p),
+      },
     },
   };
 }

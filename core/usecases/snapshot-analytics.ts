@@ -27,10 +27,11 @@ export async function snapshotConnection(deps: SnapshotDeps, connection: Connect
   const analytics = deps.platforms.with(connection.platform, 'analytics')!.analytics;
   const now = deps.clock.now();
   const date = dayOf(now);
-  const metrics = await withConnection(deps, connection, (ctx) => analytics.profile(ctx, { since: new Date(`${date}T00:00:00Z`), until: now }));
+  // A one-day window ending now: the day so far (a later round of the same day replaces it).
+  const metrics = await withConnection(deps, connection, (ctx) => analytics.account(ctx, { until: now, days: 1 }));
   const snapshot: AnalyticsSnapshot = {
     accountId: connection.accountId, profileUsername: connection.profileUsername, platform: connection.platform,
-    connectionId: connection.id, date, metrics: numbersOf(metrics), capturedAt: now,
+    connectionId: connection.id, date, metrics: numbersOf(metrics.values), capturedAt: now,
   };
   await deps.snapshots.put(snapshot, new Date(now.getTime() + deps.retentionMs));
   return snapshot;

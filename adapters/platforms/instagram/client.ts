@@ -19,8 +19,8 @@ export const INSTAGRAM_API_BASE = 'https://graph.instagram.com';
 export const INSTAGRAM_API_VERSION = 'v21.0';
 export const INSTAGRAM_AUTHORIZE_URL = 'https://www.instagram.com/oauth/authorize';
 export const INSTAGRAM_TOKEN_URL = 'https://api.instagram.com/oauth/access_token';
-/** Business Login scopes: profile, publishing, and comments (for the first comment). */
-export const INSTAGRAM_SCOPES = ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments'] as const;
+/** Business Login scopes: profile, publishing, comments (for the first comment) and insights (analytics). */
+export const INSTAGRAM_SCOPES = ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_insights'] as const;
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 const DEFAULT_RATE_LIMIT_MS = 60_000;

@@ -6,6 +6,7 @@
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { defineNetwork } from '../kit/network';
 import { httpUrl, millis, text } from '../kit/env';
+import { createInstagramAnalytics } from './analytics';
 import { createInstagramClient, type InstagramPlatformOptions } from './client';
 import { createInstagramComments } from './comments';
 import { createInstagramConnect } from './connect';
@@ -28,6 +29,7 @@ export function createInstagramPlatform(opts: InstagramPlatformOptions): Platfor
     publisher: createInstagramPublisher(client),
     probe: createInstagramProbe(client),
     comments: createInstagramComments(client),
+    analytics: createInstagramAnalytics(client),
   };
 }
 

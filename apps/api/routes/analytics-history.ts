@@ -31,8 +31,8 @@ function bool(query: Record<string, unknown>, name: string): boolean {
  * `GET /post-analytics/cached`, `GET /post-analytics` (live) and `GET /post-analytics/{request_id}`.
  * `cached` is registered before `{request_id}` so it is never read as a request id.
  */
-export function analyticsHistoryRoutes(router: Router<AppState>, deps: ApiDeps & { analytics: AnalyticsHistoryApi }, ns: string): void {
-  const reads: AnalyticsReadDeps = { ...deps, ...deps.analytics };
+export function analyticsHistoryRoutes(router: Router<AppState>, deps: ApiDeps & { analyticsHistory: AnalyticsHistoryApi }, ns: string): void {
+  const reads: AnalyticsReadDeps = { ...deps, ...deps.analyticsHistory };
 
   router.get(`/api/${ns}/total-impressions/:username`, async (ctx) => {
     const q = ctx.query as Record<string, unknown>;

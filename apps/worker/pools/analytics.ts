@@ -14,7 +14,7 @@ import type { WorkerPool } from '../pool-types';
  */
 export const analyticsPool: WorkerPool = {
   name: 'analytics',
-  taskQueue: (config) => config.analytics.taskQueue,
+  taskQueue: (config) => config.analyticsHistory.taskQueue,
   workflows: ['analyticsSnapshots'],
   defaultConcurrency: 20,
   async start(ctx) {
@@ -25,12 +25,12 @@ export const analyticsPool: WorkerPool = {
       workflowsPath: require.resolve('../../../workflows/analytics-snapshots.workflow'),
       activities: createAnalyticsSnapshotActivities({
         storage: mongo.storage, leases: mongo.leases, platforms: ctx.platforms, secrets: ctx.secrets, clock: systemClock, metrics: ctx.metrics,
-        snapshots: history.snapshots, captures: history.captures, retentionMs: config.analytics.snapshotRetentionMs,
-        concurrency: config.analytics.snapshotConcurrency, log: ctx.log,
+        snapshots: history.snapshots, captures: history.captures, retentionMs: config.analyticsHistory.snapshotRetentionMs,
+        concurrency: config.analyticsHistory.snapshotConcurrency, log: ctx.log,
       }),
     });
-    await createTemporalAnalyticsSnapshots(ctx.temporal, { taskQueue: config.analytics.taskQueue }).ensure(config.analytics.snapshot);
-    ctx.log('analytics snapshots scheduled', { ...config.analytics.snapshot, task_queue: config.analytics.taskQueue });
+    await createTemporalAnalyticsSnapshots(ctx.temporal, { taskQueue: config.analyticsHistory.taskQueue }).ensure(config.analyticsHistory.snapshot);
+    ctx.log('analytics snapshots scheduled', { ...config.analyticsHistory.snapshot, task_queue: config.analyticsHistory.taskQueue });
     return { worker };
   },
 };

@@ -11,5 +11,6 @@ export * from './connect';
 export * from './publish';
 export * from './comments';
 export * from './later';
+export * from './analytics';
 export * from './probe';
 export * from './registry';

@@ -1,5 +1,5 @@
 /**
- * Capabilities the next issues fill (media library, analytics, post editing, lookups). Declared
+ * Capabilities the next issues fill (media library, post editing, lookups; analytics is in analytics.ts). Declared
  * now so the port's shape is settled; no adapter implements them yet.
  */
 import type { CallContext } from './context';
@@ -17,14 +17,6 @@ export interface LibraryMedia {
 /** The account's published media, newest first. */
 export interface MediaLibrary {
   list(ctx: CallContext, page?: PageRequest): Promise<Page<LibraryMedia>>;
-}
-
-export type MetricValues = Record<string, number | null>;
-
-/** Profile and per-post metrics, in the network's own metric names mapped to the spec's. */
-export interface Analytics {
-  profile(ctx: CallContext, input: { since: Date; until: Date; metrics?: readonly string[] }): Promise<MetricValues>;
-  post(ctx: CallContext, post: PostRef, input?: { metrics?: readonly string[] }): Promise<MetricValues>;
 }
 
 /** Changes to a published post. */

@@ -2,7 +2,8 @@ import type { Platform } from '../../domain/platforms';
 import type { Comments } from './comments';
 import type { CredentialConnector, OAuthConnector, TokenRefresher } from './connect';
 import type { PlatformDescriptor } from './descriptor';
-import type { Analytics, Lookups, MediaLibrary, PostEditor } from './later';
+import type { Analytics } from './analytics';
+import type { Lookups, MediaLibrary, PostEditor } from './later';
 import type { AccountProbe } from './probe';
 import type { Publisher } from './publish';
 

@@ -3,6 +3,7 @@
  * and the simulator's interface. The routes live in simulator.ts.
  */
 import type { RecordedRequest } from '../kit/http';
+import type { InstagramAnalytics } from './analytics';
 import { META_SIM_COMMON_FAILURE_MODES } from '../kit/meta-graph';
 
 export const INSTAGRAM_FAILURE_MODES = [
@@ -24,7 +25,7 @@ export type InstagramFailureMode = (typeof INSTAGRAM_FAILURE_MODES)[number];
 export const INSTAGRAM_SIM_REGAIN_MINUTES = 2;
 export const INSTAGRAM_SIM_API_VERSION = 'v21.0';
 export const INSTAGRAM_SIM_QUOTA_TOTAL = 100;
-export const SCOPES = ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_messages'];
+export const SCOPES = ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_messages', 'instagram_business_manage_insights'];
 export const SHORT_TOKEN_SECONDS = 3600;
 export const LONG_TOKEN_SECONDS = 60 * 86400;
 export const CODE_TTL_MS = 3600_000;
@@ -115,6 +116,8 @@ export interface InstagramSimulator {
   completeCheckpoint(accountId: string): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
+  /** The insights model: the figures the Graph insights answer (tests compare an adapter's numbers with these). */
+  readonly analytics: InstagramAnalytics;
   state(): Record<string, unknown>;
   /** Clears containers, posts, comments, quota use, checkpoints, failures, latency and requests; apps, accounts, codes and tokens stay. */
   reset(): void;

@@ -9,6 +9,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type SimRequest } from '../kit/http';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createInstagramAnalytics } from './analytics';
 import {
   approvePage, createCheckpointedAccounts, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, sendGraphError, sniffMedia,
 } from '../kit/meta-graph';
@@ -67,6 +69,10 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
   const armed: InstagramFailureMode[] = [];
   const checkpointed = createCheckpointedAccounts((id) => accounts.has(id));
   let nextId = 1;
+  const analytics = createInstagramAnalytics({
+    model: createAnalyticsModel(opts.seed), media: () => media.values(), comments: () => comments,
+    paramError: (res, message, subcode) => paramError(res, message, subcode), permissionDenied: (res) => failWith(res, 'permission_denied'),
+  });
 
   const digits = (kind: string, n: number) => (seeded(kind).readBigUInt64BE(0) % 10n ** BigInt(n)).toString().padStart(n, '0');
   const liveId = (prefix: string) => `${prefix}${String(nextId++).padStart(17 - prefix.length, '0')}`;
@@ -435,7 +441,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
       if (account.id !== owner.id) return paramError(res, `Unsupported get request. Object with ID '${id}' does not exist.`, 33);
       return sendJson(res, 200, pick({
         id: account.id, user_id: account.id, username: account.username, name: account.name,
-        profile_picture_url: account.profilePictureUrl, account_type: 'BUSINESS', followers_count: account.followersCount,
+        profile_picture_url: account.profilePictureUrl, account_type: 'BUSINESS', followers_count: analytics.followers(account), follows_count: analytics.following(account),
         media_count: [...media.values()].filter((m) => m.ownerId === account.id).length,
       }, p.fields, ['id']));
     }
@@ -490,6 +496,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     const isOwner = node === 'me' || node === owner.id;
 
     if (req.method === 'GET' && !edge) return readObject(res, owner, node!, p);
+    if (req.method === 'GET' && edge === 'insights' && analytics.route(res, owner, token.scopes, node!, p, media.get(node!))) return;
     if (req.method === 'GET' && edge === 'content_publishing_limit' && isOwner) {
       return sendJson(res, 200, { data: [{ quota_usage: quotaUsage(owner.id), config: { quota_total: INSTAGRAM_SIM_QUOTA_TOTAL, quota_duration: 86400 } }] });
     }
@@ -520,7 +527,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
       armed.length = 0;
       checkpointed.clear();
     },
-    controls: { checkpoint: checkpointed.control },
+    controls: { checkpoint: checkpointed.control, analytics_clock: clockControl(analytics.model) },
     handle(req, res, queued) {
       const kind = requestKind(req);
       if (queued) armed.push(queued);
@@ -556,6 +563,7 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
     authorizeUrl: `${origin}/oauth/authorize`,
     tokenUrl: `${origin}/oauth/access_token`,
     get requests() { return host.requests; },
+    analytics,
     createApp(input = {}) {
       const app: SimApp = {
         clientId: input.clientId ?? digits('app', 15),
