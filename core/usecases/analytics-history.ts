@@ -181,7 +181,8 @@ export async function livePostAnalytics(deps: AnalyticsReadDeps, account: Operat
   }
   const decision = await deps.liveLimiter.consume(account.id);
   if (!decision.allowed) {
-    const seconds = Math.max(1, Math.ceil((decision.resetAt.getTime() - deps.clock.now().getTime()) / 1000));
+    // resetAt is on the limiter's clock (the machine's), not the injected one.
+    const seconds = Math.max(1, Math.ceil((decision.resetAt.getTime() - Date.now()) / 1000));
     throw new HeraldError('too_many_requests', `Live post analytics are limited to ${decision.limit} requests per window; try again in ${seconds} seconds, or read GET /post-analytics/cached.`,
       'post_analytics_rate_limited', { retry_after_seconds: seconds, limit: decision.limit });
   }
