@@ -20,6 +20,9 @@ import { notificationRoutes } from './routes/notifications';
 import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
 import { analyticsHistoryRoutes } from './routes/analytics-history';
 import { analyticsRoutes } from './routes/analytics';
+import { mount } from './catalogue/mount';
+import { getMe } from './catalogue/account';
+import { documentRoutes } from './routes/documents';
 
 export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
@@ -50,6 +53,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   // Routes that carry their own credential (a one-time OAuth state) instead of an API key.
   const open = new Router();
   oauthCallbackRoute(open, deps, ns);
+  documentRoutes(open, ns, options.publicBaseUrl);
   const connect = deps.connect;
   if (connect) validateJwtRoute(open, { ...deps, connect }, ns);
   app.use(open.routes());
@@ -74,7 +78,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
 
   const router = new Router<AppState>();
   router.param('username', idParam('username')).param('job_id', idParam('job_id'));
-  router.get(`/api/${ns}/me`, (ctx) => {
+  mount(router, getMe, ns, (ctx) => {
     const { account } = ctx.state.caller;
     const plan = PLANS[account.plan];
     ctx.body = {

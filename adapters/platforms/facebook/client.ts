@@ -29,7 +29,7 @@ export const FACEBOOK_API_BASE = `https://graph.facebook.com/${FACEBOOK_GRAPH_VE
 export const FACEBOOK_VIDEO_API_BASE = `https://graph-video.facebook.com/${FACEBOOK_GRAPH_VERSION}`;
 export const FACEBOOK_AUTH_BASE = `https://www.facebook.com/${FACEBOOK_GRAPH_VERSION}`;
 export const FACEBOOK_SCOPES: readonly string[] = [
-  'pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement', 'publish_video',
+  'pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement', 'publish_video', 'read_insights',
 ];
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_UPLOAD_TIMEOUT_MS = 30 * 60_000;

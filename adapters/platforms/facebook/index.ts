@@ -9,6 +9,7 @@ import { httpUrl, millis } from '../kit/env';
 import { createFacebookClient, type FacebookPlatformOptions } from './client';
 import { createFacebookComments } from './comments';
 import { createFacebookConnect } from './connect';
+import { createFacebookAnalytics } from './analytics';
 import { facebookDescriptor } from './descriptor';
 import { createFacebookPublisher } from './publish';
 
@@ -27,6 +28,7 @@ export function createFacebookPlatform(opts: FacebookPlatformOptions): PlatformA
     ...createFacebookConnect(client),
     comments: createFacebookComments(client),
     publisher: createFacebookPublisher(client),
+    analytics: createFacebookAnalytics(client),
   };
 }
 

@@ -10,7 +10,7 @@ import { fail, type TikTokClient } from './client';
 
 export const TIKTOK_AUTH_BASE = 'https://www.tiktok.com';
 /** Scopes Herald asks for: publish (direct post), upload (drafts), and the identity. */
-export const TIKTOK_SCOPES: readonly string[] = ['video.publish', 'video.upload', 'user.info.basic'];
+export const TIKTOK_SCOPES: readonly string[] = ['video.publish', 'video.upload', 'user.info.basic', 'user.info.stats', 'video.list'];
 
 export interface TikTokConnectOptions {
   clientId: string;

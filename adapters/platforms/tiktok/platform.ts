@@ -12,6 +12,7 @@
  */
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { systemNow, trimBase, type Now } from '../kit/http';
+import { createTikTokAnalytics } from './analytics';
 import { createTikTokClient } from './client';
 import { createTikTokComments } from './comments';
 import { createTikTokConnect, TIKTOK_AUTH_BASE, TIKTOK_SCOPES } from './connect';
@@ -69,6 +70,7 @@ export function createTikTokPlatform(opts: TikTokPlatformOptions): PlatformAdapt
     oauth,
     refresher,
     comments: createTikTokComments(client),
+    analytics: createTikTokAnalytics(client),
     publisher: createTikTokPublisher(client, {
       videoSource: opts.videoSource ?? 'FILE_UPLOAD',
       chunkSizeBytes: opts.chunkSizeBytes,

@@ -2,6 +2,7 @@
  * X through the API v2 for a user who connected with OAuth 2 Authorization Code + PKCE: the
  * capabilities assembled over one client (connect.ts, publish.ts with plan.ts and text.ts, comments.ts).
  */
+import { createXAnalytics } from './analytics';
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { systemNow, trimBase, type Now } from '../kit/http';
 import { createXClient } from './client';
@@ -51,5 +52,6 @@ export function createXPlatform(opts: XPlatformOptions): PlatformAdapter {
     refresher,
     publisher: createXPublisher(client, { keepLinks, chunkBytes }),
     comments: createXComments(client, { keepLinks }),
+    analytics: createXAnalytics(client),
   };
 }

@@ -9,6 +9,7 @@ import type { YoutubeClient } from './client';
 export const YOUTUBE_SCOPES = [
   'https://www.googleapis.com/auth/youtube.upload',
   'https://www.googleapis.com/auth/youtube.force-ssl',
+  'https://www.googleapis.com/auth/yt-analytics.readonly',
 ] as const;
 
 export interface YoutubeConnectOptions {

@@ -16,6 +16,7 @@ export const youtube = defineNetwork<'youtube', YoutubePlatformOptions>({
   descriptor: youtubeDescriptor,
   env: {
     apiBase: ['YOUTUBE_API_BASE', httpUrl],
+    analyticsApiBase: ['YOUTUBE_ANALYTICS_API_BASE', httpUrl],
     authBase: ['YOUTUBE_AUTH_BASE', httpUrl],
     tokenUrl: ['YOUTUBE_TOKEN_URL', httpUrl],
     pollIntervalMs: ['YOUTUBE_POLL_MS', millis],

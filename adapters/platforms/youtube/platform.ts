@@ -5,6 +5,7 @@
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { GOOGLE_AUTH_BASE, GOOGLE_TOKEN_URL } from '../kit/google';
 import { systemNow, trimBase, type Now } from '../kit/http';
+import { createYoutubeAnalytics, YOUTUBE_ANALYTICS_API_BASE } from './analytics';
 import { createYoutubeClient } from './client';
 import { createYoutubeComments } from './comments';
 import { createYoutubeConnect } from './connect';
@@ -18,6 +19,8 @@ export interface YoutubePlatformOptions {
   clientSecret: string;
   /** Data API and upload host. Default https://www.googleapis.com (uploads go to `${apiBase}/upload/youtube/v3/...`). */
   apiBase?: string;
+  /** YouTube Analytics API host (`/v2/reports`). Default https://youtubeanalytics.googleapis.com. */
+  analyticsApiBase?: string;
   /** Host of the consent page `${authBase}/o/oauth2/v2/auth`. Default https://accounts.google.com. */
   authBase?: string;
   /** Default https://oauth2.googleapis.com/token. */
@@ -67,5 +70,6 @@ export function createYoutubePlatform(opts: YoutubePlatformOptions): PlatformAda
       maxProcessingMs: opts.maxProcessingMs ?? 60 * 60_000,
     }),
     comments: createYoutubeComments(client),
+    analytics: createYoutubeAnalytics(client, { analyticsApiBase: trimBase(opts.analyticsApiBase ?? YOUTUBE_ANALYTICS_API_BASE) }),
   };
 }

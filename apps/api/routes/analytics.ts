@@ -8,6 +8,8 @@ import {
 } from '../../../core/usecases/analytics';
 import { single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
+import { mount } from '../catalogue/mount';
+import * as ops from '../catalogue/analytics';
 
 /** Live analytics: its cache and how long answers are reused. */
 export interface AnalyticsApi {
@@ -48,18 +50,18 @@ function daysOf(query: Record<string, unknown>, fallback: number, max: number): 
 export function analyticsRoutes(router: Router<AppState>, deps: ApiDeps, ns: string): void {
   const analytics: AnalyticsDeps = { ...deps, cache: deps.analytics?.cache, cacheTtlMs: deps.analytics?.cacheTtlMs ?? 0 };
 
-  router.get('/api/analytics/:username', async (ctx) => {
+  mount(router, ops.getProfileAnalytics, ns, async (ctx) => {
     const q = ctx.query as Record<string, unknown>;
     ctx.body = await profileAnalytics(analytics, ctx.state.caller.account, ctx.params.username!, {
       platforms: q.platforms ?? q.platform, page_id: text(q.page_id), days: text(q.days), page_urn: text(q.page_urn),
     });
   });
 
-  router.get(`/api/${ns}/platform-metrics`, (ctx) => {
+  mount(router, ops.getPlatformMetrics, ns, (ctx) => {
     ctx.body = { success: true, ...platformMetrics(analytics) };
   });
 
-  router.get(`/api/${ns}/audience`, async (ctx) => {
+  mount(router, ops.getAudience, ns, async (ctx) => {
     const q = ctx.query as Record<string, unknown>;
     const username = profileOf(q);
     const platform = platformOf(q);
@@ -69,13 +71,14 @@ export function analyticsRoutes(router: Router<AppState>, deps: ApiDeps, ns: str
     ctx.body = { success: true, profile_username: username, platform, ...insights };
   });
 
-  router.get(`/api/${ns}/suggestions`, async (ctx) => {
+  mount(router, ops.getSuggestions, ns, async (ctx) => {
     const q = ctx.query as Record<string, unknown>;
     const username = profileOf(q);
     const platform = platformOf(q);
     const type = text(q.type) ?? 'hashtags';
     if (type !== 'hashtags' && type !== 'keywords') throw invalidInput('type must be hashtags or keywords.', { violations: [{ field: 'type', message: 'hashtags or keywords' }] });
     const keyword = text(q.keyword) ?? text(q.query);
+    if (!keyword) throw invalidInput('keyword is required: the word or topic to find suggestions for.', { violations: [{ field: 'keyword', message: 'required' }] });
     const limitRaw = text(q.limit);
     const limit = limitRaw === undefined ? undefined : Number(limitRaw);
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 50)) throw invalidInput('limit must be a whole number from 1 to 50.', { violations: [{ field: 'limit', message: 'out of range' }] });

@@ -9,6 +9,8 @@ import { readBody } from '../body';
 import { checkIdFields } from '../ids';
 import { checkStorable } from '../storable';
 import type { ApiDeps, AppState } from '../deps';
+import { mount } from '../catalogue/mount';
+import * as ops from '../catalogue/connections';
 
 type ConnectApiDeps = ApiDeps & { connect: ConnectStorage };
 
@@ -18,7 +20,7 @@ type ConnectApiDeps = ApiDeps & { connect: ConnectStorage };
  * client address's authentication-failure block like any other.
  */
 export function validateJwtRoute(open: Router, deps: ConnectApiDeps, ns: string): void {
-  open.get(`/api/${ns}/users/validate-jwt`, async (ctx) => {
+  mount(open, ops.validateConnectToken, ns, async (ctx) => {
     const guard = await deps.guard.check(ctx.ip);
     if (guard.blockedMs > 0) {
       const seconds = Math.max(1, Math.ceil(guard.blockedMs / 1000));
@@ -36,7 +38,7 @@ export function validateJwtRoute(open: Router, deps: ConnectApiDeps, ns: string)
 
 /** POST /users/generate-jwt and GET/POST /users/preferences (API key). */
 export function connectLinkRoutes(router: Router<AppState>, deps: ConnectApiDeps, ns: string, options: ConnectLinkOptions): void {
-  router.post(`/api/${ns}/users/generate-jwt`, async (ctx) => {
+  mount(router, ops.generateConnectLink, ns, async (ctx) => {
     // ui_labels keys contain dots by the spec (`connect.title`): the store keeps them as entries,
     // so only that object is exempt from the field-name rule (NUL is still refused).
     const { ui_labels: labels, ...fields } = readBody(ctx);
@@ -45,10 +47,10 @@ export function connectLinkRoutes(router: Router<AppState>, deps: ConnectApiDeps
     checkStorable(labels, { names: false }, 'ui_labels');
     ctx.body = { success: true, ...(await generateConnectLink(deps, options, ctx.state.caller.account, { ...fields, ...(labels !== undefined ? { ui_labels: labels } : {}) })) };
   });
-  router.get(`/api/${ns}/users/preferences`, async (ctx) => {
+  mount(router, ops.getPreferences, ns, async (ctx) => {
     ctx.body = { success: true, ...(await getPreferences(deps, ctx.state.caller.account)) };
   });
-  router.post(`/api/${ns}/users/preferences`, async (ctx) => {
+  mount(router, ops.setPreferences, ns, async (ctx) => {
     ctx.body = { success: true, ...(await setPreferences(deps, ctx.state.caller.account, bodyFields(ctx))) };
   });
 }

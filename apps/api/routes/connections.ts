@@ -4,6 +4,8 @@ import { isPlatform } from '../../../core/domain/platforms';
 import { disconnectAccount } from '../../../core/usecases/disconnect-account';
 import { refuseUnavailablePlatforms } from '../input';
 import type { ApiDeps, AppState } from '../deps';
+import { mount } from '../catalogue/mount';
+import * as ops from '../catalogue/connections';
 
 /**
  * DELETE /users/{username}/social-accounts/{platform}: manual disconnect. The connection and its
@@ -13,7 +15,7 @@ import type { ApiDeps, AppState } from '../deps';
  * `PROFILE_NOT_FOUND` / `ACCOUNT_NOT_CONNECTED`; 400 `platform_not_supported`; reddit 503.
  */
 export function disconnectRoute(router: Router<AppState>, deps: ApiDeps, ns: string): void {
-  router.delete(`/api/${ns}/users/:username/social-accounts/:platform`, async (ctx) => {
+  mount(router, ops.disconnectAccount, ns, async (ctx) => {
     const platform = ctx.params.platform!;
     refuseUnavailablePlatforms(platform);
     if (!isPlatform(platform)) throw invalidInput(`Unknown platform "${platform}".`, undefined, 'platform_not_supported');

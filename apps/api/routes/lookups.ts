@@ -3,6 +3,8 @@ import { invalidInput } from '../../../core/domain/errors';
 import { listLookup } from '../../../core/usecases/lookups';
 import { single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
+import { mount } from '../catalogue/mount';
+import * as ops from '../catalogue/lookups';
 
 /**
  * `GET /google-business/locations?profile=` (also `profile_username`): the Business Profile
@@ -11,7 +13,7 @@ import type { ApiDeps, AppState } from '../deps';
  * `gbp_location_id` and the location pin take.
  */
 export function lookupRoutes(router: Router<AppState>, deps: ApiDeps, ns: string): void {
-  router.get(`/api/${ns}/google-business/locations`, async (ctx) => {
+  mount(router, ops.listGoogleBusinessLocations, ns, async (ctx) => {
     const raw = single(ctx.query.profile ?? ctx.query.profile_username);
     if (raw !== undefined && (typeof raw !== 'string' || raw === '')) throw invalidInput('profile must be a profile username.');
     const items = await listLookup(deps, ctx.state.caller.account, 'google_business', 'locations', raw as string | undefined);

@@ -12,6 +12,8 @@ import {
 import { removeTempFiles } from '../media-intake';
 import { bodyFields, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
+import { mount } from '../catalogue/mount';
+import * as ops from '../catalogue/media-jobs';
 
 /** What the media-job routes need beyond the API's own dependencies. */
 export interface MediaJobApi extends MediaJobDeps {
@@ -94,7 +96,7 @@ function urlInputs(fields: Record<string, unknown>): string[] {
 export function mediaJobRoutes(router: Router<AppState>, deps: ApiDeps & { mediaJobs: MediaJobApi }, ns: string): void {
   const jobs = deps.mediaJobs;
 
-  router.post(`/api/${ns}/ffmpeg/jobs/upload`, async (ctx) => {
+  mount(router, ops.submitMediaJob, ns, async (ctx) => {
     try {
       await submit(ctx);
     } finally {
@@ -147,27 +149,27 @@ export function mediaJobRoutes(router: Router<AppState>, deps: ApiDeps & { media
     ctx.body = { success: true, job_id: job.id, status: job.status };
   }
 
-  router.get(`/api/${ns}/ffmpeg/jobs`, async (ctx) => {
+  mount(router, ops.listMediaJobs, ns, async (ctx) => {
     const limit = Math.min(100, Math.max(1, Number(single(ctx.query.limit) ?? 20) || 20));
     const page = Math.max(1, Number(single(ctx.query.page) ?? 1) || 1);
     ctx.body = { success: true, jobs: await listMediaJobs(jobs, ctx.state.caller.account, { limit, page }), page, limit };
   });
 
-  router.get(`/api/${ns}/ffmpeg/consumption`, async (ctx) => {
+  mount(router, ops.getMediaConsumption, ns, async (ctx) => {
     ctx.body = { success: true, ...(await mediaConsumption(jobs, ctx.state.caller.account)) };
   });
 
-  router.get(`/api/${ns}/ffmpeg/jobs/:job_id`, async (ctx) => {
+  mount(router, ops.getMediaJob, ns, async (ctx) => {
     ctx.body = { success: true, ...toMediaJobView(await getMediaJob(jobs, ctx.state.caller.account, ctx.params.job_id!)) };
   });
 
-  router.delete(`/api/${ns}/ffmpeg/jobs/:job_id`, async (ctx) => {
+  mount(router, ops.cancelMediaJob, ns, async (ctx) => {
     const job = await cancelMediaJob(jobs, ctx.state.caller.account, ctx.params.job_id!);
     ctx.status = 202;
     ctx.body = { success: true, ...toMediaJobView(job), cancel_requested: true, message: `Cancelling: poll GET /api/${ns}/ffmpeg/jobs/${job.id} until it is ERROR with cancelled: true.` };
   });
 
-  router.get(`/api/${ns}/ffmpeg/jobs/:job_id/download`, async (ctx) => {
+  mount(router, ops.downloadMediaJobOutput, ns, async (ctx) => {
     const job = await getMediaJob(jobs, ctx.state.caller.account, ctx.params.job_id!);
     if (job.status !== 'FINISHED' || !job.output) {
       throw conflict(`Media job ${job.id} is ${job.status}; the download is available when it is FINISHED.`, 'job_not_finished', { status: job.status });

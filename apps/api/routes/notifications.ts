@@ -6,6 +6,8 @@ import {
 } from '../../../core/usecases/notifications';
 import { bodyFields, single } from '../input';
 import type { AppState } from '../deps';
+import { mount } from '../catalogue/mount';
+import * as ops from '../catalogue/notifications';
 
 /**
  * Notification configuration (the spec's "Notification configuration"), the test send and the
@@ -13,45 +15,44 @@ import type { AppState } from '../deps';
  * change webhooks (Authentication 6).
  */
 export function notificationRoutes(router: Router<AppState>, deps: NotificationDeps, ns: string): void {
-  const base = `/api/${ns}/users`;
   const account = (state: AppState) => {
     requireAccountPrincipal(state.caller);
     return state.caller.account;
   };
 
-  router.get(`${base}/notifications`, async (ctx) => {
+  mount(router, ops.getNotifications, ns, async (ctx) => {
     ctx.body = { success: true, notifications: await getNotifications(deps, account(ctx.state)) };
   });
-  router.post(`${base}/notifications`, async (ctx) => {
+  mount(router, ops.saveNotifications, ns, async (ctx) => {
     ctx.body = { success: true, notifications: await saveNotifications(deps, account(ctx.state), bodyFields(ctx)) };
   });
-  router.delete(`${base}/notifications`, async (ctx) => {
+  mount(router, ops.deleteNotifications, ns, async (ctx) => {
     ctx.body = { success: true, notifications: await deleteWebhook(deps, account(ctx.state)) };
   });
-  router.post(`${base}/webhook-secret`, async (ctx) => {
+  mount(router, ops.rotateWebhookSecret, ns, async (ctx) => {
     ctx.body = { success: true, webhook_secret: await rotateWebhookSecret(deps, account(ctx.state)) };
   });
 
-  router.get(`${base}/profile-webhook`, async (ctx) => {
+  mount(router, ops.getProfileWebhook, ns, async (ctx) => {
     ctx.body = { success: true, ...(await getProfileWebhook(deps, account(ctx.state), single(ctx.query.profile_username))) };
   });
-  router.post(`${base}/profile-webhook`, async (ctx) => {
+  mount(router, ops.saveProfileWebhook, ns, async (ctx) => {
     ctx.body = { success: true, ...(await saveProfileWebhook(deps, account(ctx.state), bodyFields(ctx))) };
   });
-  router.delete(`${base}/profile-webhook`, async (ctx) => {
+  mount(router, ops.deleteProfileWebhook, ns, async (ctx) => {
     const caller = account(ctx.state);
     const fields = bodyFields(ctx);
     ctx.body = { success: true, ...(await deleteProfileWebhook(deps, caller, fields.profile_username ?? single(ctx.query.profile_username))) };
   });
 
-  router.post(`${base}/notifications/test`, async (ctx) => {
+  mount(router, ops.sendTestNotification, ns, async (ctx) => {
     const results = await sendTestNotification(deps, account(ctx.state));
     ctx.body = { success: true, all_delivered: results.every((r) => r.outcome === 'delivered'), results };
   });
-  router.get(`${base}/notifications/deliveries`, async (ctx) => {
+  mount(router, ops.listDeliveries, ns, async (ctx) => {
     ctx.body = { success: true, ...(await listDeliveries(deps, account(ctx.state), Object.fromEntries(Object.entries(ctx.query).map(([k, v]) => [k, single(v)])))) };
   });
-  router.post(`${base}/notifications/deliveries/:delivery_id/redeliver`, async (ctx) => {
+  mount(router, ops.redeliverNotification, ns, async (ctx) => {
     const caller = account(ctx.state);
     const id = ctx.params.delivery_id!;
     if (!/^dlv_[0-9a-f]{32}$/.test(id)) throw notFound(`No delivery ${id.slice(0, 64)} in the delivery log.`, 'DELIVERY_NOT_FOUND');

@@ -6,6 +6,8 @@ import { completeOAuth, startOAuth } from '../../../core/usecases/oauth-connect'
 import { checkId } from '../ids';
 import { bodyFields, parse, refuseUnavailablePlatforms, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
+import { mount } from '../catalogue/mount';
+import * as ops from '../catalogue/connections';
 
 const StartBody = z.object({
   profile_username: z.string({ error: 'profile_username is required: the profile to connect the account to' }).min(1),
@@ -23,7 +25,7 @@ export const oauthCallbackPath = (ns: string, platform: string) => `/api/${ns}/o
 
 /** POST /oauth/{platform}/start (authenticated): the network's authorize URL for a profile. */
 export function oauthStartRoute(router: Router<AppState>, deps: ApiDeps, ns: string, publicBaseUrl: string): void {
-  router.post(`/api/${ns}/oauth/:platform/start`, async (ctx) => {
+  mount(router, ops.startOAuth, ns, async (ctx) => {
     refuseUnavailablePlatforms(ctx.params.platform);
     const platform = platformParam(ctx.params.platform!);
     const fields = bodyFields(ctx);
@@ -43,7 +45,7 @@ export function oauthStartRoute(router: Router<AppState>, deps: ApiDeps, ns: str
  * error) and a stable `error_code`, or shows a short page when there is none.
  */
 export function oauthCallbackRoute(router: Router, deps: ApiDeps, ns: string): void {
-  router.get(oauthCallbackPath(ns, ':platform'), async (ctx) => {
+  mount(router, ops.completeOAuth, ns, async (ctx) => {
     refuseUnavailablePlatforms(ctx.params.platform);
     const platform = platformParam(ctx.params.platform!);
     const q = (name: string) => {

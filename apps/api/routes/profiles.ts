@@ -7,30 +7,33 @@ import { invalidInput } from '../../../core/domain/errors';
 import { bodyFields, parse, refuseUnavailablePlatforms, single } from '../input';
 import { isReservedProfileUsername, PIN_KINDS, type PinKind } from '../../../core/domain/profile';
 import { deletePin, getPin, setPin } from '../../../core/usecases/pins';
+import { mount } from '../catalogue/mount';
+import * as ops from '../catalogue/profiles';
 import type { ApiDeps, AppState } from '../deps';
+import * as connectionOps from '../catalogue/connections';
 
 const UsernameBody = z.object({ username: z.unknown() });
 
 export function profileRoutes(router: Router<AppState>, deps: ApiDeps, ns: string): void {
-  router.post(`/api/${ns}/users`, async (ctx) => {
+  mount(router, ops.createProfile, ns, async (ctx) => {
     const profile = await createProfile(deps, ctx.state.caller.account, parse(UsernameBody, bodyFields(ctx)));
     ctx.status = 201;
     ctx.body = { success: true, profile };
   });
 
-  router.get(`/api/${ns}/users`, async (ctx) => {
+  mount(router, ops.listProfiles, ns, async (ctx) => {
     ctx.body = { success: true, ...(await listProfiles(deps, ctx.state.caller.account)) };
   });
 
-  router.delete(`/api/${ns}/users`, async (ctx) => {
+  mount(router, ops.deleteProfile, ns, async (ctx) => {
     const input = parse(UsernameBody, bodyFields(ctx));
     await deleteProfile(deps, ctx.state.caller.account, input);
     ctx.body = { success: true, message: `Profile "${String(input.username)}" deleted.` };
   });
 
   // Manual credential connections: discord, telegram and bluesky today; reddit answers 503.
-  router.post(`/api/${ns}/users/:platform/credentials`, async (ctx) => {
-    const platform = ctx.params.platform;
+  mount(router, connectionOps.connectWithCredentials, ns, async (ctx) => {
+    const platform = ctx.params.platform!;
     refuseUnavailablePlatforms(platform);
     if (!isPlatform(platform)) throw invalidInput(`Unknown platform "${platform}".`, undefined, 'platform_not_supported');
     const connection = await connectWithCredentials(deps, ctx.state.caller.account, platform, bodyFields(ctx));
@@ -42,19 +45,19 @@ export function profileRoutes(router: Router<AppState>, deps: ApiDeps, ns: strin
 
   // Pins: a page or location pinned to a profile wins over the request parameter when publishing.
   for (const kind of Object.keys(PIN_KINDS) as PinKind[]) {
-    const path = `/api/${ns}/users/${kind}`;
+    const [get, set, remove] = ops.PIN_OPERATIONS[kind];
     const profileOf = (value: unknown) => {
       const v = single(value);
       if (typeof v !== 'string' || !v) throw invalidInput('profile_username is required.');
       return v;
     };
-    router.get(path, async (ctx) => {
+    mount(router, get, ns, async (ctx) => {
       ctx.body = { success: true, ...(await getPin(deps.storage, ctx.state.caller.account, kind, profileOf(ctx.query.profile_username))) };
     });
-    router.post(path, async (ctx) => {
+    mount(router, set, ns, async (ctx) => {
       ctx.body = { success: true, ...(await setPin(deps.storage, ctx.state.caller.account, kind, bodyFields(ctx))) };
     });
-    router.delete(path, async (ctx) => {
+    mount(router, remove, ns, async (ctx) => {
       ctx.body = { success: true, ...(await deletePin(deps.storage, ctx.state.caller.account, kind, profileOf(bodyFields(ctx).profile_username ?? ctx.query.profile_username))) };
     });
   }
@@ -66,7 +69,7 @@ export function profileRoutes(router: Router<AppState>, deps: ApiDeps, ns: strin
  * profile even when its own route does not exist yet.
  */
 export function profileByUsernameRoute(router: Router<AppState>, deps: ApiDeps, ns: string): void {
-  router.get(`/api/${ns}/users/:username`, async (ctx, next) => {
+  mount(router, ops.getProfile, ns, async (ctx, _input, next) => {
     if (isReservedProfileUsername(ctx.params.username!)) return next();
     ctx.body = { success: true, profile: await getProfile(deps, ctx.state.caller.account, ctx.params.username!) };
   });

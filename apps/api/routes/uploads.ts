@@ -1,11 +1,9 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
 import { invalidInput } from '../../../core/domain/errors';
 import { isPlatform, PLATFORM_ALIASES, type MediaKind, type Platform } from '../../../core/domain/platforms';
 import { toUploadView } from '../../../core/domain/upload-view';
-import { UPLOAD_FIELDS, type UploadField } from '../../../core/domain/upload-fields';
 import { admitUpload, submitUpload } from '../../../core/usecases/submit-upload';
 import { parseScheduledDate } from '../../../core/domain/schedule';
 import { cancelScheduledPost, editScheduledPost, listScheduled } from '../../../core/usecases/scheduled-posts';
@@ -15,48 +13,14 @@ import { removeTempFiles, takeMedia } from '../media-intake';
 import { getUploadStatus, listUploadHistory } from '../../../core/usecases/read-uploads';
 import { fieldsReadSoFar } from '../body';
 import { checkId } from '../ids';
-import { bodyFields, formBoolean, list, parse, refuseUnavailablePlatforms, single } from '../input';
+import { bodyFields, list, parse, refuseUnavailablePlatforms, single } from '../input';
+import { mount } from '../catalogue/mount';
+import type { Operation } from '../catalogue/types';
+import * as ops from '../catalogue/uploads';
+import { UploadCommonFields } from '../catalogue/uploads';
 import type { ApiDeps, AppState } from '../deps';
 
-/** The schema of one declared common field; media and integers are read by their own code (media intake, queue options). */
-function fieldSchema(field: UploadField): z.ZodType | undefined {
-  const required = `${field.name}${field.type === 'platforms' ? '[]' : ''} is required: ${field.description}`;
-  switch (field.type) {
-    case 'text': {
-      let base = z.string({ error: field.required ? required : `${field.name} must be text` });
-      if (field.required) base = base.min(1, required);
-      if (field.maxLength) base = base.max(field.maxLength, `${field.name} is at most ${field.maxLength} characters`);
-      return z.preprocess(single, field.required ? base : base.optional());
-    }
-    case 'boolean': return formBoolean;
-    case 'platforms': return z.array(z.string()).min(1, required);
-    default: return undefined;
-  }
-}
-
-/** The common fields as the handler reads them. */
-interface UploadCommonBody {
-  user: string;
-  platform: string[];
-  title?: string;
-  description?: string;
-  request_id?: string;
-  external_id?: string;
-  async_upload?: boolean;
-  scheduled_date?: string;
-  timezone?: string;
-  add_to_queue?: boolean;
-  first_comment?: string;
-}
-
-/**
- * The common fields of the three upload endpoints, built from their one declaration
- * (core/domain/upload-fields.ts); the networks' own fields are checked by their schemas.
- */
-export const UploadCommonFields = z.object(Object.fromEntries(UPLOAD_FIELDS.flatMap((field) => {
-  const schema = fieldSchema(field);
-  return schema ? [[field.name, schema]] : [];
-}))) as unknown as z.ZodType<UploadCommonBody>;
+export { UploadCommonFields } from '../catalogue/uploads';
 
 /**
  * Status reads are cached briefly (spec: 2-5 s), so clients polling hard cost one database read
@@ -100,17 +64,17 @@ function normalizePlatforms(raw: string[]): Platform[] {
   return [...platforms];
 }
 
-const ENDPOINTS: Array<{ path: string; kind: MediaKind }> = [
-  { path: '/api/upload', kind: 'video' },
-  { path: '/api/upload_photos', kind: 'photo' },
-  { path: '/api/upload_text', kind: 'text' },
+const ENDPOINTS: Array<{ op: Operation; kind: MediaKind }> = [
+  { op: ops.uploadVideo, kind: 'video' },
+  { op: ops.uploadPhotos, kind: 'photo' },
+  { op: ops.uploadText, kind: 'text' },
 ];
 
 export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplicateWindowMs: number }, ns: string, options: { syncTimeoutMs: number; statusCacheMs: number }): void {
   const { syncTimeoutMs } = options;
   const statusCache = new StatusCache(options.statusCacheMs);
   for (const endpoint of ENDPOINTS) {
-    router.post(endpoint.path, async (ctx) => {
+    mount(router, endpoint.op, ns, async (ctx) => {
       try {
         await handleUpload(ctx, endpoint.kind);
       } finally {
@@ -188,7 +152,7 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     };
   }
 
-  router.get(`/api/${ns}/status`, async (ctx) => {
+  mount(router, ops.getUploadStatus, ns, async (ctx) => {
     const requestId = single(ctx.query.request_id);
     const jobId = single(ctx.query.job_id);
     const account = ctx.state.caller.account;
@@ -200,21 +164,7 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     ctx.body = { success: true, ...view };
   });
 
-  const HistoryQuery = z.object({
-    page: z.coerce.number().int().min(1).default(1),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    platform: z.string().refine(isPlatform, 'unknown platform').optional(),
-    status: z.enum(['scheduled', 'pending', 'in_progress', 'completed', 'cancelled']).optional(),
-    profile_username: z.string().optional(),
-    start: z.coerce.date({ error: 'start must be an ISO-8601 date' }).optional(),
-    end: z.coerce.date({ error: 'end must be an ISO-8601 date' }).optional(),
-    request_id: z.string().optional(),
-    job_id: z.string().optional(),
-    external_id: z.string().optional(),
-  });
-
-  router.get(`/api/${ns}/history`, async (ctx) => {
-    const q = parse(HistoryQuery, Object.fromEntries(Object.entries(ctx.query).map(([k, v]) => [k, single(v)])));
+  mount(router, ops.listUploadHistory, ns, async (ctx, { query: q }) => {
     ctx.body = {
       success: true,
       ...(await listUploadHistory(deps.storage, ctx.state.caller.account, {
@@ -232,26 +182,20 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     };
   });
 
-  router.get(`/api/${ns}/schedule`, async (ctx) => {
+  mount(router, ops.listScheduledPosts, ns, async (ctx) => {
     ctx.body = { success: true, scheduled: await listScheduled(deps, ctx.state.caller.account) };
   });
 
-  router.delete(`/api/${ns}/schedule/:job_id`, async (ctx) => {
+  mount(router, ops.cancelScheduledPost, ns, async (ctx) => {
     const cancelled = await cancelScheduledPost(deps, ctx.state.caller.account, ctx.params.job_id!);
     ctx.body = { success: true, message: `Scheduled post ${cancelled.job_id} cancelled; it will not be published.`, ...cancelled };
   });
 
-  const ScheduleEdit = z.object({
-    scheduled_date: z.string().optional(),
-    timezone: z.string().optional(),
-    title: z.string().optional(),
-    description: z.string().optional(),
-  }).loose();
-
   // Edit a scheduled post: JSON body with scheduled_date, timezone, title, description and any
   // per-platform field (<platform>_title, the networks' settings), merged over the original request.
-  router.patch(`/api/${ns}/schedule/:job_id`, async (ctx) => {
-    const { scheduled_date, timezone, title, description, ...fields } = parse(ScheduleEdit, bodyFields(ctx));
+  mount(router, ops.editScheduledPost, ns, async (ctx, input) => {
+    bodyFields(ctx);
+    const { scheduled_date, timezone, title, description, ...fields } = input.body;
     const edited = await editScheduledPost(deps, ctx.state.caller.account, ctx.params.job_id!, {
       ...(scheduled_date !== undefined ? { scheduled_date } : {}),
       ...(timezone !== undefined ? { timezone } : {}),
@@ -263,7 +207,7 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
   });
 
   // Sends the failed platforms of a finished upload again with the original media and settings.
-  router.post(`/api/${ns}/posts/retry`, async (ctx) => {
+  mount(router, ops.retryUpload, ns, async (ctx) => {
     const fields = bodyFields(ctx);
     const requestId = single(fields.request_id);
     const jobId = single(fields.job_id);
@@ -287,17 +231,17 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     if (typeof value !== 'string' || !value) throw invalidInput('profile_username is required as a query parameter.', { violations: [{ field: 'profile_username', message: 'required' }] });
     return value;
   };
-  router.get(`/api/${ns}/queue/settings`, async (ctx) => {
+  mount(router, ops.getQueueSettings, ns, async (ctx) => {
     ctx.body = { success: true, settings: await getQueueSettings(deps, ctx.state.caller.account, profileQuery(ctx)) };
   });
-  router.post(`/api/${ns}/queue/settings`, async (ctx) => {
+  mount(router, ops.saveQueueSettings, ns, async (ctx) => {
     ctx.body = { success: true, settings: await saveQueueSettings(deps, ctx.state.caller.account, bodyFields(ctx)) };
   });
-  router.get(`/api/${ns}/queue/preview`, async (ctx) => {
+  mount(router, ops.previewQueue, ns, async (ctx) => {
     const count = Math.min(100, Math.max(1, Number(single(ctx.query.count) ?? 10) || 10));
     ctx.body = { success: true, slots: await previewQueue(deps, ctx.state.caller.account, profileQuery(ctx), count) };
   });
-  router.get(`/api/${ns}/queue/next-slot`, async (ctx) => {
+  mount(router, ops.nextQueueSlot, ns, async (ctx) => {
     ctx.body = { success: true, ...(await nextQueueSlot(deps, ctx.state.caller.account, profileQuery(ctx))) };
   });
 }

@@ -2,6 +2,7 @@
  * The Facebook simulator's model: its failure modes, limits, the records tests read, and the
  * simulator's interface. The routes live in simulator.ts.
  */
+import type { FacebookAnalytics } from './analytics';
 import type { RecordedRequest } from '../kit/http';
 
 export const FACEBOOK_FAILURE_MODES = [
@@ -45,7 +46,7 @@ export const UPLOAD_FILE_TYPES = ['application/pdf', 'image/jpeg', 'image/jpg', 
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 export const FACEBOOK_KNOWN_SCOPES: readonly string[] = [
   'public_profile', 'email', 'pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement',
-  'pages_read_user_content', 'pages_manage_metadata', 'publish_video', 'business_management',
+  'pages_read_user_content', 'pages_manage_metadata', 'publish_video', 'business_management', 'read_insights',
 ];
 
 export interface FacebookSimAccount { id: string; name: string; pictureUrl: string; pageIds: string[] }
@@ -165,6 +166,8 @@ export interface FacebookSimulator {
   fail(mode: FacebookFailureMode, times?: number): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
+  /** The Page insights model (tests compare an adapter's numbers with these). */
+  readonly analytics: FacebookAnalytics;
   state(): Record<string, unknown>;
   /** Clears posts, photos, videos, stories, comments, sessions, failures, latency and requests; accounts, pages and tokens stay. */
   reset(): void;

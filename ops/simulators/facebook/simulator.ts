@@ -16,6 +16,8 @@ import { createHmac } from 'node:crypto';
 import {
   createSeededSource, sendJson, sendText, startSimulatorHost, type MultipartPart, type SimRequest,
 } from '../kit/http';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createFacebookAnalytics, FACEBOOK_INSIGHTS_SCOPE } from './analytics';
 import {
   CODE_TTL_MS, DUPLICATE_WINDOW_MS, FACEBOOK_FAILURE_MODES, FACEBOOK_KNOWN_SCOPES, FACEBOOK_SIM_REGAIN_MINUTES,
   FACEBOOK_SIM_VERSION, LONG_TOKEN_SECONDS, MAX_MESSAGE, MAX_PHOTO_BYTES, PHOTO_TYPES, SHORT_TOKEN_SECONDS, UPLOAD_FILE_TYPES,
@@ -133,6 +135,7 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
   const comments: FacebookSimComment[] = [];
   const sessions = new Map<string, FacebookSimUploadSession & { data: Buffer[]; appId: string }>();
   let liveCounter = 0;
+  const analytics = createFacebookAnalytics({ model: createAnalyticsModel(opts.seed), posts: () => posts, comments: () => comments, paramError });
   let failNextVideo = false;
 
   const liveId = () => (BigInt('122000000000000000') + BigInt(++liveCounter)).toString();
@@ -339,12 +342,12 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
       if (token.kind === 'page' ? token.pageId !== pageId : !accounts.get(token.accountId)?.pageIds.includes(pageId)) throw noSuchObject(id, 'GET');
     };
     const page = pages.get(id);
-    if (page) return pick({ id: page.id, name: page.name });
+    if (page) return pick({ id: page.id, name: page.name, ...analytics.pageFields(page) });
     const post = posts.find((p) => p.id === id);
     if (post) {
       visible(post.pageId);
-      return pick({ id: post.id, message: post.message, created_time: post.createdTime, is_published: post.published,
-        permalink_url: `https://www.facebook.com/${post.pageId}/posts/${post.id.split('_')[1]}` });
+      return { ...pick({ id: post.id, message: post.message, created_time: post.createdTime, is_published: post.published,
+        permalink_url: `https://www.facebook.com/${post.pageId}/posts/${post.id.split('_')[1]}` }), ...analytics.postFields(post, fields) };
     }
     const photo = photos.find((p) => p.id === id);
     if (photo) {
@@ -585,6 +588,11 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
         requireScopes(token, 'pages_read_engagement');
         return readObject(token, node, params);
       }
+      if (edge === 'insights') {
+        const post = posts.find((p) => p.id === node);
+        if (post) pageOf(token, post.pageId, FACEBOOK_INSIGHTS_SCOPE, 'pages_read_engagement');
+        return analytics.insights(post ? undefined : pageOf(token, node, FACEBOOK_INSIGHTS_SCOPE, 'pages_read_engagement'), post, params);
+      }
       throw paramError(`Unknown edge ${edge}`);
     }
     if (req.method !== 'POST') throw paramError(`Unsupported ${req.method} request`);
@@ -612,6 +620,7 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
       accounts: [...accounts.values()].map((a) => ({ id: a.id, name: a.name, pages: a.pageIds })),
       posts: posts.length, photos: photos.length, videos: videos.length, stories: stories.length, comments: comments.length,
     }),
+    controls: { analytics_clock: clockControl(analytics.model) },
     reset: () => {
       posts.length = 0; photos.length = 0; videos.length = 0; stories.length = 0; comments.length = 0;
       sessions.clear();
@@ -650,6 +659,7 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
     baseUrl: `${host.origin}/${FACEBOOK_SIM_VERSION}`,
     app,
     get requests() { return host.requests; },
+    analytics,
     createAccount(input) {
       const id = fixtureId('account');
       const account: FacebookSimAccount = { id, name: input.name, pictureUrl: input.pictureUrl ?? `https://scontent.example/${id}.jpg`, pageIds: [] };

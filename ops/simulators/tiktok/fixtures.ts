@@ -1,3 +1,4 @@
+import type { TikTokAnalytics } from './analytics';
 /** The TikTok simulator's public surface (options, fixtures, failure modes, controls) and its wire conventions (limits, internal records, int64 JSON, file sniffing). */
 import type { ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -160,6 +161,8 @@ export interface TikTokSimulator {
   fail(mode: TikTokFailureMode, times?: number): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
+  /** Display API stats and API for Business analytics model (tests compare an adapter's numbers with these). */
+  readonly analytics: TikTokAnalytics;
   state(): Record<string, unknown>;
   /**
    * Clears posts, jobs, comments, counters, failures, latency and recorded requests, and restores

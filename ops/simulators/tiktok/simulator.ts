@@ -18,6 +18,8 @@ import type { ServerResponse } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { escapeHtml } from '../kit/html';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type SimRequest } from '../kit/http';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createTikTokAnalytics } from './analytics';
 import {
   INIT_MODES, JOB_MODES, TIKTOK_FAILURE_MODES, type TikTokFailureMode, TIKTOK_SIM_RETRY_AFTER_SECONDS,
   TIKTOK_SIM_SCOPES, PRIVACY_LEVELS, CAPABILITY_GROUPS, MB, MIN_CHUNK, MAX_CHUNK, MAX_LAST_CHUNK, MAX_VIDEO_BYTES,
@@ -53,6 +55,12 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
   const activeUsers = new Map<string, Map<string, number>>();
   const deferred: TikTokFailureMode[] = [];
   let origin = '';
+  const analytics = createTikTokAnalytics({
+    model: createAnalyticsModel(opts.seed), posts: () => posts, comments: () => comments, accounts: () => accounts,
+    grantOf: (token) => { const g = accessTokens.get(token); return liveGrant(g) ? g : undefined; },
+    businessAnswer: (res, code, message, data) => businessAnswer(res, code, message, data), v2Error: (res, status, code, message) => v2Error(res, status, code, message),
+    v2Ok: (res, data) => v2Ok(res, data),
+  });
 
   const hex = (kind: string, n: number) => seeded(kind).toString('hex').slice(0, n);
   const uuid = (kind: string) => {
@@ -252,8 +260,10 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
     const all: Record<string, unknown> = {
       open_id: a.openId, union_id: a.unionId, avatar_url: a.avatarUrl, avatar_url_100: a.avatarUrl, avatar_large_url: a.avatarUrl,
       display_name: a.displayName, bio_description: '', profile_deep_link: `https://vm.tiktok.com/${a.username}`, is_verified: false,
-      username: a.username, follower_count: 0, following_count: 0, likes_count: 0, video_count: posts.filter((p) => p.openId === a.openId).length,
+      username: a.username, ...analytics.userStats(a.openId),
     };
+    const stats = ['follower_count', 'following_count', 'likes_count', 'video_count'];
+    if (fields.some((f) => stats.includes(f)) && !grant.scope.includes('user.info.stats')) return v2Error(res, 401, 'scope_not_authorized', 'user.info.stats is required for the count fields.');
     return v2Ok(res, { user: Object.fromEntries(fields.map((f) => [f, all[f]])) });
   }
 
@@ -607,9 +617,9 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
     if (path === '/v2/auth/authorize/') return 'authorize';
     if (path === '/v2/oauth/token/') return 'token';
     if (path === '/upload/video/') return 'upload';
-    if (path === '/open_api/v1.3/business/comment/create/') return 'business';
+    if (path === '/open_api/v1.3/business/comment/create/' || analytics.isBusinessRead(path)) return 'business';
     if (/^\/v2\/post\/publish\/(video|inbox\/video|content)\/init\/$/.test(path)) return 'init';
-    if (path === '/v2/user/info/' || path === '/v2/post/publish/creator_info/query/' || path === '/v2/post/publish/status/fetch/') return 'api';
+    if (path === '/v2/user/info/' || path === '/v2/video/query/' || path === '/v2/post/publish/creator_info/query/' || path === '/v2/post/publish/status/fetch/') return 'api';
     return undefined;
   }
 
@@ -628,6 +638,7 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
       processingMs,
       postIdDelayMs,
     }),
+    controls: { analytics_clock: clockControl(analytics.model) },
     reset: () => {
       jobs.clear();
       uploads.clear();
@@ -651,6 +662,7 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
         case 'token': return token(req, res);
         case 'upload': return upload(req, res);
         case 'business':
+          if (analytics.isBusinessRead(req.path)) return analytics.business(req, res);
           if (req.method !== 'POST') return businessAnswer(res, 40002, 'Use POST.');
           return createComment(req, res);
         default: break;
@@ -659,6 +671,7 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
       if (!auth) return v2Error(res, 401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
       if (req.path === '/v2/user/info/') return req.method === 'GET' ? userInfo(req, res, auth.grant) : v2Error(res, 405, 'invalid_params', 'Use GET.');
       if (req.method !== 'POST') return v2Error(res, 405, 'invalid_params', 'Use POST.');
+      if (req.path === '/v2/video/query/') return analytics.videoQuery(req, res, auth.grant);
       if (route === 'init') return initPost(req, res, auth, failure);
       if (req.path === '/v2/post/publish/creator_info/query/') return creatorInfo(res, auth.grant);
       return statusFetch(req, res, auth.grant);
@@ -692,6 +705,7 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
     authBase: origin,
     businessApiBase: `${origin}/open_api`,
     get requests() { return host.requests; },
+    analytics,
     createClient(input = {}) {
       const client: TikTokClientFixture = {
         clientKey: input.clientKey ?? `aw${hex('client-key', 14)}`,

@@ -1,3 +1,4 @@
+import type { XAnalytics } from './analytics';
 /** The X simulator's public surface (options, fixtures, failure modes, controls) and its wire conventions (scopes, media categories, weighted text length, problem bodies, file sniffing). */
 import type { ParsedBody, RecordedRequest } from '../kit/http';
 
@@ -34,7 +35,7 @@ export const X_SIM_SCOPES = ['tweet.read', 'tweet.write', 'tweet.moderate.write'
 
 export const X_EPOCH = 1288834974657n;
 export const SEGMENT_MAX_BYTES = 5 * 1024 * 1024;
-export const USER_FIELDS = ['id', 'name', 'username', 'profile_image_url', 'created_at', 'description', 'protected', 'verified', 'verified_type', 'subscription_type', 'location', 'url'];
+export const USER_FIELDS = ['id', 'name', 'username', 'profile_image_url', 'created_at', 'description', 'protected', 'verified', 'verified_type', 'subscription_type', 'location', 'url', 'public_metrics'];
 export const TWEET_KEYS = ['text', 'media', 'reply', 'reply_settings', 'geo', 'nullcast', 'for_super_followers_only', 'community_id', 'share_with_followers',
   'direct_message_deep_link', 'quote_tweet_id', 'made_with_ai', 'paid_partnership', 'poll', 'card_uri', 'edit_options'];
 export const REPLY_SETTINGS = ['following', 'mentionedUsers', 'subscribers', 'verified'];
@@ -142,6 +143,8 @@ export interface XSimulator {
   createCommunity(name: string): string;
   accounts(): XSimAccount[];
   tweets(authorId?: string): XSimTweet[];
+  /** The metrics model (tests compare an adapter's numbers with these). */
+  readonly analytics: XAnalytics;
   /** Alias of tweets(). */
   posts(authorId?: string): XSimTweet[];
   /** Direct replies to a post (X has no separate comments: a first comment is a reply). */

@@ -9,6 +9,8 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { escapeHtml } from '../kit/html';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createXAnalytics } from './analytics';
 import {
   createSeededSource, sendJson, sendText, startSimulatorHost, type ParsedBody, type SimRequest,
 } from '../kit/http';
@@ -40,6 +42,10 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
   const articles = new Map<string, XSimArticle>();
   let sequence = 0;
   let failNextProcessing = false;
+  const analytics = createXAnalytics({
+    model: createAnalyticsModel(opts.seed), tweets: () => tweets,
+    invalidRequest: (res, message, parameters) => invalidRequest(res, message, parameters), forbidden: (res, detail) => forbidden(res, detail),
+  });
 
   const fixtureId = (kind: string) => {
     const bytes = seeded(kind);
@@ -324,6 +330,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     const all: Record<string, unknown> = {
       id: a.id, name: a.name, username: a.username, profile_image_url: a.profileImageUrl, protected: false,
       verified: a.premium, subscription_type: a.premium ? 'Premium' : 'None', created_at: '2020-01-01T00:00:00.000Z',
+      public_metrics: analytics.userMetrics(a),
     };
     const data = Object.fromEntries(Object.entries(all).filter(([k]) => ['id', 'name', 'username', ...requested].includes(k)));
     sendJson(res, 200, { data });
@@ -438,6 +445,8 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
 
   const SCOPES_NEEDED: Array<[RegExp, string[]]> = [
     [/^\/2\/users\/me$/, ['tweet.read', 'users.read']],
+    [/^\/2\/users\/[0-9]+\/tweets$/, ['tweet.read', 'users.read']],
+    [/^\/2\/tweets\/[0-9]+$/, ['tweet.read', 'users.read']],
     [/^\/2\/tweets$/, ['tweet.read', 'tweet.write', 'users.read']],
     [/^\/2\/media\//, ['media.write']],
   ];
@@ -472,6 +481,10 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
 
     const route = `${req.method} ${req.path}`;
     if (route === 'GET /2/users/me') return usersMe(req, res, caller);
+    const timeline = /^\/2\/users\/([0-9]+)\/tweets$/.exec(req.path);
+    if (timeline && req.method === 'GET') return analytics.userTweets(res, caller.account, timeline[1]!, req.query);
+    const single = /^\/2\/tweets\/([0-9]+)$/.exec(req.path);
+    if (single && req.method === 'GET') return analytics.tweet(res, caller.account, single[1]!, req.query);
     if (route === 'POST /2/tweets') return createTweet(res, caller, req.body);
     if (route === 'POST /2/articles/draft') return createArticleDraft(res, caller, req.body);
     const publishArticle = /^\/2\/articles\/([0-9]+)\/publish$/.exec(req.path);
@@ -503,6 +516,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
       tweetCount: tweets.length,
       mediaCount: mediaById.size,
     }),
+    controls: { analytics_clock: clockControl(analytics.model) },
     reset: () => {
       tweets.length = 0;
       articles.clear();
@@ -532,6 +546,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     port: host.port,
     origin: host.origin,
     get requests() { return host.requests; },
+    analytics,
     createClient(input) {
       const clientId = input.clientId ?? secret('client-id', 34);
       const clientSecret = input.clientSecret === null ? null : input.clientSecret ?? secret('client-secret', 50);

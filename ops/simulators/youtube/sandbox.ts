@@ -9,7 +9,7 @@ export const youtubeSandbox = defineSandboxNetwork({
     const client = sim.createClient({ redirectUris: [callbackUrl] });
     const channel = sim.createAccount({ title: 'Herald Sandbox', handle: '@heraldsandbox' });
     return {
-      options: { apiBase: sim.apiBase, authBase: sim.authBase, tokenUrl: sim.tokenUrl },
+      options: { apiBase: sim.apiBase, analyticsApiBase: sim.apiBase, authBase: sim.authBase, tokenUrl: sim.tokenUrl },
       client: { clientId: client.clientId, clientSecret: client.clientSecret },
       account: { clientId: client.clientId, redirectUri: callbackUrl, channelId: channel.id, handle: channel.handle },
     };

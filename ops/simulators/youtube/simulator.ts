@@ -15,6 +15,8 @@ import type { ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../kit/html';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type SimRequest } from '../kit/http';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createYoutubeAnalytics, YOUTUBE_ANALYTICS_SCOPE } from './analytics';
 import {
   YOUTUBE_FAILURE_MODES, YOUTUBE_SIM_RETRY_AFTER_SECONDS,
   type SimCaption, type SimChannel, type SimComment, type SimPlaylistItem, type SimVideo, type YoutubeFailureMode, type YoutubeSimulator,
@@ -47,6 +49,7 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
   const playlistItems: SimPlaylistItem[] = [];
   const deferred: YoutubeFailureMode[] = [];
   let origin = '';
+  const analytics = createYoutubeAnalytics({ model: createAnalyticsModel(opts.seed), videos: () => videos.values(), comments: () => comments, apiError });
 
   const issueAccess = (grant: Grant) => {
     const token = `ya29.${id('access', 60)}`;
@@ -503,6 +506,7 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
       captionCount: captions.length,
       playlistItemCount: playlistItems.length,
     }),
+    controls: { analytics_clock: clockControl(analytics.model) },
     reset: () => {
       sessions.clear();
       videos.clear();
@@ -550,14 +554,16 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
         case 'GET /youtube/v3/channels':
           if (!(channel = anyOf(SCOPE.forceSsl, SCOPE.youtube, SCOPE.readonly))) return;
           if (req.query.mine !== 'true') return apiError(res, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: mine, id, forHandle.', 'youtube.parameter');
-          return sendJson(res, 200, { kind: 'youtube#channelListResponse', etag: id('etag', 27), pageInfo: { totalResults: 1, resultsPerPage: 5 }, items: [channelResource(channel)] });
+          return sendJson(res, 200, { kind: 'youtube#channelListResponse', etag: id('etag', 27), pageInfo: { totalResults: 1, resultsPerPage: 5 },
+            items: [{ ...channelResource(channel), ...((req.query.part ?? '').split(',').includes('statistics') ? { statistics: analytics.statistics(channel) } : {}) }] });
         case 'GET /youtube/v3/videos': {
           if (!(channel = anyOf(SCOPE.forceSsl, SCOPE.youtube, SCOPE.readonly))) return;
           const parts = (req.query.part ?? '').split(',').filter(Boolean);
           if (!parts.length) return apiError(res, 400, 'required', 'Required parameter: part', 'global');
           const items = (req.query.id ?? '').split(',').map((v) => videos.get(v)).filter((v): v is SimVideo => !!v)
             // processingDetails are the owner's only.
-            .map((v) => videoResource(v, v.channelId === channel!.id ? parts : parts.filter((p) => p !== 'processingDetails')));
+            .map((v) => ({ ...videoResource(v, v.channelId === channel!.id ? parts : parts.filter((p) => p !== 'processingDetails')),
+              ...(parts.includes('statistics') ? { statistics: analytics.videoStatistics(v) } : {}) }));
           return sendJson(res, 200, { kind: 'youtube#videoListResponse', etag: id('etag', 27), items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } });
         }
         case 'POST /upload/youtube/v3/videos':
@@ -579,6 +585,9 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
         case 'POST /youtube/v3/commentThreads':
           if (!(channel = anyOf(SCOPE.forceSsl))) return;
           return insertCommentThread(req, res, channel);
+        case 'GET /v2/reports':
+          if (!(channel = anyOf(YOUTUBE_ANALYTICS_SCOPE))) return;
+          return analytics.reports(res, channel, req.query);
         default:
           return apiError(res, 404, 'notFound', `Not Found: ${req.method} ${req.path}`, 'global');
       }
@@ -595,6 +604,7 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
     authBase: origin,
     tokenUrl: `${origin}/token`,
     get requests() { return host.requests; },
+    analytics,
     createClient({ redirectUris }) {
       const client = { clientId: `${seeded('client').readUInt32BE(0)}-${id('client-id', 32).toLowerCase().replace(/[^a-z0-9]/g, 'x')}.apps.googleusercontent.com`, clientSecret: `GOCSPX-${id('client-secret', 28)}`, redirectUris };
       clients.set(client.clientId, client);

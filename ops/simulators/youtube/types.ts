@@ -1,3 +1,4 @@
+import type { YoutubeAnalytics } from './analytics';
 /** What the YouTube simulator offers its callers: options, fixtures, failure modes and controls. */
 import type { RecordedRequest } from '../kit/http';
 
@@ -92,6 +93,8 @@ export interface YoutubeSimulator {
   fail(mode: YoutubeFailureMode, times?: number): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
+  /** Statistics and Analytics reports model (tests compare an adapter's numbers with these). */
+  readonly analytics: YoutubeAnalytics;
   state(): Record<string, unknown>;
   /** Clears videos, sessions, comments, captions, playlist items, failures, latency and requests; channels, clients, playlists and tokens stay. */
   reset(): void;

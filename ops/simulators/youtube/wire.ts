@@ -11,6 +11,7 @@ export const SCOPE = {
   forceSsl: 'https://www.googleapis.com/auth/youtube.force-ssl',
   youtube: 'https://www.googleapis.com/auth/youtube',
   readonly: 'https://www.googleapis.com/auth/youtube.readonly',
+  analytics: 'https://www.googleapis.com/auth/yt-analytics.readonly',
 } as const;
 export const KNOWN_SCOPES: string[] = [...Object.values(SCOPE), 'openid', 'email', 'profile'];
 /** Categories a US channel may assign. */

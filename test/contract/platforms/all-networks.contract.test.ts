@@ -38,6 +38,7 @@ import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simul
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
 import { mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
+import { facebookAnalyticsHarness, instagramAnalyticsHarness, tiktokAnalyticsHarness, xAnalyticsHarness, youtubeAnalyticsHarness } from './analytics-harnesses';
 
 const PROCESSING_MS = 20;
 const POLL_MS = 10;
@@ -161,6 +162,7 @@ const tiktok = (() => {
     networkHas: async (o) => sim().posts(openId).some((p) => p.id === o.postId && p.state === 'published'),
     publishedCount: () => sim().posts().length,
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
+    analytics: tiktokAnalyticsHarness(() => sim(), () => openId),
     failures: [
       { mode: 'access_token_invalid', arm: () => sim().fail('access_token_invalid'), expect: { kind: 'auth_expired', reason: 'access_token_invalid' } },
       { mode: 'real:access_token_expired', arm: () => sim().expireAccessTokens(openId), expect: { kind: 'auth_expired' } },
@@ -207,6 +209,7 @@ const instagram = (() => {
     },
     networkHas: async (o) => sim().posts(accountId).some((p) => p.id === o.postId),
     publishedCount: () => sim().posts().length,
+    analytics: instagramAnalyticsHarness(() => sim(), () => accountId),
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
@@ -304,6 +307,7 @@ const facebook = (() => {
       || sim().photos().some((p) => p.published && (p.id === o.postId || p.postId === o.postId))
       || sim().videos().some((v) => v.published && !v.failProcessing && (v.id === o.postId || v.postId === o.postId)),
     publishedCount: () => feedPosts().length,
+    analytics: facebookAnalyticsHarness(() => sim(), () => accountId),
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.message === text) },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
@@ -338,7 +342,7 @@ const youtube = (() => {
       const client = s.createClient({ redirectUris: [REDIRECT] });
       channelId = s.createAccount({ title: 'Contract Channel', handle: '@contract' }).id;
       adapter = createYoutubePlatform({
-        clientId: client.clientId, clientSecret: client.clientSecret, apiBase: s.apiBase, authBase: s.authBase, tokenUrl: s.tokenUrl,
+        clientId: client.clientId, clientSecret: client.clientSecret, apiBase: s.apiBase, analyticsApiBase: s.apiBase, authBase: s.authBase, tokenUrl: s.tokenUrl,
         chunkSizeBytes: 256 * 1024, pollIntervalMs: POLL_MS, timeoutMs: TIMEOUT_MS,
       });
       return { sim: s, adapter };
@@ -350,6 +354,7 @@ const youtube = (() => {
     },
     networkHas: async (o) => sim().videos(channelId).some((v) => v.id === o.postId && v.outcome === 'processed'),
     publishedCount: () => sim().videos().filter((v) => v.outcome === 'processed').length,
+    analytics: youtubeAnalyticsHarness(() => sim(), () => channelId),
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
@@ -449,6 +454,7 @@ const x = (() => {
         return sim().tweets(accountId).some((t) => t.text === text && thread.includes(t.in_reply_to_tweet_id ?? ''));
       },
     },
+    analytics: xAnalyticsHarness(() => sim(), () => accountId),
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired' } },
       { mode: 'revoked_token', arm: () => sim().fail('revoked_token'), expect: { kind: 'auth_expired' } },

@@ -9,6 +9,7 @@ import { ENDPOINT_PLATFORMS, type MediaKind, type Platform } from '../../../core
 import type {
   MediaAccess, PlatformAdapter, PlatformCredentials, PublishContext, PublishOutcome, PublishPost, PublishStep, VerifiedConnection,
 } from '../../../core/ports/platform';
+import { analyticsContract, type HarnessAnalytics } from './analytics-contract';
 import { noMedia } from '../../support/media-access';
 import { drivePublish, type MediaFixtures } from '../../support/platform-harness';
 import { postFirstComment } from '../../support/first-comment';
@@ -77,6 +78,8 @@ export interface PlatformHarness {
    * (see BEHAVIOURS), with the reason. Such a case runs as `it.failing`: it turns red when fixed.
    */
   knownAdapterBugs?: Partial<Record<Behaviour, string>>;
+  /** Present exactly when the adapter has analytics: the simulator's own figures (analytics-contract.ts). */
+  analytics?: HarnessAnalytics;
 }
 
 export const BEHAVIOURS = [
@@ -182,6 +185,7 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
       expect([...kinds].sort()).toEqual([...h.adapter.descriptor.endpoints].sort());
       expect(Boolean(h.refresh)).toBe(Boolean(h.adapter.refresher));
       expect(Boolean(h.firstComment)).toBe(Boolean(h.adapter.comments));
+      expect(Boolean(h.analytics)).toBe(Boolean(h.adapter.analytics));
       const auth = h.failures.filter((f) => f.expect.kind === 'auth_expired');
       const limited = h.failures.filter((f) => f.expect.kind === 'rate_limited');
       const transient = h.failures.filter((f) => f.expect.kind === 'transient');
@@ -304,6 +308,8 @@ export function platformContract(h: PlatformHarness, fixtures: () => MediaFixtur
       expect(failure(err)).toEqual(expect.objectContaining({ kind: 'invalid_content' }));
       expect(h.requestCount()).toBe(before);
     });
+
+    if (h.analytics) analyticsContract(h, h.analytics, (credentials) => publish(credentials, defaultKind!));
 
     const unsupported = KIND_ORDER.filter((k) => !h.publishable[k]);
     if (unsupported.length) {

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { MEDIA_PRESETS } from '../../../core/domain/ffmpeg-command';
+import { OUTPUT_TYPES } from '../../../core/domain/media-job';
+import { checkedByCore, operation } from './types';
+import { ok } from './common';
+
+/** Media-processing (ffmpeg) jobs, metered by monthly minutes. */
+
+const MediaJob = z.looseObject({
+  job_id: z.string(),
+  status: z.enum(['PENDING', 'PROCESSING', 'FINISHED', 'ERROR']),
+  duration_seconds: z.number().nullable(),
+  output_extension: z.string(),
+  progress_percent: z.number(),
+  processed_seconds: z.number(),
+  billed_minutes: z.number(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  output_size: z.number().optional(),
+  expires_at: z.string().optional(),
+  expired: z.boolean().optional(),
+  error: z.string().optional(),
+  cancelled: z.boolean().optional(),
+  publish: z.object({ request_id: z.string().nullable(), error: z.string().optional() }).optional(),
+});
+const JobParams = z.object({ job_id: z.string().describe('The job_id of submitMediaJob.') });
+const EXTENSIONS = Object.keys(OUTPUT_TYPES).join(', ');
+
+export const submitMediaJob = operation({
+  id: 'submitMediaJob', method: 'post', path: '/svc/ffmpeg/jobs/upload', tags: ['media jobs'],
+  summary: 'Submit a media job',
+  description: `Runs an ffmpeg command on one or more inputs (files, or URLs in JSON) and keeps the output for download; optionally publishes it (\`publish\`: upload fields). The command starts with \`ffmpeg\` and uses \`{input}\` (\`{input1}\`, …) and \`{output}\`; \`;\`, \`|\`, \`&\`, \`$\`, backticks are refused. Or a preset (${Object.keys(MEDIA_PRESETS).join(', ')}) with optional ffmpeg_args (one input). Answers 202; poll getMediaJob. Errors: 400 unsafe or invalid command, 429 monthly media minutes used up.`,
+  auth: 'apiKey',
+  bodyTypes: ['multipart', 'json'],
+  body: z.looseObject({
+    full_command: checkedByCore(z.string().optional().describe('ffmpeg … {input} … {output}.')),
+    preset: checkedByCore(z.enum(Object.keys(MEDIA_PRESETS) as [string, ...string[]]).optional()),
+    ffmpeg_args: checkedByCore(z.string().optional().describe('Extra arguments for a preset (single input).')),
+    output_extension: checkedByCore(z.string().optional().describe(`${EXTENSIONS}; or output_filename such as clip.mp4.`)),
+    output_filename: checkedByCore(z.string().optional()),
+    input_url: checkedByCore(z.url().optional().describe('JSON: one input by URL.')),
+    files: checkedByCore(z.array(z.url()).optional().describe('JSON: inputs by URL, in order.')),
+    publish: checkedByCore(z.union([z.record(z.string(), z.any()), z.string()]).optional().describe('Upload fields (user, platform[], title, …) to publish the output with; JSON text in a form.')),
+  }),
+  files: {
+    file: { description: 'The input ({input}; also file0).', required: false },
+    file1: { description: 'Further inputs file1, file2, … ({input1}, {input2}, …).', multiple: true },
+  },
+  responses: { 202: { description: 'Accepted.', schema: ok({ job_id: z.string(), status: z.literal('PENDING') }) } },
+  errors: { 400: 'Missing input, unsafe or invalid command, unknown preset or extension (named).', 413: 'An input file is too large.', 429: 'Monthly media minutes used up.' },
+  mcp: { files: { file: ['url', 'base64'] } },
+});
+
+export const listMediaJobs = operation({
+  id: 'listMediaJobs', method: 'get', path: '/svc/ffmpeg/jobs', tags: ['media jobs'],
+  summary: 'List media jobs',
+  description: 'The account\'s media jobs, newest first, with status and progress; use getMediaJob for one job.',
+  auth: 'apiKey',
+  query: z.object({
+    page: checkedByCore(z.coerce.number().int().min(1).optional().describe('From 1; invalid values fall back to 1.')),
+    limit: checkedByCore(z.coerce.number().int().min(1).max(100).optional().describe('1-100 (clamped), default 20.')),
+  }),
+  responses: { 200: { description: 'Jobs.', schema: ok({ jobs: z.array(MediaJob), page: z.number(), limit: z.number() }) } },
+});
+
+export const getMediaConsumption = operation({
+  id: 'getMediaConsumption', method: 'get', path: '/svc/ffmpeg/consumption', tags: ['media jobs'],
+  summary: 'Media minutes used',
+  description: 'Media-processing minutes used and left this month (the quota resets on the 1st, 00:00 UTC), with the month\'s jobs.',
+  auth: 'apiKey',
+  responses: {
+    200: {
+      description: 'The consumption record.',
+      schema: ok({
+        consumption: z.looseObject({
+          used_minutes: z.number(), remaining_minutes: z.number(), quota_minutes: z.number(), usage_percentage: z.number(), total_requests: z.number(),
+          current_month: z.string(), plan: z.string(),
+        }),
+        history: z.array(z.looseObject({ job_id: z.string(), duration_seconds: z.number(), duration_minutes: z.number(), timestamp: z.string(), month: z.string() })),
+        quota_info: z.looseObject({}),
+      }),
+    },
+  },
+});
+
+export const getMediaJob = operation({
+  id: 'getMediaJob', method: 'get', path: '/svc/ffmpeg/jobs/{job_id}', tags: ['media jobs'],
+  summary: 'Status of a media job',
+  description: 'Status (PENDING, PROCESSING, FINISHED, ERROR), progress and billed minutes of a media job. When FINISHED, download it with downloadMediaJobOutput. Errors: 404 unknown job.',
+  auth: 'apiKey',
+  params: JobParams,
+  responses: { 200: { description: 'The job.', schema: ok(MediaJob.shape) } },
+  errors: { 404: 'No such job.' },
+});
+
+export const cancelMediaJob = operation({
+  id: 'cancelMediaJob', method: 'delete', path: '/svc/ffmpeg/jobs/{job_id}', tags: ['media jobs'],
+  summary: 'Cancel a media job',
+  description: 'Cancels a job that has not ended; the unprocessed time is given back. Answers 202; the job ends as ERROR with cancelled: true. Errors: 404 unknown job, 409 already ended.',
+  auth: 'apiKey',
+  params: JobParams,
+  responses: { 202: { description: 'Cancelling.', schema: ok({ ...MediaJob.shape, cancel_requested: z.literal(true), message: z.string() }) } },
+  errors: { 404: 'No such job.', 409: 'The job has ended.' },
+});
+
+export const downloadMediaJobOutput = operation({
+  id: 'downloadMediaJobOutput', method: 'get', path: '/svc/ffmpeg/jobs/{job_id}/download', tags: ['media jobs'],
+  summary: 'Download the output of a media job',
+  description: 'The output file of a FINISHED job (Content-Disposition attachment output.<ext>); `Range` requests are answered 206. Errors: 409 `job_not_finished`, 404 `output_expired`, 416 unsatisfiable range.',
+  auth: 'apiKey',
+  params: JobParams,
+  responses: {
+    200: { description: 'The file.', contentType: 'application/octet-stream', headers: { 'Content-Disposition': 'attachment; filename="output.<ext>"', 'Accept-Ranges': 'bytes' } },
+    206: { description: 'The requested range.', contentType: 'application/octet-stream', headers: { 'Content-Range': 'bytes <start>-<end>/<size>' } },
+  },
+  errors: { 404: 'No such job, or output_expired.', 409: 'job_not_finished.', 416: 'range_not_satisfiable.' },
+  mcp: { binaryResponse: true },
+});
+
+export const mediaJobOperations = [submitMediaJob, listMediaJobs, getMediaConsumption, getMediaJob, cancelMediaJob, downloadMediaJobOutput];

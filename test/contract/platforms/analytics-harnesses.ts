@@ -1,0 +1,177 @@
+/**
+ * The analytics part of each network's contract harness: the simulator's own figures, computed
+ * from its model (ops/simulators/<net>/analytics.ts) the way the network defines them, named as
+ * the spec names them.
+ */
+import type { TimePoint } from '../../../core/ports/platform';
+import type { FacebookSimulator } from '../../../ops/simulators/facebook';
+import type { InstagramSimulator } from '../../../ops/simulators/instagram';
+import type { TikTokSimulator } from '../../../ops/simulators/tiktok';
+import type { XSimulator } from '../../../ops/simulators/x';
+import type { YoutubeSimulator } from '../../../ops/simulators/youtube';
+import type { HarnessAnalytics } from './analytics-contract';
+
+const DAY_MS = 86_400_000;
+export const daysOf = (w: { since: string; until: string }): string[] => {
+  const out: string[] = [];
+  for (let t = Date.parse(`${w.since}T00:00:00Z`); t <= Date.parse(`${w.until}T00:00:00Z`); t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
+};
+export const seriesSum = (series: readonly TimePoint[]): number => series.reduce((s, p) => s + p.value, 0);
+
+export function instagramAnalyticsHarness(sim: () => InstagramSimulator, accountId: () => string): HarnessAnalytics {
+  const owner = () => sim().accounts().find((a) => a.id === accountId())!;
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const o = owner();
+      const total = (m: string) => an.total(o, m, w.since, w.until);
+      const reach = daysOf(w).map((date) => ({ date, value: an.daily(o, 'reach', date) }));
+      return {
+        values: {
+          followers: an.followers(o), following: an.following(o), posts_count: sim().posts(o.id).length,
+          reach: seriesSum(reach), views: total('views'), impressions: total('views'), profileViews: total('profile_views'),
+          likes: total('likes'), comments: total('comments'), shares: total('shares'), saves: total('saves'), engagement: total('total_interactions'),
+        },
+        reachTimeseries: reach,
+        followerDemographics: an.demographics(o, 'follower_demographics') ?? {},
+        engagedAudienceDemographics: an.demographics(o, 'engaged_audience_demographics') ?? {},
+      };
+    },
+    post(_connection, outcome) {
+      const v = sim().analytics.mediaInsights(sim().posts().find((p) => p.id === outcome.postId)!);
+      return {
+        values: {
+          views: v.views!, impressions: v.views!, reach: v.reach!, likes: v.likes!, comments: v.comments!,
+          shares: v.shares!, saves: v.saved!, engagement: v.total_interactions!,
+        },
+      };
+    },
+    failure: { arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
+  };
+}
+
+export function facebookAnalyticsHarness(sim: () => FacebookSimulator, accountId: () => string): HarnessAnalytics {
+  const pageId = () => sim().accounts().find((a) => a.id === accountId())!.pageIds[0]!;
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    request: () => ({ pageId: pageId() }),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const series = (m: string) => daysOf(w).map((date) => ({ date, value: an.daily(pageId(), m, date) }));
+      const reach = series('page_impressions_unique');
+      const impressions = series('page_impressions');
+      return {
+        values: {
+          followers: an.followers(pageId()), likes: an.fans(pageId()), reach: seriesSum(reach), impressions: seriesSum(impressions),
+          profileViews: an.total(pageId(), 'page_views_total', w.since, w.until), engagement: an.total(pageId(), 'page_post_engagements', w.since, w.until),
+        },
+        reachTimeseries: reach, impressionsTimeseries: impressions, periodDays: w.days,
+      };
+    },
+    post(_connection, outcome) {
+      const v = sim().analytics.postInsights(sim().posts().find((p) => p.id === outcome.postId)!);
+      return {
+        values: {
+          impressions: v.post_impressions!, reach: v.post_impressions_unique!, likes: v.post_reactions_like_total!, comments: v.comments!,
+          shares: v.shares!, engagement: v.post_reactions_like_total! + v.comments! + v.shares!,
+        },
+      };
+    },
+    failure: { arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
+  };
+}
+
+export function youtubeAnalyticsHarness(sim: () => YoutubeSimulator, channelId: () => string): HarnessAnalytics {
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const channel = sim().channels().find((c) => c.id === channelId())!;
+      const stats = an.statistics(channel);
+      const total = (m: string) => an.total(channelId(), m, w.since, w.until);
+      const views = daysOf(w).map((date) => ({ date, value: an.daily(channelId(), 'views', date) }));
+      return {
+        values: {
+          followers: Number(stats.subscriberCount), posts_count: Number(stats.videoCount), views: total('views'), impressions: total('views'),
+          likes: total('likes'), comments: total('comments'), shares: total('shares'), watch_time_minutes: total('estimatedMinutesWatched'),
+          average_view_duration_seconds: total('averageViewDuration'),
+        },
+        impressionsTimeseries: views,
+      };
+    },
+    post(_connection, outcome) {
+      const f = sim().analytics.video(sim().videos().find((v) => v.id === outcome.postId)!);
+      return {
+        values: {
+          views: f.views!, impressions: f.views!, likes: f.likes!, comments: f.comments!, shares: f.shares!,
+          watch_time_minutes: f.estimatedMinutesWatched!, average_view_duration_seconds: f.averageViewDuration!,
+        },
+      };
+    },
+    failure: { arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
+  };
+}
+
+export function xAnalyticsHarness(sim: () => XSimulator, accountId: () => string): HarnessAnalytics {
+  const sumOver = (list: Array<Record<string, number>>, key: string) => list.reduce((s, m) => s + (m[key] ?? 0), 0);
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const me = sim().accounts().find((a) => a.id === accountId())!;
+      const user = an.userMetrics(me);
+      const start = Date.parse(`${w.since}T00:00:00Z`);
+      const end = Date.parse(`${w.until}T00:00:00Z`) + DAY_MS;
+      const inWindow = sim().tweets(accountId()).filter((t) => Date.parse(t.created_at) >= start && Date.parse(t.created_at) < end);
+      const pub = inWindow.map((t) => an.publicMetrics(t));
+      const priv = inWindow.map((t) => an.nonPublicMetrics(t));
+      const likes = sumOver(pub, 'like_count');
+      const comments = sumOver(pub, 'reply_count');
+      const shares = sumOver(pub, 'retweet_count');
+      const quotes = sumOver(pub, 'quote_count');
+      return {
+        values: {
+          followers: user.followers_count!, following: user.following_count!, posts_count: user.tweet_count!,
+          impressions: sumOver(priv, 'impression_count'), likes, comments, shares, quotes, saves: sumOver(pub, 'bookmark_count'),
+          profileViews: sumOver(priv, 'user_profile_clicks'), engagement: likes + comments + shares + quotes,
+        },
+      };
+    },
+    post(_connection, outcome) {
+      const an = sim().analytics;
+      const t = sim().tweets().find((x) => x.id === outcome.postId)!;
+      const pub = an.publicMetrics(t);
+      const priv = an.nonPublicMetrics(t);
+      return {
+        values: {
+          impressions: priv.impression_count!, likes: pub.like_count!, comments: pub.reply_count!, shares: pub.retweet_count!, quotes: pub.quote_count!,
+          saves: pub.bookmark_count!, profile_views: priv.user_profile_clicks!, engagement: pub.like_count! + pub.reply_count! + pub.retweet_count! + pub.quote_count!,
+        },
+      };
+    },
+    failure: { arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired' } },
+  };
+}
+
+/** TikTok without profile_analytics (the contract's connection): Display API figures only. */
+export function tiktokAnalyticsHarness(sim: () => TikTokSimulator, openId: () => string): HarnessAnalytics {
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    account() {
+      const stats = sim().analytics.userStats(openId());
+      return {
+        values: {
+          followers: stats.follower_count, following: stats.following_count, posts_count: stats.video_count, likes: stats.likes_count,
+          views: null, impressions: null, profileViews: null, comments: null, shares: null, engagement: null,
+        },
+      };
+    },
+    post(_connection, outcome) {
+      const v = sim().analytics.video(sim().posts().find((p) => p.id === outcome.postId)!);
+      return { values: { views: v.video_views as number, impressions: v.video_views as number, likes: v.likes as number, comments: v.comments as number, shares: v.shares as number, reach: null, favorites: null } };
+    },
+    failure: { arm: () => sim().fail('access_token_invalid'), expect: { kind: 'auth_expired' } },
+  };
+}
