@@ -41,7 +41,7 @@ declare -A FIELDS=(
   [connect_links]="_id"
   [connect_sessions]="_id sessionHash"
   [operator_preferences]="_id"
-  [analytics_snapshots]="_id series"
+  [analytics_snapshots]="_id series year"
   [post_metrics]="_id accountId"
 )
 
