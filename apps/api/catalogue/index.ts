@@ -1,6 +1,7 @@
 import type { Operation } from './types';
 import { accountOperations } from './account';
 import { analyticsOperations } from './analytics';
+import { analyticsHistoryOperations } from './analytics-history';
 import { connectionOperations } from './connections';
 import { documentOperations } from './documents';
 import { lookupOperations } from './lookups';
@@ -24,6 +25,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...mediaJobOperations,
   ...notificationOperations,
   ...analyticsOperations,
+  ...analyticsHistoryOperations,
 ];
 
 export type { Operation } from './types';

@@ -4,6 +4,8 @@ import {
   cachedPostAnalytics, livePostAnalytics, postAnalyticsByRequest, totalImpressions, type AnalyticsReadDeps,
 } from '../../../core/usecases/analytics-history';
 import { checkId } from '../ids';
+import { mount } from '../catalogue';
+import * as ops from '../catalogue/analytics-history';
 import { single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
 
@@ -34,7 +36,7 @@ function bool(query: Record<string, unknown>, name: string): boolean {
 export function analyticsHistoryRoutes(router: Router<AppState>, deps: ApiDeps & { analyticsHistory: AnalyticsHistoryApi }, ns: string): void {
   const reads: AnalyticsReadDeps = { ...deps, ...deps.analyticsHistory };
 
-  router.get(`/api/${ns}/total-impressions/:username`, async (ctx) => {
+  mount(router, ops.getTotalImpressions, ns, async (ctx) => {
     const q = ctx.query as Record<string, unknown>;
     const query = {
       ...optional('date', text(q, 'date')), ...optional('start_date', text(q, 'start_date')), ...optional('end_date', text(q, 'end_date')),
@@ -44,7 +46,7 @@ export function analyticsHistoryRoutes(router: Router<AppState>, deps: ApiDeps &
     ctx.body = { success: true, ...(await totalImpressions(reads, ctx.state.caller.account, ctx.params.username!, query)) };
   });
 
-  router.get(`/api/${ns}/post-analytics/cached`, async (ctx) => {
+  mount(router, ops.listCachedPostAnalytics, ns, async (ctx) => {
     const q = ctx.query as Record<string, unknown>;
     const query = {
       ...optional('platform', text(q, 'platform')), ...optional('since', text(q, 'since')), ...optional('until', text(q, 'until')),
@@ -53,13 +55,13 @@ export function analyticsHistoryRoutes(router: Router<AppState>, deps: ApiDeps &
     ctx.body = { success: true, ...(await cachedPostAnalytics(reads, ctx.state.caller.account, query)) };
   });
 
-  router.get(`/api/${ns}/post-analytics`, async (ctx) => {
+  mount(router, ops.getLivePostAnalytics, ns, async (ctx) => {
     const q = ctx.query as Record<string, unknown>;
     const query = { ...optional('platform_post_id', text(q, 'platform_post_id')), ...optional('platform', text(q, 'platform')), ...optional('user', text(q, 'user')) };
     ctx.body = { success: true, ...(await livePostAnalytics(reads, ctx.state.caller.account, query)) };
   });
 
-  router.get(`/api/${ns}/post-analytics/:request_id`, async (ctx) => {
+  mount(router, ops.getPostAnalyticsByRequest, ns, async (ctx) => {
     checkId('request_id', ctx.params.request_id);
     ctx.body = { success: true, ...(await postAnalyticsByRequest(reads, ctx.state.caller.account, ctx.params.request_id!, text(ctx.query as Record<string, unknown>, 'platform'))) };
   });
