@@ -41,7 +41,8 @@ declare -A FIELDS=(
   [connect_links]="_id"
   [connect_sessions]="_id sessionHash"
   [operator_preferences]="_id"
-  [analytics_snapshots]="_id series year"
+  [analytics_snapshots]="_id series"
+  [analytics_years]="_id"
   [post_metrics]="_id accountId"
 )
 

@@ -10,6 +10,13 @@ import { clean, ensureIndexes, retryDuplicateUpsert, strip, type IdDoc } from '.
 export const ANALYTICS_SNAPSHOTS_COLLECTION = 'analytics_snapshots';
 /** One document per (account, network, post): the last live metrics fetched for it. */
 export const POST_METRICS_COLLECTION = 'post_metrics';
+/**
+ * A year of one network of a profile in one document (`d.<MM-DD>`: the day's metrics, `_c`
+ * connection, `_at` capture time), kept beside the day documents for long reads: FerretDB's cost
+ * is per document returned (a year of ten networks as day documents: 3,660 of them, seconds on a
+ * loaded machine), so a year read is one `_id` get per network and year instead.
+ */
+export const ANALYTICS_YEARS_COLLECTION = 'analytics_years';
 
 /** Ranges over more months than this are read per year (`year` field), shorter ones per month (`series`). */
 const MONTH_READS_UP_TO = 3;
@@ -64,6 +71,16 @@ export function snapshotDocument(s: AnalyticsSnapshot, expiresAt: Date): IdDoc {
   });
 }
 
+/** The year document of one network of a profile holding `days` (bulk loaders: the benchmark). */
+export function yearDocument(days: readonly AnalyticsSnapshot[], expiresAt: Date): IdDoc {
+  const first = days[0]!;
+  return {
+    _id: seriesOf(first.accountId, first.profileUsername, first.platform, first.date.slice(0, 4)),
+    accountId: first.accountId, profileUsername: first.profileUsername, platform: first.platform, expiresAt,
+    d: Object.fromEntries(days.map((s) => [s.date.slice(5), { ...s.metrics, _c: s.connectionId, _at: s.capturedAt }])),
+  };
+}
+
 /** The equality key of one network's month of a profile (exported for the benchmark's baseline). */
 export const snapshotSeries = seriesOf;
 
@@ -82,25 +99,44 @@ export async function createMongoAnalyticsSnapshots(db: Db, opts: { concurrency?
   const col = db.collection<IdDoc>(ANALYTICS_SNAPSHOTS_COLLECTION);
   await ensureIndexes(col, [
     { key: { series: 1 }, name: 'series' },
-    { key: { year: 1 }, name: 'year' },
     { key: { expiresAt: 1 }, name: 'expiresAt' },
   ]);
   const concurrency = opts.concurrency ?? 8;
+  const years = db.collection<IdDoc>(ANALYTICS_YEARS_COLLECTION);
+  await ensureIndexes(years, [{ key: { expiresAt: 1 }, name: 'expiresAt' }]);
+  const yearOf = async (key: string): Promise<AnalyticsSnapshot[]> => {
+    const doc = await years.findOne({ _id: key });
+    if (!doc) return [];
+    const y = key.slice(-4);
+    return Object.entries((doc.d ?? {}) as Record<string, Record<string, unknown>>).map(([mmdd, e]) => {
+      const { _c, _at, ...metrics } = e;
+      return {
+        accountId: doc.accountId as string, profileUsername: doc.profileUsername as string, platform: doc.platform as Platform,
+        connectionId: _c as string, date: `${y}-${mmdd}`, metrics: metrics as AnalyticsSnapshot['metrics'], capturedAt: _at as Date,
+      };
+    });
+  };
   const month = (series: string) => col.find({ series }, { projection: { _id: 0, series: 0, year: 0, expiresAt: 0 } }).toArray();
-  const year = (key: string) => col.find({ year: key }, { projection: { _id: 0, series: 0, year: 0, expiresAt: 0 } }).toArray();
   return {
     async put(s, expiresAt) {
-      const { _id, ...doc } = snapshotDocument(s, expiresAt);
-      await retryDuplicateUpsert(() => col.replaceOne({ _id }, doc, { upsert: true }), 'analytics snapshot');
+      const { _id, year, metrics, ...doc } = snapshotDocument(s, expiresAt);
+      await retryDuplicateUpsert(() => col.replaceOne({ _id }, { year, metrics, ...doc }, { upsert: true }), 'analytics snapshot');
+      // The year document after the day's own: one writer per profile and network (the snapshot
+      // workflow's rounds run one after the other), so FerretDB's lost updates cannot hit it.
+      await retryDuplicateUpsert(() => years.updateOne(
+        { _id: year as string },
+        { $set: { [`d.${s.date.slice(5)}`]: { ...(metrics as object), _c: s.connectionId, _at: s.capturedAt }, accountId: s.accountId, profileUsername: s.profileUsername, platform: s.platform, expiresAt } },
+        { upsert: true },
+      ), 'analytics year');
     },
     async range(accountId, profileUsername, platforms, start, end) {
       const months = monthsBetween(start, end);
       // Round trips dominate on FerretDB: over a few months, one find per network and year instead of per month.
-      const years = [...new Set(months.map((m) => m.slice(0, 4)))];
-      const docs = months.length > MONTH_READS_UP_TO
-        ? (await mapBounded(platforms.flatMap((p) => years.map((y) => seriesOf(accountId, profileUsername, p, y))), concurrency, year)).flat()
-        : (await mapBounded(platforms.flatMap((p) => months.map((m) => seriesOf(accountId, profileUsername, p, m))), concurrency, month)).flat();
-      return docs.map(fromDoc).filter((s) => s.date >= start && s.date <= end);
+      const yearKeys = [...new Set(months.map((m) => m.slice(0, 4)))];
+      const rows = months.length > MONTH_READS_UP_TO
+        ? (await mapBounded(platforms.flatMap((p) => yearKeys.map((y) => seriesOf(accountId, profileUsername, p, y))), concurrency, yearOf)).flat()
+        : (await mapBounded(platforms.flatMap((p) => months.map((m) => seriesOf(accountId, profileUsername, p, m))), concurrency, month)).flat().map(fromDoc);
+      return rows.filter((s) => s.date >= start && s.date <= end);
     },
     async latestOnOrBefore(accountId, profileUsername, platform, day, lookbackDays) {
       const oldest = addDays(day, -lookbackDays);
@@ -111,6 +147,7 @@ export async function createMongoAnalyticsSnapshots(db: Db, opts: { concurrency?
       return null;
     },
     async deleteExpired(now) {
+      await years.deleteMany({ expiresAt: { $lte: now } });
       return (await col.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
     },
   };
