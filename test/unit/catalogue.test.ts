@@ -6,6 +6,7 @@ import type { ApiDeps, ApiOptions } from '../../apps/api/deps';
 import { OPERATIONS } from '../../apps/api/catalogue';
 import { koaPath } from '../../apps/api/catalogue/mount';
 import { openApiDocument, operationInputSchema } from '../../apps/api/catalogue/openapi';
+import { operationRequest } from '../../apps/api/catalogue/requests';
 import { anApiServer } from '../support/api-app';
 
 const OPTIONS: ApiOptions = {
@@ -80,6 +81,16 @@ describe('the operation catalogue', () => {
     expect(video.properties.video.anyOf).toHaveLength(2);
     const job = operationInputSchema(OPERATIONS.find((op) => op.id === 'getMediaJob')!) as any;
     expect(job).toEqual(expect.objectContaining({ required: ['job_id'] }));
+  });
+
+  it('splits one argument object into the request: path, query, body and file parts', () => {
+    const byId = (id: string) => OPERATIONS.find((op) => op.id === id)!;
+    expect(operationRequest(byId('getMediaJob'), 'herald', { job_id: 'a/b' })).toEqual({ method: 'GET', path: '/api/herald/ffmpeg/jobs/a%2Fb', query: {}, files: {} });
+    expect(operationRequest(byId('listUploadHistory'), 'herald', { limit: 5, platform: 'x' })).toEqual({ method: 'GET', path: '/api/herald/history', query: { limit: '5', platform: 'x' }, files: {} });
+    const byUrl = operationRequest(byId('uploadVideo'), 'herald', { user: 'alice', 'platform[]': ['x'], video: 'https://cdn.example/v.mp4' });
+    expect(byUrl).toEqual({ method: 'POST', path: '/api/upload', query: {}, body: { user: 'alice', 'platform[]': ['x'], video: 'https://cdn.example/v.mp4' }, files: {} });
+    const inline = { filename: 'v.mp4', content_type: 'video/mp4', data: 'AAAA' };
+    expect(operationRequest(byId('uploadVideo'), 'herald', { user: 'alice', video: inline })).toEqual(expect.objectContaining({ body: { user: 'alice' }, files: { video: inline } }));
   });
 
   it('drift: every route of the app with every optional part on has an operation, and every operation a route', () => {

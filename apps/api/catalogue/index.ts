@@ -31,3 +31,5 @@ export const OPERATIONS: readonly Operation[] = [
 export type { Operation } from './types';
 export { operation, checkedByCore } from './types';
 export { mount, koaPath, documentPath } from './mount';
+export { openApiDocument, operationInputSchema, jsonSchemaOf } from './openapi';
+export { operationRequest, type OperationRequest } from './requests';

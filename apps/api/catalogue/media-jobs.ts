@@ -30,7 +30,7 @@ const EXTENSIONS = Object.keys(OUTPUT_TYPES).join(', ');
 export const submitMediaJob = operation({
   id: 'submitMediaJob', method: 'post', path: '/svc/ffmpeg/jobs/upload', tags: ['media jobs'],
   summary: 'Submit a media job',
-  description: `Runs an ffmpeg command on one or more inputs (files, or URLs in JSON) and keeps the output for download; optionally publishes it (\`publish\`: upload fields). The command starts with \`ffmpeg\` and uses \`{input}\` (\`{input1}\`, …) and \`{output}\`; \`;\`, \`|\`, \`&\`, \`$\`, backticks are refused. Or a preset (${Object.keys(MEDIA_PRESETS).join(', ')}) with optional ffmpeg_args (one input). Answers 202; poll getMediaJob. Errors: 400 unsafe or invalid command, 429 monthly media minutes used up.`,
+  description: `Runs an ffmpeg command on one or more inputs (files, or URLs in JSON) and keeps the output for download; optionally publishes it (\`publish\`: upload fields). The command starts with \`ffmpeg\` and uses \`{input}\` (\`{input1}\`, …) and \`{output}\`; \`;\`, \`|\`, \`&\`, \`$\`, backticks are refused. Or a preset (${Object.keys(MEDIA_PRESETS).join(', ')}) with optional ffmpeg_args (one input). Answers 202; poll getMediaJob. Errors: 400 \`unsafe_command\` or an invalid field (named), 429 \`media_quota_exceeded\`.`,
   auth: 'apiKey',
   bodyTypes: ['multipart', 'json'],
   body: z.looseObject({
@@ -87,21 +87,21 @@ export const getMediaConsumption = operation({
 export const getMediaJob = operation({
   id: 'getMediaJob', method: 'get', path: '/svc/ffmpeg/jobs/{job_id}', tags: ['media jobs'],
   summary: 'Status of a media job',
-  description: 'Status (PENDING, PROCESSING, FINISHED, ERROR), progress and billed minutes of a media job. When FINISHED, download it with downloadMediaJobOutput. Errors: 404 unknown job.',
+  description: 'Status (PENDING, PROCESSING, FINISHED, ERROR), progress and billed minutes of a media job. When FINISHED, download it with downloadMediaJobOutput. Errors: 404 `JOB_NOT_FOUND`.',
   auth: 'apiKey',
   params: JobParams,
   responses: { 200: { description: 'The job.', schema: ok(MediaJob.shape) } },
-  errors: { 404: 'No such job.' },
+  errors: { 404: 'JOB_NOT_FOUND.' },
 });
 
 export const cancelMediaJob = operation({
   id: 'cancelMediaJob', method: 'delete', path: '/svc/ffmpeg/jobs/{job_id}', tags: ['media jobs'],
   summary: 'Cancel a media job',
-  description: 'Cancels a job that has not ended; the unprocessed time is given back. Answers 202; the job ends as ERROR with cancelled: true. Errors: 404 unknown job, 409 already ended.',
+  description: 'Cancels a job that has not ended; the unprocessed time is given back. Answers 202; the job ends as ERROR with cancelled: true. Errors: 404 `JOB_NOT_FOUND`, 409 `job_not_cancellable` once it ended.',
   auth: 'apiKey',
   params: JobParams,
   responses: { 202: { description: 'Cancelling.', schema: ok({ ...MediaJob.shape, cancel_requested: z.literal(true), message: z.string() }) } },
-  errors: { 404: 'No such job.', 409: 'The job has ended.' },
+  errors: { 404: 'JOB_NOT_FOUND.', 409: 'job_not_cancellable: the job has ended.' },
 });
 
 export const downloadMediaJobOutput = operation({
@@ -114,7 +114,7 @@ export const downloadMediaJobOutput = operation({
     200: { description: 'The file.', contentType: 'application/octet-stream', headers: { 'Content-Disposition': 'attachment; filename="output.<ext>"', 'Accept-Ranges': 'bytes' } },
     206: { description: 'The requested range.', contentType: 'application/octet-stream', headers: { 'Content-Range': 'bytes <start>-<end>/<size>' } },
   },
-  errors: { 404: 'No such job, or output_expired.', 409: 'job_not_finished.', 416: 'range_not_satisfiable.' },
+  errors: { 404: 'JOB_NOT_FOUND, or output_expired.', 409: 'job_not_finished.', 416: 'range_not_satisfiable.' },
   mcp: { binaryResponse: true },
 });
 

@@ -13,11 +13,11 @@ export const createProfile = operation({
   path: '/svc/users',
   tags: ['profiles'],
   summary: 'Create a profile',
-  description: 'Creates a profile (one end user) to connect social accounts to and publish as. Use before generating a connect link for a new end user. Returns the profile with no social accounts. Errors: 400 invalid or reserved username (`username_reserved`), 403 `PROFILE_LIMIT_REACHED` (plan limit), 409 the username exists.',
+  description: 'Creates a profile (one end user) to connect social accounts to and publish as. Use before generating a connect link for a new end user. Returns the profile with no social accounts. Errors: 400 invalid or reserved username (`username_reserved`), 403 `PROFILE_LIMIT_REACHED` (plan limit), 409 `PROFILE_EXISTS`.',
   auth: 'apiKey',
   body: UsernameBody,
   responses: { 201: { description: 'The new profile.', schema: ok({ profile: Profile }) } },
-  errors: { 400: 'Missing, invalid or reserved username.', 403: 'PROFILE_LIMIT_REACHED: the plan allows no more profiles.', 409: 'A profile with this username exists.' },
+  errors: { 400: 'Missing, invalid or reserved username.', 403: 'PROFILE_LIMIT_REACHED: the plan allows no more profiles.', 409: 'PROFILE_EXISTS: a profile with this username exists.' },
 });
 
 export const listProfiles = operation({

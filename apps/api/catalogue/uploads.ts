@@ -194,17 +194,17 @@ const JobIdParams = z.object({ job_id: z.string().describe('The job_id of the sc
 export const cancelScheduledPost = operation({
   id: 'cancelScheduledPost', method: 'delete', path: '/svc/schedule/{job_id}', tags: ['scheduled'],
   summary: 'Cancel a scheduled post',
-  description: 'Cancels a scheduled or queued post before it runs; it will not be published. Errors: 404 no such job, 409 it already ran.',
+  description: 'Cancels a scheduled or queued post before it runs; it will not be published. Errors: 404 `JOB_NOT_FOUND`, 409 `job_not_cancellable` once it runs.',
   auth: 'apiKey',
   params: JobIdParams,
   responses: { 200: { description: 'Cancelled.', schema: ok({ ...Scheduled.shape, message: z.string() }) } },
-  errors: { 404: 'No scheduled post with this job_id.', 409: 'The post is no longer scheduled.' },
+  errors: { 404: 'JOB_NOT_FOUND: no scheduled post with this job_id.', 409: 'job_not_cancellable: the post is running or ran.' },
 });
 
 export const editScheduledPost = operation({
   id: 'editScheduledPost', method: 'patch', path: '/svc/schedule/{job_id}', tags: ['scheduled'],
   summary: 'Edit a scheduled post',
-  description: 'Changes the date, text or per-network fields of a scheduled post; omitted fields stay. The edited post is checked like a new one. Errors: 400 invalid date or field, 404 no such job, 409 it already ran.',
+  description: 'Changes the date, text or per-network fields of a scheduled post; omitted fields stay. The edited post is checked like a new one. Errors: 400 invalid date or field, 404 `JOB_NOT_FOUND`, 409 `job_not_editable` once it runs.',
   auth: 'apiKey',
   params: JobIdParams,
   body: z.looseObject({
@@ -214,17 +214,17 @@ export const editScheduledPost = operation({
     description: z.string().optional(),
   }).describe('Also any per-network field (`<network>_title`, the networks\' settings), merged over the original request.'),
   responses: { 200: { description: 'The edited post.', schema: ok(Scheduled.shape) } },
-  errors: { 400: 'An invalid date or field.', 404: 'No scheduled post with this job_id.', 409: 'The post is no longer scheduled.' },
+  errors: { 400: 'An invalid date or field.', 404: 'JOB_NOT_FOUND: no scheduled post with this job_id.', 409: 'job_not_editable: the post is running or ran.' },
 });
 
 export const retryUpload = operation({
   id: 'retryUpload', method: 'post', path: '/svc/posts/retry', tags: ['uploads'],
   summary: 'Retry failed networks',
-  description: 'Sends the networks that failed in a finished upload again, with the original media and settings (request_id or job_id). Answers 202; poll getUploadStatus. Errors: 400 no id, 404 unknown upload, 409 nothing failed or not finished.',
+  description: 'Sends the networks that failed in a finished upload again, with the original media and settings (request_id or job_id). Answers 202; poll getUploadStatus. Errors: 400 no id, 404 `UPLOAD_NOT_FOUND`, 409 `upload_not_finished` (still running or being retried).',
   auth: 'apiKey',
   body: z.looseObject({ request_id: z.string().optional(), job_id: z.string().optional() }),
   responses: { 202: { description: 'Retrying.', schema: ok({ ...UploadView, retried_platforms: z.array(z.string()), message: z.string() }) } },
-  errors: { 400: 'Send request_id or job_id.', 404: 'UPLOAD_NOT_FOUND.', 409: 'Nothing to retry.' },
+  errors: { 400: 'Send request_id or job_id, or nothing failed.', 404: 'UPLOAD_NOT_FOUND.', 409: 'upload_not_finished.' },
 });
 
 const QueueSlot = z.object({ slot_at: z.string(), used: z.number(), capacity: z.number() });
