@@ -99,6 +99,9 @@ async function connectionOf(deps: AnalyticsDeps, account: OperatorAccount, usern
   return connection && connection.status !== 'disconnected' ? connection : undefined;
 }
 
+/** Cache keys follow the connection's version: a reconnect (new capabilities, another account) never reads older answers. */
+const connectionKey = (c: ConnectedAccount) => `${c.id}:${new Date(c.updatedAt).getTime()}`;
+
 const notConnected = (platform: Platform, username: string) =>
   invalidInput(`No ${platform} account is connected to profile "${username}".`, { platform }, 'not_connected');
 
@@ -138,7 +141,7 @@ export async function profileAnalytics(deps: AnalyticsDeps, account: OperatorAcc
         until: now, days: platform === 'facebook' ? days : DEFAULT_ANALYTICS_DAYS,
         ...(platform === 'facebook' && pageId ? { pageId } : {}), ...(platform === 'linkedin' && pageUrn ? { pageUrn } : {}),
       };
-      const key = `analytics:account:${connection.id}:${request.days}:${request.pageId ?? ''}:${request.pageUrn ?? ''}:${now.toISOString().slice(0, 10)}`;
+      const key = `analytics:account:${connectionKey(connection)}:${request.days}:${request.pageId ?? ''}:${request.pageUrn ?? ''}:${now.toISOString().slice(0, 10)}`;
       const metrics = await cachedResult(deps.cache, key, deps.cacheTtlMs, () => withConnection(deps, connection, (ctx) => analytics.account(ctx, request)));
       return [platform, accountMetricsView(metrics, analytics.catalogue)];
     } catch (err) {
@@ -180,7 +183,7 @@ export async function livePostMetrics(
   const connection = await connectionOf(deps, account, username, platform);
   if (!connection) throw notConnected(platform, username);
   requireGate(analytics, connection, 'post');
-  const key = `analytics:post:${connection.id}:${post.id}`;
+  const key = `analytics:post:${connectionKey(connection)}:${post.id}`;
   const metrics = await cachedResult(deps.cache, key, deps.cacheTtlMs, () =>
     withConnection(deps, connection, (ctx) => analytics.post(ctx, { post, ...opts })));
   return { metrics, catalogue: analytics.catalogue };
@@ -198,7 +201,7 @@ async function gatedCall<T>(
   const connection = await connectionOf(deps, account, username, platform);
   if (!connection) throw notConnected(platform, username);
   requireGate(analytics, connection, operation);
-  return cachedResult(deps.cache, `analytics:${operation}:${connection.id}:${key}`, deps.cacheTtlMs, () => call(analytics, connection));
+  return cachedResult(deps.cache, `analytics:${operation}:${connectionKey(connection)}:${key}`, deps.cacheTtlMs, () => call(analytics, connection));
 }
 
 /** GET /audience: audience insights of the profile's connection (TikTok, capability profile_analytics). */

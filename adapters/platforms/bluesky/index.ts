@@ -3,6 +3,7 @@
  * plus an app password exchanged for a session (connect.ts); posts are app.bsky.feed.post records
  * (publish.ts, records.ts), videos go through the video service (video.ts).
  */
+import { createBlueskyAnalytics } from './analytics';
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { httpUrl, matching, millis } from '../kit/env';
 import { systemNow, trimBase } from '../kit/http';
@@ -64,6 +65,7 @@ export function createBlueskyPlatform(opts: BlueskyPlatformOptions = {}): Platfo
     refresher,
     publisher: createBlueskyPublisher(client, records, video),
     comments: createBlueskyComments(records),
+    analytics: createBlueskyAnalytics(client),
   };
 }
 

@@ -18,7 +18,7 @@ import { createMetaGraphClient, META_RATE_LIMIT_CODES, META_TOKEN_SUBCODE_REASON
 export const THREADS_API_BASE = 'https://graph.threads.net';
 export const THREADS_API_VERSION = 'v1.0';
 export const THREADS_AUTHORIZE_URL = 'https://threads.net/oauth/authorize';
-export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies'] as const;
+export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_manage_insights'] as const;
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 const DEFAULT_RATE_LIMIT_MS = 60_000;

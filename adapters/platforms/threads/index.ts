@@ -3,6 +3,7 @@
  * failure mapping), descriptor.ts + limits.ts + settings.ts (what intake checks), connect.ts (OAuth,
  * token renewal), publish.ts (containers and threads), comments.ts (replies), probe.ts.
  */
+import { createThreadsAnalytics } from './analytics';
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { defineNetwork } from '../kit/network';
 import { httpUrl, millis, text } from '../kit/env';
@@ -29,6 +30,7 @@ export function createThreadsPlatform(opts: ThreadsPlatformOptions): PlatformAda
     publisher: createThreadsPublisher(client),
     probe: createThreadsProbe(client),
     comments: createThreadsComments(client),
+    analytics: createThreadsAnalytics(client),
   };
 }
 

@@ -7,7 +7,11 @@ import type { createBlueskyLexicon } from './lexicon';
 import { MAX_BLOB_BYTES, POST, POSTGATE, THREADGATE, type BlueskyAccountFixture, type BlueskyState } from './state';
 import { cidOf, invalidRequest, isObj, jsonBody, need, param, sniffMime, TID, XrpcError } from './xrpc';
 
-export function createBlueskyPds(s: BlueskyState, auth: ReturnType<typeof createBlueskyAuth>, lexicon: ReturnType<typeof createBlueskyLexicon>) {
+export function createBlueskyPds(
+  s: BlueskyState, auth: ReturnType<typeof createBlueskyAuth>, lexicon: ReturnType<typeof createBlueskyLexicon>,
+  /** followersCount and followsCount of a profile (analytics.ts). */
+  profileCounts?: (did: string) => { followersCount: number; followsCount: number },
+) {
   const { seeded, tokens, records, blobs, nextTid } = s;
   const { sign, issueSession, authenticate, findAccount, didDoc } = auth;
   const { checkRecord } = lexicon;
@@ -56,7 +60,7 @@ export function createBlueskyPds(s: BlueskyState, auth: ReturnType<typeof create
         const postsCount = [...records.values()].filter((r) => r.did === a.did && r.collection === POST).length;
         return sendJson(res, 200, {
           did: a.did, handle: a.handle, displayName: a.displayName, ...(a.avatar ? { avatar: a.avatar } : {}),
-          description: '', followersCount: 0, followsCount: 0, postsCount, labels: [], createdAt: '2024-01-01T00:00:00.000Z', indexedAt: new Date().toISOString(),
+          description: '', ...(profileCounts?.(a.did) ?? { followersCount: 0, followsCount: 0 }), postsCount, labels: [], createdAt: '2024-01-01T00:00:00.000Z', indexedAt: new Date().toISOString(),
         });
       }
       case 'com.atproto.identity.resolveHandle': {

@@ -11,6 +11,8 @@
  * Records get sha256 CIDv1 (dag-cbor, `bafyrei…`) over their JSON, blobs raw CIDv1 (`bafkrei…`),
  * and rkeys are TIDs.
  */
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createBlueskyAnalytics, type BlueskyAnalytics } from './analytics';
 import { sendJson, startSimulatorHost, type RecordedRequest } from '../kit/http';
 import { createBlueskyAuth } from './auth';
 import { BLUESKY_FAILURE_MODES, BLUESKY_SIM_VIDEO_SERVICE_DID, createBlueskyFailures, type BlueskyFailureMode } from './failures';
@@ -52,6 +54,8 @@ export interface BlueskySimulator {
   fail(mode: BlueskyFailureMode, times?: number): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
+  /** The counts model (tests compare an adapter's numbers with these). */
+  readonly analytics: BlueskyAnalytics;
   state(): Record<string, unknown>;
   /** Clears records, blobs, video jobs and usage, queued failures, latency and recorded requests; accounts and sessions stay. */
   reset(): void;
@@ -63,7 +67,10 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
   const { seeded, accounts, tokens, records, blobs, jobs, usage, deferred } = s;
   const auth = createBlueskyAuth(s);
   const { findAccount } = auth;
-  const { pds } = createBlueskyPds(s, auth, createBlueskyLexicon(s));
+  const analytics = createBlueskyAnalytics({
+    model: createAnalyticsModel(opts.seed), records: () => records.values(), authenticate: (req) => auth.authenticate(req, 'access'), findAccount,
+  });
+  const { pds } = createBlueskyPds(s, auth, createBlueskyLexicon(s), (did) => analytics.profileCounts(did));
   const { video } = createBlueskyVideo(s, auth);
   const { pickVerdict, generic } = createBlueskyFailures(s);
 
@@ -72,6 +79,7 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
     'com.atproto.server.getServiceAuth': 'GET', 'app.bsky.actor.getProfile': 'GET', 'com.atproto.identity.resolveHandle': 'GET',
     'com.atproto.repo.uploadBlob': 'POST', 'com.atproto.repo.createRecord': 'POST', 'com.atproto.repo.getRecord': 'GET',
     'app.bsky.video.getUploadLimits': 'GET', 'app.bsky.video.uploadVideo': 'POST', 'app.bsky.video.getJobStatus': 'GET',
+    ...analytics.methods,
   };
 
   const host = await startSimulatorHost<BlueskyFailureMode>({
@@ -92,6 +100,7 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
       usage.clear();
       deferred.length = 0;
     },
+    controls: { analytics_clock: clockControl(analytics.model) },
     handle(req, res, failure) {
       const m = /^(\/video)?\/xrpc\/([a-zA-Z0-9.-]+)$/.exec(req.path);
       try {
@@ -105,6 +114,8 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
         const immediate = verdict ? generic(verdict) : undefined;
         if (immediate) throw immediate;
         if (req.body.kind === 'too_large') throw new XrpcError(413, 'PayloadTooLarge', 'request entity too large');
+        const read = analytics.handlers[nsid];
+        if (read) return read(req, res);
         return (onVideo ? video : pds)(nsid, req, res, verdict);
       } catch (err) {
         if (!(err instanceof XrpcError)) throw err;
@@ -133,6 +144,7 @@ export async function startBlueskySimulator(opts: BlueskySimulatorOptions = {}):
     videoBaseUrl: `${origin}/video`,
     videoServiceDid: BLUESKY_SIM_VIDEO_SERVICE_DID,
     get requests() { return host.requests; },
+    analytics,
     createAccount(input) {
       const handle = input.handle.toLowerCase().replace(/^@/, '');
       if (findAccount(handle)) throw new Error(`handle ${handle} is taken`);

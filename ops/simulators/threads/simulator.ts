@@ -9,6 +9,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type RecordedRequest, type SimRequest } from '../kit/http';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createThreadsAnalytics, type ThreadsAnalytics } from './analytics';
 import {
   approvePage, createCheckpointedAccounts, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, META_SIM_COMMON_FAILURE_MODES, sendGraphError, sniffMedia,
 } from '../kit/meta-graph';
@@ -95,6 +97,8 @@ export interface ThreadsSimulator {
   completeCheckpoint(accountId: string): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
+  /** The insights model (tests compare an adapter's numbers with these). */
+  readonly analytics: ThreadsAnalytics;
   state(): Record<string, unknown>;
   /** Clears containers, posts, quota use, checkpoints, failures, latency and requests; apps, accounts, codes and tokens stay. */
   reset(): void;
@@ -127,6 +131,10 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
   const armed: ThreadsFailureMode[] = [];
   const checkpointed = createCheckpointedAccounts((id) => accounts.has(id));
   let nextId = 1;
+  const analytics = createThreadsAnalytics({
+    model: createAnalyticsModel(opts.seed), posts: () => posts.values(),
+    paramError: (res, message) => paramError(res, message), permissionDenied: (res) => failWith(res, 'permission_denied'),
+  });
 
   const digits = (kind: string, n: number) => (seeded(kind).readBigUInt64BE(0) % 10n ** BigInt(n)).toString().padStart(n, '0');
   const secret = (kind: string, len: number) => seeded(kind).toString('base64url').slice(0, len);
@@ -390,6 +398,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     const [, node, edge] = route;
     const own = node === 'me' || node === owner.id;
     if (req.method === 'GET' && !edge) return read(res, owner, node!, p);
+    if (req.method === 'GET' && edge && analytics.route(res, owner.id, t.scopes, node!, edge, p)) return;
     if (req.method === 'GET' && edge === 'threads_publishing_limit' && own) {
       const used = quota(owner.id);
       return sendJson(res, 200, { data: [pick({
@@ -416,7 +425,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     failureModes: THREADS_FAILURE_MODES,
     state: () => ({ armedFailures: [...armed], checkpointed: checkpointed.list(), accounts: [...accounts.values()].map((a) => ({ id: a.id, username: a.username })), containers: containers.size, posts: posts.size }),
     reset: () => { containers.clear(); posts.clear(); extra.clear(); armed.length = 0; checkpointed.clear(); },
-    controls: { checkpoint: checkpointed.control },
+    controls: { checkpoint: checkpointed.control, analytics_clock: clockControl(analytics.model) },
     handle(req, res, queued) {
       const kind = requestKind(req);
       if (queued) armed.push(queued);
@@ -439,6 +448,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     apiVersion: THREADS_SIM_API_VERSION,
     authorizeUrl: `${origin}/oauth/authorize`,
     get requests() { return host.requests; },
+    analytics,
     createApp(input = {}) {
       const app = { clientId: input.clientId ?? digits('app', 16), clientSecret: input.clientSecret ?? seeded('app-secret').toString('hex').slice(0, 32), redirectUris: input.redirectUris ?? [] };
       apps.set(app.clientId, app);

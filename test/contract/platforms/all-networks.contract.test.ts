@@ -38,7 +38,7 @@ import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simul
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
 import { mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
-import { facebookAnalyticsHarness, instagramAnalyticsHarness, tiktokAnalyticsHarness, xAnalyticsHarness, youtubeAnalyticsHarness } from './analytics-harnesses';
+import { blueskyAnalyticsHarness, facebookAnalyticsHarness, instagramAnalyticsHarness, threadsAnalyticsHarness, tiktokAnalyticsHarness, xAnalyticsHarness, youtubeAnalyticsHarness } from './analytics-harnesses';
 
 const PROCESSING_MS = 20;
 const POLL_MS = 10;
@@ -257,6 +257,7 @@ const threads = (() => {
     networkHas: async (o) => sim().posts(accountId).some((p) => p.id === o.postId),
     publishedCount: () => sim().posts().length,
     firstComment: { check: async (o, text) => sim().replies(o.postId).some((p) => p.text === text) },
+    analytics: threadsAnalyticsHarness(() => sim(), () => accountId),
     failures: [
       { mode: 'token_expired', arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'token_revoked', arm: () => sim().fail('token_revoked'), expect: { kind: 'auth_expired', reason: 'app_removed' } },
@@ -560,6 +561,7 @@ const bluesky = (() => {
       check: async (o, text) => sim().comments(account.did)
         .some((r) => r.value.text === text && (r.value.reply as { root?: { uri?: string } } | undefined)?.root?.uri === o.postId),
     },
+    analytics: blueskyAnalyticsHarness(() => sim(), () => account.did),
     failures: [
       { mode: 'expired_token', arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired', reason: 'token_expired' } },
       { mode: 'invalid_token', arm: () => sim().fail('invalid_token'), expect: { kind: 'auth_expired', reason: 'token_invalid' } },

@@ -4,8 +4,10 @@
  * the spec names them.
  */
 import type { TimePoint } from '../../../core/ports/platform';
+import type { BlueskySimulator } from '../../../ops/simulators/bluesky';
 import type { FacebookSimulator } from '../../../ops/simulators/facebook';
 import type { InstagramSimulator } from '../../../ops/simulators/instagram';
+import type { ThreadsSimulator } from '../../../ops/simulators/threads';
 import type { TikTokSimulator } from '../../../ops/simulators/tiktok';
 import type { XSimulator } from '../../../ops/simulators/x';
 import type { YoutubeSimulator } from '../../../ops/simulators/youtube';
@@ -173,5 +175,58 @@ export function tiktokAnalyticsHarness(sim: () => TikTokSimulator, openId: () =>
       return { values: { views: v.video_views as number, impressions: v.video_views as number, likes: v.likes as number, comments: v.comments as number, shares: v.shares as number, reach: null, favorites: null } };
     },
     failure: { arm: () => sim().fail('access_token_invalid'), expect: { kind: 'auth_expired' } },
+  };
+}
+
+export function blueskyAnalyticsHarness(sim: () => BlueskySimulator, did: () => string): HarnessAnalytics {
+  const counts = (uri: string) => sim().analytics.counts(sim().posts().find((r) => r.uri === uri)!);
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    account(_connection, w) {
+      const start = Date.parse(`${w.since}T00:00:00Z`);
+      const end = Date.parse(`${w.until}T00:00:00Z`) + DAY_MS;
+      const own = sim().posts(did());
+      const inWindow = own.filter((r) => { const t = Date.parse(String(r.value.createdAt)); return t >= start && t < end; }).map((r) => counts(r.uri));
+      const sum = (k: 'likeCount' | 'repostCount' | 'replyCount' | 'quoteCount') => inWindow.reduce((s, c) => s + c[k], 0);
+      const p = sim().analytics.profileCounts(did());
+      return {
+        values: {
+          followers: p.followersCount, following: p.followsCount, posts_count: own.length, likes: sum('likeCount'), shares: sum('repostCount'),
+          comments: sum('replyCount'), quotes: sum('quoteCount'), engagement: sum('likeCount') + sum('repostCount') + sum('replyCount') + sum('quoteCount'),
+        },
+      };
+    },
+    post(_connection, outcome) {
+      const c = counts(outcome.postId);
+      return { values: { likes: c.likeCount, shares: c.repostCount, comments: c.replyCount, quotes: c.quoteCount, engagement: c.likeCount + c.repostCount + c.replyCount + c.quoteCount } };
+    },
+    failure: { arm: () => sim().expireAccessTokens(did()), expect: { kind: 'auth_expired' } },
+  };
+}
+
+export function threadsAnalyticsHarness(sim: () => ThreadsSimulator, accountId: () => string): HarnessAnalytics {
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const views = daysOf(w).map((date) => ({ date, value: an.daily(accountId(), 'views', date) }));
+      const total = (m: string) => daysOf(w).reduce((s, d) => s + an.daily(accountId(), m, d), 0);
+      const likes = total('likes');
+      const reposts = total('reposts');
+      const replies = an.received(accountId(), 'replies', w.since, w.until);
+      const quotes = an.received(accountId(), 'quotes', w.since, w.until);
+      return {
+        values: {
+          followers: an.followers(accountId()), views: seriesSum(views), impressions: seriesSum(views), likes, comments: replies, shares: reposts, quotes,
+          engagement: likes + replies + reposts + quotes,
+        },
+        impressionsTimeseries: views,
+      };
+    },
+    post(_connection, outcome) {
+      const v = sim().analytics.media(sim().posts().find((p) => p.id === outcome.postId)!);
+      return { values: { views: v.views!, impressions: v.views!, likes: v.likes!, comments: v.replies!, shares: v.reposts!, quotes: v.quotes!, engagement: v.likes! + v.replies! + v.reposts! + v.quotes! } };
+    },
+    failure: { arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
   };
 }
