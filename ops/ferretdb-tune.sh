@@ -27,7 +27,7 @@ fi
 # The equality lookups of the repositories in adapters/mongo/ (names: adapters/mongo/collections.ts), per collection.
 declare -A FIELDS=(
   [uploads]="requestId jobId contentHash connectionIds capDay"
-  [upload_targets]="_id requestId"
+  [upload_targets]="_id requestId postId"
   [connected_accounts]="_id profileUsername"
   [api_keys]="_id hash accountId"
   [operator_accounts]="_id email"
@@ -44,6 +44,9 @@ declare -A FIELDS=(
   [agent_oauth_clients]="_id"
   [agent_oauth_codes]="_id"
   [agent_oauth_tokens]="_id grantId"
+  [analytics_snapshots]="_id series"
+  [analytics_years]="_id"
+  [post_metrics]="_id accountId"
 )
 
 if [ $# -gt 0 ]; then

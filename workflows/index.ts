@@ -4,3 +4,4 @@ export { accountPauseWorkflow } from './account-pause.workflow';
 export { checkpointProbeWorkflow } from './checkpoint-probe.workflow';
 export { connectionRefreshWorkflow } from './connection-refresh.workflow';
 export { webhookChannelWorkflow } from './webhook-channel.workflow';
+export { analyticsSnapshotsWorkflow } from './analytics-snapshots.workflow';

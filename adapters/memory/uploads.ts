@@ -35,6 +35,12 @@ export function createMemoryUploads(): UploadRepository {
       }
       return null;
     },
+    async findRequestIdByPostId(accountId, platform, postId) {
+      for (const u of byKey.values()) {
+        if (u.accountId === accountId && u.results[platform]?.success && u.results[platform]?.post_id === postId) return u.requestId;
+      }
+      return null;
+    },
     async markInProgress(accountId, requestId, at) {
       const found = get(accountId, requestId);
       if (found && (found.status === 'pending' || found.status === 'scheduled')) {

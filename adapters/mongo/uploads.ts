@@ -96,7 +96,11 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
     { key: { connectionIds: 1, capDay: 1 }, name: 'connectionIds_capDay' },
     { key: { accountId: 1, contentHash: 1, createdAt: -1 }, name: 'accountId_contentHash_createdAt' },
   ]);
-  await ensureIndexes(targets, [{ key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' }]);
+  await ensureIndexes(targets, [
+    { key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' },
+    // post-analytics: which upload published a platform post id (an equality lookup).
+    { key: { postId: 1, accountId: 1, platform: 1 }, name: 'postId_accountId_platform' },
+  ]);
   /**
    * Joins uploads with their target documents (no $lookup on FerretDB): one equality query per
    * upload, run together. FerretDB 1.x pushes plain equalities down to PostgreSQL but evaluates
@@ -116,6 +120,10 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
     },
     async findByJobId(accountId, jobId) {
       return one(await col.findOne({ accountId, jobId }));
+    },
+    async findRequestIdByPostId(accountId, platform, postId) {
+      const doc = await targets.findOne({ postId, accountId, platform }, { projection: { requestId: 1 } });
+      return doc?.requestId ?? null;
     },
     async markInProgress(accountId, requestId, at) {
       const res = await col.updateOne(
@@ -167,7 +175,8 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
       try {
         const res = await targets.updateOne(
           { _id, result: { $exists: false } },
-          { $set: { result: clean(result), resultAt: at }, $setOnInsert: { accountId, requestId, platform: result.platform } },
+          // postId: the platform post id at the top level, where FerretDB's equality pushdown reaches it (post-analytics source).
+          { $set: { result: clean(result), resultAt: at, ...(result.success && result.post_id ? { postId: result.post_id } : {}) }, $setOnInsert: { accountId, requestId, platform: result.platform } },
           { upsert: true },
         );
         if (res.modifiedCount === 1 || res.upsertedCount === 1) return result;

@@ -19,6 +19,7 @@ import type { NotificationDeps } from '../../core/usecases/notifications';
 import type { ConnectStorage } from '../../core/ports/connect-storage';
 import type { ConnectLinkOptions } from '../../core/usecases/connect-links';
 import type { AnalyticsApi } from './routes/analytics';
+import type { AnalyticsHistoryApi } from './routes/analytics-history';
 
 export interface ApiDeps {
   storage: Storage;
@@ -64,6 +65,8 @@ export interface ApiDeps {
   connect?: ConnectStorage;
   /** Live analytics: the result cache and how long answers are reused (without it nothing is cached). */
   analytics?: AnalyticsApi;
+  /** Stored analytics history and post metrics (/total-impressions, /post-analytics); routes exist only with it. */
+  analyticsHistory?: AnalyticsHistoryApi;
 }
 
 export interface ApiOptions {

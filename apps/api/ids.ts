@@ -19,6 +19,7 @@ export const ID_FIELDS: Readonly<Record<string, number>> = {
   state: 255,
   post_id: 255,
   comment_id: 255,
+  platform_post_id: 255,
 };
 
 /** Control characters and halves of a surrogate pair (text that is not valid Unicode). */

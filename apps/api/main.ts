@@ -19,6 +19,7 @@ import { readiness } from '../shared/ops-server';
 import { buildMediaJobs } from '../shared/media-jobs';
 import { createTemporalMediaJobRunner } from '../../adapters/temporal/media-jobs';
 import { buildNotifications } from '../shared/notifications';
+import { buildAnalyticsApi } from '../shared/analytics';
 import { createMongoConnectStorage } from '../../adapters/mongo/connect-storage';
 import { createMongoAgentOAuthStore } from '../../adapters/mongo/agent-oauth';
 
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
     metrics: observability.metrics,
     connect,
     analytics: { cache: createRedisResultCache(redis, { keyPrefix: `${config.redisKeyPrefix}:cache` }), cacheTtlMs: config.analytics.cacheMs },
+    analyticsHistory: await buildAnalyticsApi(config, mongo.db, redis),
   };
   const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl, connectLinks: { ttlMs: config.web.connectLinkTtlMs, webBaseUrl: config.web.publicBaseUrl } });
 

@@ -21,6 +21,7 @@ import { healthRoutes, observeHttp } from '../shared/http-observe';
 import { mediaJobRoutes } from './routes/media-jobs';
 import { notificationRoutes } from './routes/notifications';
 import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
+import { analyticsHistoryRoutes } from './routes/analytics-history';
 import { analyticsRoutes } from './routes/analytics';
 import { mount } from './catalogue/mount';
 import { getMe } from './catalogue/account';
@@ -115,6 +116,7 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   disconnectRoute(router, deps, ns);
   if (deps.mediaJobs) mediaJobRoutes(router, { ...deps, mediaJobs: deps.mediaJobs }, ns);
   if (deps.notifications) notificationRoutes(router, deps.notifications, ns);
+  if (deps.analyticsHistory) analyticsHistoryRoutes(router, { ...deps, analyticsHistory: deps.analyticsHistory }, ns);
   profileByUsernameRoute(router, deps, ns);
   app.use(router.routes());
   // 405 with Allow; errorMiddleware writes the JSON body.

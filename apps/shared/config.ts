@@ -3,6 +3,7 @@ import { DEFAULT_CHECKPOINT_PROBE_INTERVAL_MS } from '../../core/ports/checkpoin
 import { loadPlatformSettings, type PlatformSettings } from './platforms';
 import { DEFAULT_LIFECYCLE_SETTINGS, type LifecycleSettings } from '../../core/domain/connection-lifecycle';
 import { DEFAULT_MEDIA_JOB_TIMING, type MediaJobTiming } from '../../core/ports/media-job-runner';
+import { DEFAULT_SNAPSHOT_SETTINGS, type AnalyticsSnapshotSettings } from '../../core/ports/analytics-snapshots';
 
 /** Every setting of the daemons, read from the environment here and nowhere else. */
 export interface HeraldConfig {
@@ -56,6 +57,26 @@ export interface HeraldConfig {
   mcp: { host: string; port: number; publicBaseUrl: string; apiBaseUrl: string; codeTtlMs: number; accessTokenTtlMs: number; refreshTokenTtlMs: number; base64MaxBytes: number; uploadDir: string; oauthRateLimit: boolean };
   /** Live analytics answers (GET /analytics, post metrics, audience, suggestions) are reused this long (HERALD_ANALYTICS_CACHE_MS). */
   analytics: { cacheMs: number };
+  /** Stored analytics history and post metrics (apps/shared/analytics.ts builds them). */
+  analyticsHistory: AnalyticsConfig;
+}
+
+export interface AnalyticsConfig {
+  /** The analytics worker pool's task queue (HERALD_ANALYTICS_TASK_QUEUE, default `<HERALD_TASK_QUEUE>-analytics`). */
+  taskQueue: string;
+  /** The snapshot workflow's settings (core/ports/analytics-snapshots.ts). */
+  snapshot: AnalyticsSnapshotSettings;
+  /** Accounts measured at once per activity. */
+  snapshotConcurrency: number;
+  snapshotRetentionMs: number;
+  /** Live post metrics: limit per operator account and window, cache time, how long fetches stay listed. */
+  liveLimit: { points: number; windowSeconds: number };
+  liveCacheMs: number;
+  captureRetentionMs: number;
+  /** How far back profile_snapshot_* look. */
+  snapshotLookbackDays: number;
+  /** Month series read at once per request. */
+  readConcurrency: number;
 }
 
 export interface ObservabilityConfig {
@@ -219,6 +240,24 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
     debugTiming: env.HERALD_DEBUG_TIMING === 'true',
     observability: loadObservability(env),
     workerPools: loadWorkerPools(env),
+    analyticsHistory: {
+      taskQueue: env.HERALD_ANALYTICS_TASK_QUEUE || `${env.HERALD_TASK_QUEUE ?? 'herald'}-analytics`,
+      snapshot: {
+        periodMs: positive(env, 'HERALD_ANALYTICS_SNAPSHOT_PERIOD_MS', DEFAULT_SNAPSHOT_SETTINGS.periodMs),
+        offsetMs: int(env, 'HERALD_ANALYTICS_SNAPSHOT_OFFSET_MS', DEFAULT_SNAPSHOT_SETTINGS.offsetMs),
+        pageSize: positive(env, 'HERALD_ANALYTICS_SNAPSHOT_PAGE_SIZE', DEFAULT_SNAPSHOT_SETTINGS.pageSize),
+      },
+      snapshotConcurrency: positive(env, 'HERALD_ANALYTICS_SNAPSHOT_CONCURRENCY', 4),
+      snapshotRetentionMs: positive(env, 'HERALD_ANALYTICS_SNAPSHOT_RETENTION_MS', 400 * 86_400_000),
+      liveLimit: {
+        points: positive(env, 'HERALD_POST_ANALYTICS_LIMIT', 100),
+        windowSeconds: positive(env, 'HERALD_POST_ANALYTICS_WINDOW_SECONDS', 300),
+      },
+      liveCacheMs: positive(env, 'HERALD_POST_ANALYTICS_CACHE_MS', 60_000),
+      captureRetentionMs: positive(env, 'HERALD_POST_ANALYTICS_RETENTION_MS', 90 * 86_400_000),
+      snapshotLookbackDays: positive(env, 'HERALD_ANALYTICS_SNAPSHOT_LOOKBACK_DAYS', 30),
+      readConcurrency: positive(env, 'HERALD_ANALYTICS_READ_CONCURRENCY', 8),
+    },
     notifications: {
       headerPrefix: env.HERALD_WEBHOOK_HEADER_PREFIX ?? 'X-Herald-',
       userAgent: env.HERALD_WEBHOOK_USER_AGENT ?? 'Herald-Webhooks/1.0',

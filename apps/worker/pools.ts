@@ -3,6 +3,7 @@ import type { WorkerPool } from './pool-types';
 import { publishPool } from './pools/publish';
 import { mediaPool } from './pools/media';
 import { notifyPool } from './pools/notify';
+import { analyticsPool } from './pools/analytics';
 
 export type { PoolContext, RunningPool, WorkerPool } from './pool-types';
 
@@ -15,6 +16,7 @@ export const POOLS: WorkerPool[] = [
   publishPool,
   mediaPool,
   notifyPool,
+  analyticsPool,
 ];
 
 /** The pools HERALD_WORKER_POOLS selects (all when unset); an unknown name is a configuration error. */

@@ -18,6 +18,8 @@ export const WORKFLOW_TYPES = {
   mediaJob: 'mediaJobWorkflow',
   /** The circuit breaker and delivery queue of one notification channel. */
   webhookChannel: 'webhookChannelWorkflow',
+  /** The daily analytics snapshot of every connected account (the analytics task queue). */
+  analyticsSnapshots: 'analyticsSnapshotsWorkflow',
 } as const;
 
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
@@ -43,6 +45,8 @@ export const SIGNALS = {
   deliver: 'deliver',
   /** Notification channel: the address changed; an open breaker closes now. */
   resume: 'resume',
+  /** Analytics snapshots: new settings (period, offset, page size); the next round is planned with them. */
+  snapshotSettings: 'snapshotSettings',
 } as const;
 
 /** Queries: read-only views of a running workflow. */
@@ -61,6 +65,7 @@ export interface SignalArgs {
   disconnected: [];
   deliver: [deliveries: Array<{ deliveryId: string; eventKey: string }>, route?: { taskQueue: string }];
   resume: [];
+  snapshotSettings: [settings: { periodMs: number; offsetMs: number; pageSize: number }];
 }
 
 /** Workflow ids are business keys, so a repeated start or a later signal finds the same run. */
@@ -78,4 +83,6 @@ export const workflowIds = {
   mediaJob: (jobId: string): string => `media:${jobId}`,
   /** The breaker of one notification channel (`<account>:webhook`, `<account>:profile:<username>`, `<account>:telegram`, …). */
   webhookChannel: (channelId: string): string => `webhook:${channelId}`,
+  /** The one snapshot schedule of a deployment, named by its task queue (test stacks share a Temporal). */
+  analyticsSnapshots: (taskQueue: string): string => `analytics-snapshots:${taskQueue}`,
 };

@@ -59,6 +59,10 @@ import { createMediaJobActivities } from '../../workflows/activities/media-job';
 import { parseCommandTemplate } from '../../core/domain/ffmpeg-command';
 import { submitMediaJob } from '../../core/usecases/media-jobs';
 import { sha256KeyHasher } from '../../adapters/crypto/node-crypto';
+import { fakeAnalytics } from '../support/fake-analytics';
+import { createMemoryAnalyticsSnapshots, createMemoryPostMetricsCaptures } from '../../adapters/memory/analytics-history';
+import { createAnalyticsSnapshotActivities } from '../../workflows/activities/analytics-snapshots';
+import { createTemporalAnalyticsSnapshots } from '../../adapters/temporal/analytics-snapshots';
 
 const BUILT = path.resolve(__dirname, '../..');
 /** The worktree (this file runs from dist/). */
@@ -231,6 +235,14 @@ async function main(): Promise<void> {
       sealedCredentials: secrets.seal(JSON.stringify({ secret: 'good' })),
     }));
   }
+
+  // Analytics snapshots: instagram and x measure their accounts (fake capability), a page of one connection per activity.
+  const snapshots = createMemoryAnalyticsSnapshots();
+  const snapshotDeps = {
+    storage, secrets, clock: systemClock, snapshots, captures: createMemoryPostMetricsCaptures(), retentionMs: 3600_000,
+    platforms: createPlatformRegistry([fakeAnalytics('instagram').on(fakes.instagram.adapter), fakeAnalytics('x').on(fakes.x.adapter)]),
+  };
+  const snapshotSchedule = createTemporalAnalyticsSnapshots(client, { taskQueue });
 
   const upload = (platform: Platform, over: Partial<UploadRequest> = {}): UploadRequest => {
     const title = `replay ${platform} ${new Date().toISOString()}`;
@@ -416,6 +428,23 @@ async function main(): Promise<void> {
       return { 'account-pause-ended': pause.workflowId };
     },
 
+    async 'analytics-snapshots'() {
+      // Two rounds 2 s apart, each sweeping two networks a connection per page, then expiry; new
+      // settings by signal in between (signal-with-start on a running schedule); then terminated.
+      const settings = { periodMs: 2000, offsetMs: 0, pageSize: 1 };
+      await snapshotSchedule.ensure(settings);
+      const handle = client.workflow.getHandle(workflowIds.analyticsSnapshots(taskQueue));
+      const cleanups = async () => ((await handle.fetchHistory()).events ?? [])
+        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'cleanupAnalytics').length;
+      await until('the first round', async () => ((await cleanups()) >= 1 ? true : undefined));
+      await snapshotSchedule.ensure({ ...settings, periodMs: 3000 });
+      await until('the second round', async () => ((await cleanups()) >= 2 ? true : undefined));
+      const taken = await snapshots.range(ACCOUNT, PROFILE, ['instagram', 'x'], '2000-01-01', '2100-01-01');
+      if (taken.length !== 2) throw new Error(`expected a snapshot of instagram and x, saw ${taken.length}`);
+      await handle.terminate('recorded');
+      return { 'analytics-snapshots': handle.workflowId };
+    },
+
     async 'connection-refresh'() {
       // Refresh-ahead of an account whose tokens live 3 s: renewed twice ahead of expiry, then the
       // refresh token is refused (reauth_required), and 2 s later the account is disconnected (account_blocked).
@@ -481,6 +510,7 @@ async function main(): Promise<void> {
     ...createCheckpointProbeActivities({ storage, platforms, secrets, clock: systemClock }),
     ...createConnectionRefreshActivities({ storage, platforms, secrets, clock: systemClock, notifier: createMemoryNotifier() }),
     ...createNotificationActivities(notificationDeps),
+    ...createAnalyticsSnapshotActivities(snapshotDeps),
   });
   const mediaWorker = await workerFor(mediaQueue, require.resolve('../../workflows/media-job.workflow'), createMediaJobActivities({
     mediaJobs, mediaUsage, processor, clock: systemClock, maxOutputBytes: 256 * 1024 * 1024, progressWriteMs: 500, heartbeatEveryMs: 1000,

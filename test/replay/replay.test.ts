@@ -5,6 +5,7 @@ import { WORKFLOW_TYPES } from '../../core/ports/workflow-names';
 import * as publishWorkflows from '../../workflows/index';
 import * as mediaWorkflows from '../../workflows/media-job.workflow';
 import * as notifyWorkflows from '../../workflows/webhook-channel.workflow';
+import * as analyticsWorkflows from '../../workflows/analytics-snapshots.workflow';
 import { historyFromJSON } from './history-json';
 
 jest.setTimeout(180_000);
@@ -34,6 +35,7 @@ const BUNDLES = [
   { pool: 'publish', path: require.resolve('../../workflows/index'), exports: publishWorkflows as Record<string, unknown> },
   { pool: 'media', path: require.resolve('../../workflows/media-job.workflow'), exports: mediaWorkflows as Record<string, unknown> },
   { pool: 'notify', path: require.resolve('../../workflows/webhook-channel.workflow'), exports: notifyWorkflows as Record<string, unknown> },
+  { pool: 'analytics', path: require.resolve('../../workflows/analytics-snapshots.workflow'), exports: analyticsWorkflows as Record<string, unknown> },
 ];
 const bundlesOf = (type: string | undefined) => BUNDLES.filter((b) => type !== undefined && typeof b.exports[type] === 'function');
 

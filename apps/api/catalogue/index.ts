@@ -2,6 +2,7 @@ import type { Operation } from './types';
 import { accountOperations } from './account';
 import { commentOperations } from './comments';
 import { analyticsOperations } from './analytics';
+import { analyticsHistoryOperations } from './analytics-history';
 import { connectionOperations } from './connections';
 import { documentOperations } from './documents';
 import { lookupOperations } from './lookups';
@@ -30,6 +31,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...mediaJobOperations,
   ...notificationOperations,
   ...analyticsOperations,
+  ...analyticsHistoryOperations,
 ];
 
 export type { Operation } from './types';

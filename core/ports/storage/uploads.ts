@@ -23,6 +23,8 @@ export interface UploadRepository {
   insert(upload: UploadRequest): Promise<void>;
   find(accountId: string, requestId: string): Promise<UploadRequest | null>;
   findByJobId(accountId: string, jobId: string): Promise<UploadRequest | null>;
+  /** The request id of the upload whose `platform` result holds this post id (equality lookup), or null. */
+  findRequestIdByPostId(accountId: string, platform: Platform, postId: string): Promise<string | null>;
   /** pending or scheduled → in_progress; returns the status after the call (null: no such upload). */
   markInProgress(accountId: string, requestId: string, at: Date): Promise<UploadStatus | null>;
   /** scheduled → cancelled; false when the upload is not (or no longer) scheduled. */

@@ -287,6 +287,17 @@ export function uploadsContract(name: string, make: MakeRepository<UploadReposit
         expect(await mustFind(upload.requestId)).toEqual({ ...upload, results: { x: first } });
       });
 
+      it('finds which upload published a platform post id, per account and network, successes only', async () => {
+        const upload = await insert();
+        await uploads.recordResult('acct-1', upload.requestId, aTargetResult({ platform: 'x', post_id: '1790' }), at(1));
+        const failed = await insert({ requestId: 'req-failed' });
+        await uploads.recordResult('acct-1', failed.requestId, aTargetResult({ platform: 'threads', post_id: '55', success: false, error: 'no' }), at(1));
+        expect(await uploads.findRequestIdByPostId('acct-1', 'x', '1790')).toBe(upload.requestId);
+        expect(await uploads.findRequestIdByPostId('acct-2', 'x', '1790')).toBeNull();
+        expect(await uploads.findRequestIdByPostId('acct-1', 'threads', '1790')).toBeNull();
+        expect(await uploads.findRequestIdByPostId('acct-1', 'threads', '55')).toBeNull();
+      });
+
       it('keeps every result when the targets of one upload finish at the same moment', async () => {
         // FerretDB loses concurrent updates of one document: per-target writes must not share one.
         const platforms = ['x', 'linkedin', 'discord', 'telegram', 'bluesky', 'threads', 'facebook', 'instagram'] as const;

@@ -1,0 +1,233 @@
+/**
+ * Stored analytics history: the daily snapshot of each connected account's profile metrics, and
+ * the rules that turn a range of snapshots into the spec's total impressions (dates, periods,
+ * the default metric per network, sums and breakdowns). Pure: the clock is an argument.
+ */
+import { invalidInput } from './errors';
+import { isPlatform, type Platform } from './platforms';
+
+/** The metrics `GET /total-impressions?metrics=` accepts, as the spec lists them. */
+export const HISTORY_METRICS = [
+  'followers', 'reach', 'views', 'impressions', 'likes', 'comments', 'shares', 'saves', 'profileViews',
+  'video_count', 'following', 'pin_clicks', 'outbound_clicks',
+] as const;
+export type HistoryMetric = (typeof HISTORY_METRICS)[number];
+
+/**
+ * Metrics that are a level, not a flow: a sum of daily levels means nothing, so a range answers
+ * the last snapshot's value in it (decision; the spec only says "sums of daily snapshots").
+ */
+export const LEVEL_METRICS: readonly HistoryMetric[] = ['followers', 'following', 'video_count'];
+
+/**
+ * The spec's default impressions metric per network, in preference order: "reach for facebook,
+ * instagram, linkedin; impressions/views for youtube, tiktok, threads; impressions for x,
+ * pinterest; score for reddit". Networks the spec does not name use impressions, then views.
+ */
+export const DEFAULT_IMPRESSIONS_METRIC: Partial<Record<Platform, readonly string[]>> = {
+  facebook: ['reach'],
+  instagram: ['reach'],
+  linkedin: ['reach'],
+  youtube: ['views', 'impressions'],
+  tiktok: ['views', 'impressions'],
+  threads: ['views', 'impressions'],
+  x: ['impressions'],
+  pinterest: ['impressions'],
+  reddit: ['score'],
+};
+const FALLBACK_IMPRESSIONS: readonly string[] = ['impressions', 'views'];
+
+export const impressionsMetricsOf = (platform: Platform): readonly string[] => DEFAULT_IMPRESSIONS_METRIC[platform] ?? FALLBACK_IMPRESSIONS;
+
+/** One day's metrics of one profile's account on one network. */
+export interface AnalyticsSnapshot {
+  accountId: string;
+  profileUsername: string;
+  platform: Platform;
+  /** The connection that was measured (a reconnect gives a new one; the history goes on). */
+  connectionId: string;
+  /** UTC day, YYYY-MM-DD. */
+  date: string;
+  metrics: Record<string, number | null>;
+  capturedAt: Date;
+}
+
+export const PERIODS = { last_day: 1, last_week: 7, last_month: 30, last_3months: 90, last_year: 365 } as const;
+export type Period = keyof typeof PERIODS;
+
+/** Longest range one request may read (a year and a day: `last_year` plus today). */
+export const MAX_RANGE_DAYS = 366;
+const DAY_MS = 86_400_000;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export const dayOf = (at: Date): string => at.toISOString().slice(0, 10);
+export const addDays = (day: string, n: number): string => dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS));
+
+/** A real calendar day in YYYY-MM-DD, or null. */
+export function parseDay(value: string): string | null {
+  const m = DATE_RE.exec(value);
+  if (!m) return null;
+  const at = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return dayOf(at) === value ? value : null;
+}
+
+/** Every day from `from` to `to`, both included. */
+export function daysBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+export interface RangeQuery {
+  date?: string;
+  start_date?: string;
+  end_date?: string;
+  period?: string;
+}
+
+/**
+ * The days a request reads: `period` wins (the last N days ending today), then `date` (that day
+ * alone), then `start_date` (default 30 days ago) to `end_date` (default today). 400 on a day
+ * that is not YYYY-MM-DD, an unknown period, a start after the end or over MAX_RANGE_DAYS.
+ */
+export function resolveRange(q: RangeQuery, now: Date): { start: string; end: string } {
+  const today = dayOf(now);
+  if (q.period !== undefined) {
+    if (!(q.period in PERIODS)) {
+      throw invalidInput(`period must be one of ${Object.keys(PERIODS).join(', ')}; got "${q.period}".`, { field: 'period' }, 'invalid_period');
+    }
+    return { start: addDays(today, -PERIODS[q.period as Period]), end: today };
+  }
+  const day = (field: keyof RangeQuery): string | undefined => {
+    const raw = q[field];
+    if (raw === undefined) return undefined;
+    const parsed = parseDay(raw);
+    if (!parsed) throw invalidInput(`${field} must be a date as YYYY-MM-DD; got "${raw}".`, { field }, 'invalid_date');
+    return parsed;
+  };
+  const single = day('date');
+  if (single) return { start: single, end: single };
+  const end = day('end_date') ?? today;
+  const start = day('start_date') ?? addDays(end, -30);
+  if (start > end) throw invalidInput(`start_date (${start}) is after end_date (${end}).`, { field: 'start_date' }, 'invalid_date');
+  if (daysBetween(start, end).length > MAX_RANGE_DAYS) {
+    throw invalidInput(`The range from ${start} to ${end} is longer than ${MAX_RANGE_DAYS} days; ask for a shorter one.`, { field: 'start_date' }, 'invalid_date');
+  }
+  return { start, end };
+}
+
+/** A comma list of metrics, each one the spec names; 400 `invalid_metric` otherwise. */
+export function parseMetrics(raw: string): HistoryMetric[] {
+  const names = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
+  const unknown = names.filter((n) => !(HISTORY_METRICS as readonly string[]).includes(n));
+  if (!names.length || unknown.length) {
+    throw invalidInput(`metrics: ${unknown.length ? `unknown ${unknown.map((u) => `"${u}"`).join(', ')}` : 'empty'}; use a comma list of ${HISTORY_METRICS.join(', ')}.`,
+      { field: 'metrics' }, 'invalid_metric');
+  }
+  return names as HistoryMetric[];
+}
+
+/** A comma list of platform values; 400 `invalid_platform` for anything else. */
+export function parsePlatformFilter(raw: string): Platform[] {
+  const names = [...new Set(raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  const unknown = names.filter((n) => !isPlatform(n));
+  if (!names.length || unknown.length) {
+    throw invalidInput(`platform: ${unknown.length ? `unknown ${unknown.map((u) => `"${u}"`).join(', ')}` : 'empty'}; use a comma list of platform values.`,
+      { field: 'platform' }, 'invalid_platform');
+  }
+  return names as Platform[];
+}
+
+/** The snapshot's figure for the network's default impressions metric (0 when it has none of them). */
+export function impressionsOf(s: AnalyticsSnapshot): number {
+  for (const name of impressionsMetricsOf(s.platform)) {
+    const v = s.metrics[name];
+    if (typeof v === 'number') return v;
+  }
+  return 0;
+}
+
+export interface TotalsOptions {
+  start: string;
+  end: string;
+  /** Absent: the default impressions metric of each network. */
+  metrics?: readonly HistoryMetric[];
+  breakdown: boolean;
+}
+
+export interface Totals {
+  total_impressions?: number;
+  metrics?: Record<string, number>;
+  per_platform?: Record<string, number | Record<string, number>>;
+  per_day?: Array<{ date: string; total_impressions?: number; metrics?: Record<string, number>; per_platform: Record<string, number | Record<string, number>> }>;
+}
+
+/** Flow metrics add up; level metrics keep the newest snapshot's value. `rows` sorted by date. */
+function fold(rows: readonly AnalyticsSnapshot[], metrics: readonly HistoryMetric[]): Record<string, number> {
+  const out: Record<string, number> = Object.fromEntries(metrics.map((m) => [m, 0]));
+  for (const m of metrics) {
+    const level = LEVEL_METRICS.includes(m);
+    for (const s of rows) {
+      const v = s.metrics[m];
+      if (typeof v !== 'number') continue;
+      out[m] = level ? v : out[m]! + v;
+    }
+  }
+  return out;
+}
+
+/**
+ * Sums the snapshots of the range: one figure (or one per metric), and with `breakdown` the same
+ * per platform and per day (every day of the range, zero where nothing was captured).
+ */
+export function computeTotals(snapshots: readonly AnalyticsSnapshot[], opts: TotalsOptions): Totals {
+  const rows = snapshots.filter((s) => s.date >= opts.start && s.date <= opts.end).sort((a, b) => a.date.localeCompare(b.date));
+  const byPlatform = groupBy(rows);
+  const figure = (subset: readonly AnalyticsSnapshot[]) =>
+    (opts.metrics ? fold(subset, opts.metrics) : subset.reduce((sum, s) => sum + impressionsOf(s), 0));
+  const metricsOver = (subset: readonly AnalyticsSnapshot[]) => {
+    if (!opts.metrics) return undefined;
+    // Level metrics across networks: the sum of each network's last value.
+    const perNet = [...groupBy(subset).values()].map((r) => fold(r, opts.metrics!));
+    return Object.fromEntries(opts.metrics.map((m) => [m, perNet.reduce((sum, r) => sum + r[m]!, 0)]));
+  };
+  const out: Totals = opts.metrics ? { metrics: metricsOver(rows)! } : { total_impressions: figure(rows) as number };
+  if (!opts.breakdown) return out;
+  out.per_platform = Object.fromEntries([...byPlatform].map(([p, r]) => [p, figure(r)]));
+  out.per_day = daysBetween(opts.start, opts.end).map((date) => {
+    const day = rows.filter((s) => s.date === date);
+    const per_platform = Object.fromEntries(day.map((s) => [s.platform, figure([s])]));
+    return opts.metrics ? { date, metrics: metricsOver(day)!, per_platform } : { date, total_impressions: figure(day) as number, per_platform };
+  });
+  return out;
+}
+
+function groupBy(rows: readonly AnalyticsSnapshot[]): Map<string, AnalyticsSnapshot[]> {
+  const m = new Map<string, AnalyticsSnapshot[]>();
+  for (const s of rows) m.set(s.platform, [...(m.get(s.platform) ?? []), s]);
+  return m;
+}
+
+/** The position after one row of the newest-first capture list: its capture time and key. */
+export interface CaptureCursor {
+  at: number;
+  key: string;
+}
+
+export const captureKey = (accountId: string, platform: string, platformPostId: string): string =>
+  [accountId, platform, platformPostId].map(encodeURIComponent).join(':');
+
+export const encodeCaptureCursor = (c: CaptureCursor): string => `${c.at.toString(36)}~${encodeURIComponent(c.key)}`;
+
+/** 400 `invalid_cursor` on anything `encodeCaptureCursor` did not make. */
+export function decodeCaptureCursor(cursor: string): CaptureCursor {
+  const m = /^([0-9a-z]{1,12})~([^~]+)$/.exec(cursor);
+  if (m) {
+    try {
+      return { at: parseInt(m[1]!, 36), key: decodeURIComponent(m[2]!) };
+    } catch {
+      // a malformed escape: answered below
+    }
+  }
+  throw invalidInput('cursor is not one this endpoint gave; pass next_cursor from the previous page as is.', { field: 'cursor' }, 'invalid_cursor');
+}
