@@ -1,18 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { MongoClient } from 'mongodb';
 import { createMongoConnectStorage } from '../../adapters/mongo/connect-storage';
 import { connectStorageContract } from './storage/connect-storage.contract';
+import { inFreshDatabase } from '../support/mongo-db';
 
 /** The connect page's repositories on the MongoDB-wire server at MONGODB_URI (FerretDB), each test in a database of its own. */
-const uri = process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald';
-let client: MongoClient | undefined;
-
-afterAll(async () => {
-  await client?.close();
-});
-
-connectStorageContract('mongo', async () => {
-  client ??= await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 });
-  const db = client.db(`herald_test_${randomBytes(6).toString('hex')}`);
-  return { repository: await createMongoConnectStorage(db), cleanup: async () => { await db.dropDatabase(); } };
-});
+connectStorageContract('mongo', inFreshDatabase(createMongoConnectStorage));

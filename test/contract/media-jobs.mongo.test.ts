@@ -1,21 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { MongoClient, type Db } from 'mongodb';
 import { createMongoMediaJobs } from '../../adapters/mongo/media-jobs';
 import { createMongoMediaUsage } from '../../adapters/mongo/media-usage';
 import { mediaJobsContract, mediaUsageContract } from './storage/media-jobs.contract';
-import type { MakeRepository } from './storage/repository-under-test';
+import { inFreshDatabase } from '../support/mongo-db';
 
 /** The media job and usage contracts on the MongoDB-wire server at MONGODB_URI (FerretDB), a database per test. */
-const uri = process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald';
-let client: Promise<MongoClient> | undefined;
-const connect = () => (client ??= MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 }));
-
-afterAll(async () => { await (await client)?.close(); });
-
-const inFreshDatabase = <R>(create: (db: Db) => Promise<R>): MakeRepository<R> => async () => {
-  const db = (await connect()).db(`herald_test_${randomBytes(6).toString('hex')}`);
-  return { repository: await create(db), cleanup: async () => { await db.dropDatabase(); } };
-};
-
 mediaJobsContract('mongo', inFreshDatabase(createMongoMediaJobs));
 mediaUsageContract('mongo', inFreshDatabase(createMongoMediaUsage));

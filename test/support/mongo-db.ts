@@ -28,3 +28,25 @@ export function useTestDatabase(): () => Db {
     return db;
   };
 }
+
+let shared: Promise<MongoClient> | undefined;
+let closing = false;
+
+/**
+ * The storage contracts' factory: each call of the returned function gives a repository in a
+ * database of its own (dropped by `cleanup`), on one client per test file, closed after its tests.
+ * Call at the top of a test file (it registers the afterAll).
+ */
+export function inFreshDatabase<R>(create: (db: Db) => Promise<R>): () => Promise<{ repository: R; cleanup(): Promise<void> }> {
+  if (!closing) {
+    closing = true;
+    afterAll(async () => {
+      await (await shared)?.close();
+      shared = undefined;
+    });
+  }
+  return async () => {
+    const db = (await (shared ??= MongoClient.connect(MONGODB_URI, { serverSelectionTimeoutMS: 5000 }))).db(testDatabaseName());
+    return { repository: await create(db), cleanup: async () => { await db.dropDatabase(); } };
+  };
+}

@@ -187,13 +187,12 @@ describe('ui_labels rules', () => {
     expect(await validateConnectToken(deps, `Bearer ${token}`)).toMatchObject({ profile: { ui_labels: { 'connect.title': 'Welcome' } } });
   });
 
-  it('the page overrides known keys only, fills placeholders, answers an unknown language in English', () => {
+  it('the page overrides known keys only, fills placeholders, speaks the language (every key translated: test/unit/web-i18n.test.ts)', () => {
     const t = translator('de', { 'connect.title': 'Mein Titel', 'unknown.key': 'never', 'notice.connected': '{platform} ok' });
     expect(t('connect.title')).toBe('Mein Titel');
     expect(t('nav.calendar')).toBe('Kalender');
     expect(t('notice.connected', { platform: 'X' })).toBe('X ok');
-    // Every language has every key now (test/unit/web-i18n.test.ts); an unknown language gets English.
-    expect(translator('pt')('status.partial')).toBe('Publicada em parte');
+    expect(translator('pt')('status.partial')).toBe('Publicada parcialmente');
     expect(translator('pt')('calendar.moved')).toBe('A publicação foi movida.');
     expect(pickLanguage(undefined, 'fr-CH, fr;q=0.9, en;q=0.8')).toBe('fr');
     expect(pickLanguage(undefined, 'ja, tr;q=0.5, de;q=0.7')).toBe('de');
