@@ -28,9 +28,9 @@ export const X_COMMENT_SCOPES: Array<[RegExp, string[]]> = [
 
 /** Posts by others that mention the account: replies to its posts, or its @handle in the text. Newest first. */
 export function mentionsOf(d: XCommentDeps, account: XSimAccount): XSimTweet[] {
-  const own = new Set(d.tweets.filter((t) => t.author_id === account.id).map((t) => t.id));
+  const own = new Set(d.tweets.filter((t) => t.author_id === account.id && !t.deleted).map((t) => t.id));
   const handle = new RegExp(`(^|[^\\w])@${account.username}\\b`, 'i');
-  return d.tweets.filter((t) => t.author_id !== account.id && ((t.in_reply_to_tweet_id && own.has(t.in_reply_to_tweet_id)) || handle.test(t.text))).reverse();
+  return d.tweets.filter((t) => !t.deleted && t.author_id !== account.id && ((t.in_reply_to_tweet_id && own.has(t.in_reply_to_tweet_id)) || handle.test(t.text))).reverse();
 }
 
 /** Answers the call when it is a comment route; false otherwise. */
@@ -65,17 +65,6 @@ export function xCommentRoute(d: XCommentDeps, req: SimRequest, res: ServerRespo
     });
     return true;
   }
-  const tweet = /^\/2\/tweets\/([0-9]+)$/.exec(req.path);
-  if (tweet && req.method === 'DELETE') {
-    const at = d.tweets.findIndex((t) => t.id === tweet[1]);
-    if (at < 0) { sendJson(res, 404, problem(404, 'Not Found Error', `Could not find tweet with id: [${tweet[1]}].`, 'https://api.twitter.com/2/problems/resource-not-found')); return true; }
-    if (d.tweets[at]!.author_id !== caller.id) {
-      sendJson(res, 403, problem(403, 'Forbidden', 'You are not allowed to delete a Tweet you did not create.', 'https://api.twitter.com/2/problems/not-authorized-for-resource'));
-      return true;
-    }
-    d.tweets.splice(at, 1);
-    sendJson(res, 200, { data: { deleted: true } });
-    return true;
-  }
+  // DELETE /2/tweets/:id is the post routes' (posts.ts): a deleted reply is marked, and left out below.
   return false;
 }

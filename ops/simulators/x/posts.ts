@@ -129,7 +129,7 @@ export function handlePostRoutes(s: XPostsState, req: SimRequest, res: ServerRes
       return true;
     }
     if (tweet.author_id !== account.id) {
-      s.forbidden(res, 'You are not allowed to delete a post you did not author.');
+      sendJson(res, 403, problem(403, 'Forbidden', 'You are not allowed to delete a Tweet you did not create.', 'https://api.twitter.com/2/problems/not-authorized-for-resource'));
       return true;
     }
     // Deleting any version deletes the whole edit chain (and the reposts of it).
