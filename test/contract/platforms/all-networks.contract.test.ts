@@ -143,7 +143,7 @@ const tiktok = (() => {
   return harness<TikTokSimulator>({
     name: 'tiktok',
     async start() {
-      const s = await startTikTokSimulator({ processingMs: PROCESSING_MS });
+      const s = await startTikTokSimulator({ processingMs: PROCESSING_MS, commentListingDelayMs: 0 });
       const client = s.createClient({ redirectUris: [REDIRECT] });
       openId = s.createAccount({ username: 'contract.creator', displayName: 'Contract Creator', capabilities: ['comments'] }).openId;
       adapter = createTikTokPlatform({
@@ -161,6 +161,13 @@ const tiktok = (() => {
     networkHas: async (o) => sim().posts(openId).some((p) => p.id === o.postId && p.state === 'published'),
     publishedCount: () => sim().posts().length,
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'a.fan', ...(parentId ? { parentId } : {}) }).id,
+      state: (id) => {
+        const c = sim().comments().find((x) => x.id === id);
+        return c && { text: c.text, hidden: c.hidden, liked: c.liked, pinned: c.pinned };
+      },
+    },
     failures: [
       { mode: 'access_token_invalid', arm: () => sim().fail('access_token_invalid'), expect: { kind: 'auth_expired', reason: 'access_token_invalid' } },
       { mode: 'real:access_token_expired', arm: () => sim().expireAccessTokens(openId), expect: { kind: 'auth_expired' } },
