@@ -72,7 +72,15 @@ export function createTikTokComments(client: TikTokClient): Comments {
     },
 
     async remove(ctx, comment) {
-      await call(ctx, 'delete', { comment_id: comment.id });
+      try {
+        await call(ctx, 'delete', { comment_id: comment.id });
+      } catch (err) {
+        // 40001 on delete: the comment is another user's (TikTok deletes only the account's own comments).
+        if (err instanceof PlatformError && err.failure.kind === 'rejected' && err.failure.code === '40001') {
+          throw new PlatformError('tiktok', { kind: 'rejected', code: 'not_owner' }, `${err.message} TikTok deletes only comments the connected account wrote; hide others' comments instead.`, err.upstream);
+        }
+        throw err;
+      }
     },
 
     async act(ctx, { action, comment, post }) {
