@@ -213,6 +213,7 @@ describe('comments on the networks that have them', () => {
     const second = await tl(`&limit=2&after=${first.body.pagination.next_cursor}`);
     expect([...first.body.comments, ...second.body.comments].map((c: { id: string }) => c.id)).toEqual(fans);
     expect(second.body.pagination).toEqual({ next_cursor: null, has_next: false });
+    expect(await tl('&after=not-a-tiktok-cursor')).toMatchObject({ status: 400, body: { success: false, error_code: 'invalid_cursor' } });
 
     const created = await api.post(`${C}/create`, { platform: 'tiktok', user: 'nina', post_id: postId, message: 'Thanks for watching' });
     expect(created).toEqual(expect.objectContaining({ status: 200, body: { success: true, platform: 'tiktok', result: { comment_id: expect.any(String) } } }));

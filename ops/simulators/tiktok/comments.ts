@@ -64,7 +64,7 @@ export function seedTikTokComment(d: TikTokCommentDeps, input: SeedCommentInput)
   const id = d.newId();
   return d.store.add({
     ...input, id, authorId: input.authorId ?? `fan-${id.slice(-8)}`, authorName: input.authorName ?? 'a_fan',
-    extra: { ...input.extra, visibleAt: 0 },
+    extra: { ...input.extra },
   });
 }
 
@@ -90,7 +90,8 @@ export function tiktokCommentRoute(d: TikTokCommentDeps, req: SimRequest, res: S
     if (d.posts.find((x) => x.id === c.postId)?.openId !== me) return no(40001, 'The comment is not under a video of this business account.');
     return c;
   };
-  const visible = (c: SimComment) => Date.now() >= Number(c.extra.visibleAt ?? 0);
+  // Comments the account wrote through the API wait out the listing delay (read now, so changing it applies to them too).
+  const visible = (c: SimComment) => c.extra.viaApi !== true || Date.now() >= c.createdAt.getTime() + d.listingDelayMs();
   const text = () => {
     if (typeof p.text !== 'string' || !p.text.trim() || chars(p.text) > TEXT_MAX) return no(40002, `text must be 1-${TEXT_MAX} characters.`);
     return p.text;
@@ -98,7 +99,7 @@ export function tiktokCommentRoute(d: TikTokCommentDeps, req: SimRequest, res: S
   const created = (c: SimComment) => d.answer(res, 0, 'OK', { ...wire(d, c, me) });
   const add = (postId: string, body: string, parentId?: string) => d.store.add({
     id: d.newId(), postId, text: body, authorId: me, authorName: d.accounts.get(me)?.username ?? me,
-    ...(parentId ? { parentId } : {}), extra: { visibleAt: Date.now() + d.listingDelayMs() },
+    ...(parentId ? { parentId } : {}), extra: { viaApi: true },
   });
 
   switch (op) {
