@@ -26,9 +26,10 @@ function commentOf(raw: Json, post: PostRef): PlatformComment | undefined {
   const id = str(raw.comment_id);
   if (!id) return undefined;
   const created = typeof raw.create_time === 'number' ? new Date(raw.create_time * 1000).toISOString() : undefined;
+  const author = str(raw.username) ?? str(raw.display_name);
   return {
     ref: { id, post }, text: str(raw.text) ?? '',
-    ...(str(raw.display_name) ?? str(raw.username) ? { authorName: (str(raw.username) ?? str(raw.display_name))! } : {}),
+    ...(author ? { authorName: author } : {}),
     ...(str(raw.user_id) ? { authorId: str(raw.user_id)! } : {}),
     ...(created ? { createdAt: created } : {}),
     ...(typeof raw.likes === 'number' ? { likeCount: raw.likes } : {}),
