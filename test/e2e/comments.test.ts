@@ -190,6 +190,73 @@ describe('comments on the networks that have them', () => {
     }
   });
 
+  it('tiktok: lists, creates ({platform, result{comment_id}}), replies, deletes only its own, hide/unhide, like/unlike, exclusive pin', async () => {
+    await connect('tiktok');
+    const form = new FormData();
+    form.append('user', 'nina');
+    form.append('platform[]', 'tiktok');
+    form.append('title', 'Comment on this');
+    form.append('privacy_level', 'PUBLIC_TO_EVERYONE');
+    form.append('video', new Blob([readFileSync(video)], { type: 'video/mp4' }), 'clip.mp4');
+    const res = await fetch(`${stack.apiUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(120_000) });
+    const uploaded = await res.json() as { results: Record<string, { success: boolean; post_id: string }> };
+    expect(uploaded.results.tiktok).toMatchObject({ success: true, post_id: expect.any(String) });
+    const postId = uploaded.results.tiktok!.post_id;
+    const tiktok = sandbox.simulators.tiktok;
+    const state = (id: string) => tiktok.comments(postId).find((c) => c.id === id);
+    const fans = [1, 2, 3].map((n) => tiktok.seedComment({ postId, text: `tiktok fan ${n}`, authorName: `fan.${n}` }).id);
+    const tl = (extra = '') => api.get(`${C}?platform=tiktok&user=nina&post_id=${postId}${extra}`);
+
+    const first = await tl('&limit=2');
+    expect(first).toMatchObject({ status: 200, body: { success: true, pagination: { next_cursor: expect.any(String), has_next: true } } });
+    expect(first.body.comments[0]).toMatchObject({ id: fans[0], text: 'tiktok fan 1', timestamp: expect.any(String), user: { id: expect.any(String), username: 'fan.1' }, hidden: false });
+    const second = await tl(`&limit=2&after=${first.body.pagination.next_cursor}`);
+    expect([...first.body.comments, ...second.body.comments].map((c: { id: string }) => c.id)).toEqual(fans);
+    expect(second.body.pagination).toEqual({ next_cursor: null, has_next: false });
+    expect(await tl('&after=not-a-tiktok-cursor')).toMatchObject({ status: 400, body: { success: false, error_code: 'invalid_cursor' } });
+
+    const created = await api.post(`${C}/create`, { platform: 'tiktok', user: 'nina', post_id: postId, message: 'Thanks for watching' });
+    expect(created).toEqual(expect.objectContaining({ status: 200, body: { success: true, platform: 'tiktok', result: { comment_id: expect.any(String) } } }));
+    const own = created.body.result.comment_id as string;
+    expect((await tl('&limit=50')).body.comments.map((c: { id: string }) => c.id)).toContain(own);
+    // TikTok lists new comments only after ~10 s: the simulator's delay, stretched, hides the next one.
+    tiktok.setCommentListingDelay(3_600_000);
+    const late = await api.post(`${C}/create`, { platform: 'tiktok', user: 'nina', post_id: postId, message: 'Not listed yet' });
+    expect((await tl('&limit=50')).body.comments.map((c: { id: string }) => c.id)).not.toContain(late.body.result.comment_id);
+    tiktok.setCommentListingDelay(0);
+
+    const reply = await api.post(`${C}/create`, { platform: 'tiktok', user: 'nina', post_id: postId, comment_id: fans[0], message: 'Glad you like it' });
+    expect(reply).toMatchObject({ status: 200, body: { success: true, platform: 'tiktok', result: { comment_id: expect.any(String) } } });
+    expect(state(reply.body.result.comment_id)).toMatchObject({ parentId: fans[0], text: 'Glad you like it' });
+    const replies = await tl(`&comment_id=${fans[0]}`);
+    expect(replies.body.comments.map((c: { id: string }) => c.id)).toEqual([reply.body.result.comment_id]);
+
+    for (const [action, check] of [['hide', { hidden: true }], ['unhide', { hidden: false }], ['like', { liked: true }], ['unlike', { liked: false }], ['pin', { pinned: true }], ['unpin', { pinned: false }]] as const) {
+      expect(await act({ platform: 'tiktok', action, comment_id: fans[1], post_id: postId })).toEqual(expect.objectContaining({
+        status: 200, body: { success: true, platform: 'tiktok', action, comment_id: fans[1] },
+      }));
+      expect({ action, state: state(fans[1]!) }).toMatchObject({ action, state: check });
+    }
+    await act({ platform: 'tiktok', action: 'pin', comment_id: fans[1], post_id: postId });
+    await act({ platform: 'tiktok', action: 'pin', comment_id: fans[2], post_id: postId });
+    expect([state(fans[1]!)?.pinned, state(fans[2]!)?.pinned]).toEqual([false, true]);
+    expect(await act({ platform: 'tiktok', action: 'hide', comment_id: fans[1] })).toMatchObject({ status: 400, body: { success: false } });
+
+    const refused = await api.delete(`${C}/delete`, { platform: 'tiktok', user: 'nina', comment_id: fans[2] });
+    expect(refused).toEqual(expect.objectContaining({
+      status: 403,
+      body: {
+        success: false, error_code: 'not_owner', platform: 'tiktok',
+        message: "tiktok: TikTok: Only comments created by the business account can be deleted. TikTok deletes only comments the connected account wrote; hide others' comments instead.",
+      },
+    }));
+    expect(state(fans[2]!)).toBeDefined();
+    expect(await api.delete(`${C}/delete`, { platform: 'tiktok', user: 'nina', comment_id: own })).toEqual(expect.objectContaining({
+      status: 200, body: { success: true, message: `Comment ${own} deleted on tiktok.` },
+    }));
+    expect(state(own)).toBeUndefined();
+  });
+
   describe('errors with their exact bodies', () => {
     it('reddit answers 503 reddit_unavailable on every comment endpoint', async () => {
       const body = { success: false, error_code: 'reddit_unavailable', message: 'Publishing, connecting and commenting on reddit is unavailable. Remove reddit from platform[].' };

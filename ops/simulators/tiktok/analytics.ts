@@ -42,7 +42,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export interface TikTokAnalyticsState {
   model: AnalyticsModel;
   posts: () => readonly TikTokPost[];
-  comments: () => ReadonlyArray<{ videoId: string }>;
+  /** Comments under a video (the simulator's comment store). */
+  commentCount: (videoId: string) => number;
   accounts: () => ReadonlyMap<string, TikTokAccountFixture>;
   grantOf(token: string): Grant | undefined;
   businessAnswer(res: ServerResponse, code: number, message: string, data?: unknown): void;
@@ -96,7 +97,7 @@ export function createTikTokAnalytics(s: TikTokAnalyticsState) {
       const views = v.view_count!;
       return {
         item_id: p.id, create_time: Math.floor(p.createdAt.getTime() / 1000), reach: v.reach, video_views: views, likes: v.like_count,
-        comments: s.comments().filter((c) => c.videoId === p.id).length, shares: v.share_count, favorites: v.favorites,
+        comments: s.commentCount(p.id), shares: v.share_count, favorites: v.favorites,
         new_followers: v.new_followers, profile_views: v.profile_views,
         full_video_watched_rate: model.draw(`${p.id}:full`, 5, 60) / 100,
         total_time_watched: v.total_time_watched, average_time_watched: views ? Math.round((v.total_time_watched! / views) * 100) / 100 : 0,

@@ -2,6 +2,7 @@ import type { TikTokAnalytics } from './analytics';
 /** The TikTok simulator's public surface (options, fixtures, failure modes, controls) and its wire conventions (limits, internal records, int64 JSON, file sniffing). */
 import type { ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
+import type { SeedCommentInput } from '../kit/comments';
 import type { RecordedRequest } from '../kit/http';
 
 export const GENERIC_MODES = ['access_token_invalid', 'scope_not_authorized', 'rate_limit_exceeded', 'internal_error', 'bad_gateway'] as const;
@@ -114,9 +115,17 @@ export interface TikTokPost {
 export interface TikTokComment {
   id: string;
   videoId: string;
+  /** The author: the account's open_id for its own comments, a fan id for seeded ones. */
   openId: string;
+  authorName: string;
   text: string;
   createdAt: Date;
+  /** The comment this one answers. */
+  parentId?: string;
+  hidden: boolean;
+  /** Liked by the video's owner. */
+  liked: boolean;
+  pinned: boolean;
 }
 
 export interface TikTokSimulatorOptions {
@@ -129,6 +138,8 @@ export interface TikTokSimulatorOptions {
   postIdDelayMs?: number;
   accessTokenTtlSeconds?: number;
   refreshTokenTtlSeconds?: number;
+  /** Time before a comment written through the API shows in listings. Default 10 000 ms, as on TikTok. */
+  commentListingDelayMs?: number;
 }
 
 export interface TikTokSimulator {
@@ -158,6 +169,9 @@ export interface TikTokSimulator {
   posts(openId?: string): TikTokPost[];
   publishJobs(openId?: string): TikTokPublishJob[];
   comments(videoId?: string): TikTokComment[];
+  /** A comment by another TikTok user under a video (also `POST /__sim/comment {post_id, text, author_name?, parent_id?}`); listed at once. */
+  seedComment(input: SeedCommentInput): TikTokComment;
+  setCommentListingDelay(ms: number): void;
   fail(mode: TikTokFailureMode, times?: number): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
@@ -166,7 +180,7 @@ export interface TikTokSimulator {
   state(): Record<string, unknown>;
   /**
    * Clears posts, jobs, comments, counters, failures, latency and recorded requests, and restores
-   * processingMs and postIdDelayMs; clients, accounts and tokens stay.
+   * processingMs, postIdDelayMs and commentListingDelayMs; clients, accounts and tokens stay.
    */
   reset(): void;
   close(): Promise<void>;

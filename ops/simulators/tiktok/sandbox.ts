@@ -4,7 +4,8 @@ import { startTikTokSimulator } from './simulator';
 export const tiktokSandbox = defineSandboxNetwork({
   id: 'tiktok',
   port: 4103,
-  start: ({ port, seed, processingMs }) => startTikTokSimulator({ port, seed, processingMs }),
+  // Comments show in listings at once in the sandbox (TikTok: ~10 s; setCommentListingDelay restores it).
+  start: ({ port, seed, processingMs }) => startTikTokSimulator({ port, seed, processingMs, commentListingDelayMs: 0 }),
   seed(sim, callbackUrl) {
     const client = sim.createClient({ redirectUris: [callbackUrl] });
     const user = sim.createAccount({

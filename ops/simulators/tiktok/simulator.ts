@@ -1,8 +1,8 @@
 /**
  * Loopback simulator of TikTok: Login Kit OAuth v2 (authorize page, /v2/oauth/token/ with refresh
  * token rotation), /v2/user/info/, the Content Posting API v2 (creator_info/query, video/init,
- * inbox/video/init, content/init, chunked PUT uploads, status/fetch) and, for first comments, the
- * comment-create call of TikTok API for Business (/open_api/v1.3/business/comment/create/).
+ * inbox/video/init, content/init, chunked PUT uploads, status/fetch) and the comment calls of TikTok
+ * API for Business (/open_api/v1.3/business/comment/…, see comments.ts).
  * Everything is served on one origin: the adapter's apiBase, authBase and businessApiBase (plus
  * `/open_api`) all point here, and `upload_url` is a loopback URL on it too.
  *
@@ -19,15 +19,17 @@ import { listTikTokVideos } from './media';
 import type { ServerResponse } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { escapeHtml } from '../kit/html';
+import { createCommentStore, seedInputOf } from '../kit/comments';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type SimRequest } from '../kit/http';
 import { clockControl, createAnalyticsModel } from '../kit/metrics';
 import { createTikTokAnalytics } from './analytics';
+import { isCommentPath, publicComment, seedTikTokComment, tiktokCommentRoute, type TikTokCommentDeps } from './comments';
 import {
   INIT_MODES, JOB_MODES, TIKTOK_FAILURE_MODES, type TikTokFailureMode, TIKTOK_SIM_RETRY_AFTER_SECONDS,
   TIKTOK_SIM_SCOPES, PRIVACY_LEVELS, CAPABILITY_GROUPS, MB, MIN_CHUNK, MAX_CHUNK, MAX_LAST_CHUNK, MAX_VIDEO_BYTES,
   MAX_PHOTO_BYTES, DAY_MS, INIT_LIMIT_PER_MINUTE, DIRECT_POSTS_PER_DAY, PENDING_DRAFTS_PER_DAY, CODE_TTL_MS,
   type TikTokClientFixture, type TikTokAccountFixture, type TikTokTokens, type TikTokPublishJob, type TikTokPost,
-  type TikTokComment, type TikTokSimulatorOptions, type TikTokSimulator, type Grant, type AuthCode, type Job,
+  type TikTokSimulatorOptions, type TikTokSimulator, type Grant, type AuthCode, type Job,
   type Route, chars, isRecord, int64, sendJsonInt64, isVideoFile, isJpegOrWebp,
 } from './fixtures';
 
@@ -41,6 +43,7 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
   const seeded = createSeededSource(opts.seed);
   let processingMs = opts.processingMs ?? 50;
   let postIdDelayMs = opts.postIdDelayMs ?? 0;
+  let commentListingDelayMs = opts.commentListingDelayMs ?? 10_000;
   const accessTtlMs = (opts.accessTokenTtlSeconds ?? 86_400) * 1000;
   const refreshTtlMs = (opts.refreshTokenTtlSeconds ?? 31_536_000) * 1000;
 
@@ -52,13 +55,13 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
   const jobs = new Map<string, Job>();
   const uploads = new Map<string, Job>();
   const posts: TikTokPost[] = [];
-  const comments: TikTokComment[] = [];
+  const commentStore = createCommentStore();
   const initCalls = new Map<string, number[]>();
   const activeUsers = new Map<string, Map<string, number>>();
   const deferred: TikTokFailureMode[] = [];
   let origin = '';
   const analytics = createTikTokAnalytics({
-    model: createAnalyticsModel(opts.seed), posts: () => posts, comments: () => comments, accounts: () => accounts,
+    model: createAnalyticsModel(opts.seed), posts: () => posts, commentCount: (videoId) => commentStore.all(videoId).length, accounts: () => accounts,
     grantOf: (token) => { const g = accessTokens.get(token); return liveGrant(g) ? g : undefined; },
     businessAnswer: (res, code, message, data) => businessAnswer(res, code, message, data), v2Error: (res, status, code, message) => v2Error(res, status, code, message),
     v2Ok: (res, data) => v2Ok(res, data),
@@ -595,22 +598,16 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
 
   // --- API for Business: comments --------------------------------------------------------------
 
-  function createComment(req: SimRequest, res: ServerResponse) {
+  const commentDeps: TikTokCommentDeps = {
+    store: commentStore, posts, accounts, newId: () => itemId(), listingDelayMs: () => commentListingDelayMs,
+    answer: (res, code, message, data) => businessAnswer(res, code, message, data),
+  };
+
+  function businessCall(req: SimRequest, res: ServerResponse) {
     jobs.forEach(settle);
     const grant = accessTokens.get(String(req.headers['access-token'] ?? ''));
     if (!liveGrant(grant)) return businessAnswer(res, 40105, 'Access token is invalid or has expired.');
-    if (!grant!.capabilities.includes('comments')) return businessAnswer(res, 40001, 'No permission to operate comments of this account.');
-    const body = req.body.kind === 'json' && isRecord(req.body.value) ? req.body.value : undefined;
-    if (!body || body.business_id !== grant!.openId) return businessAnswer(res, 40002, 'business_id is invalid.');
-    const post = posts.find((p) => p.id === body.video_id && p.openId === grant!.openId && p.state === 'published');
-    if (!post) return businessAnswer(res, 40002, 'video_id is invalid.');
-    if (typeof body.text !== 'string' || !body.text.trim() || chars(body.text) > 1200) return businessAnswer(res, 40002, 'text must be 1-1200 characters.');
-    const comment: TikTokComment = { id: itemId(), videoId: post.id, openId: grant!.openId, text: body.text, createdAt: new Date() };
-    comments.push(comment);
-    return businessAnswer(res, 0, 'OK', {
-      comment_id: comment.id, video_id: post.id, text: comment.text, create_time: Math.floor(comment.createdAt.getTime() / 1000),
-      owner: true, likes: 0, replies: 0, status: 'PUBLIC',
-    });
+    return tiktokCommentRoute(commentDeps, req, res, grant!);
   }
 
   // --- routing ---------------------------------------------------------------------------------
@@ -619,7 +616,7 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
     if (path === '/v2/auth/authorize/') return 'authorize';
     if (path === '/v2/oauth/token/') return 'token';
     if (path === '/upload/video/') return 'upload';
-    if (path === '/open_api/v1.3/business/comment/create/' || analytics.isBusinessRead(path)) return 'business';
+    if (isCommentPath(path) || analytics.isBusinessRead(path)) return 'business';
     if (/^\/v2\/post\/publish\/(video|inbox\/video|content)\/init\/$/.test(path)) return 'init';
     if (path === '/v2/user/info/' || path === '/v2/video/query/' || path === '/v2/post/publish/creator_info/query/' || path === '/v2/post/publish/status/fetch/') return 'api';
     if (path === '/v2/video/list/' || TIKTOK_LOOKUP_PATHS.includes(path)) return 'api';
@@ -637,21 +634,23 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
       deferredFailures: [...deferred],
       jobCount: jobs.size,
       postCount: posts.length,
-      commentCount: comments.length,
+      commentCount: commentStore.all().length,
+      commentListingDelayMs,
       processingMs,
       postIdDelayMs,
     }),
-    controls: { analytics_clock: clockControl(analytics.model) },
+    controls: { comment: (body) => { seedTikTokComment(commentDeps, seedInputOf(body)); }, analytics_clock: clockControl(analytics.model) },
     reset: () => {
       jobs.clear();
       uploads.clear();
       posts.length = 0;
-      comments.length = 0;
+      commentStore.clear();
       initCalls.clear();
       activeUsers.clear();
       deferred.length = 0;
       processingMs = opts.processingMs ?? 50;
       postIdDelayMs = opts.postIdDelayMs ?? 0;
+      commentListingDelayMs = opts.commentListingDelayMs ?? 10_000;
     },
     handle(req, res, popped) {
       const route = routeOf(req.path);
@@ -666,8 +665,7 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
         case 'upload': return upload(req, res);
         case 'business':
           if (analytics.isBusinessRead(req.path)) return analytics.business(req, res);
-          if (req.method !== 'POST') return businessAnswer(res, 40002, 'Use POST.');
-          return createComment(req, res);
+          return businessCall(req, res);
         default: break;
       }
       const auth = bearer(req);
@@ -766,7 +764,9 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
       settleAll();
       return [...jobs.values()].filter((j) => openId === undefined || j.openId === openId).map(publicJob);
     },
-    comments: (videoId) => comments.filter((c) => videoId === undefined || c.videoId === videoId).map((c) => structuredClone(c)),
+    comments: (videoId) => commentStore.all(videoId).map((c) => publicComment(commentDeps, c)),
+    seedComment: (input) => publicComment(commentDeps, seedTikTokComment(commentDeps, input)),
+    setCommentListingDelay(ms) { commentListingDelayMs = Math.max(0, ms); },
     fail: (mode, times) => host.fail(mode, times),
     setLatency: (ms) => host.setLatency(ms),
     state: () => host.state(),

@@ -144,7 +144,7 @@ const tiktok = (() => {
   return harness<TikTokSimulator>({
     name: 'tiktok',
     async start() {
-      const s = await startTikTokSimulator({ processingMs: PROCESSING_MS });
+      const s = await startTikTokSimulator({ processingMs: PROCESSING_MS, commentListingDelayMs: 0 });
       const client = s.createClient({ redirectUris: [REDIRECT] });
       openId = s.createAccount({ username: 'contract.creator', displayName: 'Contract Creator', capabilities: ['comments'] }).openId;
       adapter = createTikTokPlatform({
@@ -172,6 +172,13 @@ const tiktok = (() => {
       records: { settings: { privacy_level_options: expect.arrayContaining(['PUBLIC_TO_EVERYONE']), max_video_post_duration_sec: expect.any(Number), comment_disabled: false } },
     },
     analytics: tiktokAnalyticsHarness(() => sim(), () => openId),
+    comments: {
+      seed: (o, text, parentId) => sim().seedComment({ postId: o.postId, text, authorName: 'a.fan', ...(parentId ? { parentId } : {}) }).id,
+      state: (id) => {
+        const c = sim().comments().find((x) => x.id === id);
+        return c && { text: c.text, hidden: c.hidden, liked: c.liked, pinned: c.pinned };
+      },
+    },
     failures: [
       { mode: 'access_token_invalid', arm: () => sim().fail('access_token_invalid'), expect: { kind: 'auth_expired', reason: 'access_token_invalid' } },
       { mode: 'real:access_token_expired', arm: () => sim().expireAccessTokens(openId), expect: { kind: 'auth_expired' } },

@@ -720,3 +720,48 @@ describe('media library and helpers', () => {
     expect(sim.requests.find((r) => r.path === '/v2/video/list/')!.query.fields).toBe('id,create_time,cover_image_url,share_url,title,video_description');
   });
 });
+
+describe('comments over API for Business', () => {
+  const setup = async () => {
+    const { account, ctx } = await connect(['video_privacy', 'comments']);
+    const { outcome } = await publish(ctx, videoPost());
+    const post = { id: outcome.postId };
+    return { account, ctx, post, fan: sim.seedComment({ postId: outcome.postId, text: 'Great video', authorName: 'a.fan' }).id };
+  };
+
+  it('speaks the documented calls: GET list with business_id and max_count, hide/pin by video, like without it', async () => {
+    const { account, ctx, post, fan } = await setup();
+    sim.requests.splice(0);
+    const page = await tiktok.comments!.list!(ctx, post, { limit: 100 });
+    expect(page.items).toEqual([expect.objectContaining({ ref: { id: fan, post }, text: 'Great video', authorName: 'a.fan', hidden: false, isOwner: false })]);
+    await tiktok.comments!.act!(ctx, { action: 'hide', comment: { id: fan, post }, post });
+    await tiktok.comments!.act!(ctx, { action: 'like', comment: { id: fan, post }, post });
+    expect(calls()).toEqual(['GET /open_api/v1.3/business/comment/list/', 'POST /open_api/v1.3/business/comment/hide/', 'POST /open_api/v1.3/business/comment/like/']);
+    expect(sim.requests[0]!.query).toEqual({ business_id: account.openId, video_id: post.id, max_count: '30' });
+    expect(sim.requests[1]!.body).toEqual({ business_id: account.openId, comment_id: fan, action: 'HIDE', video_id: post.id });
+    expect(sim.requests[2]!.body).toEqual({ business_id: account.openId, comment_id: fan, action: 'LIKE' });
+    expect(sim.comments(post.id)[0]).toMatchObject({ hidden: true, liked: true });
+  });
+
+  it('lists a comment written through the API only after the listing delay (TikTok: ~10 s, the default)', async () => {
+    const { ctx, post, fan } = await setup();
+    const created = await tiktok.comments!.create(ctx, { post, text: 'Thanks!' });
+    expect((await tiktok.comments!.list!(ctx, post, {})).items.map((c) => c.ref.id)).toEqual([fan]);
+    sim.setCommentListingDelay(0);
+    expect((await tiktok.comments!.list!(ctx, post, {})).items.map((c) => c.ref.id)).toEqual([fan, created.comment!.id]);
+  });
+
+  it('refuses what TikTok refuses: deleting or hiding across ownership, replying to a reply, pinning a reply', async () => {
+    const { ctx, post, fan } = await setup();
+    sim.setCommentListingDelay(0);
+    const own = (await tiktok.comments!.create(ctx, { post, text: 'Ours' })).comment!;
+    const reply = (await tiktok.comments!.create(ctx, { post, text: 'A reply', replyTo: { id: fan, post } })).comment!;
+    expect(await rejection(tiktok.comments!.remove!(ctx, { id: fan, post }))).toMatchObject({ failure: { kind: 'rejected', code: 'not_owner' } });
+    expect(await rejection(tiktok.comments!.act!(ctx, { action: 'hide', comment: { id: own.id, post }, post }))).toMatchObject({ failure: { kind: 'invalid_content', code: 'invalid_params' } });
+    expect(await rejection(tiktok.comments!.create(ctx, { post, text: 'Deeper', replyTo: { id: reply.id, post } }))).toMatchObject({ failure: { kind: 'invalid_content' } });
+    expect(await rejection(tiktok.comments!.act!(ctx, { action: 'pin', comment: { id: reply.id, post }, post }))).toMatchObject({ message: expect.stringContaining('Only top-level comments can be pinned.') });
+    expect((await tiktok.comments!.list!(ctx, post, { parent: { id: fan, post } })).items.map((c) => c.ref.id)).toEqual([reply.id]);
+    await tiktok.comments!.remove!(ctx, { id: own.id, post });
+    expect(sim.comments(post.id).map((c) => c.id)).toEqual([fan, reply.id]);
+  });
+});
