@@ -13,15 +13,24 @@ import { MongoClient } from 'mongodb';
 export const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.join(ROOT, 'dist/apps');
 
+/**
+ * A port for a daemon that binds it later. Drawn below the kernel's ephemeral range (32768-60999
+ * on Linux), where nothing that binds port 0 (every simulator, every client socket) can be handed
+ * it in the meantime; checked free here, tried again when taken.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+  const LOW = 20_000;
+  const HIGH = 32_000;
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = LOW + Math.floor(Math.random() * (HIGH - LOW));
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
+  throw new Error(`no free port between ${LOW} and ${HIGH} after 50 tries`);
 }
 
 function infraEnv(): { temporal: string; mongo: string; redis: string } {
