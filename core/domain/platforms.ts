@@ -22,9 +22,14 @@ export const ENDPOINT_PLATFORMS: Record<MediaKind, readonly Platform[]> = {
   video: ['tiktok', 'instagram', 'linkedin', 'youtube', 'facebook', 'x', 'threads', 'pinterest', 'bluesky',
     'reddit', 'discord', 'telegram', 'google_business', 'mastodon', 'wordpress',
     // Not in the spec's list of this endpoint; the issue asks for Snapchat Story and Spotlight videos (README decisions).
-    'snapchat'],
+    'snapchat',
+    // Not in the spec's list either: Slack files upload v2 with a bot token (issue 14, README decisions).
+    'slack'],
   photo: ['tiktok', 'instagram', 'linkedin', 'facebook', 'x', 'threads', 'pinterest', 'bluesky', 'reddit',
-    'discord', 'telegram', 'google_business', 'mastodon', 'lemmy', 'wordpress'],
+    'discord', 'telegram', 'google_business', 'mastodon', 'lemmy', 'wordpress',
+    // Not in the spec's list of this endpoint: Slack files upload v2 with a bot token, listmonk images
+    // embedded in the campaign through its media API (issue 14, README decisions).
+    'slack', 'listmonk'],
   text: ['x', 'linkedin', 'facebook', 'threads', 'bluesky', 'discord', 'telegram', 'google_business', 'slack',
     'mastodon', 'nostr', 'lemmy', 'devto', 'hashnode', 'wordpress', 'whop', 'listmonk', 'reddit'],
   // POST /upload_document: PDF, PPT, PPTX, DOC and DOCX as LinkedIn document posts (issue 11).

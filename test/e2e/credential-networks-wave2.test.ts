@@ -111,4 +111,27 @@ describe('credential networks of wave 2, through the API and the worker', () => 
     const clip = sandbox.simulators.mastodon.statuses().find((s) => s.id === vdone.body.results.mastodon.post_id)!;
     expect(sandbox.simulators.mastodon.media().find((m) => m.id === clip.media_ids[0])).toMatchObject({ type: 'video', url: expect.any(String) });
   });
+
+  it('publishes one photo request to Slack (files upload v2) and listmonk (media library), an extension of the spec\'s photo list', async () => {
+    const env = sandbox.env;
+    const connected = await api.post('/api/herald/users/slack/credentials', { profile_username: 'wanda', bot_token: env.SANDBOX_SLACK_BOT_TOKEN, channel_id: env.SANDBOX_SLACK_CHANNEL_ID });
+    expect([connected.status, connected.body.success]).toEqual([200, true]);
+    const form = new FormData();
+    form.append('user', 'wanda');
+    form.append('platform[]', 'slack');
+    form.append('platform[]', 'listmonk');
+    form.append('title', 'Photos for the team');
+    for (const p of photos) form.append('photos[]', new Blob([readFileSync(p)], { type: 'image/jpeg' }), path.basename(p));
+    const res = await fetch(`${stack.apiUrl}/api/upload_photos`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(120_000) });
+    const body = await res.json() as { request_id: string };
+    expect([200, 202]).toContain(res.status);
+    const done = await eventually(() => api.get(`/api/herald/status?request_id=${body.request_id}`), (r) => r.body.status === 'completed', 120_000, 1000);
+    expect(done.body).toMatchObject({ all_succeeded: true, media_type: 'photo' });
+    const sims = sandbox.simulators;
+    const message = sims.slack.messages().find((m) => m.ts === done.body.results.slack.post_id)!;
+    expect(message).toMatchObject({ text: 'Photos for the team', files: [expect.any(String), expect.any(String)] });
+    const campaign = sims.listmonk.campaigns().find((c) => String(c.id) === done.body.results.listmonk.post_id)!;
+    expect(campaign.status).toBe('running');
+    for (const m of sims.listmonk.media().slice(-2)) expect(campaign.body).toContain(m.url);
+  });
 });

@@ -44,21 +44,34 @@ export interface ListmonkClient {
   /** One call answering `{data}`; the data is returned. */
   call(account: ListmonkAccount, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, what: string, json?: Json, signal?: AbortSignal): Promise<unknown>;
   fail(outcome: ListmonkOutcome): PlatformError;
+  /** POST /api/media, multipart `file`: the uploaded media's data ({id, url, …}). */
+  uploadMedia(account: ListmonkAccount, file: { name: string; contentType: string; bytes: Buffer }, signal?: AbortSignal): Promise<unknown>;
 }
 
 export function createListmonkClient(opts: { timeoutMs: number; fetch: typeof fetch; now: Now }): ListmonkClient {
   const fail = (outcome: ListmonkOutcome) => mapListmonkFailure(outcome, opts.timeoutMs, opts.now);
   return {
     fail,
+    async uploadMedia(account, file, signal) {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.name);
+      return send(account, 'POST', '/api/media', 'the uploaded media', form, signal);
+    },
     async call(account, method, path, what, json, signal) {
-      const outcome = await exchangeJson(`${trimBase(account.instance)}${path}`, {
-        method,
-        headers: { authorization: `token ${account.user}:${account.token}`, accept: 'application/json', ...(json ? { 'content-type': 'application/json' } : {}) },
-        body: json ? JSON.stringify(json) : undefined,
-      }, { fetch: opts.fetch, timeoutMs: opts.timeoutMs, signal });
-      if (outcome.kind === 'no_response' || outcome.status < 200 || outcome.status >= 300) throw fail(outcome);
-      if (!isObject(outcome.body) || !('data' in outcome.body)) throw fail({ kind: 'malformed', status: outcome.status, what });
-      return outcome.body.data;
+      return send(account, method, path, what, json, signal);
     },
   };
+
+  async function send(account: ListmonkAccount, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, what: string, json: Json | FormData | undefined, signal?: AbortSignal): Promise<unknown> {
+    // A FormData body sets its own multipart content type and boundary.
+    const form = json instanceof FormData;
+    const outcome = await exchangeJson(`${trimBase(account.instance)}${path}`, {
+      method,
+      headers: { authorization: `token ${account.user}:${account.token}`, accept: 'application/json', ...(json && !form ? { 'content-type': 'application/json' } : {}) },
+      body: form ? json : json ? JSON.stringify(json) : undefined,
+    }, { fetch: opts.fetch, timeoutMs: opts.timeoutMs, signal });
+    if (outcome.kind === 'no_response' || outcome.status < 200 || outcome.status >= 300) throw fail(outcome);
+    if (!isObject(outcome.body) || !('data' in outcome.body)) throw fail({ kind: 'malformed', status: outcome.status, what });
+    return outcome.body.data;
+  }
 }

@@ -31,15 +31,15 @@ export const listmonkCredentialFields: SettingsSchema = {
 
 export const listmonkSettings: SettingsSchema = {
   fields: [
-    { name: 'listmonk_title', type: 'string', endpoints: ['text'], description: 'The campaign subject; overrides title. The body is description, else the title.' },
-    { name: 'listmonk_list_ids', aliases: ['listmonk_list_ids[]', 'listmonk_lists'], type: 'string_list', endpoints: ['text'],
+    { name: 'listmonk_title', type: 'string', endpoints: ['text', 'photo'], description: 'The campaign subject; overrides title. The body is description, else the title.' },
+    { name: 'listmonk_list_ids', aliases: ['listmonk_list_ids[]', 'listmonk_lists'], type: 'string_list', endpoints: ['text', 'photo'],
       description: 'Lists (numeric ids) to send the campaign to; default: the connection\'s list_ids.' },
-    { name: 'listmonk_template_id', type: 'integer', endpoints: ['text'], min: 1, description: 'The campaign template; default: the instance\'s default template.' },
-    { name: 'listmonk_content_type', type: 'string', endpoints: ['text'], oneOf: CONTENT_TYPES, default: 'markdown', description: 'How the body is written: markdown (default), richtext, html or plain.' },
-    { name: 'listmonk_send_at', type: 'string', endpoints: ['text'], description: 'Schedule the campaign on listmonk at this ISO-8601 time instead of starting it now.' },
-    { name: 'listmonk_from_email', type: 'string', endpoints: ['text'], description: 'The From address, such as "News <news@example.com>"; default: the instance\'s.' },
-    { name: 'listmonk_name', type: 'string', endpoints: ['text'], maxLength: 200, description: 'The campaign\'s name in listmonk; default: the subject.' },
-    { name: 'listmonk_tags', aliases: ['listmonk_tags[]'], type: 'string_list', endpoints: ['text'], description: 'Tags on the campaign.' },
+    { name: 'listmonk_template_id', type: 'integer', endpoints: ['text', 'photo'], min: 1, description: 'The campaign template; default: the instance\'s default template.' },
+    { name: 'listmonk_content_type', type: 'string', endpoints: ['text', 'photo'], oneOf: CONTENT_TYPES, default: 'markdown', description: 'How the body is written: markdown (default), richtext, html or plain.' },
+    { name: 'listmonk_send_at', type: 'string', endpoints: ['text', 'photo'], description: 'Schedule the campaign on listmonk at this ISO-8601 time instead of starting it now.' },
+    { name: 'listmonk_from_email', type: 'string', endpoints: ['text', 'photo'], description: 'The From address, such as "News <news@example.com>"; default: the instance\'s.' },
+    { name: 'listmonk_name', type: 'string', endpoints: ['text', 'photo'], maxLength: 200, description: 'The campaign\'s name in listmonk; default: the subject.' },
+    { name: 'listmonk_tags', aliases: ['listmonk_tags[]'], type: 'string_list', endpoints: ['text', 'photo'], description: 'Tags on the campaign.' },
   ],
   check(values) {
     const violations: SettingViolation[] = [];

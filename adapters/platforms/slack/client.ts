@@ -32,6 +32,7 @@ const CONTENT_ERRORS: Record<string, string | undefined> = {
   msg_too_long: 'text_too_long', no_text: 'text_empty', too_many_attachments: 'too_many_attachments', invalid_blocks: 'invalid_blocks',
   invalid_blocks_format: 'invalid_blocks', invalid_attachments: 'invalid_attachments', invalid_payload: 'invalid_payload', duplicate_message_not_found: undefined,
   message_limit_exceeded: 'message_limit_exceeded', too_many_contact_cards: undefined, cant_update_message: 'cant_update_message',
+  file_upload_size_mismatch: 'file_size_mismatch',
   edit_window_closed: 'edit_window_closed', message_not_found: 'message_not_found', cant_delete_message: 'cant_delete_message',
 };
 
@@ -93,6 +94,8 @@ export interface SlackClient {
   webhook(path: string, payload: Json, signal?: AbortSignal): Promise<void>;
   /** Verifies a webhook exists without posting: an empty payload is answered `no_text` by a live webhook. */
   probeWebhook(path: string): Promise<void>;
+  /** Step 2 of files upload v2: POSTs the bytes to the upload_url files.getUploadURLExternal handed out; Slack answers 200 `OK - <length>`. */
+  uploadBytes(uploadUrl: string, bytes: Buffer, contentType: string, signal?: AbortSignal): Promise<void>;
 }
 
 export function createSlackClient(opts: SlackClientOptions): SlackClient {
@@ -102,12 +105,15 @@ export function createSlackClient(opts: SlackClientOptions): SlackClient {
   const fail = (outcome: SlackOutcome) => mapSlackFailure(outcome, timeoutMs, now);
 
   async function webhookExchange(path: string, payload: Json, signal?: AbortSignal): Promise<SlackOutcome> {
+    return textExchange(`${webhookBase}${path}`, { 'content-type': 'application/json' }, JSON.stringify(payload), signal);
+  }
+
+  /** A POST answered in plain text (webhooks, the upload URL); a failure keeps nothing of the URL (a secret). */
+  async function textExchange(url: string, headers: Record<string, string>, body: string | Uint8Array, signal?: AbortSignal): Promise<SlackOutcome> {
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
-      const res = await opts.fetch(`${webhookBase}${path}`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload), signal: combined,
-      });
+      const res = await opts.fetch(url, { method: 'POST', headers, body, signal: combined });
       return { kind: 'webhook', status: res.status, headers: res.headers, text: await res.text() };
     } catch {
       // The error may carry the webhook URL (a secret): nothing of it is kept.
@@ -141,6 +147,12 @@ export function createSlackClient(opts: SlackClientOptions): SlackClient {
       const outcome = await webhookExchange(path, {});
       if (outcome.kind === 'webhook' && outcome.status === 400 && outcome.text.trim() === 'no_text') return;
       if (outcome.kind === 'webhook' && outcome.status >= 200 && outcome.status < 300) throw fail({ kind: 'malformed', status: outcome.status, what: 'no_text to an empty payload' });
+      throw fail(outcome);
+    },
+    async uploadBytes(uploadUrl, bytes, contentType, signal) {
+      const outcome = await textExchange(uploadUrl, { 'content-type': contentType || 'application/octet-stream' }, new Uint8Array(bytes), signal);
+      if (outcome.kind !== 'webhook') throw fail(outcome);
+      if (outcome.status === 200) return;
       throw fail(outcome);
     },
   };

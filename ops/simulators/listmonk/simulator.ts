@@ -2,6 +2,7 @@
  * Loopback simulator of a listmonk instance (listmonk.app/docs/apis): API users authenticated with
  * `Authorization: token user:token` or HTTP Basic, GET /api/lists, POST /api/campaigns, GET
  * /api/campaigns/:id, PUT /api/campaigns/:id/status with listmonk's status transitions, and its
+ * POST /api/media (multipart `file`, images only, as listmonk's media library takes them), and its
  * `{message}` errors (403 "invalid API credentials", 400 on invalid fields, 404 unknown campaign).
  */
 import type { ServerResponse } from 'node:http';
@@ -30,6 +31,11 @@ export interface ListmonkCampaign {
 
 interface ApiUser { name: string; token: string }
 
+/** An upload to the media library (POST /api/media). */
+export interface ListmonkMedia { id: number; uuid: string; filename: string; content_type: string; size: number; url: string }
+/** Image types listmonk's media library takes by default (settings → media → allowed extensions: jpg, jpeg, png, gif, svg). */
+const MEDIA_TYPES: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/svg+xml': 'svg' };
+
 export interface ListmonkSimulator {
   port: number;
   origin: string;
@@ -39,6 +45,7 @@ export interface ListmonkSimulator {
   createTemplate(name: string): { id: number };
   revokeToken(name: string): void;
   campaigns(): ListmonkCampaign[];
+  media(): ListmonkMedia[];
   fail(mode: ListmonkFailureMode, times?: number): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
@@ -66,6 +73,9 @@ export async function startListmonkSimulator(opts: { port?: number; seed?: strin
   let nextList = 0;
   let nextTemplate = 1;
   let nextCampaign = 0;
+  const media = new Map<number, ListmonkMedia>();
+  let nextMedia = 0;
+  let origin = '';
 
   function authenticate(header: string | undefined): ApiUser | undefined {
     if (!header) return undefined;
@@ -117,8 +127,8 @@ export async function startListmonkSimulator(opts: { port?: number; seed?: strin
   const host = await startSimulatorHost<ListmonkFailureMode>({
     port: opts.port,
     failureModes: LISTMONK_FAILURE_MODES,
-    state: () => ({ lists: [...lists.entries()].map(([id, name]) => ({ id, name })), campaignCount: campaigns.size }),
-    reset: () => campaigns.clear(),
+    state: () => ({ lists: [...lists.entries()].map(([id, name]) => ({ id, name })), campaignCount: campaigns.size, mediaCount: media.size }),
+    reset: () => { campaigns.clear(); media.clear(); },
     handle(req, res, failure) {
       switch (failure) {
         case 'invalid_credentials': return fail(res, new ApiError(403, 'invalid API credentials'));
@@ -143,6 +153,20 @@ export async function startListmonkSimulator(opts: { port?: number; seed?: strin
         if (req.method === 'GET' && req.path === '/api/lists') {
           const all = [...lists.entries()].map(([id, name]) => ({ id, name, type: 'private', optin: 'single', subscriber_count: 0 }));
           return sendJson(res, 200, { data: req.query.minimal === 'true' ? all : { results: all, total: all.length, per_page: all.length, page: 1 } });
+        }
+        if (req.method === 'POST' && req.path === '/api/media') {
+          if (req.body.kind !== 'multipart') throw new ApiError(400, 'Invalid file.');
+          const file = req.body.files.find((f) => f.name === 'file');
+          if (!file || file.data.length === 0) throw new ApiError(400, 'Invalid file.');
+          const type = (file.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+          const ext = MEDIA_TYPES[type];
+          const named = /\.([A-Za-z0-9]+)$/.exec(file.filename ?? '')?.[1]?.toLowerCase();
+          if (!ext || (named && !Object.values(MEDIA_TYPES).concat('jpeg').includes(named))) throw new ApiError(400, `Unsupported file type (${named ?? type}).`);
+          const id = ++nextMedia;
+          const filename = (file.filename || `upload.${ext}`).replace(/[^A-Za-z0-9._-]+/g, '_');
+          const item: ListmonkMedia = { id, uuid: randomUUID(), filename, content_type: type, size: file.data.length, url: `${origin}/uploads/${filename}` };
+          media.set(id, item);
+          return sendJson(res, 200, { data: { ...item, thumb_url: `${origin}/uploads/thumb_${filename}`, created_at: new Date().toISOString(), provider: 'filesystem' } });
         }
         if (req.method === 'POST' && req.path === '/api/campaigns') {
           const c = create(json(), user);
@@ -174,6 +198,7 @@ export async function startListmonkSimulator(opts: { port?: number; seed?: strin
     },
   });
 
+  origin = host.origin;
   return {
     port: host.port,
     origin: host.origin,
@@ -196,6 +221,7 @@ export async function startListmonkSimulator(opts: { port?: number; seed?: strin
     },
     revokeToken(name) { revoked.add(name); },
     campaigns: () => [...campaigns.values()].map((c) => structuredClone(c)),
+    media: () => [...media.values()].map((m) => structuredClone(m)),
     fail: (mode, times) => host.fail(mode, times),
     setLatency: (ms) => host.setLatency(ms),
     state: () => host.state(),

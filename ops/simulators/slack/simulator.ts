@@ -1,7 +1,8 @@
 /**
  * Loopback simulator of Slack's Web API (api.slack.com/methods) and incoming webhooks
  * (api.slack.com/messaging/webhooks): auth.test, conversations.info, chat.postMessage,
- * chat.getPermalink, chat.update and chat.delete at `/api/<method>` (token in the Authorization
+ * chat.getPermalink, chat.update, chat.delete and files upload v2 (files.getUploadURLExternal,
+ * bytes POSTed to `/upload/v1/<key>`, files.completeUploadExternal) at `/api/<method>` (token in the Authorization
  * header or a `token` parameter; JSON or form bodies), and `POST /services/T…/B…/<secret>` webhooks.
  * Web API refusals are HTTP 200 `{ok:false, error}` (429 + Retry-After when rate limited), webhook
  * answers plain text, as Slack does.
@@ -26,7 +27,25 @@ export interface SlackMessage {
   thread_ts?: string;
   edited?: { ts: string };
   deleted?: boolean;
+  /** Files shared with the message (files.completeUploadExternal). */
+  files?: string[];
 }
+
+/** A file of files upload v2: announced (getUploadURLExternal), uploaded (bytes), then shared (completeUploadExternal). */
+export interface SlackFile {
+  id: string;
+  filename: string;
+  /** The length announced to files.getUploadURLExternal. */
+  length: number;
+  title?: string;
+  mimetype?: string;
+  bytes?: Buffer;
+  channel?: string;
+  ts?: string;
+}
+
+/** Scopes a simulated bot has unless createBot is told otherwise. */
+export const SLACK_SIM_DEFAULT_SCOPES = ['chat:write', 'channels:read', 'files:write'];
 
 export interface SlackSimulatorOptions {
   port?: number;
@@ -43,13 +62,15 @@ export interface SlackSimulator {
   /** The adapter's `webhookBase`: webhooks live at `${origin}/services/…`. */
   webhookBase: string;
   teamId: string;
-  createBot(input?: { name?: string }): { token: string; botId: string; userId: string };
+  createBot(input?: { name?: string; scopes?: string[] }): { token: string; botId: string; userId: string };
   createChannel(input: { name: string; archived?: boolean; members?: string[] }): { id: string };
   /** Adds a bot (by token) to a channel. */
   join(channelId: string, token: string): void;
   createWebhook(channelId: string): { url: string; path: string };
   revokeToken(token: string): void;
   messages(channelId?: string): SlackMessage[];
+  /** Files of files upload v2 (without their bytes' content: `size` is what was uploaded). */
+  files(): (Omit<SlackFile, 'bytes'> & { size?: number })[];
   fail(mode: SlackFailureMode, times?: number): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
@@ -58,11 +79,11 @@ export interface SlackSimulator {
   close(): Promise<void>;
 }
 
-interface Bot { token: string; botId: string; userId: string; name: string }
+interface Bot { token: string; botId: string; userId: string; name: string; scopes: Set<string> }
 interface Channel { id: string; name: string; archived: boolean; members: Set<string> }
 
 class SlackApiError {
-  constructor(readonly error: string, readonly status = 200, readonly headers: Record<string, string> = {}) {}
+  constructor(readonly error: string, readonly status = 200, readonly headers: Record<string, string> = {}, readonly extra: Record<string, unknown> = {}) {}
 }
 
 export async function startSlackSimulator(opts: SlackSimulatorOptions = {}): Promise<SlackSimulator> {
@@ -75,6 +96,10 @@ export async function startSlackSimulator(opts: SlackSimulatorOptions = {}): Pro
   const channels = new Map<string, Channel>();
   const webhooks = new Map<string, string>();
   const stored: SlackMessage[] = [];
+  const files = new Map<string, SlackFile>();
+  /** upload_url key → file id. */
+  const uploads = new Map<string, string>();
+  let origin = '';
   let clock = 1_700_000_000_000_000;
 
   const nextTs = () => {
@@ -107,8 +132,61 @@ export async function startSlackSimulator(opts: SlackSimulatorOptions = {}): Pro
     return message;
   }
 
+  function needScope(bot: Bot, scope: string): void {
+    if (!bot.scopes.has(scope)) throw new SlackApiError('missing_scope', 200, {}, { needed: scope, provided: [...bot.scopes].join(',') });
+  }
+
+  function fileList(value: unknown): { id: string; title?: string }[] {
+    let list = value;
+    if (typeof list === 'string') { try { list = JSON.parse(list); } catch { throw new SlackApiError('invalid_arguments'); } }
+    if (!Array.isArray(list) || list.length === 0) throw new SlackApiError('invalid_arguments');
+    return list.map((f) => {
+      if (!f || typeof f !== 'object' || typeof (f as { id?: unknown }).id !== 'string') throw new SlackApiError('invalid_arguments');
+      const { id: fid, title } = f as { id: string; title?: unknown };
+      return { id: fid, ...(typeof title === 'string' ? { title } : {}) };
+    });
+  }
+
   function call(method: string, params: Record<string, unknown>, bot: Bot): Record<string, unknown> {
     switch (method) {
+      case 'files.getUploadURLExternal': {
+        needScope(bot, 'files:write');
+        const filename = typeof params.filename === 'string' ? params.filename.trim() : '';
+        const length = Number(params.length);
+        if (!filename || params.length === undefined || !Number.isInteger(length) || length <= 0) throw new SlackApiError('invalid_arguments');
+        const file: SlackFile = { id: id('F', 'file'), filename, length };
+        const key = seeded('upload').toString('base64url').replace(/[^A-Za-z0-9]/g, 'u').slice(0, 24);
+        files.set(file.id, file);
+        uploads.set(key, file.id);
+        return { upload_url: `${origin}/upload/v1/${key}`, file_id: file.id };
+      }
+      case 'files.completeUploadExternal': {
+        needScope(bot, 'files:write');
+        const list = fileList(params.files);
+        const found = list.map((f) => {
+          const file = files.get(f.id);
+          if (!file || !file.bytes || file.channel) throw new SlackApiError('file_not_found');
+          if (file.bytes.length !== file.length) throw new SlackApiError('file_upload_size_mismatch');
+          return { file, title: f.title };
+        });
+        const channelParam = typeof params.channel_id === 'string' ? params.channel_id : undefined;
+        const channel = channelParam ? channelFor({ channel: channelParam }, bot, true) : undefined;
+        const text = typeof params.initial_comment === 'string' ? params.initial_comment : '';
+        if ([...text].length > MAX_TEXT) throw new SlackApiError('msg_too_long');
+        const ts = channel ? nextTs() : undefined;
+        if (channel && ts) stored.push({ channel: channel.id, ts, text, via: 'bot', files: found.map((f) => f.file.id) });
+        return {
+          files: found.map(({ file, title }) => {
+            file.title = title ?? file.filename;
+            if (channel && ts) { file.channel = channel.id; file.ts = ts; }
+            return {
+              id: file.id, name: file.filename, title: file.title, mimetype: file.mimetype ?? 'application/octet-stream', size: file.bytes!.length,
+              permalink: `${teamUrl}files/${bot.userId}/${file.id}/${encodeURIComponent(file.filename)}`,
+              ...(channel && ts ? { channels: [channel.id], shares: { public: { [channel.id]: [{ ts, channel_name: channel.name }] } } } : { channels: [] }),
+            };
+          }),
+        };
+      }
       case 'auth.test':
         return { url: teamUrl, team: 'Herald Sandbox', user: bot.name, team_id: teamId, user_id: bot.userId, bot_id: bot.botId, is_enterprise_install: false };
       case 'conversations.info': {
@@ -162,7 +240,23 @@ export async function startSlackSimulator(opts: SlackSimulatorOptions = {}): Pro
     }
   }
 
-  const apiFail = (res: ServerResponse, err: SlackApiError) => sendJson(res, err.status, { ok: false, error: err.error }, err.headers);
+  const apiFail = (res: ServerResponse, err: SlackApiError) => sendJson(res, err.status, { ok: false, error: err.error, ...err.extra }, err.headers);
+
+  /** The upload URL: raw bytes (or multipart `file`); answers `OK - <length>` as files.slack.com does. */
+  function handleUpload(req: SimRequest, res: ServerResponse, failure: SlackFailureMode | undefined) {
+    if (failure === 'server_error' || failure === 'fatal_error') return sendText(res, 500, 'upload_failed');
+    const fileId = uploads.get(req.path.slice('/upload/v1/'.length));
+    const file = fileId ? files.get(fileId) : undefined;
+    if (!file) return sendText(res, 404, 'invalid_upload_url');
+    if (req.method !== 'POST') return sendText(res, 405, 'method_not_allowed');
+    const body = req.body;
+    const part = body.kind === 'multipart' ? body.files[0] : undefined;
+    const bytes = body.kind === 'binary' ? body.data : part?.data;
+    if (!bytes) return sendText(res, 400, 'no_file_data');
+    file.bytes = Buffer.from(bytes);
+    file.mimetype = (body.kind === 'binary' ? body.contentType : part?.contentType) || 'application/octet-stream';
+    return sendText(res, 200, `OK - ${bytes.length}`);
+  }
 
   function handleApi(req: SimRequest, res: ServerResponse, failure: SlackFailureMode | undefined) {
     const method = req.path.slice('/api/'.length);
@@ -183,6 +277,7 @@ export async function startSlackSimulator(opts: SlackSimulatorOptions = {}): Pro
     if (revoked.has(token)) return apiFail(res, new SlackApiError('token_revoked'));
     const bot = bots.get(token);
     if (!bot) return apiFail(res, new SlackApiError('invalid_auth'));
+    // Scoped per method: a token without files:write is answered missing_scope on the file calls only.
     try {
       return sendJson(res, 200, { ok: true, ...call(method, params, bot) });
     } catch (err) {
@@ -222,15 +317,17 @@ export async function startSlackSimulator(opts: SlackSimulatorOptions = {}): Pro
   const host = await startSimulatorHost<SlackFailureMode>({
     port: opts.port,
     failureModes: SLACK_FAILURE_MODES,
-    state: () => ({ teamId, channels: [...channels.values()].map((c) => ({ id: c.id, name: c.name, archived: c.archived })), messageCount: stored.length }),
-    reset: () => { stored.length = 0; },
+    state: () => ({ teamId, channels: [...channels.values()].map((c) => ({ id: c.id, name: c.name, archived: c.archived })), messageCount: stored.length, fileCount: files.size }),
+    reset: () => { stored.length = 0; files.clear(); uploads.clear(); },
     handle(req, res, failure) {
       if (req.path.startsWith('/api/')) return handleApi(req, res, failure);
       if (req.path.startsWith('/services/')) return handleWebhook(req, res, failure);
+      if (req.path.startsWith('/upload/v1/')) return handleUpload(req, res, failure);
       return sendText(res, 404, 'Not Found');
     },
   });
 
+  origin = host.origin;
   return {
     port: host.port,
     origin: host.origin,
@@ -241,7 +338,7 @@ export async function startSlackSimulator(opts: SlackSimulatorOptions = {}): Pro
     createBot(input = {}) {
       const bytes = seeded('bot');
       const token = `xoxb-${bytes.readUInt32BE(0)}-${bytes.readUInt32BE(4)}-${bytes.subarray(8, 32).toString('base64url').replace(/[^A-Za-z0-9]/g, 'a')}`;
-      const bot: Bot = { token, botId: id('B', 'bot-id'), userId: id('U', 'bot-user'), name: input.name ?? 'herald' };
+      const bot: Bot = { token, botId: id('B', 'bot-id'), userId: id('U', 'bot-user'), name: input.name ?? 'herald', scopes: new Set(input.scopes ?? SLACK_SIM_DEFAULT_SCOPES) };
       bots.set(token, bot);
       return { token, botId: bot.botId, userId: bot.userId };
     },
@@ -263,6 +360,9 @@ export async function startSlackSimulator(opts: SlackSimulatorOptions = {}): Pro
       return { path, url: `${host.origin}${path}` };
     },
     revokeToken(token) { revoked.add(token); },
+    files() {
+      return [...files.values()].map(({ bytes, ...f }) => ({ ...structuredClone(f), ...(bytes ? { size: bytes.length } : {}) }));
+    },
     messages(channelId) {
       return stored.filter((m) => !m.deleted && (channelId === undefined || m.channel === channelId)).map((m) => structuredClone(m));
     },

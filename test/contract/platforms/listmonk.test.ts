@@ -24,7 +24,10 @@ const h: PlatformHarness & { sim(): ListmonkSimulator } = simulatedHarness<Listm
     return { sim: s, adapter };
   },
   connect: () => adapter.credentials!.verify({ instance_url: h.sim().instanceUrl, api_user: user.name, api_token: user.token, list_ids: String(list.id) }),
-  publishable: { text: () => ({ ...postOf(adapter, 'text', 'Contract newsletter'), description: '# News\n\nThe body.' }) },
+  publishable: {
+    text: () => ({ ...postOf(adapter, 'text', 'Contract newsletter'), description: '# News\n\nThe body.' }),
+    photo: (f) => postOf(adapter, 'photo', 'Contract photo newsletter', f.images.slice(0, 2)),
+  },
   networkHas: async (o) => h.sim().campaigns().some((c) => String(c.id) === o.postId && c.status === 'running'),
   // Published = started or scheduled; a draft left behind is not sent to anyone.
   publishedCount: () => h.sim().campaigns().filter((c) => c.status !== 'draft').length,
@@ -95,6 +98,43 @@ describe('listmonk specifics', () => {
     const again = await adapter.publisher!.resume!(ctx, post, (first as { state: Record<string, unknown> }).state);
     expect(again).toMatchObject({ kind: 'done', outcome: { postId: String(h.sim().campaigns()[0]!.id) } });
     expect(h.sim().requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+  });
+
+  it('a photo campaign uploads each image to the media library (multipart file) and embeds its url in the body', async () => {
+    const { credentials } = await h.connect();
+    const photos = fx.images.slice(0, 2);
+    const ctx = { credentials, idempotencyKey: 'lp1', media: fx.access };
+    const { outcome } = await drivePublish(adapter, ctx, { ...postOf(adapter, 'photo', 'Spring issue', photos, { listmonk_content_type: 'html' }), description: '<p>Hello</p>' });
+    const media = h.sim().media();
+    expect(media.map((m) => [m.size, m.content_type])).toEqual(photos.map((p) => [p.size, 'image/jpeg']));
+    const campaign = h.sim().campaigns().find((c) => String(c.id) === outcome.postId)!;
+    expect(campaign.status).toBe('running');
+    expect(campaign.body).toBe(`<p>Hello</p>\n${media.map((m) => `<p><img src="${m.url}" alt="${campaign.subject}" /></p>`).join('\n')}`);
+    const uploads = h.sim().requests.filter((r) => r.path === '/api/media');
+    expect(uploads).toHaveLength(2);
+    expect(uploads[0]!.headers.authorization).toBe(`token herald:${user.token}`);
+    // Markdown bodies (the default) get markdown images.
+    const md = await drivePublish(adapter, { ...ctx, idempotencyKey: 'lp2' }, postOf(adapter, 'photo', 'Markdown issue', [photos[0]!]));
+    expect(h.sim().campaigns().find((c) => String(c.id) === md.outcome.postId)!.body).toMatch(/^Markdown issue #\d+\n\n!\[Markdown issue #\d+\]\(http:\/\/.+\/uploads\/.+\)$/);
+  });
+
+  it('refuses video, and the media API refuses what listmonk refuses', async () => {
+    const { credentials } = await h.connect();
+    const before = h.sim().requests.length;
+    const err = adapter.publisher!.publish({ credentials, idempotencyKey: 'lv', media: fx.access }, { kind: 'video', title: 'A clip', media: [fx.video], settings: {} });
+    await expect(err).rejects.toMatchObject({ failure: { kind: 'unsupported' }, message: expect.stringMatching(/no video/) });
+    expect(h.sim().requests.length).toBe(before);
+    const auth = { authorization: `token herald:${user.token}` };
+    const asJson = await fetch(`${h.sim().instanceUrl}/api/media`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
+    expect([asJson.status, await asJson.json()]).toEqual([400, { message: 'Invalid file.' }]);
+    const pdf = new FormData();
+    pdf.append('file', new Blob([new Uint8Array(8)], { type: 'application/pdf' }), 'doc.pdf');
+    const refused = await fetch(`${h.sim().instanceUrl}/api/media`, { method: 'POST', headers: auth, body: pdf });
+    expect(refused.status).toBe(400);
+    const anon = new FormData();
+    anon.append('file', new Blob([new Uint8Array(8)], { type: 'image/png' }), 'a.png');
+    expect((await fetch(`${h.sim().instanceUrl}/api/media`, { method: 'POST', body: anon })).status).toBe(403);
+    expect(h.sim().media()).toEqual([]);
   });
 
   it('without lists anywhere the post is refused before any request', async () => {

@@ -9,7 +9,7 @@ import { postRefOf } from '../../../core/ports/platform';
 import { createSlackPlatform, mapSlackFailure } from '../../../adapters/platforms/slack';
 import { startSlackSimulator, type SlackSimulator } from '../../../ops/simulators/slack';
 import { noMedia } from '../../support/media-access';
-import { FIXTURE_TIMEOUT_MS, mediaFixtures, type MediaFixtures } from '../../support/platform-harness';
+import { FIXTURE_TIMEOUT_MS, mediaFixtures, resolvedPost, type MediaFixtures } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
 
 const TIMEOUT_MS = 5000;
@@ -49,7 +49,11 @@ const harness: PlatformHarness = {
   reset: () => w().sim.reset(),
   get adapter() { return w().adapter; },
   connect: () => w().adapter.credentials!.verify({ bot_token: w().bot.token, channel_id: w().channel }),
-  publishable: { text: () => textPost(w().adapter, unique('Contract announcement')) },
+  publishable: {
+    text: () => textPost(w().adapter, unique('Contract announcement')),
+    photo: (f) => resolvedPost(w().adapter, 'photo', unique('Contract photos'), f.images.slice(0, 2)),
+    video: (f) => resolvedPost(w().adapter, 'video', unique('Contract video'), [f.video]),
+  },
   networkHas: async (o) => w().sim.messages(w().channel).some((m) => m.ts === o.postId),
   publishedCount: () => w().sim.messages().length,
   requestCount: () => w().sim.requests.length,
@@ -153,6 +157,89 @@ describe('slack: its own behaviour', () => {
     const { credentials } = await adapter.credentials!.verify({ bot_token: other.token, channel_id: channel });
     sim.revokeToken(other.token);
     await expect(publish(credentials, textPost(adapter, 'Gone'))).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'token_revoked' } });
+  });
+
+  describe('photos and video through files upload v2', () => {
+    const mediaCtx = (credentials: Record<string, string>): PublishContext => ({ credentials, idempotencyKey: `idem-${++serial}`, media: fx.access });
+    const publishMedia = async (credentials: Record<string, string>, post: PublishPost) => {
+      const step = await adapter.publisher!.publish(mediaCtx(credentials), post);
+      if (step.kind !== 'done') throw new Error('slack publishes in one step');
+      return step.outcome;
+    };
+    const botCredentials = async (token = bot.token) => (await adapter.credentials!.verify({ bot_token: token, channel_id: channel })).credentials;
+
+    it('shares photos in one message: getUploadURLExternal per file, the bytes, then completeUploadExternal with the text', async () => {
+      const credentials = await botCredentials();
+      sim.requests.length = 0;
+      const photos = fx.images.slice(0, 3);
+      const outcome = await publishMedia(credentials, resolvedPost(adapter, 'photo', 'Three photos', photos));
+      expect(sim.requests.map((r) => r.path.replace(/\/upload\/v1\/.*/, '/upload/v1/…'))).toEqual([
+        '/api/files.getUploadURLExternal', '/upload/v1/…', '/api/files.getUploadURLExternal', '/upload/v1/…', '/api/files.getUploadURLExternal', '/upload/v1/…', '/api/files.completeUploadExternal',
+      ]);
+      const files = sim.files();
+      expect(files.map((f) => f.size)).toEqual(photos.map((p) => p.size));
+      expect(files.every((f) => f.length === f.size && f.channel === channel && f.mimetype === 'image/jpeg')).toBe(true);
+      const [message] = sim.messages(channel);
+      expect(message).toMatchObject({ ts: outcome.postId, text: 'Three photos', files: files.map((f) => f.id) });
+      expect(outcome.url).toContain(files[0]!.id);
+      expect(outcome.extra).toEqual({ channel_id: channel, slack_file_ids: files.map((f) => f.id) });
+      const complete = sim.requests.find((r) => r.path === '/api/files.completeUploadExternal')!.body;
+      expect(complete).toMatchObject({ channel_id: channel, initial_comment: 'Three photos', files: files.map((f) => ({ id: f.id, title: f.filename })) });
+      // The message is an ordinary one: chat.update edits its text.
+      await adapter.postEditor!.edit!(ctx(credentials), postRefOf(outcome), { text: 'Three photos, fixed' });
+      expect(sim.messages(channel)[0]!.text).toBe('Three photos, fixed');
+    });
+
+    it('shares one video', async () => {
+      const credentials = await botCredentials();
+      const outcome = await publishMedia(credentials, resolvedPost(adapter, 'video', 'A clip', [fx.video]));
+      expect(sim.files()).toEqual([expect.objectContaining({ size: fx.video.size, length: fx.video.size, mimetype: 'video/mp4', channel, ts: outcome.postId })]);
+    });
+
+    it('refuses media for a webhook connection without a request, and wrong counts before uploading', async () => {
+      const { credentials } = await adapter.credentials!.verify({ webhook_url: webhook.url });
+      const before = sim.requests.length;
+      const err = await rejection(publishMedia(credentials, resolvedPost(adapter, 'photo', 'x', [fx.images[0]!])));
+      expect(err).toMatchObject({ failure: { kind: 'unsupported' } });
+      expect(err.message).toMatch(/bot token/);
+      expect(sim.requests.length).toBe(before);
+      const botCreds = await botCredentials();
+      const start = sim.requests.length;
+      const eleven = Array.from({ length: 11 }, (_, i) => fx.images[i % fx.images.length]!);
+      await expect(publishMedia(botCreds, { kind: 'photo', title: 'x', media: eleven, settings: {} })).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'too_many_photos' } });
+      await expect(publishMedia(botCreds, { kind: 'video', title: 'x', media: [fx.video, fx.video], settings: {} })).rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'media_required' } });
+      expect(sim.requests.length).toBe(start);
+      expect(sim.files()).toEqual([]);
+    });
+
+    it('fails as Slack does: missing files:write scope, not in channel, unknown channel', async () => {
+      const noFiles = sim.createBot({ name: 'nofiles', scopes: ['chat:write', 'channels:read'] });
+      sim.join(channel, noFiles.token);
+      const scoped = await rejection(publishMedia(await botCredentials(noFiles.token), resolvedPost(adapter, 'photo', 'x', [fx.images[0]!])));
+      expect(scoped).toMatchObject({ failure: { kind: 'auth_expired', reason: 'missing_scope' } });
+      expect(sim.requests.at(-1)!.path).toBe('/api/files.getUploadURLExternal');
+      const outsider = sim.createBot({ name: 'outsider' });
+      const elsewhere = sim.createChannel({ name: 'elsewhere', members: [] }).id;
+      const creds = { mode: 'bot', bot_token: outsider.token, channel_id: elsewhere };
+      await expect(publishMedia(creds, resolvedPost(adapter, 'photo', 'x', [fx.images[0]!]))).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'not_in_channel' } });
+      await expect(publishMedia({ ...creds, channel_id: 'C0000000000' }, resolvedPost(adapter, 'photo', 'x', [fx.images[0]!]))).rejects.toMatchObject({ failure: { kind: 'auth_expired', reason: 'channel_not_found' } });
+      expect(sim.messages()).toEqual([]);
+    });
+
+    it('the simulator refuses a length mismatch and an unknown file id on completeUploadExternal', async () => {
+      const call = async (method: string, body: Record<string, unknown>) => (await fetch(`${sim.apiBase}/${method}`, {
+        method: 'POST', headers: { authorization: `Bearer ${bot.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+      })).json() as Promise<Record<string, unknown>>;
+      const got = await call('files.getUploadURLExternal', { filename: 'a.jpg', length: 10 });
+      expect(got).toMatchObject({ ok: true, file_id: expect.stringMatching(/^F/), upload_url: expect.any(String) });
+      const up = await fetch(String(got.upload_url), { method: 'POST', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(7) });
+      expect(await up.text()).toBe('OK - 7');
+      expect(await call('files.completeUploadExternal', { files: [{ id: got.file_id }], channel_id: channel })).toEqual({ ok: false, error: 'file_upload_size_mismatch' });
+      expect(await call('files.completeUploadExternal', { files: [{ id: 'F000NOPE' }], channel_id: channel })).toEqual({ ok: false, error: 'file_not_found' });
+      expect(await call('files.getUploadURLExternal', { filename: 'a.jpg' })).toEqual({ ok: false, error: 'invalid_arguments' });
+      expect(mapSlackFailure({ kind: 'response', status: 200, headers: new Headers(), body: { ok: false, error: 'file_upload_size_mismatch' } }, 1000).failure)
+        .toEqual({ kind: 'invalid_content', code: 'file_size_mismatch' });
+    });
   });
 
   it('maps each Slack error code, never by message text', () => {
