@@ -10,6 +10,8 @@ import { createHttpServer } from '../api/http-server';
 import { createWeb } from './server';
 import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
 import { lifecycleWiring } from '../shared/lifecycle';
+import { startObservability } from '../shared/observability';
+import { mongoReady, temporalReady } from '../shared/readiness';
 
 /** How often expired connect links and sessions are deleted (FerretDB has no TTL indexes). */
 const CLEANUP_EVERY_MS = 10 * 60_000;
@@ -20,6 +22,7 @@ const CLEANUP_EVERY_MS = 10 * 60_000;
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const observability = startObservability(config, 'web');
   const secretKey = requireSecretKey(config);
   const media = buildMedia(config, secretKey);
   const mongo = await connectMongo(config);
@@ -48,10 +51,13 @@ async function main(): Promise<void> {
     // A key of its own derived from the secret key: CSRF tokens never reveal anything about it.
     csrfKey: createHmac('sha256', Buffer.from(secretKey, 'base64')).update('herald web csrf v1').digest('base64'),
     trustProxy: config.api.trustProxy,
+    telemetry: { logger: observability.logger, metrics: observability.metrics },
   });
   const server = createHttpServer(app, { requestTimeoutMs: 60_000 });
   await new Promise<void>((resolve) => server.listen(config.web.port, config.web.host, resolve));
   log('herald web listening', { url: `http://${config.web.host}:${config.web.port}/connect`, public_url: config.web.publicBaseUrl });
+  // The operator port: /healthz, /readyz (MongoDB, Temporal), /metrics.
+  await observability.serveOps({ mongodb: mongoReady(mongo.db), temporal: temporalReady(temporal.connection) });
 
   const cleanup = setInterval(() => {
     deleteExpiredConnectLinks({ connect, clock: systemClock })
@@ -64,7 +70,7 @@ async function main(): Promise<void> {
     clearInterval(cleanup);
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
+    await Promise.allSettled([mongo.client.close(), temporal.connection.close(), observability.shutdown()]);
   }, () => server.closeAllConnections());
 }
 

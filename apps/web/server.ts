@@ -1,6 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Koa, { type Context } from 'koa';
 import Router from '@koa/router';
+import type { Logger } from 'pino';
+import type { Metrics } from '../../core/ports/metrics';
+import { observeHttp } from '../shared/http-observe';
 import { HeraldError } from '../../core/domain/errors';
 import { isPlatform, type Platform } from '../../core/domain/platforms';
 import { PIN_KINDS, type PinKind } from '../../core/domain/profile';
@@ -38,6 +41,8 @@ export interface WebOptions {
   /** Key of the forms' CSRF tokens (HMAC of the session). */
   csrfKey: string;
   trustProxy: boolean;
+  /** One log line, metrics and a span per request (apps/shared/http-observe.ts), as on the API. */
+  telemetry?: { logger: Logger; metrics: Metrics };
 }
 
 export const SESSION_COOKIE = 'herald_connect';
@@ -68,6 +73,8 @@ const single = (v: unknown): string | undefined => (typeof v === 'string' ? v : 
 
 export function createWeb(deps: WebDeps, options: WebOptions): Koa {
   const app = new Koa({ proxy: options.trustProxy });
+  // First, so it sees every answer.
+  if (options.telemetry) app.use(observeHttp(options.telemetry));
   const secureCookies = options.publicBaseUrl.startsWith('https://');
 
   const csrfOf = (principal: ConnectPrincipal) => createHmac('sha256', options.csrfKey).update(`csrf:${principal.session.sessionHash}`).digest('base64url');

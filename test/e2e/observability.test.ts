@@ -50,6 +50,7 @@ describe('observability end to end', () => {
   let botToken: string;
   let apiOps: string;
   let workerOps: string;
+  let webOps: string;
   let failedRequestId: string;
   let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
 
@@ -62,15 +63,17 @@ describe('observability end to end', () => {
     const chat = telegram.createChat({ type: 'channel', title: 'Herald Ops', username: 'herald_ops' });
     telegram.setMember(chat.id, bot.id, 'administrator', { can_post_messages: true });
     otlp = await startOtlpReceiver();
-    const [apiOpsPort, workerOpsPort] = [await freePort(), await freePort()];
+    const [apiOpsPort, workerOpsPort, webOpsPort] = [await freePort(), await freePort(), await freePort()];
     apiOps = `http://127.0.0.1:${apiOpsPort}`;
     workerOps = `http://127.0.0.1:${workerOpsPort}`;
+    webOps = `http://127.0.0.1:${webOpsPort}`;
     stack = await startStack({
       DISCORD_API_BASE: discord.baseUrl,
       TELEGRAM_API_BASE: telegram.baseUrl,
       HERALD_SYNC_TIMEOUT_MS: '60000',
       HERALD_API_OPS_PORT: String(apiOpsPort),
       HERALD_WORKER_OPS_PORT: String(workerOpsPort),
+      HERALD_WEB_OPS_PORT: String(webOpsPort),
       HERALD_LOG_LEVEL: 'info',
       HERALD_LOG_PRETTY: 'false',
       HERALD_OTLP_TRACES_URL: otlp.url,
@@ -177,6 +180,20 @@ describe('observability end to end', () => {
     expect(worker.status).toBe(200);
     expect(await worker.json()).toMatchObject({ success: true, checks: { mongodb: true, temporal: true, polling: true } });
     expect((await fetch(`${workerOps}/healthz`)).status).toBe(200);
+  });
+
+  it('observes the connect page daemon too: a log line per request, its metrics, liveness and readiness on its operator port', async () => {
+    const web = stack.web ?? await stack.startWeb();
+    const res = await fetch(`${stack.webUrl}/connect?token=not-a-token`);
+    const reqId = res.headers.get('x-herald-req-id');
+    expect(reqId).toMatch(/^[0-9a-f-]{36}$/);
+    const line = await eventually(async () => web.output.join('').split('\n').filter((l) => l.includes(reqId!)), (l) => l.length > 0);
+    expect(JSON.parse(line[0]!)).toMatchObject({ daemon: 'web', msg: 'request', req_id: reqId, method: 'GET', route: '/connect', status: res.status });
+    const metrics = parsePrometheus((await scrape(webOps)).text);
+    expect(valueOf(metrics, 'herald_http_requests_total', { daemon: 'web', method: 'GET', route: '/connect', status: String(res.status) })).toBeGreaterThanOrEqual(1);
+    expect((await fetch(`${webOps}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${webOps}/readyz`)).json()).toMatchObject({ success: true, checks: { mongodb: true, temporal: true } });
+    expect((await fetch(`${stack.webUrl}/metrics`)).status).not.toBe(200);
   });
 
   it('logs one JSON line per request with the route template, status, latency, account and request id', async () => {
