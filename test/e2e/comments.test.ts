@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+import { approveAuthorization, type Sandbox } from '../../apps/sandbox/main';
+import { apiClient, eventually, type Stack } from '../support/stack';
+import { startSandboxStack, writeTestClip } from '../support/sandbox-stack';
 
 jest.setTimeout(300_000);
 
@@ -28,12 +28,8 @@ describe('comments on the networks that have them', () => {
   const C = '/api/herald/comments';
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=5', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=5',
-      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', video]);
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
-    stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, HERALD_HEARTBEAT_TIMEOUT_MS: '5000' });
+    writeTestClip(video);
+    ({ sandbox, stack } = await startSandboxStack({ HERALD_HEARTBEAT_TIMEOUT_MS: '5000' }));
     await stack.startWorker();
     key = await stack.newApiKey('comments@herald.dev');
     api = apiClient(stack.apiUrl, key);

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+import { approveAuthorization, type Sandbox } from '../../apps/sandbox/main';
+import { apiClient, eventually, type Stack } from '../support/stack';
+import { startSandboxStack, writeTestClip } from '../support/sandbox-stack';
 
 jest.setTimeout(300_000);
 
@@ -48,13 +49,9 @@ describe('media library and lookups on the nine networks', () => {
   const media = (query: string) => api.get(`/api/herald/media?${query}`);
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=5', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=5',
-      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', video]);
+    writeTestClip(video);
     photos.forEach((p, i) => execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0x${(0x336699 + i * 0x111111).toString(16)}:size=1080x1350`, '-frames:v', '1', p]));
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
-    stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, HERALD_HEARTBEAT_TIMEOUT_MS: '5000' });
+    ({ sandbox, stack } = await startSandboxStack({ HERALD_HEARTBEAT_TIMEOUT_MS: '5000' }));
     await stack.startWorker();
     key = await stack.newApiKey('library@herald.dev');
     api = apiClient(stack.apiUrl, key);
