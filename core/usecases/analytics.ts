@@ -31,6 +31,8 @@ export interface ProfileAnalyticsQuery {
   page_id?: unknown;
   days?: unknown;
   page_urn?: unknown;
+  /** Google Business Profile location (an extension; the pinned location otherwise). */
+  gbp_location_id?: unknown;
 }
 
 /** What one platform answers in GET /analytics: metrics, or a message saying why not. */
@@ -60,6 +62,20 @@ export function parseFacebookDays(raw: unknown): number {
     throw invalidInput(`days must be a whole number from ${FACEBOOK_DAYS.min} to ${FACEBOOK_DAYS.max}.`, { violations: [{ field: 'days', message: 'out of range' }] });
   }
   return n;
+}
+
+/**
+ * `page_urn` (or the pinned LinkedIn page) as an organization URN: `urn:li:organization:<id>` or
+ * the bare numeric id, like the media list takes it; 400 for anything else.
+ */
+const ORGANIZATION = /^(?:urn:li:organization:)?(\d{1,20})$/;
+function organizationUrn(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const id = ORGANIZATION.exec(raw)?.[1];
+  if (!id) {
+    throw invalidInput('page_urn must be a LinkedIn organization URN such as urn:li:organization:12345, or its numeric id (organization pages only).', { violations: [{ field: 'page_urn', message: 'not an organization URN' }] });
+  }
+  return `urn:li:organization:${id}`;
 }
 
 /** The catalogue part of a platform's answer (metric_type, primary_impressions_field, available_metrics, metric_labels). */
@@ -118,10 +134,10 @@ export async function profileAnalytics(deps: AnalyticsDeps, account: OperatorAcc
   if (platforms.includes('facebook') && !pageId) {
     throw invalidInput('page_id is required for facebook: the id of the Facebook page to read (GET /facebook/pages lists them).', { violations: [{ field: 'page_id', message: 'required for facebook' }] });
   }
-  const pageUrn = text(query.page_urn);
-  if (pageUrn !== undefined && !/^urn:li:organization:\d+$/.test(pageUrn)) {
-    throw invalidInput('page_urn must be a LinkedIn organization URN such as urn:li:organization:12345 (organization pages only).', { violations: [{ field: 'page_urn', message: 'not an organization URN' }] });
-  }
+  // The request's page, else the pinned one (a pin that names no organization is left to the adapter's default).
+  const pinnedPage = profile.pins?.target_linkedin_page_id;
+  const pageUrn = organizationUrn(text(query.page_urn)) ?? (pinnedPage && ORGANIZATION.test(pinnedPage) ? organizationUrn(pinnedPage) : undefined);
+  const locationId = text(query.gbp_location_id) ?? profile.pins?.gbp_location_id ?? undefined;
   const now = deps.clock.now();
 
   const entries = await Promise.all(platforms.map(async (platform): Promise<[string, PlatformAnalyticsView]> => {
@@ -140,8 +156,10 @@ export async function profileAnalytics(deps: AnalyticsDeps, account: OperatorAcc
       const request = {
         until: now, days: platform === 'facebook' ? days : DEFAULT_ANALYTICS_DAYS,
         ...(platform === 'facebook' && pageId ? { pageId } : {}), ...(platform === 'linkedin' && pageUrn ? { pageUrn } : {}),
+        ...(platform === 'google_business' && locationId ? { locationId } : {}),
       };
-      const key = `analytics:account:${connectionKey(connection)}:${request.days}:${request.pageId ?? ''}:${request.pageUrn ?? ''}:${now.toISOString().slice(0, 10)}`;
+      const target = request.pageId ?? request.pageUrn ?? request.locationId ?? '';
+      const key = `analytics:account:${connectionKey(connection)}:${request.days}:${target}:${now.toISOString().slice(0, 10)}`;
       const metrics = await cachedResult(deps.cache, key, deps.cacheTtlMs, () => withConnection(deps, connection, (ctx) => analytics.account(ctx, request)));
       return [platform, accountMetricsView(metrics, analytics.catalogue)];
     } catch (err) {

@@ -84,7 +84,7 @@ describe('total impressions: default metric per network', () => {
         return [];
       }
     }).filter((a) => a.analytics && DEFAULT_IMPRESSIONS_METRIC[a.descriptor.id]);
-    expect(adapters.map((a) => a.descriptor.id)).toContain('instagram');
+    expect(adapters.map((a) => a.descriptor.id)).toEqual(expect.arrayContaining(['instagram', 'linkedin']));
     for (const a of adapters) {
       const field = a.analytics!.catalogue.primaryImpressionsField;
       expect({ platform: a.descriptor.id, field, spec: DEFAULT_IMPRESSIONS_METRIC[a.descriptor.id]!.includes(field) }).toEqual({ platform: a.descriptor.id, field, spec: true });

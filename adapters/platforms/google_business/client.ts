@@ -1,6 +1,7 @@
 /**
- * Google Business Profile's HTTP side: the JSON calls to its three APIs (v4 for local posts and
- * media, Account Management and Business Information v1 for the lookups), and the one place their
+ * Google Business Profile's HTTP side: the JSON calls to its four APIs (v4 for local posts and
+ * media, Account Management and Business Information v1 for the lookups, Performance v1 for the
+ * analytics), and the one place their
  * answers get a meaning in the core taxonomy (`mapGoogleBusinessFailure`).
  */
 import { PlatformError } from '../../../core/domain/errors';
@@ -11,6 +12,7 @@ import { exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterM
 export const GBP_API_BASE = 'https://mybusiness.googleapis.com';
 export const GBP_ACCOUNTS_BASE = 'https://mybusinessaccountmanagement.googleapis.com';
 export const GBP_INFO_BASE = 'https://mybusinessbusinessinformation.googleapis.com';
+export const GBP_PERFORMANCE_BASE = 'https://businessprofileperformance.googleapis.com';
 const DEFAULT_RETRY_AFTER_MS = 60_000;
 
 export type GoogleBusinessOutcome = HttpExchange | { kind: 'malformed'; status: number; what: string };
@@ -72,6 +74,7 @@ export interface GoogleBusinessClientOptions {
   apiBase: string;
   accountsBase: string;
   infoBase: string;
+  performanceBase: string;
   timeoutMs: number;
   fetch: typeof fetch;
   now: Now;
@@ -106,5 +109,6 @@ export function createGoogleBusinessClient(opts: GoogleBusinessClientOptions) {
     v4: (path: string) => `${opts.apiBase}/v4/${path}`,
     accounts: (path: string) => `${opts.accountsBase}/v1/${path}`,
     info: (path: string) => `${opts.infoBase}/v1/${path}`,
+    performance: (path: string) => `${opts.performanceBase}/v1/${path}`,
   };
 }

@@ -1,21 +1,23 @@
 /**
  * Google Business Profile (developers.google.com/my-business): Google OAuth 2 (business.manage),
  * locations through the Account Management and Business Information APIs, local posts and gallery
- * media through the v4 API. One record for the network list.
+ * media through the v4 API, daily metrics through the Performance API. One record for the network list.
  */
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { httpUrl } from '../kit/env';
 import { GOOGLE_AUTH_BASE, GOOGLE_TOKEN_URL } from '../kit/google';
 import { systemNow, trimBase } from '../kit/http';
 import { defineNetwork, type CommonOptions, type OAuthClientOptions } from '../kit/network';
-import { createGoogleBusinessClient, GBP_ACCOUNTS_BASE, GBP_API_BASE, GBP_INFO_BASE } from './client';
+import { createGoogleBusinessAnalytics } from './analytics';
+import { createGoogleBusinessClient, GBP_ACCOUNTS_BASE, GBP_API_BASE, GBP_INFO_BASE, GBP_PERFORMANCE_BASE } from './client';
 import { createGoogleBusinessConnect } from './connect';
 import { googleBusinessDescriptor } from './descriptor';
 import { createGoogleBusinessEditor } from './editor';
 import { createGoogleBusinessLookups } from './locations';
 import { createGoogleBusinessPublisher } from './publish';
 
-export { mapGoogleBusinessFailure, GBP_API_BASE } from './client';
+export { mapGoogleBusinessFailure, GBP_API_BASE, GBP_PERFORMANCE_BASE } from './client';
+export { GBP_DAILY_METRICS, googleBusinessCatalogue } from './analytics';
 export { googleBusinessDescriptor } from './descriptor';
 export { GBP_SCOPES } from './connect';
 export { listLocations } from './locations';
@@ -28,6 +30,8 @@ export interface GoogleBusinessPlatformOptions extends CommonOptions, OAuthClien
   accountsBase?: string;
   /** Business Information API. Default https://mybusinessbusinessinformation.googleapis.com. */
   infoBase?: string;
+  /** Business Profile Performance API (analytics). Default https://businessprofileperformance.googleapis.com. */
+  performanceBase?: string;
   authBase?: string;
   tokenUrl?: string;
 }
@@ -37,6 +41,7 @@ export function createGoogleBusinessPlatform(opts: GoogleBusinessPlatformOptions
     apiBase: trimBase(opts.apiBase ?? GBP_API_BASE),
     accountsBase: trimBase(opts.accountsBase ?? GBP_ACCOUNTS_BASE),
     infoBase: trimBase(opts.infoBase ?? GBP_INFO_BASE),
+    performanceBase: trimBase(opts.performanceBase ?? GBP_PERFORMANCE_BASE),
     timeoutMs: opts.timeoutMs ?? 15_000,
     fetch: opts.fetch ?? fetch,
     now: opts.now ?? systemNow,
@@ -52,6 +57,7 @@ export function createGoogleBusinessPlatform(opts: GoogleBusinessPlatformOptions
     publisher: createGoogleBusinessPublisher(client),
     postEditor: createGoogleBusinessEditor(client),
     lookups: createGoogleBusinessLookups(client),
+    analytics: createGoogleBusinessAnalytics(client),
   };
 }
 
@@ -62,6 +68,7 @@ export const googleBusiness = defineNetwork<'google_business', GoogleBusinessPla
     apiBase: ['GOOGLE_BUSINESS_API_BASE', httpUrl],
     accountsBase: ['GOOGLE_BUSINESS_ACCOUNTS_BASE', httpUrl],
     infoBase: ['GOOGLE_BUSINESS_INFO_BASE', httpUrl],
+    performanceBase: ['GOOGLE_BUSINESS_PERFORMANCE_BASE', httpUrl],
     authBase: ['GOOGLE_BUSINESS_AUTH_BASE', httpUrl],
     tokenUrl: ['GOOGLE_BUSINESS_TOKEN_URL', httpUrl],
   },

@@ -12,8 +12,11 @@ import { parseOrganizationId } from './settings';
 
 export const LINKEDIN_AUTH_BASE = 'https://www.linkedin.com/oauth/v2';
 export const LINKEDIN_MEMBER_SCOPES: readonly string[] = ['openid', 'profile', 'w_member_social'];
-/** Posting as pages, listing them, and reading their posts back (media library). */
-export const LINKEDIN_PAGE_SCOPES: readonly string[] = ['w_organization_social', 'r_organization_admin', 'r_organization_social'];
+/**
+ * Posting as pages, listing them, reading their posts back (media library), and their statistics
+ * (analytics: share, page and follower statistics need rw_organization_admin).
+ */
+export const LINKEDIN_PAGE_SCOPES: readonly string[] = ['w_organization_social', 'r_organization_admin', 'r_organization_social', 'rw_organization_admin'];
 
 const parseScopes = (raw: unknown): string[] => (typeof raw === 'string' ? raw.split(/[\s,]+/).filter(Boolean) : []);
 
@@ -86,7 +89,7 @@ export function createLinkedInConnect(client: LinkedInClient, opts: LinkedInConn
       const refreshExpiresAt = codes.expiresAt(tokens.refresh_token_expires_in);
       if (refreshExpiresAt) credentials.refresh_expires_at = refreshExpiresAt;
     }
-    if (granted.includes('r_organization_admin')) credentials.pages = JSON.stringify(await administeredPages(token));
+    if (granted.includes('r_organization_admin') || granted.includes('rw_organization_admin')) credentials.pages = JSON.stringify(await administeredPages(token));
     return {
       identity: {
         platformUserId: sub,

@@ -1,8 +1,10 @@
 /**
  * LinkedIn through its versioned REST API (learn.microsoft.com/linkedin/marketing/community-management/
- * shares/posts-api, images-api, videos-api, poll-post-api, comments-api) and OAuth 2 (connect.ts).
+ * shares/posts-api, images-api, videos-api, poll-post-api, comments-api, organizations: share, page
+ * statistics) and OAuth 2 (connect.ts).
  */
 import type { PlatformAdapter } from '../../../core/ports/platform';
+import { createLinkedInAnalytics } from './analytics';
 import { flag, httpUrl, matching, millis } from '../kit/env';
 import { systemNow } from '../kit/http';
 import { defineNetwork, type CommonOptions, type OAuthClientOptions } from '../kit/network';
@@ -69,6 +71,7 @@ export function createLinkedInPlatform(opts: LinkedInPlatformOptions): PlatformA
     mediaLibrary: createLinkedInMediaLibrary(client),
     lookups: createLinkedInLookups(client),
     postEditor: createLinkedInPostEditor(client),
+    analytics: createLinkedInAnalytics(client),
   };
 }
 

@@ -26,6 +26,24 @@ export function linkedInPages(credentials: PlatformCredentials): Array<{ id: str
 
 const refuse = (code: string, message: string) => new PlatformError('linkedin', { kind: 'invalid_content', code }, message);
 
+/**
+ * The organization a page-only read is for: `page` (numeric id or URN) when the member administers
+ * it, else the first administered page. A connection without pages is a personal profile: refused
+ * with `linkedin_page_required`, `what` saying what is read for pages only.
+ */
+export function organizationOf(credentials: PlatformCredentials, page: string | undefined, what: string): string {
+  const pages = linkedInPages(credentials);
+  if (!pages.length) {
+    throw refuse('linkedin_page_required', `LinkedIn ${what} organization pages only; this connection is a personal profile without administered pages (connect with page access, or pass page_urn of a page the member administers).`);
+  }
+  const wanted = page === undefined ? pages[0]!.id : parseOrganizationId(page);
+  if (!wanted) throw refuse('invalid_page_urn', `page_urn must be a numeric organization id or urn:li:organization:<id>; got "${page}".`);
+  if (!pages.some((p) => p.id === wanted)) {
+    throw refuse('linkedin_page_not_administered', `The member does not administer organization ${wanted}; administered: ${pages.map((p) => p.id).join(', ')}.`);
+  }
+  return wanted;
+}
+
 /** One BATCH_GET `results` map (`ids=List(…)`, URNs encoded inside the list as LinkedIn asks). */
 async function batchGet(client: LinkedInClient, token: string, resource: string, ids: string[], signal?: AbortSignal): Promise<Json> {
   const out: Json = {};
@@ -58,16 +76,7 @@ export function createLinkedInMediaLibrary(client: LinkedInClient): MediaLibrary
     async list(ctx, { limit, page }) {
       const token = ctx.credentials.access_token;
       if (!token) throw new PlatformError('linkedin', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored LinkedIn credentials are incomplete; reconnect the account.');
-      const pages = linkedInPages(ctx.credentials);
-      if (!pages.length) {
-        throw refuse('linkedin_page_required', 'LinkedIn lists organization page posts only; this connection is a personal profile without administered pages (connect with page access, or pass page_urn of a page the member administers).');
-      }
-      const wanted = page === undefined ? pages[0]!.id : parseOrganizationId(page);
-      if (!wanted) throw refuse('invalid_page_urn', `page_urn must be a numeric organization id or urn:li:organization:<id>; got "${page}".`);
-      if (!pages.some((p) => p.id === wanted)) {
-        throw refuse('linkedin_page_not_administered', `The member does not administer organization ${wanted}; administered: ${pages.map((p) => p.id).join(', ')}.`);
-      }
-      const author = `urn:li:organization:${wanted}`;
+      const author = `urn:li:organization:${organizationOf(ctx.credentials, page, 'lists the posts of')}`;
       const reply = await client.rest('GET', `/posts?q=author&author=${encodeURIComponent(author)}&count=${limit}&sortBy=LAST_MODIFIED`, token, undefined, ctx.signal);
       const elements = isObject(reply.body) && Array.isArray(reply.body.elements) ? reply.body.elements.filter(isObject) : undefined;
       if (!elements) throw client.malformed(reply.status, 'a post list');

@@ -24,6 +24,8 @@ const PlatformAnalytics = z.looseObject({
   shares: z.number().nullable().optional(), saves: z.number().nullable().optional(), engagement: z.number().nullable().optional(),
   following: z.number().nullable().optional(), posts_count: z.number().nullable().optional(), quotes: z.number().nullable().optional(),
   pin_clicks: z.number().nullable().optional(), outbound_clicks: z.number().nullable().optional(),
+  website_clicks: z.number().nullable().optional(), call_clicks: z.number().nullable().optional(), direction_requests: z.number().nullable().optional(),
+  conversations: z.number().nullable().optional(), bookings: z.number().nullable().optional().describe('google_business customer actions (an extension).'),
   watch_time_minutes: z.number().nullable().optional(), average_view_duration_seconds: z.number().nullable().optional(),
   reach_timeseries: TimeSeries.optional(), impressions_timeseries: TimeSeries.optional(), period_days: z.number().optional(),
   follower_demographics: Demographics.optional(), engaged_audience_demographics: Demographics.optional(),
@@ -41,10 +43,11 @@ export const getProfileAnalytics = operation({
     platforms: checkedByCore(z.string().describe('Comma list: instagram, tiktok, linkedin, facebook, x, youtube, threads, pinterest, reddit, bluesky, google_business.')),
     page_id: z.string().optional().describe('Facebook page id (required for facebook unless a page is pinned to the profile).'),
     days: checkedByCore(z.string().optional().describe('Facebook only: 1-365, default 30 (fetched in 90-day chunks). Other networks answer the last 30 days.')),
-    page_urn: checkedByCore(z.string().optional().describe('LinkedIn organization page, urn:li:organization:<id>.')),
+    page_urn: checkedByCore(z.string().optional().describe('LinkedIn organization page, urn:li:organization:<id> or its numeric id; else the pinned page, else the first page the member administers. A personal profile without pages answers linkedin_page_required.')),
+    gbp_location_id: z.string().optional().describe('Google Business Profile location id (an extension); else the pinned location, else the only location of the connection.'),
   }),
   responses: { 200: { description: 'An object keyed by platform.', schema: z.record(z.string(), PlatformAnalytics) } },
-  errors: { 400: 'platforms missing or unknown; page_id missing for facebook; days out of range; page_urn not an organization URN.', 404: 'PROFILE_NOT_FOUND.' },
+  errors: { 400: 'platforms missing or unknown; page_id missing for facebook; days out of range; page_urn not an organization URN or id.', 404: 'PROFILE_NOT_FOUND.' },
 });
 
 export const getPlatformMetrics = operation({

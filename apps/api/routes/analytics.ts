@@ -54,6 +54,7 @@ export function analyticsRoutes(router: Router<AppState>, deps: ApiDeps, ns: str
     const q = ctx.query as Record<string, unknown>;
     ctx.body = await profileAnalytics(analytics, ctx.state.caller.account, ctx.params.username!, {
       platforms: q.platforms ?? q.platform, page_id: text(q.page_id), days: text(q.days), page_urn: text(q.page_urn),
+      gbp_location_id: text(q.gbp_location_id),
     });
   });
 

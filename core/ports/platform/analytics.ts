@@ -11,11 +11,15 @@ import type { PostRef } from './refs';
 /** Spec metric name → value; null when the network did not report it for this account or post. */
 export type MetricValues = Record<string, number | null>;
 
-/** Account metric names the spec uses (GET /analytics fields and total-impressions `metrics`). */
+/**
+ * Account metric names the spec uses (GET /analytics fields and total-impressions `metrics`), then
+ * Google Business Profile's customer actions, which the spec names none for (an extension).
+ */
 export const ACCOUNT_METRICS = [
   'followers', 'following', 'posts_count', 'video_count', 'reach', 'views', 'impressions', 'profileViews',
   'likes', 'comments', 'shares', 'saves', 'engagement', 'quotes', 'pin_clicks', 'outbound_clicks',
   'watch_time_minutes', 'average_view_duration_seconds',
+  'website_clicks', 'call_clicks', 'direction_requests', 'conversations', 'bookings',
 ] as const;
 export type AccountMetricName = (typeof ACCOUNT_METRICS)[number];
 
@@ -44,7 +48,10 @@ export interface MetricCatalogue {
   primaryImpressionsField: AccountMetricName;
   /** Account metrics answered (available_metrics of GET /analytics), in display order. */
   account: readonly MetricInfo[];
-  /** Post metrics answered (available_metrics of GET /post-analytics). */
+  /**
+   * Post metrics answered (available_metrics of GET /post-analytics); empty for a network without
+   * per-post metrics (Google Business Profile), whose `post` then refuses as unsupported.
+   */
   post: readonly MetricInfo[];
   /** The post metric that is a post's impressions figure. */
   postPrimaryImpressionsField: PostMetricName;
@@ -74,8 +81,10 @@ export interface AccountMetricsRequest {
   days: number;
   /** Facebook page id (required for Facebook). */
   pageId?: string;
-  /** LinkedIn organization URN (`urn:li:organization:<id>`); without it the member's own counts. */
+  /** LinkedIn organization URN (`urn:li:organization:<id>`); without it the connection's first administered page. */
   pageUrn?: string;
+  /** Google Business Profile location id; without it the connection's only location. */
+  locationId?: string;
 }
 
 export interface AccountMetrics {

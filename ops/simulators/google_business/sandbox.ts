@@ -10,7 +10,7 @@ export const googleBusinessSandbox = defineSandboxNetwork({
     const user = sim.createUser({ name: 'Herald Sandbox Bakery' });
     const location = sim.createLocation(user.accountId, { title: 'Herald Sandbox Bakery', address: '1 Sandbox Lane' });
     return {
-      options: { apiBase: sim.apiBase, accountsBase: sim.apiBase, infoBase: sim.apiBase, authBase: sim.authBase, tokenUrl: sim.tokenUrl },
+      options: { apiBase: sim.apiBase, accountsBase: sim.apiBase, infoBase: sim.apiBase, performanceBase: sim.performanceBase, authBase: sim.authBase, tokenUrl: sim.tokenUrl },
       client,
       variables: { SANDBOX_GOOGLE_BUSINESS_LOCATION_ID: location.id },
       account: { clientId: client.clientId, redirectUri: callbackUrl, userId: user.id, accountId: user.accountId, locationId: location.id },

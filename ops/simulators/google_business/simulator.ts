@@ -5,7 +5,8 @@
  * - Account Management `GET /v1/accounts`, Business Information
  *   `GET /v1/accounts/{a}/locations?readMask=…` (readMask required);
  * - v4 `POST|GET /v4/accounts/{a}/locations/{l}/localPosts`, `GET|PATCH|DELETE …/localPosts/{p}`
- *   (updateMask), and `POST /v4/accounts/{a}/locations/{l}/media`, `DELETE …/media/{m}`.
+ *   (updateMask), and `POST /v4/accounts/{a}/locations/{l}/media`, `DELETE …/media/{m}`;
+ * - Performance `GET /v1/locations/{l}:fetchMultiDailyMetricsTimeSeries` (performance.ts).
  * Google's rules are checked: summary at most 1,500 characters, topicType, an event (title ≤ 58,
  * schedule) for EVENT and OFFER, call-to-action types (a URL except for CALL), media fetched from
  * their sourceUrl like Google does (photos JPEG/PNG, 10 KB-5 MB, at least 250 x 250; videos MP4/MOV
@@ -14,7 +15,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import { createSeededSource, sendJson, startSimulatorHost, type RecordedRequest, type SimRequest } from '../kit/http';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
 import { createOAuthServer, oauthError } from '../kit/oauth';
+import { createGoogleBusinessPerformance, type GoogleBusinessPerformance } from './performance';
 
 export const GBP_SCOPE = 'https://www.googleapis.com/auth/business.manage';
 export const GOOGLE_BUSINESS_FAILURE_MODES = [
@@ -60,6 +63,10 @@ export interface GoogleBusinessSimulator {
   apiBase: string;
   authBase: string;
   tokenUrl: string;
+  /** The Performance API base (this origin too). */
+  performanceBase: string;
+  /** The daily metrics model (tests compare an adapter's numbers with these; `model.setNow` freezes its clock). */
+  readonly analytics: GoogleBusinessPerformance;
   readonly requests: RecordedRequest[];
   createClient(input: { redirectUris: string[] }): { clientId: string; clientSecret: string };
   /** A Google user with their personal Business Profile account. */
@@ -117,6 +124,11 @@ export async function startGoogleBusinessSimulator(opts: GoogleBusinessSimulator
   const locations = new Map<string, GbpLocation>();
   const posts = new Map<string, GbpLocalPost>();
   const media = new Map<string, GbpMediaItem>();
+  const performance = createGoogleBusinessPerformance({
+    model: createAnalyticsModel(opts.seed),
+    postTimes: (locationId) => [...posts.values()].filter((p) => p.locationId === locationId).map((p) => new Date(p.createTime)),
+    apiError: (res, code, message, o) => apiError(res, code, message, o),
+  });
 
   const oauth = createOAuthServer({
     seeded, title: 'Sign in - Google Accounts: Business Profile simulator', authorizePath: '/o/oauth2/v2/auth',
@@ -273,6 +285,13 @@ export async function startGoogleBusinessSimulator(opts: GoogleBusinessSimulator
     if (req.method === 'GET' && req.path === '/v1/accounts') {
       return sendJson(res, 200, { accounts: [accountResource(user)] });
     }
+    const perf = /^\/v1\/locations\/([^/:]+):fetchMultiDailyMetricsTimeSeries$/.exec(req.path);
+    if (perf && req.method === 'GET') {
+      const location = locations.get(perf[1]!);
+      if (!location) return apiError(res, 404, 'Requested entity was not found.');
+      if (location.accountId !== user.accountId) return apiError(res, 403, 'The caller does not have permission');
+      return performance.fetchMulti(req, res, location.id);
+    }
     let m = /^\/v1\/accounts\/([^/]+)\/locations$/.exec(req.path);
     if (m && req.method === 'GET') {
       if (m[1] !== user.accountId) return apiError(res, 403, 'The caller does not have permission');
@@ -366,6 +385,7 @@ export async function startGoogleBusinessSimulator(opts: GoogleBusinessSimulator
       users: [...users.values()], locations: [...locations.values()], postCount: posts.size, mediaCount: media.size,
     }),
     reset: () => { posts.clear(); media.clear(); },
+    controls: { analytics_clock: clockControl(performance.model) },
     handle(req, res, failure) {
       // Token-endpoint failures only apply there; API failures only to the API.
       void route(req, res, failure).catch((err: unknown) => { if (!res.headersSent) apiError(res, 500, String(err)); });
@@ -378,6 +398,8 @@ export async function startGoogleBusinessSimulator(opts: GoogleBusinessSimulator
     apiBase: host.origin,
     authBase: host.origin,
     tokenUrl: `${host.origin}/token`,
+    performanceBase: host.origin,
+    analytics: performance,
     get requests() { return host.requests; },
     createClient: ({ redirectUris }) => oauth.createClient(redirectUris),
     createUser({ name }) {

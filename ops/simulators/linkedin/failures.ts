@@ -8,19 +8,25 @@ import type { LinkedInState } from './state';
  * Failure switches. Each is consumed by the next request it can apply to: the first three by any
  * request, token ones by the next bearer call (/rest, /v2), version_retired by the next /rest call,
  * upload_failed / thumbnail_rejected by the next byte upload (of a thumbnail), video_processing_failed
- * by the next finalized video, duplicate_post / content_rejected by the next post creation.
+ * by the next finalized video, duplicate_post / content_rejected by the next post creation,
+ * statistics_access_denied by the next statistics read (share or page statistics, network size),
+ * as when the member lost the page's ADMINISTRATOR role.
  */
 export const LINKEDIN_FAILURE_MODES = [
   'rate_limited', 'server_error', 'gateway_timeout',
   'expired_token', 'revoked_token', 'access_denied', 'version_retired',
   'upload_failed', 'thumbnail_rejected', 'video_processing_failed',
   'duplicate_post', 'content_rejected',
+  'statistics_access_denied',
 ] as const;
 export type LinkedInFailureMode = (typeof LINKEDIN_FAILURE_MODES)[number];
 
 /** Seconds in the Retry-After header of a rate_limited answer. */
 export const LINKEDIN_SIM_RETRY_AFTER_SECONDS = 120;
-export const LINKEDIN_SIM_ALL_SCOPES = ['openid', 'profile', 'email', 'w_member_social', 'w_organization_social', 'r_organization_admin', 'r_organization_social'];
+export const LINKEDIN_SIM_ALL_SCOPES = [
+  'openid', 'profile', 'email', 'w_member_social', 'w_organization_social', 'r_organization_admin', 'r_organization_social', 'rw_organization_admin',
+];
+const STATISTICS_OPS = ['shareStatistics', 'pageStatistics', 'networkSizes'];
 
 /** What a request is, as the classifier (rest.ts) tells: the switches apply by it. */
 export type Route =
@@ -48,6 +54,7 @@ export function createLinkedInFailures(s: LinkedInState) {
       case 'thumbnail_rejected': restError(res, 400, 'INVALID_THUMBNAIL', 'The thumbnail could not be processed'); return true;
       case 'duplicate_post': restError(res, 422, 'DUPLICATE_POST', `Content is a duplicate of urn:li:share:${liveId()}`); return true;
       case 'content_rejected': invalidField(res, '/commentary', 'Content violates the content policy'); return true;
+      case 'statistics_access_denied': accessDenied(res, 'organizationalEntityShareStatistics.FINDER-organizationalEntity'); return true;
       case 'video_processing_failed': return false;
     }
   }
@@ -62,6 +69,7 @@ export function createLinkedInFailures(s: LinkedInState) {
       case 'thumbnail_rejected': return route.name === 'upload' && uploads.get(route.id)?.kind === 'thumbnail';
       case 'video_processing_failed': return route.name === 'rest' && route.op === 'videos.finalizeUpload';
       case 'duplicate_post': case 'content_rejected': return route.name === 'rest' && route.op === 'posts.create';
+      case 'statistics_access_denied': return route.name === 'rest' && STATISTICS_OPS.includes(route.op);
     }
   }
 

@@ -1,10 +1,11 @@
-/** Simulated REST routes for posts, comments and organization roles, and the request classifier. */
+/** Simulated REST routes for posts, comments, organization roles and statistics, and the request classifier. */
 import type { ServerResponse } from 'node:http';
 import { sendJson, type SimRequest } from '../kit/http';
 import { accessDenied, badRequest, invalidField, notFound, restError } from './answers';
 import type { LinkedInFailureMode, Route } from './failures';
 import type { createLinkedInMedia } from './media';
 import type { createLinkedInOAuth } from './oauth';
+import type { LinkedInAnalytics } from './analytics';
 import { batchGetMedia, batchGetOrganizations, findPostsByAuthor } from './library';
 import { jsonBody, mayActAs as mayActAsIn, versionProblem } from './requests';
 import {
@@ -15,7 +16,9 @@ import { codePoints, isObj, renderLittleText, titleUnits } from './text';
 import { createLinkedInPosts } from './posts';
 import { linkedinCommentRoute } from './comments';
 
-export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof createLinkedInOAuth>, media: ReturnType<typeof createLinkedInMedia>) {
+export function createLinkedInRest(
+  s: LinkedInState, oauth: ReturnType<typeof createLinkedInOAuth>, media: ReturnType<typeof createLinkedInMedia>, analytics: LinkedInAnalytics,
+) {
   const { accounts, images, videos, posts, comments, liveId } = s;
   const { authenticate } = oauth;
   const { initializeImage, initializeVideo, finalizeVideo, settle } = media;
@@ -166,9 +169,12 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
       case 'documents.get': return media.documents.get(res, token, p!, version);
       case 'posts.update': return postOps.updatePost(req, res, token, p!, version);
       case 'posts.delete': return postOps.deletePost(res, token, p!, version);
+      case 'shareStatistics': return analytics.shareStatistics(req, res, token, version);
+      case 'pageStatistics': return analytics.pageStatistics(req, res, token, version);
+      case 'networkSizes': return analytics.networkSize(req, res, token, p!, version);
       case 'organizationAcls': {
         if (req.query.q !== 'roleAssignee') return badRequest(res, 'Query parameter q must be roleAssignee');
-        if (!token.scope.includes('r_organization_admin')) return accessDenied(res, 'organizationAcls.FINDER-roleAssignee', version);
+        if (!token.scope.includes('r_organization_admin') && !token.scope.includes('rw_organization_admin')) return accessDenied(res, 'organizationAcls.FINDER-roleAssignee', version);
         const member = accounts.get(token.sub)!;
         const elements = member.pages
           .filter((page) => !req.query.role || req.query.role === page.role)
@@ -201,6 +207,9 @@ export function createLinkedInRest(s: LinkedInState, oauth: ReturnType<typeof cr
     else if (method === 'POST' && rest === '/documents' && action === 'initializeUpload') op = 'documents.initializeUpload';
     else if (method === 'GET' && (param = one(/^\/documents\/([^/]+)$/))) op = 'documents.get';
     else if (method === 'GET' && rest === '/organizationAcls') op = 'organizationAcls';
+    else if (method === 'GET' && rest === '/organizationalEntityShareStatistics') op = 'shareStatistics';
+    else if (method === 'GET' && rest === '/organizationPageStatistics') op = 'pageStatistics';
+    else if (method === 'GET' && (param = one(/^\/networkSizes\/([^/]+)$/))) op = 'networkSizes';
     else if (method === 'GET' && rest === '/posts') op = 'posts.findByAuthor';
     else if (method === 'GET' && rest === '/organizations') op = 'organizations.batchGet';
     else if (method === 'GET' && (rest === '/images' || rest === '/videos')) op = `${rest.slice(1)}.batchGet`;

@@ -2,11 +2,14 @@
  * Loopback simulator of LinkedIn: the OAuth 2 authorization-code flow (approve page, accessToken
  * with refresh-token rotation, PKCE when a challenge was sent), OpenID /v2/userinfo, and the
  * versioned REST API used for publishing (images and videos initializeUpload, signed upload URLs,
- * finalizeUpload, video processing, posts, comments, organization roles), with LinkedIn's headers,
+ * finalizeUpload, video processing, posts, comments, organization roles) and organization
+ * statistics (analytics.ts: share and page statistics, network size), with LinkedIn's headers,
  * error bodies `{status, serviceErrorCode, code, message}` and "little" text parsing.
  */
 import { seedInputOf, type SeedCommentInput } from '../kit/comments';
 import { sendJson, startSimulatorHost, type RecordedRequest } from '../kit/http';
+import { clockControl, createAnalyticsModel } from '../kit/metrics';
+import { createLinkedInAnalytics, type LinkedInAnalytics } from './analytics';
 import { accessDenied, notFound } from './answers';
 import { createLinkedInFailures, LINKEDIN_FAILURE_MODES, LINKEDIN_SIM_ALL_SCOPES, type LinkedInFailureMode } from './failures';
 import { createLinkedInMedia } from './media';
@@ -44,6 +47,8 @@ export interface LinkedInSimulator {
   /** Uploaded documents (Documents API). */
   documents(): Array<{ urn: string; owner: string; status: string; size?: number; contentType?: string }>;
   videos(): LinkedInSimVideo[];
+  /** The statistics model (tests compare an adapter's numbers with these; `model.setNow` freezes its clock). */
+  readonly analytics: LinkedInAnalytics;
   fail(mode: LinkedInFailureMode, times?: number): void;
   setLatency(ms: number): void;
   readonly requests: RecordedRequest[];
@@ -61,7 +66,8 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   const { grantTokens, tokenEndpoint, authorize, issueAuthCode, authenticate } = oauth;
   const media = createLinkedInMedia(s);
   const { settle, upload } = media;
-  const { restRoute, classify } = createLinkedInRest(s, oauth, media);
+  const analytics = createLinkedInAnalytics(s, createAnalyticsModel(opts.seed));
+  const { restRoute, classify } = createLinkedInRest(s, oauth, media, analytics);
 
   function seedComment(input: SeedCommentInput): LinkedInSimComment {
     if (!s.posts.some((p) => p.id === input.postId)) throw new Error(`no post ${input.postId}`);
@@ -77,7 +83,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     port: opts.port,
     maxBodyBytes: 64 * 1024 * 1024,
     failureModes: LINKEDIN_FAILURE_MODES,
-    controls: { comment: (body) => { seedComment(seedInputOf(body)); } },
+    controls: { comment: (body) => { seedComment(seedInputOf(body)); }, analytics_clock: clockControl(analytics.model) },
     state: () => ({
       armedFailures: [...armed],
       accounts: [...accounts.values()].map((a) => ({ sub: a.sub, name: a.name, pages: a.pages })),
@@ -147,6 +153,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     authBase: `${origin}/oauth/v2`,
     defaultClient,
     get requests() { return host.requests; },
+    analytics,
     registerClient,
     createAccount(input) {
       const sub = seeded('member').toString('base64url').replace(/[-_]/g, 'x').slice(0, 10);

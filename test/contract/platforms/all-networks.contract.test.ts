@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { MediaKind } from '../../../core/domain/platforms';
 import { resolveSettings } from '../../../core/domain/settings';
 import type {
-  MediaAccess, MediaRef, PlatformAdapter, PlatformDescriptor, PublishPost, VerifiedConnection,
+  MediaAccess, MediaRef, PlatformAdapter, PlatformCredentials, PlatformDescriptor, PublishPost, VerifiedConnection,
 } from '../../../core/ports/platform';
 import { createFfprobe } from '../../../adapters/media/ffprobe';
 import { createTikTokPlatform } from '../../../adapters/platforms/tiktok';
@@ -38,7 +38,10 @@ import { startDiscordSimulator, type DiscordSimulator } from '../../../ops/simul
 import { startTelegramSimulator, type TelegramSimulator } from '../../../ops/simulators/telegram';
 import { mediaFixtures, type MediaFixtures , FIXTURE_TIMEOUT_MS } from '../../support/platform-harness';
 import { platformContract, type PlatformHarness } from './shared-contract';
-import { blueskyAnalyticsHarness, facebookAnalyticsHarness, instagramAnalyticsHarness, pinterestAnalyticsHarness, threadsAnalyticsHarness, tiktokAnalyticsHarness, xAnalyticsHarness, youtubeAnalyticsHarness } from './analytics-harnesses';
+import {
+  blueskyAnalyticsHarness, facebookAnalyticsHarness, instagramAnalyticsHarness, linkedinAnalyticsHarness, pinterestAnalyticsHarness, threadsAnalyticsHarness,
+  tiktokAnalyticsHarness, xAnalyticsHarness, youtubeAnalyticsHarness,
+} from './analytics-harnesses';
 
 const PROCESSING_MS = 20;
 const POLL_MS = 10;
@@ -454,13 +457,20 @@ const linkedin = (() => {
   let adapter: PlatformAdapter;
   /** A connection with page access (the harness's own connect asks member scopes only). */
   const pageConnect = async (): Promise<VerifiedConnection> => {
-    const t = sim().issueTokens(sub, { scope: ['openid', 'profile', 'w_member_social', 'w_organization_social', 'r_organization_admin', 'r_organization_social'] });
+    const t = sim().issueTokens(sub, { scope: ['openid', 'profile', 'w_member_social', 'w_organization_social', 'r_organization_admin', 'r_organization_social', 'rw_organization_admin'] });
     return {
       identity: { platformUserId: sub, handle: 'Contract Member', displayName: 'Contract Member', avatarUrl: '' },
       credentials: { access_token: t.accessToken, expires_at: t.expiresAt.toISOString(), member_urn: urn, pages: JSON.stringify([{ id: pageId, role: 'ADMINISTRATOR' }]) },
     };
   };
   const thisMonth = () => `${new Date().getUTCFullYear()}${String(new Date().getUTCMonth() + 1).padStart(2, '0')}`;
+  /** A text post as the organization page (comments and statistics are the page's). */
+  const pagePost = async (credentials: PlatformCredentials) => {
+    const { drivePublish } = await import('../../support/platform-harness');
+    const { noMedia } = await import('../../support/media-access');
+    return (await drivePublish(adapter, { credentials, idempotencyKey: `li-org-${++serial}`, media: noMedia },
+      post(adapter, 'text', 'Contract page update', [], { target_linkedin_page_id: pageId }), { maxWaitMs: 20 })).outcome;
+  };
   return harness<LinkedInSimulator>({
     name: 'linkedin',
     async start() {
@@ -492,13 +502,9 @@ const linkedin = (() => {
     firstComment: { check: async (o, text) => sim().comments(o.postId).some((c) => c.text === text) },
     library: { connect: () => pageConnect(), post: () => post(adapter, 'text', 'Contract page update', [], { target_linkedin_page_id: pageId }) },
     lookups: { connect: () => pageConnect(), lists: { pages: { names: ['Contract Page'] } } },
+    analytics: linkedinAnalyticsHarness(() => sim(), () => pageId, (credentials) => pagePost(credentials)),
     comments: {
-      async publish(credentials) {
-        const { drivePublish } = await import('../../support/platform-harness');
-        const { noMedia } = await import('../../support/media-access');
-        return (await drivePublish(adapter, { credentials, idempotencyKey: `li-org-${++serial}`, media: noMedia },
-          post(adapter, 'text', 'Contract page update', [], { target_linkedin_page_id: pageId }), { maxWaitMs: 20 })).outcome;
-      },
+      publish: (credentials) => pagePost(credentials),
       seed: (o, text) => sim().seedComment({ postId: o.postId, text }).urn,
       state: (id) => { const c = sim().comments().find((x) => x.urn === id || x.id === id); return c && { text: c.text }; },
     },

@@ -22,8 +22,13 @@ export interface HarnessAnalytics {
    * ending on the frozen clock's day), as the adapter must report them; checked with toMatchObject.
    */
   account(connection: VerifiedConnection, window: { since: string; until: string; days: number }): Promise<Partial<AccountMetrics>> | Partial<AccountMetrics>;
-  /** The simulator's own figures for a published post (at the frozen clock). */
-  post(connection: VerifiedConnection, outcome: PublishOutcome): Promise<Partial<PostMetrics>> | Partial<PostMetrics>;
+  /**
+   * The simulator's own figures for a published post (at the frozen clock); absent for a network
+   * without per-post metrics (an empty `post` catalogue), whose `post` must refuse as unsupported.
+   */
+  post?(connection: VerifiedConnection, outcome: PublishOutcome): Promise<Partial<PostMetrics>> | Partial<PostMetrics>;
+  /** How this section publishes (default: the contract's first publishable kind). LinkedIn measures organization posts. */
+  publish?(credentials: PlatformCredentials): Promise<PublishOutcome>;
   /** A failure the next analytics call meets, and what the adapter must make of it. */
   failure: { arm(): void; expect: Partial<PlatformFailure> };
 }
@@ -32,8 +37,9 @@ const DAY_MS = 86_400_000;
 const day = (at: Date) => at.toISOString().slice(0, 10);
 
 export function analyticsContract(
-  h: PlatformHarness, a: HarnessAnalytics, publish: (credentials: PlatformCredentials) => Promise<{ outcome: PublishOutcome }>,
+  h: PlatformHarness, a: HarnessAnalytics, publishDefault: (credentials: PlatformCredentials) => Promise<{ outcome: PublishOutcome }>,
 ): void {
+  const publish = async (credentials: PlatformCredentials) => ({ outcome: a.publish ? await a.publish(credentials) : (await publishDefault(credentials)).outcome });
   describe('analytics', () => {
     afterEach(() => a.freeze(undefined));
 
@@ -47,7 +53,8 @@ export function analyticsContract(
       expect(account.filter((n) => !(ACCOUNT_METRICS as readonly string[]).includes(n))).toEqual([]);
       expect(post.filter((n) => !(POST_METRICS as readonly string[]).includes(n))).toEqual([]);
       expect(account).toContain(c.primaryImpressionsField);
-      expect(post).toContain(c.postPrimaryImpressionsField);
+      if (post.length) expect(post).toContain(c.postPrimaryImpressionsField);
+      expect(Boolean(a.post)).toBe(post.length > 0);
       for (const m of [...c.account, ...c.post]) expect(m.label.trim()).not.toBe('');
     });
 
@@ -77,14 +84,24 @@ export function analyticsContract(
       expect(second.expected).not.toEqual(first.expected);
     });
 
-    it('post metrics: exactly the catalogue names, equal to the simulator figures', async () => {
-      const connection = await h.connect();
-      const { outcome } = await publish(connection.credentials);
-      a.freeze(new Date(Date.now() + 3 * DAY_MS));
-      const got = await h.adapter.analytics!.post({ credentials: connection.credentials }, { post: postRefOf(outcome), ...a.request?.(connection) });
-      expect(Object.keys(got.values).sort()).toEqual(h.adapter.analytics!.catalogue.post.map((m) => m.name).sort());
-      expect(got).toMatchObject(await a.post(connection, outcome));
-    });
+    const expectPost = a.post;
+    if (expectPost) {
+      it('post metrics: exactly the catalogue names, equal to the simulator figures', async () => {
+        const connection = await h.connect();
+        const { outcome } = await publish(connection.credentials);
+        a.freeze(new Date(Date.now() + 3 * DAY_MS));
+        const got = await h.adapter.analytics!.post({ credentials: connection.credentials }, { post: postRefOf(outcome), ...a.request?.(connection) });
+        expect(Object.keys(got.values).sort()).toEqual(h.adapter.analytics!.catalogue.post.map((m) => m.name).sort());
+        expect(got).toMatchObject(await expectPost(connection, outcome));
+      });
+    } else {
+      it('post metrics: the network has none, refused as unsupported', async () => {
+        const connection = await h.connect();
+        const { outcome } = await publish(connection.credentials);
+        await expect(h.adapter.analytics!.post({ credentials: connection.credentials }, { post: postRefOf(outcome) }))
+          .rejects.toMatchObject({ platform: h.name, failure: { kind: 'unsupported' } });
+      });
+    }
 
     it(`a refusal of the network is a PlatformError (${a.failure.expect.kind})`, async () => {
       const connection = await h.connect();

@@ -3,10 +3,12 @@
  * from its model (ops/simulators/<net>/analytics.ts) the way the network defines them, named as
  * the spec names them.
  */
-import type { TimePoint } from '../../../core/ports/platform';
+import type { PlatformCredentials, PublishOutcome, TimePoint } from '../../../core/ports/platform';
 import type { BlueskySimulator } from '../../../ops/simulators/bluesky';
 import type { FacebookSimulator } from '../../../ops/simulators/facebook';
+import type { GoogleBusinessSimulator } from '../../../ops/simulators/google_business';
 import type { InstagramSimulator } from '../../../ops/simulators/instagram';
+import { linkedinEngagementRate, type LinkedInShareCounts, type LinkedInSimulator } from '../../../ops/simulators/linkedin';
 import type { PinterestSimulator } from '../../../ops/simulators/pinterest';
 import type { ThreadsSimulator } from '../../../ops/simulators/threads';
 import type { TikTokSimulator } from '../../../ops/simulators/tiktok';
@@ -257,5 +259,67 @@ export function pinterestAnalyticsHarness(sim: () => PinterestSimulator, account
       return { values: { impressions: sum.IMPRESSION, pin_clicks: sum.PIN_CLICK, outbound_clicks: sum.OUTBOUND_CLICK, saves: sum.SAVE, engagement: sum.ENGAGEMENT } };
     },
     failure: { arm: () => sim().fail('expired_token'), expect: { kind: 'auth_expired' } },
+  };
+}
+
+/**
+ * LinkedIn: the organization page's statistics (`pageId`); `publish` posts as the page, since a
+ * page's figures grow with the page's own posts.
+ */
+export function linkedinAnalyticsHarness(
+  sim: () => LinkedInSimulator, pageId: () => string, publish?: (credentials: PlatformCredentials) => Promise<PublishOutcome>,
+): HarnessAnalytics {
+  const COUNTS = ['impressionCount', 'uniqueImpressionsCount', 'clickCount', 'likeCount', 'commentCount', 'shareCount'] as const;
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    request: () => ({ pageUrn: `urn:li:organization:${pageId()}` }),
+    ...(publish ? { publish } : {}),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const days = daysOf(w).map((date) => ({ date, counts: an.dailyShares(pageId(), date) }));
+      const totals = Object.fromEntries(COUNTS.map((k) => [k, days.reduce((sum, d) => sum + d.counts[k], 0)])) as LinkedInShareCounts;
+      return {
+        values: {
+          followers: an.followers(pageId()), reach: totals.uniqueImpressionsCount, impressions: totals.impressionCount,
+          profileViews: daysOf(w).reduce((sum, d) => sum + an.pageViews(pageId(), d), 0),
+          likes: totals.likeCount, comments: totals.commentCount, shares: totals.shareCount, engagement: linkedinEngagementRate(totals),
+        },
+        reachTimeseries: days.map((d) => ({ date: d.date, value: d.counts.uniqueImpressionsCount })),
+        impressionsTimeseries: days.map((d) => ({ date: d.date, value: d.counts.impressionCount })),
+      };
+    },
+    post(_connection, outcome) {
+      const c = sim().analytics.post(sim().posts().find((p) => p.id === outcome.postId)!);
+      return {
+        values: {
+          impressions: c.impressionCount, reach: c.uniqueImpressionsCount, likes: c.likeCount, comments: c.commentCount, shares: c.shareCount,
+          engagement: linkedinEngagementRate(c),
+        },
+      };
+    },
+    failure: { arm: () => sim().fail('statistics_access_denied'), expect: { kind: 'rejected', code: 'permission_denied' } },
+  };
+}
+
+/** Google Business Profile: the location's daily metrics (no per-post metrics). */
+export function googleBusinessAnalyticsHarness(sim: () => GoogleBusinessSimulator, locationId: () => string): HarnessAnalytics {
+  const IMPRESSIONS = ['BUSINESS_IMPRESSIONS_DESKTOP_MAPS', 'BUSINESS_IMPRESSIONS_DESKTOP_SEARCH', 'BUSINESS_IMPRESSIONS_MOBILE_MAPS', 'BUSINESS_IMPRESSIONS_MOBILE_SEARCH'];
+  return {
+    freeze: (at) => sim().analytics.model.setNow(at),
+    request: () => ({ locationId: locationId() }),
+    account(_connection, w) {
+      const an = sim().analytics;
+      const total = (m: string) => an.total(locationId(), m, w.since, w.until);
+      const actions = {
+        website_clicks: total('WEBSITE_CLICKS'), call_clicks: total('CALL_CLICKS'), direction_requests: total('BUSINESS_DIRECTION_REQUESTS'),
+        conversations: total('BUSINESS_CONVERSATIONS'), bookings: total('BUSINESS_BOOKINGS'),
+      };
+      const impressions = daysOf(w).map((date) => ({ date, value: IMPRESSIONS.reduce((sum, m) => sum + an.daily(locationId(), m, date), 0) }));
+      return {
+        values: { impressions: seriesSum(impressions), ...actions, engagement: Object.values(actions).reduce((a, b) => a + b, 0) },
+        impressionsTimeseries: impressions,
+      };
+    },
+    failure: { arm: () => sim().fail('token_expired'), expect: { kind: 'auth_expired' } },
   };
 }

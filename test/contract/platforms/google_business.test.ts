@@ -12,6 +12,7 @@ import { createGoogleBusinessPlatform, mapGoogleBusinessFailure } from '../../..
 import { startGoogleBusinessSimulator, type GoogleBusinessSimulator } from '../../../ops/simulators/google_business';
 import { noMedia } from '../../support/media-access';
 import { drivePublish, FIXTURE_TIMEOUT_MS, mediaFixtures, type MediaFixtures } from '../../support/platform-harness';
+import { googleBusinessAnalyticsHarness } from './analytics-harnesses';
 import { platformContract, type PlatformHarness } from './shared-contract';
 
 const REDIRECT = 'https://herald.example/api/herald/oauth/google_business/callback';
@@ -59,7 +60,9 @@ const harness: PlatformHarness = {
     const client = sim.createClient({ redirectUris: [REDIRECT] });
     user = sim.createUser({ name: 'Contract Bakery' });
     location = sim.createLocation(user.accountId, { title: 'Contract Bakery Downtown' });
-    adapter = createGoogleBusinessPlatform({ ...client, apiBase: sim.apiBase, accountsBase: sim.apiBase, infoBase: sim.apiBase, authBase: sim.authBase, tokenUrl: sim.tokenUrl, timeoutMs: 5000 });
+    adapter = createGoogleBusinessPlatform({
+      ...client, apiBase: sim.apiBase, accountsBase: sim.apiBase, infoBase: sim.apiBase, performanceBase: sim.performanceBase, authBase: sim.authBase, tokenUrl: sim.tokenUrl, timeoutMs: 5000,
+    });
   },
   stop: () => sim.close(),
   reset: () => sim.reset(),
@@ -75,6 +78,7 @@ const harness: PlatformHarness = {
   publishedCount: () => sim.posts().length + sim.mediaItems().length,
   requestCount: () => sim.requests.length,
   lookups: { lists: { locations: { names: ['Contract Bakery Downtown'] } } },
+  analytics: googleBusinessAnalyticsHarness(() => sim, () => location.id),
   failures: [
     { mode: 'token_expired', arm: () => sim.fail('token_expired'), expect: { kind: 'auth_expired' } },
     { mode: 'real:access_token_expired', arm: () => sim.expireAccessTokens(user.id), expect: { kind: 'auth_expired' } },

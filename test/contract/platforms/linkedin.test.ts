@@ -16,7 +16,7 @@ import { noMedia } from '../../support/media-access';
 
 const REDIRECT = 'https://herald.example/connect/linkedin/callback';
 const MEMBER_SCOPES = ['openid', 'profile', 'w_member_social'];
-const PAGE_SCOPES = [...MEMBER_SCOPES, 'w_organization_social', 'r_organization_admin', 'r_organization_social'];
+const PAGE_SCOPES = [...MEMBER_SCOPES, 'w_organization_social', 'r_organization_admin', 'r_organization_social', 'rw_organization_admin'];
 const PART_BYTES = 64 * 1024;
 const DISTRIBUTION = { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] };
 
@@ -166,7 +166,7 @@ describe('connect', () => {
       response_type: 'code', client_id: client.clientId, redirect_uri: REDIRECT, state: 'st-1', scope: 'openid profile w_member_social',
     });
     const pages = new URL(adapter({ organizationPages: true }).oauth!.authorizeUrl({ state: 's', redirectUri: REDIRECT }));
-    expect(pages.searchParams.get('scope')).toBe('openid profile w_member_social w_organization_social r_organization_admin r_organization_social');
+    expect(pages.searchParams.get('scope')).toBe('openid profile w_member_social w_organization_social r_organization_admin r_organization_social rw_organization_admin');
   });
 
   it('goes through the approve page, exchanges the code and reads the identity', async () => {
@@ -608,5 +608,100 @@ describe('simulator wire format', () => {
     });
     expect((await finalize([...tags].reverse())).status).toBe(400);
     expect((await finalize(tags)).status).toBe(200);
+  });
+});
+
+describe('analytics', () => {
+  const DAY = 86_400_000;
+  const orgUrn = () => `urn:li:organization:${page()}`;
+  const pageCredentials = (scope = PAGE_SCOPES): PlatformCredentials => ({
+    ...credentialsFor(scope), pages: JSON.stringify([{ id: page(), role: 'ADMINISTRATOR' }]),
+  });
+  afterEach(() => sim.analytics.model.setNow(undefined));
+
+  it('reads the page statistics with the REST headers, day intervals of the window and the follower count', async () => {
+    const at = new Date(Date.UTC(2026, 4, 20, 15));
+    sim.analytics.model.setNow(at);
+    const got = await linkedin.analytics!.account({ credentials: pageCredentials() }, { until: at, days: 7 });
+    const share = only('GET', '/rest/organizationalEntityShareStatistics');
+    expect(share.headers).toMatchObject({ 'linkedin-version': thisMonth(), 'x-restli-protocol-version': '2.0.0', authorization: expect.stringMatching(/^Bearer /) });
+    expect(share.query).toEqual({
+      q: 'organizationalEntity', organizationalEntity: orgUrn(),
+      timeIntervals: `(timeRange:(start:${Date.UTC(2026, 4, 14)},end:${Date.UTC(2026, 4, 21)}),timeGranularityType:DAY)`,
+    });
+    expect(only('GET', '/rest/organizationPageStatistics').query).toMatchObject({ q: 'organization', organization: orgUrn() });
+    expect(only('GET', `/rest/networkSizes/${encodeURIComponent(orgUrn())}`).query).toEqual({ edgeType: 'COMPANY_FOLLOWED_BY_MEMBER' });
+    expect(got.reachTimeseries!.map((p) => p.date)).toEqual(['2026-05-14', '2026-05-15', '2026-05-16', '2026-05-17', '2026-05-18', '2026-05-19', '2026-05-20']);
+    expect(got.values.followers).toBe(sim.analytics.followers(page()));
+    expect(got.values.engagement).toBeGreaterThan(0);
+    expect(got.values.engagement).toBeLessThan(1);
+  });
+
+  it('takes the page of page_urn, and refuses a page the member does not administer, sending nothing', async () => {
+    const got = await linkedin.analytics!.account({ credentials: pageCredentials() }, { until: new Date(), days: 30, pageUrn: orgUrn() });
+    expect(got.values.followers).toBe(sim.analytics.followers(page()));
+    sim.reset();
+    const err = await rejection(linkedin.analytics!.account({ credentials: pageCredentials() }, { until: new Date(), days: 30, pageUrn: 'urn:li:organization:424242' }));
+    expect(err).toMatchObject({ platform: 'linkedin', failure: { kind: 'invalid_content', code: 'linkedin_page_not_administered' } });
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it('a personal profile without pages is refused (organization pages only), sending nothing', async () => {
+    const err = await rejection(linkedin.analytics!.account({ credentials: credentialsFor() }, { until: new Date(), days: 30 }));
+    expect(err).toMatchObject({ platform: 'linkedin', failure: { kind: 'invalid_content', code: 'linkedin_page_required' } });
+    expect(err.message).toMatch(/organization pages only/);
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it('without rw_organization_admin LinkedIn refuses the statistics: rejected permission_denied', async () => {
+    const scopes = PAGE_SCOPES.filter((s) => s !== 'rw_organization_admin');
+    const err = await rejection(linkedin.analytics!.account({ credentials: pageCredentials(scopes) }, { until: new Date(), days: 30 }));
+    expect(err).toMatchObject({ platform: 'linkedin', failure: { kind: 'rejected', code: 'permission_denied' }, upstream: { status: 403 } });
+    // The follower count needs any organization scope; the share statistics are what is refused.
+    expect(requestsTo('GET', '/rest/organizationalEntityShareStatistics')).toHaveLength(1);
+  });
+
+  it('per post: the share statistics of the page post, its author found from the post; a member post is refused', async () => {
+    const credentials = pageCredentials();
+    const pagePost = await publishText(fresh('Stats from the page'), { target_linkedin_page_id: page() }, ctxFor(credentials));
+    sim.seedComment({ postId: pagePost.postId, text: 'Great read' });
+    sim.analytics.model.setNow(new Date(Date.now() + 4 * DAY));
+    const before = sim.requests.length;
+    const got = await linkedin.analytics!.post({ credentials }, { post: { id: pagePost.postId } });
+    const c = sim.analytics.post(sim.posts().find((p) => p.id === pagePost.postId)!);
+    const reads = sim.requests.slice(before);
+    expect(reads.map((r) => r.path)).toEqual([`/rest/posts/${encodeURIComponent(pagePost.postId)}`, '/rest/organizationalEntityShareStatistics']);
+    expect(reads[1]!.query).toEqual({
+      q: 'organizationalEntity', organizationalEntity: orgUrn(), [pagePost.postId.startsWith('urn:li:share:') ? 'shares' : 'ugcPosts']: `List(${pagePost.postId})`,
+    });
+    expect(got.values).toMatchObject({ impressions: c.impressionCount, reach: c.uniqueImpressionsCount, likes: c.likeCount, comments: 1, shares: c.shareCount });
+    expect(got.values.impressions).toBeGreaterThanOrEqual(got.values.reach!);
+
+    const memberPost = await publishText(fresh('Stats from me'), {}, ctxFor(credentials));
+    const err = await rejection(linkedin.analytics!.post({ credentials }, { post: { id: memberPost.postId } }));
+    expect(err).toMatchObject({ platform: 'linkedin', failure: { kind: 'invalid_content', code: 'organization_posts_only' } });
+  });
+
+  it('the simulator keeps LinkedIn\'s statistics rules: the rolling 12 months, an end after the start, the ADMINISTRATOR role', async () => {
+    const token = sim.issueTokens(member.sub, { clientId: client.clientId, scope: PAGE_SCOPES }).accessToken;
+    const get = (query: string) => fetch(`${sim.apiBase}/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${encodeURIComponent(orgUrn())}${query}`, {
+      headers: { authorization: `Bearer ${token}`, 'linkedin-version': thisMonth(), 'x-restli-protocol-version': '2.0.0' },
+    });
+    const old = Date.now() - 400 * DAY;
+    expect((await get(`&timeIntervals=(timeRange:(start:${old},end:${old + DAY}),timeGranularityType:DAY)`)).status).toBe(400);
+    expect((await get(`&timeIntervals=(timeRange:(start:${Date.now()},end:${Date.now() - DAY}),timeGranularityType:DAY)`)).status).toBe(400);
+    const monthly = await (await get(`&timeIntervals=(timeRange:(start:${Date.now() - 40 * DAY},end:${Date.now()}),timeGranularityType:MONTH)`)).json() as { elements: unknown[] };
+    expect(monthly.elements.length).toBeGreaterThanOrEqual(2);
+    const lifetime = await (await get('')).json() as { elements: Array<{ totalShareStatistics: Record<string, number> }> };
+    expect(lifetime.elements).toHaveLength(1);
+    expect(Object.keys(lifetime.elements[0]!.totalShareStatistics).sort()).toEqual(
+      ['clickCount', 'commentCount', 'engagement', 'impressionCount', 'likeCount', 'shareCount', 'uniqueImpressionsCount']);
+    const editor = sim.createAccount({ name: 'Page Editor', pages: [{ name: 'Edited Page', role: 'CONTENT_ADMINISTRATOR' }] });
+    const editorToken = sim.issueTokens(editor.sub, { clientId: client.clientId, scope: PAGE_SCOPES }).accessToken;
+    const denied = await fetch(`${sim.apiBase}/rest/organizationPageStatistics?q=organization&organization=${encodeURIComponent(`urn:li:organization:${editor.pages[0]!.id}`)}`, {
+      headers: { authorization: `Bearer ${editorToken}`, 'linkedin-version': thisMonth(), 'x-restli-protocol-version': '2.0.0' },
+    });
+    expect(denied.status).toBe(403);
+    expect(await denied.json()).toMatchObject({ status: 403, code: 'ACCESS_DENIED' });
   });
 });
