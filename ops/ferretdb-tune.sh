@@ -26,7 +26,7 @@ fi
 
 # The equality lookups of the repositories in adapters/mongo/ (names: adapters/mongo/collections.ts), per collection.
 declare -A FIELDS=(
-  [uploads]="requestId jobId contentHash connectionIds capDay"
+  [uploads]="requestId jobId connectionIds capDay"
   [upload_targets]="_id requestId postId"
   [connected_accounts]="_id profileUsername"
   [api_keys]="_id hash accountId"

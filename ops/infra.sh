@@ -11,13 +11,14 @@ LOCAL_TEMPORAL=127.0.0.1:$HERALD_TEMPORAL_PORT
 LOCAL_MONGO=mongodb://127.0.0.1:$HERALD_FERRETDB_PORT/herald
 LOCAL_REDIS=redis://127.0.0.1:$HERALD_REDIS_PORT
 LOCAL_TEMPORAL_UI=http://127.0.0.1:$HERALD_TEMPORAL_UI_PORT
-# FerretDB keeps up to pool_max_conns PostgreSQL connections open. Its default, 50, is half of
-# PostgreSQL's default max_connections (two instances would starve everything else). It must stay
-# above the number of concurrent operations all clients send: FerretDB 1.x runs an update with one
+# FerretDB keeps up to pool_max_conns PostgreSQL connections open. It must stay well above the
+# number of concurrent operations all clients send: FerretDB 1.x runs an update with one
 # connection for the query and a second for the write, and deadlocks when every connection is held
-# by such a query (seen draining a 2,000-upload backlog). Herald processes send at most
-# HERALD_MONGO_MAX_POOL_SIZE (10) each.
-PG_URL=postgres://postgres@127.0.0.1:5432/ferretdb?pool_max_conns=${HERALD_FERRETDB_PG_CONNS:-40}
+# by such a query (seen draining a 2,000-upload backlog, and with the accept bench's worker beside
+# other test stacks at 40). Herald processes send at most HERALD_MONGO_MAX_POOL_SIZE (10) each and
+# ops/start.sh runs four (api, worker, web, mcp): 40 at most, so 80 leaves every update its second
+# connection; PostgreSQL's default max_connections (100) keeps 20 for psql and the rest.
+PG_URL=postgres://postgres@127.0.0.1:5432/ferretdb?pool_max_conns=${HERALD_FERRETDB_PG_CONNS:-80}
 
 # External = set to something other than what we would start ourselves.
 # Comparing with the local value means that sourcing .herald/env into your

@@ -118,12 +118,6 @@ export function createMemoryUploads(): UploadRepository {
       const skip = Math.max(0, (Math.floor(query.page) - 1) * limit);
       return { items: matching.slice(skip, skip + limit).map((u) => copy(u)), total: matching.length };
     },
-    async findByContentHash(accountId, contentHash, since) {
-      const found = [...byKey.values()]
-        .filter((u) => u.accountId === accountId && u.contentHash === contentHash && u.createdAt >= since && u.status !== 'cancelled')
-        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
-      return found ? copy(found) : null;
-    },
     async countSince(accountId, since) {
       return [...byKey.values()].filter((u) => u.accountId === accountId && u.createdAt >= since && u.status !== 'cancelled').length;
     },

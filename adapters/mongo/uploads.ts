@@ -94,7 +94,6 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
     { key: { accountId: 1, createdAt: -1 }, name: 'accountId_createdAt' },
     { key: { status: 1, createdAt: 1 }, name: 'status_createdAt' },
     { key: { connectionIds: 1, capDay: 1 }, name: 'connectionIds_capDay' },
-    { key: { accountId: 1, contentHash: 1, createdAt: -1 }, name: 'accountId_contentHash_createdAt' },
   ]);
   await ensureIndexes(targets, [
     { key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' },
@@ -227,10 +226,6 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
           ? []
           : await col.find(filter).sort({ createdAt: -1, requestId: -1 }).skip(skip).limit(limit).toArray();
       return { items: await withTargets(docs), total };
-    },
-    async findByContentHash(accountId, contentHash, since) {
-      const doc = await col.find({ accountId, contentHash, createdAt: { $gte: since }, status: { $ne: 'cancelled' } }).sort({ createdAt: -1 }).limit(1).next();
-      return doc ? (await withTargets([doc]))[0]! : null;
     },
     async countSince(accountId, since) {
       return col.countDocuments({ accountId, createdAt: { $gte: since }, status: { $ne: 'cancelled' } });

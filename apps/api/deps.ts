@@ -3,6 +3,7 @@ import type { AuthCache, Caller } from '../../core/usecases/authenticate';
 import type { PlatformRegistry } from '../../core/ports/platform';
 import type { AuthFailureGuard, RequestRateLimiter } from '../../core/ports/rate-limit';
 import type { Storage } from '../../core/ports/storage';
+import type { DuplicateWindow } from '../../core/ports/duplicate-window';
 import type { CredentialLeases } from '../../core/ports/credential-leases';
 import type { Clock, IdGenerator, KeyHasher, Pkce, SecretBox } from '../../core/ports/system';
 import type { UploadRunner } from '../../core/ports/upload-runner';
@@ -38,6 +39,8 @@ export interface ApiDeps {
   /** Agents' OAuth access tokens (the MCP daemon issues them), accepted as `Bearer hma_…`. */
   agentTokens?: Pick<AgentOAuthStore, 'tokens'>;
   limiter: RequestRateLimiter;
+  /** Claims of the duplicate window (HERALD_DUPLICATE_WINDOW_MS), shared by every API process. */
+  duplicates?: DuplicateWindow;
   log: (message: string, fields: Record<string, unknown>) => void;
   mediaStore: MediaStore;
   /** Bytes and signed URLs of stored media, for networks' prechecks at intake. */

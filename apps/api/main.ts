@@ -3,6 +3,8 @@ import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
 import { lifecycleWiring } from '../shared/lifecycle';
 import { createAuthFailureGuard, createRequestRateLimiter } from '../../adapters/redis/rate-limit';
 import { createRedisResultCache } from '../../adapters/redis/cache';
+import { createRedisDuplicateWindow } from '../../adapters/redis/duplicate-window';
+import { cacheProfiles } from '../../adapters/cache/profiles';
 import { createAesSecretBox, randomIds, s256Pkce, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectRedis, connectTemporal, log } from '../shared/compose';
@@ -40,7 +42,7 @@ async function main(): Promise<void> {
   const timing = config.debugTiming ? createRequestTiming() : undefined;
   if (timing) timing.observe(mongo.client);
   const deps: ApiDeps = {
-    storage: mongo.storage,
+    storage: { ...mongo.storage, profiles: cacheProfiles(mongo.storage.profiles, { ttlMs: config.api.profileCacheMs, clock: systemClock }) },
     leases: mongo.leases,
     platforms: buildPlatforms(config, observability.fetchOf),
     runner: createTemporalUploadRunner(temporal.client, { taskQueue: config.temporal.taskQueue, timing: config.uploadTiming }),
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
     limiter: createRequestRateLimiter(redis, {
       points: config.rateLimit.points, windowSeconds: config.rateLimit.windowSeconds, keyPrefix: `${config.redisKeyPrefix}:req`,
     }),
+    duplicates: createRedisDuplicateWindow(redis, { keyPrefix: `${config.redisKeyPrefix}:dup` }),
     log,
     mediaStore: media.store,
     media: media.access,

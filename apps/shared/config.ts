@@ -8,7 +8,7 @@ import { DEFAULT_SNAPSHOT_SETTINGS, type AnalyticsSnapshotSettings } from '../..
 /** Every setting of the daemons, read from the environment here and nowhere else. */
 export interface HeraldConfig {
   namespace: string;
-  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number; authCacheMs: number };
+  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number; authCacheMs: number; profileCacheMs: number };
   mongoUri: string;
   /** Concurrent database operations per process (the MongoDB driver's maxPoolSize). */
   mongoMaxPoolSize: number;
@@ -169,6 +169,8 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       // Verified API keys are remembered this long per API process: a key revoked (or a plan
       // changed) with the CLI is honoured within this bound. 0 reads the database on every request.
       authCacheMs: int(env, 'HERALD_AUTH_CACHE_MS', 5_000),
+      // Profiles read by this API process are reused this long (its own writes drop them at once).
+      profileCacheMs: int(env, 'HERALD_PROFILE_CACHE_MS', 5_000),
     },
     mongoUri: env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald',
     // FerretDB 1.x holds one PostgreSQL connection for an update's query while it takes a second

@@ -89,6 +89,8 @@ export class AuthCache {
   private readonly cleanAddresses: Expiring<true>;
   /** When lastUsedAt was last written per key id (by this process). */
   private readonly touched = new Map<string, number>();
+  /** Lookups in flight per key hash: requests arriving together when an entry expired share one. */
+  private readonly pending = new Map<string, Promise<Caller | null>>();
 
   constructor(readonly ttlMs: number) {
     this.keys = new Expiring(ttlMs);
@@ -101,6 +103,16 @@ export class AuthCache {
 
   verified(hash: string, caller: Caller, now: number): void {
     this.keys.set(hash, caller, now);
+  }
+
+  /** `lookup()`'s answer for `hash`, shared by every request asking while it runs. */
+  shared(hash: string, lookup: () => Promise<Caller | null>): Promise<Caller | null> {
+    let running = this.pending.get(hash);
+    if (!running) {
+      running = lookup().finally(() => this.pending.delete(hash));
+      this.pending.set(hash, running);
+    }
+    return running;
   }
 
   isClean(address: string, now: number): boolean {
@@ -174,7 +186,8 @@ export async function authenticate(deps: AuthenticateDeps, input: { authorizatio
     failures = guard.failures;
   }
   if (hash && !caller) {
-    caller = (match ? await verify(deps, hash) : await verifyAgentToken(deps, hash)) ?? undefined;
+    const lookup = () => (match ? verify(deps, hash) : verifyAgentToken(deps, hash));
+    caller = (await (cache ? cache.shared(hash, lookup) : lookup())) ?? undefined;
     if (caller) cache?.verified(hash, caller, now);
   }
   if (!caller) {

@@ -17,6 +17,7 @@ import type { Clock, IdGenerator } from '../ports/system';
 import { PlatformError } from '../domain/errors';
 import type { UploadRunner } from '../ports/upload-runner';
 import type { CredentialLeases } from '../ports/credential-leases';
+import type { DuplicateWindow } from '../ports/duplicate-window';
 import { requireProfile } from './profiles';
 import type { Metrics } from '../ports/metrics';
 import { reserveQueueSlot } from './queue';
@@ -26,8 +27,10 @@ export interface SubmitDeps {
   storage: Pick<Storage, 'uploads' | 'profiles' | 'connectedAccounts' | 'queues'>;
   /** Digest for duplicate protection (SHA-256 in production). */
   hasher: { hash(text: string): string };
-  /** Identical uploads within this window return the existing request; 0 turns it off. */
+  /** Identical uploads within this window return the existing request; 0 (or no `duplicates`) turns it off. */
   duplicateWindowMs?: number;
+  /** Where the window's claims live (Redis: shared by every API process). */
+  duplicates?: DuplicateWindow;
   /** With these, networks' read-only prechecks run at intake (TikTok privacy levels). */
   secrets?: SecretBox;
   media?: MediaAccess;
@@ -249,6 +252,29 @@ export async function buildTargets(
 }
 
 /**
+ * The duplicate window: claims the content's digest for this request, or finds the earlier
+ * upload holding it. A claim whose upload was cancelled, or never stored (its request failed
+ * without giving the claim up), passes to this request. One Redis round trip in the common case.
+ */
+async function claimContent(
+  deps: SubmitDeps, accountId: string, contentHash: string, requestId: string,
+): Promise<{ twin?: UploadRequest; release(): Promise<void> }> {
+  const { duplicates, duplicateWindowMs } = deps;
+  if (!duplicates || !duplicateWindowMs) return { release: async () => undefined };
+  const key = `${accountId}:${contentHash}`;
+  const release = () => duplicates.release(key, requestId).catch(() => undefined);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const holder = await duplicates.claim(key, requestId, duplicateWindowMs);
+    if (holder === null || holder === requestId) return { release };
+    const twin = await deps.storage.uploads.find(accountId, holder);
+    if (twin && twin.status !== 'cancelled') return { twin, release: async () => undefined };
+    await duplicates.release(key, holder);
+  }
+  // Another request took the freed claim meanwhile: no twin to answer with, so this one goes on.
+  return { release: async () => undefined };
+}
+
+/**
  * Accepts a post (text, photos or video) for several platforms and hands it to the durable
  * runner. A repeated request id returns the earlier request instead of publishing again.
  * Synchronous requests wait up to `syncTimeoutMs`, then answer like asynchronous ones while the
@@ -262,18 +288,13 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
     input.media.map((m) => m.id), Object.entries(input.fields).filter(([k]) => !IDENTITY_UPLOAD_FIELDS.has(k)).sort(),
     input.schedule?.at.toISOString() ?? null,
   ]));
-  // The duplicate lookup depends on the request alone: it runs while the targets are planned
-  // (one database round trip less to wait for), and is consulted where it always was.
-  const twinLookup = deps.duplicateWindowMs
-    ? deps.storage.uploads.findByContentHash(account.id, contentHash, new Date(deps.clock.now().getTime() - deps.duplicateWindowMs))
-    : Promise.resolve(null);
-  // Not awaited when planning fails first: that failure is the answer.
-  twinLookup.catch(() => undefined);
   const { targets, warnings, prechecked } = await buildTargets(deps, account, input, { profile: admitted.profile });
   await networkPrechecks(deps, account, input, targets);
-  const twin = await twinLookup;
-  if (twin) return { upload: twin, duplicate: true, finished: twin.status === 'completed' };
+  const requestId = input.requestId ?? deps.ids.next('req');
+  const claim = await claimContent(deps, account.id, contentHash, requestId);
+  if (claim.twin) return { upload: claim.twin, duplicate: true, finished: claim.twin.status === 'completed' };
   if (prechecked.length === targets.length) {
+    await claim.release();
     // Nothing could go out: refused as a whole, and not counted as an upload.
     const first = prechecked[0]!;
     throw new HeraldError(first.error_code === 'account_restricted' ? 'too_many_requests' : 'conflict', sentences(prechecked.map((p) => p.error)),
@@ -285,7 +306,6 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
       });
   }
   const now = deps.clock.now();
-  const requestId = input.requestId ?? deps.ids.next('req');
   let schedule = input.schedule;
   let queueSlot: Date | undefined;
   if (input.queue) {
@@ -320,7 +340,11 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
     await deps.storage.uploads.insert(upload);
   } catch (err) {
     if (queueSlot) await deps.storage.queues.release(account.id, input.profileUsername, queueSlot, requestId);
-    if (!(err instanceof DuplicateKeyError)) throw err;
+    // The claim names this request id, which a concurrent request of the same id holds now: kept.
+    if (!(err instanceof DuplicateKeyError)) {
+      await claim.release();
+      throw err;
+    }
     // A concurrent request with the same id won: answer with its upload.
     const existing = (await deps.storage.uploads.find(account.id, upload.requestId))!;
     return { upload: existing, duplicate: true, finished: existing.status === 'completed' };

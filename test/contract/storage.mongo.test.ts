@@ -117,7 +117,7 @@ describe('createMongoStorage (mongo only)', () => {
       api_keys: ['_id_', 'accountId', 'hash_unique'],
       profiles: ['_id_', 'accountId_username_unique'],
       connected_accounts: ['_id_', 'accountId_profileUsername_platform_unique'],
-      uploads: ['_id_', 'accountId_contentHash_createdAt', 'accountId_createdAt', 'accountId_jobId', 'accountId_requestId_unique', 'connectionIds_capDay', 'status_createdAt'],
+      uploads: ['_id_', 'accountId_createdAt', 'accountId_jobId', 'accountId_requestId_unique', 'connectionIds_capDay', 'status_createdAt'],
       upload_targets: ['_id_', 'accountId_requestId', 'postId_accountId_platform'],
       oauth_states: ['_id_', 'expiresAt'],
       queue_slots: ['_id_', 'accountId_profile_slotAt'],

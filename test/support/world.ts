@@ -1,5 +1,6 @@
 import { createMemoryStorage } from '../../adapters/memory/storage';
 import { createMemoryNotifier } from '../../adapters/memory/notifier';
+import { createMemoryDuplicateWindow } from '../../adapters/memory/duplicate-window';
 import { createInlineUploadRunner } from '../../adapters/memory/upload-runner';
 import { createPlatformRegistry } from '../../adapters/platforms/registry';
 import { createAuthFailureGuard } from '../../adapters/redis/rate-limit';
@@ -24,7 +25,8 @@ export function aWorld(opts: { platforms?: PlatformAdapter[] } = {}) {
   const runDeps = { storage, platforms, secrets, notifier, clock, media: noMedia };
   const runner = createInlineUploadRunner(runDeps, { ...DEFAULT_UPLOAD_TIMING, transientBackoffMs: 0 });
   const guard = createAuthFailureGuard(undefined, { maxFailures: 10, blockSeconds: 300, keyPrefix: `t${Math.random()}` });
-  const deps = { storage, platforms, secrets, notifier, clock, media: noMedia, runner, guard, ids: randomIds, hasher: sha256KeyHasher };
+  const duplicates = createMemoryDuplicateWindow(clock);
+  const deps = { storage, platforms, secrets, notifier, clock, media: noMedia, runner, guard, ids: randomIds, hasher: sha256KeyHasher, duplicates };
   return {
     deps,
     discord,

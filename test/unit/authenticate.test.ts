@@ -80,6 +80,25 @@ describe('authenticate', () => {
       await expect(auth()).rejects.toMatchObject({ kind: 'unauthenticated' });
     });
 
+    it('looks a key up once for requests arriving together when its entry has expired', async () => {
+      const world = aWorld();
+      const { account, secret } = await world.operator();
+      const deps = cached(world);
+      const lookups = jest.spyOn(world.deps.storage.apiKeys, 'findByHash');
+      const auth = () => authenticate(deps, { authorization: `Apikey ${secret}`, address: '7.7.7.8' });
+      const first = await Promise.all(Array.from({ length: 20 }, auth));
+      expect(first.every((c) => c.account.id === account.id)).toBe(true);
+      expect(lookups).toHaveBeenCalledTimes(1);
+      world.advance(5_001);
+      await Promise.all(Array.from({ length: 20 }, auth));
+      expect(lookups).toHaveBeenCalledTimes(2);
+      // Unknown keys share a lookup too, and every request still counts as a failure.
+      const failures = jest.spyOn(world.deps.guard, 'recordFailure');
+      const bad = await Promise.allSettled(Array.from({ length: 3 }, () => authenticate(deps, { authorization: 'Apikey hk_unknown', address: '7.7.7.9' })));
+      expect(bad.every((r) => r.status === 'rejected')).toBe(true);
+      expect(failures).toHaveBeenCalledTimes(3);
+    });
+
     it('does not keep unknown keys: a key is usable as soon as it is issued', async () => {
       const world = aWorld();
       const deps = cached(world);

@@ -399,6 +399,28 @@ describe('duplicate protection', () => {
     expect((await submitTextUpload(deps, account, post({ platforms: ['discord'] }))).duplicate).toBe(false);
     expect(world.discord.posts.map((p) => p.text)).toEqual(['Hello both', 'other', 'Hello both']);
   });
+
+  it('is not held by a cancelled post, nor by a request refused after it claimed the content', async () => {
+    const { world, account } = await connectedWorld();
+    const deps = { ...world.deps, duplicateWindowMs: 60_000 };
+    const { cancelScheduledPost } = await import('../../core/usecases/scheduled-posts');
+    const at = { at: new Date(world.deps.clock.now().getTime() + 3600_000), timezone: 'UTC' };
+    const scheduled = await submitTextUpload(deps, account, post({ platforms: ['discord'], schedule: at }));
+    expect((await submitTextUpload(deps, account, post({ platforms: ['discord'], schedule: at }))).upload.requestId).toBe(scheduled.upload.requestId);
+    await cancelScheduledPost(deps, account, scheduled.upload.jobId!);
+    const again = await submitTextUpload(deps, account, post({ platforms: ['discord'], schedule: at }));
+    expect(again.duplicate).toBe(false);
+    expect(again.upload.requestId).not.toBe(scheduled.upload.requestId);
+
+    // The insert fails after the claim: the claim is given up, so the same post is not answered with a request that never existed.
+    const insert = world.deps.storage.uploads.insert;
+    world.deps.storage.uploads.insert = async () => { throw new Error('database down'); };
+    await expect(submitTextUpload(deps, account, post({ platforms: ['discord'], title: 'flaky' }))).rejects.toThrow('database down');
+    world.deps.storage.uploads.insert = insert;
+    const retried = await submitTextUpload(deps, account, post({ platforms: ['discord'], title: 'flaky' }));
+    expect(retried.duplicate).toBe(false);
+    expect(retried.upload.status).toBe('completed');
+  });
 });
 
 describe('retrying failed platforms', () => {

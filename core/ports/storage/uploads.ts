@@ -61,8 +61,6 @@ export interface UploadRepository {
   history(query: UploadHistoryQuery): Promise<{ items: UploadRequest[]; total: number }>;
   /** Uploads still `pending` that were created before `olderThan` (for the start reconciler). */
   listStalePending(olderThan: Date, limit: number): Promise<UploadRequest[]>;
-  /** The newest upload of an operator with this content hash created since `since` (duplicate protection). */
-  findByContentHash(accountId: string, contentHash: string, since: Date): Promise<UploadRequest | null>;
   /** Uploads of an operator created since `since`, cancelled ones excluded (monthly plan quota). */
   countSince(accountId: string, since: Date): Promise<number>;
   /**
