@@ -21,6 +21,7 @@ import type { ConnectStorage } from '../../core/ports/connect-storage';
 import type { ConnectLinkOptions } from '../../core/usecases/connect-links';
 import type { AnalyticsApi } from './routes/analytics';
 import type { AnalyticsHistoryApi } from './routes/analytics-history';
+import type { ConnectionReadCache } from '../../core/usecases/connection-read-cache';
 
 export interface ApiDeps {
   storage: Storage;
@@ -70,6 +71,8 @@ export interface ApiDeps {
   analytics?: AnalyticsApi;
   /** Stored analytics history and post metrics (/total-impressions, /post-analytics); routes exist only with it. */
   analyticsHistory?: AnalyticsHistoryApi;
+  /** Connected-account records reused for HERALD_CONNECTION_CACHE_MS by the synchronous read routes (apps/api/connection-reads.ts). */
+  connectionCache?: ConnectionReadCache;
 }
 
 export interface ApiOptions {

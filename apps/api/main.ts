@@ -11,6 +11,7 @@ import { buildMedia, buildPlatforms, connectMongo, connectRedis, connectTemporal
 import { onShutdown } from '../shared/shutdown';
 import { createHttpServer } from './http-server';
 import { AuthCache } from '../../core/usecases/authenticate';
+import { ConnectionReadCache } from '../../core/usecases/connection-read-cache';
 import { createApi } from './server';
 import type { ApiDeps } from './deps';
 import { createRequestTiming } from './timing';
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
     connect,
     analytics: { cache: createRedisResultCache(redis, { keyPrefix: `${config.redisKeyPrefix}:cache` }), cacheTtlMs: config.analytics.cacheMs },
     analyticsHistory: await buildAnalyticsApi(config, mongo.db, redis),
+    ...(config.api.connectionCacheMs > 0 ? { connectionCache: new ConnectionReadCache({ ttlMs: config.api.connectionCacheMs, clock: systemClock }) } : {}),
   };
   const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl, connectLinks: { ttlMs: config.web.connectLinkTtlMs, webBaseUrl: config.web.publicBaseUrl } });
 

@@ -26,8 +26,10 @@ import { analyticsRoutes } from './routes/analytics';
 import { mount } from './catalogue/mount';
 import { getMe } from './catalogue/account';
 import { documentRoutes } from './routes/documents';
+import { connectionReads } from './connection-reads';
 
-export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
+export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
+  const { deps, reads } = connectionReads(given);
   const app = new Koa<AppState>({ proxy: options.trustProxy });
   const ns = options.namespace;
   // One log line, metrics and a span per request (apps/shared/http-observe.ts); first, so it sees every answer.
@@ -108,11 +110,11 @@ export function createApi(deps: ApiDeps, options: ApiOptions): Koa<AppState> {
   if (connect && options.connectLinks) connectLinkRoutes(router, { ...deps, connect }, ns, options.connectLinks);
   uploadRoutes(router, { ...deps, duplicateWindowMs: options.duplicateWindowMs }, ns, options);
   oauthStartRoute(router, deps, ns, options.publicBaseUrl);
-  lookupRoutes(router, deps, ns);
-  mediaLibraryRoutes(router, deps, ns);
+  lookupRoutes(router, reads, ns);
+  mediaLibraryRoutes(router, reads, ns);
   postRoutes(router, deps, ns);
-  commentRoutes(router, deps, ns);
-  analyticsRoutes(router, deps, ns);
+  commentRoutes(router, reads, ns);
+  analyticsRoutes(router, reads, ns);
   disconnectRoute(router, deps, ns);
   if (deps.mediaJobs) mediaJobRoutes(router, { ...deps, mediaJobs: deps.mediaJobs }, ns);
   if (deps.notifications) notificationRoutes(router, deps.notifications, ns);

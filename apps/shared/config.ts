@@ -4,11 +4,12 @@ import { loadPlatformSettings, type PlatformSettings } from './platforms';
 import { DEFAULT_LIFECYCLE_SETTINGS, type LifecycleSettings } from '../../core/domain/connection-lifecycle';
 import { DEFAULT_MEDIA_JOB_TIMING, type MediaJobTiming } from '../../core/ports/media-job-runner';
 import { DEFAULT_SNAPSHOT_SETTINGS, type AnalyticsSnapshotSettings } from '../../core/ports/analytics-snapshots';
+import { DEFAULT_CONNECTION_CACHE_MS } from '../../core/usecases/connection-read-cache';
 
 /** Every setting of the daemons, read from the environment here and nowhere else. */
 export interface HeraldConfig {
   namespace: string;
-  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number; authCacheMs: number; profileCacheMs: number };
+  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number; authCacheMs: number; profileCacheMs: number; connectionCacheMs: number };
   mongoUri: string;
   /** Concurrent database operations per process (the MongoDB driver's maxPoolSize). */
   mongoMaxPoolSize: number;
@@ -171,6 +172,10 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       authCacheMs: int(env, 'HERALD_AUTH_CACHE_MS', 5_000),
       // Profiles read by this API process are reused this long (its own writes drop them at once).
       profileCacheMs: int(env, 'HERALD_PROFILE_CACHE_MS', 5_000),
+      // Connected-account records are reused this long by the synchronous read routes of one API
+      // process (media list, comments, lookups, live analytics); other processes' writes are seen
+      // within this bound. 0 reads the database on every request.
+      connectionCacheMs: int(env, 'HERALD_CONNECTION_CACHE_MS', DEFAULT_CONNECTION_CACHE_MS),
     },
     mongoUri: env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald',
     // FerretDB 1.x holds one PostgreSQL connection for an update's query while it takes a second

@@ -117,12 +117,15 @@ export function validateCommentRequest(operation: CommentOperation, input: Recor
       return rules;
     }
     case 'action': {
-      const rules = rulesFor(platform, 'action', 'moderate comments');
       const action = input.action as CommentAction;
+      // A network with comments but no moderation (LinkedIn, X, Bluesky) names those that can do this action.
+      const without = COMMENT_RULES[platform] && !COMMENT_RULES[platform]!.operations.includes('action');
+      const rules = without ? COMMENT_RULES[platform]! : rulesFor(platform, 'action', 'moderate comments');
       if (!rules.actions.includes(action)) {
         const can = commentPlatformsFor('action', action);
         if (can.length === 0) throw invalidInput(`Unknown action "${action}".`, { field: 'action' });
-        throw invalidInput(`${platform} has no "${action}" action (its actions: ${rules.actions.join(', ')}). Networks that can ${action}: ${can.join(', ')}.`,
+        const has = rules.actions.length ? `(its actions: ${rules.actions.join(', ')})` : '(it has no comment actions)';
+        throw invalidInput(`${platform} has no "${action}" action ${has}. Networks that can ${action}: ${can.join(', ')}.`,
           { platform, action, supported_platforms: can, supported_actions: rules.actions }, 'platform_not_supported');
       }
       const onPost = rules.postActions?.includes(action);
@@ -143,11 +146,15 @@ export function validateCommentRequest(operation: CommentOperation, input: Recor
   }
 }
 
-/** The profile's live connection to `platform`, with the capability the network's comments need. */
+/**
+ * The profile's live connection to `platform`, with the capability the network's comments need.
+ * The connection first: one read on the hot path (none within the connection cache's TTL); the
+ * profile is read only to tell an unknown profile (404) from one without the network (400).
+ */
 async function connectionFor(deps: CommentsDeps, account: OperatorAccount, target: CommentTarget, rules: CommentRules): Promise<ConnectedAccount> {
-  await requireProfile(deps.storage, account.id, target.user);
   const connection = await deps.storage.connectedAccounts.find(account.id, target.user, target.platform);
   if (!connection || connection.status === 'disconnected') {
+    await requireProfile(deps.storage, account.id, target.user);
     throw invalidInput(`No ${target.platform} account is connected to profile "${target.user}".`, { platform: target.platform, type: 'not_connected' }, 'not_connected');
   }
   if (connection.status === 'reauth_required') {

@@ -16,6 +16,12 @@ export interface ConnectionSessionDeps extends LifecycleDeps {
   leases?: CredentialLeases;
   /** Counts token refreshes and reauth marks. */
   metrics?: Metrics;
+  /**
+   * The process's cache of connected-account records (core/usecases/connection-read-cache.ts), when
+   * `connection` may have come from it: a renewal drops the record, since the credentials it holds
+   * may be ones another process has rotated since.
+   */
+  connectionCache?: { forget(connectionId: string): void };
 }
 
 /** Refresh expiring tokens this long before they expire. */
@@ -52,7 +58,9 @@ const processLeases = localLeases();
  * ahead of their expiry, renewed once more and the call retried once when the network answers
  * auth_expired, and the account is marked reauth_required when the network still refuses it.
  * Refreshes of one account are serialized (a lease per account), and a caller that waited for
- * another's refresh uses the renewed credentials instead of refreshing again.
+ * another's refresh uses the renewed credentials instead of refreshing again. `connection` may be
+ * a cached record: the stored credentials are read again (by id, never from a cache) before any
+ * refresh, so a refresh token another process rotated meanwhile is never sent again.
  */
 export async function withConnection<T>(
   deps: ConnectionSessionDeps, connection: ConnectedAccount, call: (ctx: CallContext) => Promise<T>, opts: { signal?: AbortSignal } = {},
@@ -64,6 +72,9 @@ export async function withConnection<T>(
   /** The refresh itself was refused (its failure is already counted: reauth_required at once). */
   let refreshRefused = false;
   const renew = async () => {
+    // The record may be older than the stored one (a cache within its TTL): drop it, and let the
+    // re-read under the lease decide whether another process renewed the tokens already.
+    deps.connectionCache?.forget(connection.id);
     try {
       ({ sealed, credentials } = await refreshSerialized(deps, connection, refresher!, sealed, credentials));
     } catch (err) {
@@ -78,7 +89,11 @@ export async function withConnection<T>(
     try {
       result = await call(context());
     } catch (err) {
-      if (!isAuthExpired(err) || !refresher) throw err;
+      if (!isAuthExpired(err)) throw err;
+      if (!refresher) {
+        deps.connectionCache?.forget(connection.id);
+        throw err;
+      }
       await renew();
       result = await call(context());
     }

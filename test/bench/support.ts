@@ -461,6 +461,110 @@ export class ServerTiming {
   }
 }
 
+// ------------------------------------------------------------------------------------ Herald beside the simulator
+
+/**
+ * One path a read bench measures: a Herald endpoint, or the upstream call its adapter makes sent
+ * straight to the simulator. `expect` checks the answer's body (a 200 with the wrong body fails).
+ */
+export interface ComparedPath {
+  label: string;
+  url: string;
+  headers: Record<string, string>;
+  expect: (body: Record<string, unknown>) => boolean;
+  outcomes: Array<Outcome<unknown>>;
+}
+
+/** A GET of `p`, read to the end: ok when 200 with a body `p.expect` accepts. */
+export async function getChecked(p: ComparedPath): Promise<{ ok: boolean; error?: string }> {
+  const res = await fetch(p.url, { headers: p.headers });
+  const text = await res.text();
+  if (res.status !== 200) return { ok: false, error: `HTTP ${res.status} ${text.slice(0, 120)}` };
+  return p.expect(JSON.parse(text) as Record<string, unknown>) ? { ok: true } : { ok: false, error: `unexpected body ${text.slice(0, 120)}` };
+}
+
+/** `body[key]` is an array of exactly `length` items. */
+export const listOf = (key: string, length: number) => (body: Record<string, unknown>) => Array.isArray(body[key]) && (body[key] as unknown[]).length === length;
+
+/**
+ * Every path in turn, `rounds` times: a warm-up, then `seconds` of `concurrency` clients. Phases
+ * alternate, so load from elsewhere on the machine colours Herald and the simulator alike.
+ */
+export async function runAlternating(tag: string, paths: ComparedPath[], o: { rounds: number; warmup: number; concurrency: number; seconds: number }): Promise<void> {
+  for (let round = 1; round <= o.rounds; round++) {
+    for (const p of paths) {
+      await boundedLoop(o.warmup, o.concurrency, 60_000, () => getChecked(p));
+      const loop = await boundedLoop(Number.MAX_SAFE_INTEGER, o.concurrency, o.seconds * 1000, () => getChecked(p));
+      p.outcomes.push(...loop.outcomes);
+      say(`[${tag}] round ${round}: ${p.label}: ${loop.outcomes.filter((x) => x.ok).length} ok`);
+    }
+  }
+}
+
+/**
+ * The latency table of every path, then per pair (simulator path, Herald path, name) Herald's p99
+ * beside the simulator's and the difference against `goalMs`, then the failures of each path.
+ */
+export function reportOverhead(title: string, paths: ComparedPath[], pairs: ReadonlyArray<readonly [number, number, string]>, goalMs: number): void {
+  heading(title);
+  const lat = paths.map((p) => summarize(p.outcomes.filter((o) => o.ok).map((o) => o.latencyMs)));
+  say(table(['path', 'ok', 'p50', 'p90', 'p99', 'max'], paths.map((p, i) => [p.label, p.outcomes.filter((o) => o.ok).length, ms(lat[i]!.p50), ms(lat[i]!.p90), ms(lat[i]!.p99), ms(lat[i]!.max)])));
+  for (const [sim, mine, name] of pairs) {
+    const overhead = lat[mine]!.p99 - lat[sim]!.p99;
+    say(`${name}: Herald p99 ${ms(lat[mine]!.p99)} ms beside the simulator's own p99 ${ms(lat[sim]!.p99)} ms: overhead ${ms(overhead)} ms (goal ≤ ${goalMs} ms: ${overhead <= goalMs ? 'met' : 'NOT met'})`);
+  }
+  for (const p of paths) {
+    const errors = errorCounts(p.outcomes);
+    if (errors.length) say(`${p.label}: failures: ${errors.slice(0, 5).map(([e, n]) => `${n}× ${e}`).join('; ')}`);
+  }
+}
+
+/**
+ * Where Herald's time goes on `heraldPaths`: a second API process with HERALD_DEBUG_TIMING
+ * answers `requests` of each, and the Server-Timing headers are summed (ServerTiming).
+ */
+export async function timingBreakdown(b: BenchStack, heraldPaths: ComparedPath[], o: { requests: number; concurrency: number }): Promise<void> {
+  if (!o.requests) return;
+  const timed = await startTimedApi(b);
+  for (const p of heraldPaths) {
+    heading(`where the time of ${p.label} goes (HERALD_DEBUG_TIMING API, ${o.requests} requests, ${o.concurrency} clients)`);
+    const url = p.url.replace(b.stack.apiUrl, timed.url);
+    const tally = new ServerTiming();
+    await boundedLoop(o.requests, o.concurrency, 120_000, async () => {
+      const t0 = performance.now();
+      const res = await fetch(url, { headers: p.headers });
+      await res.text();
+      tally.add(res.headers.get('server-timing'), performance.now() - t0);
+      return res.status === 200 ? { ok: true } : { ok: false, error: `HTTP ${res.status}` };
+    });
+    say(tally.table());
+  }
+  await timed.stop();
+}
+
+/** A Bluesky session of the sandbox account, as the adapter opens one: for calls straight to the simulator. */
+export async function blueskySession(b: BenchStack): Promise<{ did: string; accessJwt: string; base: string }> {
+  const env = b.sandbox.env;
+  const base = env.BLUESKY_API_BASE!;
+  const session = await fetch(`${base}/xrpc/com.atproto.server.createSession`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: env.SANDBOX_BLUESKY_IDENTIFIER, password: env.SANDBOX_BLUESKY_APP_PASSWORD }),
+  }).then((r) => r.json() as Promise<{ did: string; accessJwt: string }>);
+  return { ...session, base };
+}
+
+/**
+ * A Threads token of the sandbox account (the simulator's default scopes, or `scopes`: reading
+ * replies needs threads_read_replies, as Herald's connection has) and the simulator's Graph base
+ * (`<apiBase>/<version>`).
+ */
+export function threadsAccess(b: BenchStack, scopes?: string[]): { token: string; userId: string; graph: string } {
+  const account = b.sandbox.accounts.threads;
+  const sim = b.sandbox.simulators.threads;
+  const token = sim.issueToken(account.accountId, { clientId: account.clientId, ...(scopes ? { scopes } : {}) }).accessToken;
+  return { token, userId: account.accountId, graph: `${sim.apiBase}/${sim.apiVersion}` };
+}
+
 // ------------------------------------------------------------------------------------ own Temporal
 
 /** The SQLite pragmas ops/infra.sh gives the Temporal dev server. */

@@ -15,7 +15,9 @@ type Five = (typeof FIVE)[number];
  * Issue 11's comments end to end: a video published to five networks through the sandbox
  * simulators, comments by other users seeded on each network, then the comment lifecycle over
  * HTTP (list with cursors, create, every action and its inverse, delete, Instagram private and
- * public replies) and every error code of the comment endpoints with its exact body.
+ * public replies), Threads, TikTok and LinkedIn (an organization post published through the API,
+ * URN ids, replies, delete with post_id, own posts only) on posts of their own, and every error
+ * code of the comment endpoints with its exact body.
  */
 describe('comments on the networks that have them', () => {
   let sandbox: Sandbox;
@@ -253,6 +255,126 @@ describe('comments on the networks that have them', () => {
     expect(state(own)).toBeUndefined();
   });
 
+  describe('linkedin: organization posts, URN ids', () => {
+    let postUrn = '';
+    const li = () => sandbox.simulators.linkedin;
+    const page = () => `urn:li:organization:${sandbox.accounts.linkedin.pageId}`;
+    const ll = (extra = '') => api.get(`${C}?platform=linkedin&user=nina&post_id=${encodeURIComponent(postUrn)}${extra}`);
+    const fanView = (c: { urn: string; actor: string; text: string; createdAt: number }) => ({
+      id: c.urn, text: c.text, timestamp: new Date(c.createdAt).toISOString(), user: { id: c.actor, username: c.actor }, username: c.actor,
+    });
+
+    it('publishes an organization post through the API and lists the comments of other members, with cursors, by post_id or post_url', async () => {
+      await connect('linkedin');
+      const published = await api.post('/api/upload_text', { user: 'nina', 'platform[]': ['linkedin'], title: 'Ask our page anything', target_linkedin_page_id: sandbox.accounts.linkedin.pageId });
+      expect(published).toMatchObject({ status: 200, body: { results: { linkedin: { success: true, post_id: expect.stringMatching(/^urn:li:share:\d+$/) } } } });
+      postUrn = published.body.results.linkedin.post_id as string;
+      expect(li().posts().find((p) => p.id === postUrn)?.author).toBe(page());
+      const fans = [1, 2, 3].map((n) => li().seedComment({ postId: postUrn, text: `linkedin fan ${n}`, authorId: `urn:li:person:fan${n}`, ageMs: (4 - n) * 60_000 }));
+
+      const all = await ll('&limit=50');
+      expect(all).toEqual(expect.objectContaining({ status: 200, body: { success: true, comments: fans.map(fanView), pagination: { next_cursor: null, has_next: false } } }));
+      const first = await ll('&limit=2');
+      expect(first.body).toEqual({ success: true, comments: fans.slice(0, 2).map(fanView), pagination: { next_cursor: '2', has_next: true } });
+      const second = await ll(`&limit=2&after=${first.body.pagination.next_cursor}`);
+      expect(second.body).toEqual({ success: true, comments: [fanView(fans[2]!)], pagination: { next_cursor: null, has_next: false } });
+      const byUrl = await api.get(`${C}?platform=linkedin&user=nina&post_url=${encodeURIComponent(`https://www.linkedin.com/feed/update/${postUrn}/`)}`);
+      expect(byUrl.body.comments.map((c: { id: string }) => c.id)).toEqual(fans.map((f) => f.urn));
+      expect(await ll('&after=not-an-offset')).toEqual(expect.objectContaining({
+        status: 400, body: { success: false, error_code: 'invalid_cursor', platform: 'linkedin', message: 'linkedin: The LinkedIn comments cursor is not one Herald gave.' },
+      }));
+    });
+
+    it('creates a comment as the page, replies under a comment URN, and deletes with post_id (a comment\'s replies go with it)', async () => {
+      const created = await api.post(`${C}/create`, { platform: 'linkedin', user: 'nina', post_id: postUrn, message: 'Thanks for the questions!' });
+      expect(created).toEqual(expect.objectContaining({ status: 200, body: { success: true, id: expect.stringMatching(/^urn:li:comment:\(urn:li:share:\d+,\d+\)$/), message: 'Comment created on linkedin.' } }));
+      const own = created.body.id as string;
+      expect(li().comments(postUrn).find((c) => c.urn === own)).toMatchObject({ actor: page(), text: 'Thanks for the questions!' });
+      expect((await ll('&limit=100')).body.comments.map((c: { id: string }) => c.id)).toContain(own);
+
+      const fan = li().seedComment({ postId: postUrn, text: 'Is there a free plan?' });
+      const reply = await api.post(`${C}/create`, { platform: 'linkedin', user: 'nina', comment_id: fan.urn, message: 'Yes, up to two profiles.' });
+      expect(reply).toEqual(expect.objectContaining({ status: 200, body: { success: true, id: expect.stringMatching(/^urn:li:comment:/), message: 'Comment created on linkedin.' } }));
+      expect(li().comments(postUrn).find((c) => c.urn === reply.body.id)).toMatchObject({ actor: page(), text: 'Yes, up to two profiles.', parentComment: fan.urn });
+      // The post's listing holds first-level comments; the reply sits under its comment.
+      expect((await ll('&limit=100')).body.comments.map((c: { id: string }) => c.id)).not.toContain(reply.body.id);
+      expect(await api.post(`${C}/create`, { platform: 'linkedin', user: 'nina', comment_id: fan.id, message: 'Which one?' })).toEqual(expect.objectContaining({
+        status: 400,
+        body: {
+          success: false, error_code: 'invalid_comment_id', platform: 'linkedin',
+          message: `linkedin: LinkedIn replies name the comment by its URN, urn:li:comment:(<post URN>,<id>); "${fan.id}" is not one.`,
+        },
+      }));
+
+      expect(await api.delete(`${C}/delete`, { platform: 'linkedin', user: 'nina', comment_id: own })).toEqual(expect.objectContaining({
+        status: 400, body: { success: false, error_code: 'invalid_request', field: 'post_id', message: 'linkedin: post_id (the post URN) is required to delete a comment.' },
+      }));
+      expect(await api.delete(`${C}/delete`, { platform: 'linkedin', user: 'nina', comment_id: own, post_id: postUrn })).toEqual(expect.objectContaining({
+        status: 200, body: { success: true, message: `Comment ${own} deleted on linkedin.` },
+      }));
+      expect(await api.post(`${C}/delete`, { platform: 'linkedin', user: 'nina', comment_id: fan.urn, post_id: postUrn })).toEqual(expect.objectContaining({
+        status: 200, body: { success: true, message: `Comment ${fan.urn} deleted on linkedin.` },
+      }));
+      expect(li().comments(postUrn).map((c) => c.urn)).not.toEqual(expect.arrayContaining([own]));
+      expect(li().comments(postUrn).some((c) => c.urn === fan.urn || c.urn === reply.body.id)).toBe(false);
+    });
+
+    it('has no moderation actions: each one is 400 platform_not_supported naming the networks that have it', async () => {
+      const fan = li().seedComment({ postId: postUrn, text: 'Hide me if you can' });
+      for (const action of ['hide', 'unhide', 'like', 'unlike', 'pin', 'unpin', 'edit'] as const) {
+        const can = { hide: ['instagram', 'facebook', 'youtube', 'tiktok', 'threads'], unhide: ['instagram', 'facebook', 'youtube', 'tiktok', 'threads'],
+          like: ['facebook', 'tiktok'], unlike: ['facebook', 'tiktok'], pin: ['tiktok'], unpin: ['tiktok'], edit: ['facebook'] }[action];
+        const message = `linkedin has no "${action}" action (it has no comment actions). Networks that can ${action}: ${can.join(', ')}.`;
+        expect(await act({ platform: 'linkedin', action, comment_id: fan.urn, post_id: postUrn, message: 'x' })).toEqual(expect.objectContaining({
+          status: 400,
+          body: { success: false, error_code: 'platform_not_supported', platform: 'linkedin', action, supported_platforms: can, supported_actions: [], message, error: message },
+        }));
+      }
+      expect(li().comments(postUrn).find((c) => c.urn === fan.urn)).toBeDefined();
+    });
+
+    it('own organization posts only: a member post is 400 organization_posts_only, another organization\'s post 403', async () => {
+      const member = await api.post('/api/upload_text', { user: 'nina', 'platform[]': ['linkedin'], title: 'A note from me, not the page' });
+      expect(member).toMatchObject({ status: 200, body: { results: { linkedin: { success: true } } } });
+      const memberPost = member.body.results.linkedin.post_id as string;
+      expect(li().posts().find((p) => p.id === memberPost)?.author).toMatch(/^urn:li:person:/);
+      const fan = li().seedComment({ postId: memberPost, text: 'Nice post' });
+      const orgOnly = {
+        success: false, error_code: 'organization_posts_only', platform: 'linkedin',
+        message: 'linkedin: LinkedIn comments can be read and moderated on organization (page) posts only; this post belongs to a member.',
+      };
+      expect(await api.get(`${C}?platform=linkedin&user=nina&post_id=${encodeURIComponent(memberPost)}`)).toEqual(expect.objectContaining({ status: 400, body: orgOnly }));
+      expect(await api.delete(`${C}/delete`, { platform: 'linkedin', user: 'nina', comment_id: fan.urn, post_id: memberPost })).toEqual(expect.objectContaining({ status: 400, body: orgOnly }));
+      expect(li().comments(memberPost)).toHaveLength(1);
+
+      // A page this member does not administer publishes a post of its own.
+      const other = li().createAccount({ name: 'Other Admin', pages: [{ name: 'Someone Else Inc' }] });
+      const token = li().issueTokens(other.sub, { scope: ['openid', 'profile', 'w_member_social', 'w_organization_social', 'r_organization_social'] }).accessToken;
+      const now = new Date();
+      const created = await fetch(`${li().apiBase}/rest/posts`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-restli-protocol-version': '2.0.0',
+          'linkedin-version': `${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}`,
+        },
+        body: JSON.stringify({
+          author: `urn:li:organization:${other.pages[0]!.id}`, commentary: 'Our own news', visibility: 'PUBLIC', lifecycleState: 'PUBLISHED',
+          distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+        }),
+      });
+      expect(created.status).toBe(201);
+      const foreign = created.headers.get('x-restli-id')!;
+      const theirs = li().seedComment({ postId: foreign, text: 'Great news' });
+      const denied = (what: string) => ({
+        success: false, error_code: 'permission_denied', platform: 'linkedin',
+        message: expect.stringMatching(new RegExp(`^linkedin: LinkedIn denied access: Not enough permissions to access: socialActions\\.comments\\.${what}\\.\\d{6}$`)),
+      });
+      expect(await api.get(`${C}?platform=linkedin&user=nina&post_id=${encodeURIComponent(foreign)}`)).toEqual(expect.objectContaining({ status: 403, body: denied('FINDER') }));
+      expect(await api.delete(`${C}/delete`, { platform: 'linkedin', user: 'nina', comment_id: theirs.urn, post_id: foreign })).toEqual(expect.objectContaining({ status: 403, body: denied('DELETE') }));
+      expect(li().comments(foreign)).toHaveLength(1);
+    });
+  });
+
   describe('errors with their exact bodies', () => {
     it('reddit answers 503 reddit_unavailable on every comment endpoint', async () => {
       const body = { success: false, error_code: 'reddit_unavailable', message: 'Publishing, connecting and commenting on reddit is unavailable. Remove reddit from platform[].' };
@@ -326,6 +448,27 @@ describe('comments on the networks that have them', () => {
         success: false, error_code: 'tiktok_reconnect_required', platform: 'tiktok', capability: 'comments',
         message: 'This tiktok connection lacks the "comments" capability: reconnect the account to grant it.',
       });
+    });
+
+    it('linkedin: a revoked authorization is 409 reauth_required, and every later call too until reconnected', async () => {
+      const li = sandbox.simulators.linkedin;
+      const published = li.posts().find((p) => p.author === `urn:li:organization:${sandbox.accounts.linkedin.pageId}`)!;
+      const url = `${C}?platform=linkedin&user=nina&post_id=${encodeURIComponent(published.id)}`;
+      expect((await api.get(url)).status).toBe(200);
+      li.revokeTokens(sandbox.accounts.linkedin.sub);
+      const first = await api.get(url);
+      expect(first).toEqual(expect.objectContaining({
+        status: 409,
+        body: {
+          success: false, error_code: 'reauth_required', reauth_required: true, platform: 'linkedin',
+          message: 'linkedin: LinkedIn refused the refresh token (The provided authorization grant or refresh token is invalid, expired or revoked); reconnect the account. Reconnect the linkedin account.',
+        },
+      }));
+      // The account is now reauth_required (stored by this API process, so seen at once).
+      const later = { success: false, error_code: 'reauth_required', reauth_required: true, platform: 'linkedin', message: "The linkedin account's authorization expired: reconnect it." };
+      expect(await api.get(url)).toEqual(expect.objectContaining({ status: 409, body: later }));
+      expect(await api.post(`${C}/create`, { platform: 'linkedin', user: 'nina', post_id: published.id, message: 'Still there?' })).toEqual(expect.objectContaining({ status: 409, body: later }));
+      expect(await api.delete(`${C}/delete`, { platform: 'linkedin', user: 'nina', comment_id: 'urn:li:comment:(x,1)', post_id: published.id })).toEqual(expect.objectContaining({ status: 409, body: later }));
     });
 
     it('an expired authorization: 409 with reauth_required: true', async () => {

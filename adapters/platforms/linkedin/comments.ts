@@ -1,10 +1,11 @@
 /**
  * Comments under LinkedIn organization posts (Community Management API, socialActions comments):
  * `POST /rest/socialActions/{postUrn}/comments` (a first comment or a comment, as the post's
- * author), `GET …/comments?start&count` (paged by offset; the cursor is the next start), and
- * `DELETE …/comments/{commentId}?actor=`. Ids are URNs: the post URN, the comment's
- * `urn:li:comment:(postUrn,id)` (or its id). Member posts answer 400: the API moderates
- * organization posts only.
+ * author), `POST /rest/socialActions/{commentUrn}/comments` with `parentComment` (a reply: the
+ * post is the one the comment URN names), `GET …/comments?start&count` (paged by offset; the
+ * cursor is the next start), and `DELETE …/comments/{commentId}?actor=`. Ids are URNs: the post
+ * URN, the comment's `urn:li:comment:(postUrn,id)` (or its id). Member posts answer 400: the API
+ * moderates organization posts only.
  */
 import { codePointLength, type CallContext, type Comments, type CommentsPage } from '../../../core/ports/platform';
 import { isObject, str } from '../kit/http';
@@ -15,6 +16,8 @@ const COMMENT_MAX_CHARS = 1250;
 
 /** `urn:li:comment:(urn:li:share:1,42)` → `42`; a bare id stays as it is. */
 const commentIdOf = (id: string) => /^urn:li:comment:\(.+,([^,)]+)\)$/.exec(id)?.[1] ?? id;
+/** `urn:li:comment:(urn:li:share:1,42)` → `urn:li:share:1`; undefined for a bare id. */
+const postUrnOfComment = (id: string) => /^urn:li:comment:\((urn:li:[a-zA-Z]+:[^,]+),[^,)]+\)$/.exec(id)?.[1];
 
 export function createLinkedInComments(client: LinkedInClient): Comments {
   const tokenOf = (ctx: CallContext) => {
@@ -34,18 +37,24 @@ export function createLinkedInComments(client: LinkedInClient): Comments {
 
   return {
     async create(ctx, input) {
-      const postUrn = input.post.id;
+      const parent = input.replyTo?.id;
+      const parentPost = parent !== undefined ? postUrnOfComment(parent) : undefined;
+      if (parent !== undefined && !parentPost) {
+        throw invalid(`LinkedIn replies name the comment by its URN, urn:li:comment:(<post URN>,<id>); "${parent}" is not one.`, 'invalid_comment_id');
+      }
+      const postUrn = parentPost ?? input.post.id;
       if (!postUrn) return { warnings: ['The LinkedIn post id is not known yet; the first comment was skipped.'] };
       const token = tokenOf(ctx);
       if (input.text.trim() === '') throw invalid('The first comment is empty.', 'text_empty');
       if (codePointLength(input.text) > COMMENT_MAX_CHARS) throw invalid(`LinkedIn comments are limited to ${COMMENT_MAX_CHARS} characters.`, 'text_too_long');
-      const path = `/socialActions/${encodeURIComponent(postUrn)}/comments`;
+      const path = `/socialActions/${encodeURIComponent(parent ?? postUrn)}/comments`;
       const actor = await authorOf(ctx, postUrn, false);
-      const reply = await client.rest('POST', path, token, { actor, object: postUrn, message: { text: input.text } }, ctx.signal);
+      const payload = { actor, object: postUrn, message: { text: input.text }, ...(parent !== undefined ? { parentComment: parent } : {}) };
+      const reply = await client.rest('POST', path, token, payload, ctx.signal);
       const body = isObject(reply.body) ? reply.body : {};
       const id = typeof body.$URN === 'string' ? body.$URN : reply.headers.get('x-restli-id');
       if (!id) throw client.malformed(reply.status, 'the comment id');
-      return { comment: { id, post: input.post } };
+      return { comment: { id, post: parentPost ? { id: parentPost } : input.post } };
     },
 
     async list(ctx, post, page = {}): Promise<CommentsPage> {

@@ -105,21 +105,37 @@ export function createLinkedInRest(
     res.end();
   }
 
-  function createComment(req: SimRequest, res: ServerResponse, token: TokenRecord, postUrn: string, version: string) {
+  /**
+   * `POST /rest/socialActions/{target}/comments`: `target` is the post URN for a comment on the
+   * post, or the parent comment's URN for a nested one (which then names it in `parentComment`,
+   * and the post in `object`).
+   */
+  function createComment(req: SimRequest, res: ServerResponse, token: TokenRecord, target: string, version: string) {
+    const parent = target.startsWith('urn:li:comment:') ? comments.find((c) => c.urn === target) : undefined;
+    if (target.startsWith('urn:li:comment:') && !parent) return notFound(res, `Comment ${target}`);
+    const postUrn = parent ? parent.postUrn : target;
     const post = posts.find((p) => p.id === postUrn);
     if (!post) return notFound(res, `Post ${postUrn}`);
     const body = jsonBody(req, res);
     if (!body) return;
     if (!mayActAs(token, body.actor)) return accessDenied(res, 'socialActions.comments.CREATE', version);
     if (body.object !== undefined && body.object !== postUrn) return badRequest(res, 'object must be the post the comment is created under');
+    if (parent && body.parentComment !== parent.urn) return invalidField(res, '/parentComment', 'must be the comment URN the nested comment is created under');
+    if (!parent && body.parentComment !== undefined) return badRequest(res, 'parentComment is for nested comments, created under the parent comment URN');
+    // LinkedIn nests one level: a reply to a reply goes under the first-level comment.
+    if (parent?.parentComment) return badRequest(res, 'Nested comments can be created under first-level comments only');
     const text = isObj(body.message) ? body.message.text : undefined;
     if (typeof text !== 'string' || !text.trim()) return invalidField(res, '/message/text', 'field is required but not found');
     if (codePoints(text) > COMMENT_MAX) return invalidField(res, '/message/text', `length must be at most ${COMMENT_MAX}`);
     const id = liveId();
-    const comment: LinkedInSimComment = { id, urn: `urn:li:comment:(${postUrn},${id})`, postUrn, actor: String(body.actor), text, createdAt: Date.now() };
+    const comment: LinkedInSimComment = {
+      id, urn: `urn:li:comment:(${postUrn},${id})`, postUrn, actor: String(body.actor), text, createdAt: Date.now(), ...(parent ? { parentComment: parent.urn } : {}),
+    };
     comments.push(comment);
     const created = { actor: comment.actor, time: comment.createdAt };
-    sendJson(res, 201, { id, $URN: comment.urn, actor: comment.actor, object: postUrn, message: { text }, created, lastModified: created }, { 'x-restli-id': id });
+    sendJson(res, 201, {
+      id, $URN: comment.urn, actor: comment.actor, object: postUrn, message: { text }, created, lastModified: created, ...(parent ? { parentComment: parent.urn } : {}),
+    }, { 'x-restli-id': id });
   }
 
   function restRoute(req: SimRequest, res: ServerResponse, route: Extract<Route, { name: 'rest' }>, armedMode: LinkedInFailureMode | undefined) {

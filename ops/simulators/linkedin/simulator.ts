@@ -74,6 +74,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     const id = s.liveId();
     const comment: LinkedInSimComment = {
       id, urn: `urn:li:comment:(${input.postId},${id})`, postUrn: input.postId, actor: input.authorId ?? 'urn:li:person:aFanOfThePage', text: input.text, createdAt: Date.now() - (input.ageMs ?? 0),
+      ...(input.parentId ? { parentComment: input.parentId } : {}),
     };
     comments.push(comment);
     return { ...comment };

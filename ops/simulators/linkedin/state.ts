@@ -70,7 +70,11 @@ export interface LinkedInSimPost {
   reshareOf?: string;
 }
 
-export interface LinkedInSimComment { id: string; urn: string; postUrn: string; actor: string; text: string; createdAt: number }
+export interface LinkedInSimComment {
+  id: string; urn: string; postUrn: string; actor: string; text: string; createdAt: number;
+  /** The comment this one answers (a nested comment), by URN. */
+  parentComment?: string;
+}
 
 export interface LinkedInSimImage { urn: string; owner: string; status: string; size?: number; contentType?: string }
 

@@ -502,6 +502,27 @@ describe('first comment', () => {
       .toEqual({ actor: `urn:li:organization:${page()}`, object: outcome.postId, message: { text: 'Details (in) the thread' } });
   });
 
+  it('replies under the comment URN as the post\'s author, one level deep; the post listing keeps first-level comments', async () => {
+    const ctx = ctxFor(credentialsFor(PAGE_SCOPES));
+    const outcome = await publishText(fresh('Page news'), { target_linkedin_page_id: page() }, ctx);
+    const fan = sim.seedComment({ postId: outcome.postId, text: 'When does it ship?' });
+    const created = await linkedin.comments!.create(ctx, { post: { id: '' }, text: 'Next week!', replyTo: { id: fan.urn, post: { id: '' } } });
+    const reply = sim.comments(outcome.postId).find((c) => c.urn === created.comment?.id);
+    expect(reply).toMatchObject({ actor: `urn:li:organization:${page()}`, text: 'Next week!', parentComment: fan.urn });
+    expect(created.comment?.post).toEqual({ id: outcome.postId });
+    expect(only('POST', `/rest/socialActions/${encodeURIComponent(fan.urn)}/comments`).body)
+      .toEqual({ actor: `urn:li:organization:${page()}`, object: outcome.postId, message: { text: 'Next week!' }, parentComment: fan.urn });
+    const listed = await linkedin.comments!.list!(ctx, { id: outcome.postId }, { limit: 100 });
+    expect(listed.items.map((c) => c.ref.id)).toEqual([fan.urn]);
+    await expect(linkedin.comments!.create(ctx, { post: { id: '' }, text: 'Deeper', replyTo: { id: reply!.urn, post: { id: '' } } }))
+      .rejects.toMatchObject({ failure: { kind: 'invalid_content' } });
+    await expect(linkedin.comments!.create(ctx, { post: { id: '' }, text: 'Which one?', replyTo: { id: fan.id, post: { id: '' } } }))
+      .rejects.toMatchObject({ failure: { kind: 'invalid_content', code: 'invalid_comment_id' } });
+    // Deleting the comment takes its replies with it.
+    await linkedin.comments!.remove!(ctx, { id: fan.urn, post: { id: outcome.postId } });
+    expect(sim.comments(outcome.postId)).toEqual([]);
+  });
+
   it('skips with a warning when the post id is not known, sending nothing', async () => {
     const result = await postFirstComment(linkedin, ctxFor(credentialsFor(), noMedia), { post: { postId: '', warnings: [] }, text: 'hi' });
     expect(result).toEqual({ commentId: '', warnings: [expect.stringMatching(/not known yet/)] });
