@@ -4,7 +4,6 @@ import { lifecycleWiring } from '../shared/lifecycle';
 import { createAuthFailureGuard, createRequestRateLimiter } from '../../adapters/redis/rate-limit';
 import { createRedisResultCache } from '../../adapters/redis/cache';
 import { createRedisDuplicateWindow } from '../../adapters/redis/duplicate-window';
-import { cacheProfiles } from '../../adapters/cache/profiles';
 import { createAesSecretBox, randomIds, s256Pkce, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
 import { buildMedia, buildPlatforms, connectMongo, connectRedis, connectTemporal, log } from '../shared/compose';
@@ -43,7 +42,7 @@ async function main(): Promise<void> {
   const timing = config.debugTiming ? createRequestTiming() : undefined;
   if (timing) timing.observe(mongo.client);
   const deps: ApiDeps = {
-    storage: { ...mongo.storage, profiles: cacheProfiles(mongo.storage.profiles, { ttlMs: config.api.profileCacheMs, clock: systemClock }) },
+    storage: mongo.storage,
     leases: mongo.leases,
     platforms: buildPlatforms(config, observability.fetchOf),
     runner: createTemporalUploadRunner(temporal.client, { taskQueue: config.temporal.taskQueue, timing: config.uploadTiming }),

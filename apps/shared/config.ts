@@ -9,7 +9,7 @@ import { DEFAULT_CONNECTION_CACHE_MS } from '../../core/usecases/connection-read
 /** Every setting of the daemons, read from the environment here and nowhere else. */
 export interface HeraldConfig {
   namespace: string;
-  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number; authCacheMs: number; profileCacheMs: number; connectionCacheMs: number };
+  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number; authCacheMs: number; connectionCacheMs: number };
   mongoUri: string;
   /** Concurrent database operations per process (the MongoDB driver's maxPoolSize). */
   mongoMaxPoolSize: number;
@@ -170,8 +170,6 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       // Verified API keys are remembered this long per API process: a key revoked (or a plan
       // changed) with the CLI is honoured within this bound. 0 reads the database on every request.
       authCacheMs: int(env, 'HERALD_AUTH_CACHE_MS', 5_000),
-      // Profiles read by this API process are reused this long (its own writes drop them at once).
-      profileCacheMs: int(env, 'HERALD_PROFILE_CACHE_MS', 5_000),
       // Connected-account records are reused this long by the synchronous read routes of one API
       // process (media list, comments, lookups, live analytics); other processes' writes are seen
       // within this bound. 0 reads the database on every request.
