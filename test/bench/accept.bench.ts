@@ -20,16 +20,21 @@
  * must be `completed` with all targets succeeded, and the Discord simulator must hold exactly one
  * message per accepted upload (nothing lost, nothing published twice).
  *
+ * The whole machine's CPU is read around each measured loop, and for herald-busy from its first
+ * measured accept until the last upload is published: it prints what a bare start and an
+ * accepted-and-published upload each cost, and the steady-state bound that puts on the ratio.
+ *
  * Knobs: BENCH_REQUESTS (1000), BENCH_CONCURRENCY (20), BENCH_WARMUP (100), BENCH_TIMING_REQUESTS (200),
  * BENCH_TIME_LIMIT_S per phase (180), BENCH_DRAIN_TIMEOUT_S (1200),
  * BENCH_ACCEPT_PHASES (temporal,herald-busy; add herald-idle to also measure the API alone),
  * BENCH_TEMPORAL (shared|own: a throwaway dev server with ops/infra.sh's settings), BENCH_TEMPORAL_ARGS.
  */
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import {
-  boundedLoop, chooseTemporal, connectNetworks, describeEnvironment, envInt, envList, errorCounts, heading, ms, onCleanup, procCpuMs, runMain,
+  boundedLoop, chooseTemporal, connectNetworks, cpuByName, describeEnvironment, envInt, envList, errorCounts, heading, ms, onCleanup, procCpuMs, runMain,
   say, ServerTiming, sleep, startBenchStack, startTimedApi, summarize, table, type BenchStack, type LoopResult,
 } from './support';
 
@@ -47,7 +52,11 @@ interface PhaseRow {
   loop: LoopResult<string>;
   apiCpuMs?: number;
   workerCpuMs?: number;
+  /** CPU of the whole machine during the measured loop (every process: bench client, API, Temporal, database…). */
+  machineCpuMs?: number;
 }
+
+const machineCpuMs = () => cpuByName([]).machineMs;
 
 async function main(): Promise<void> {
   const unknownPhase = PHASES.filter((p) => !['temporal', 'herald-idle', 'herald-busy'].includes(p));
@@ -62,6 +71,7 @@ async function main(): Promise<void> {
   const rows: PhaseRow[] = [];
   const run = randomBytes(3).toString('hex');
   let accepted = 0;
+  let acceptedAndPublished: { cpuMs: number; uploads: number } | undefined;
   const drainRows: Array<Array<string | number>> = [];
 
   if (PHASES.includes('temporal')) rows.push(announce(await temporalPhase(run)));
@@ -81,10 +91,15 @@ async function main(): Promise<void> {
     if (!b.stack.worker) await b.stack.startWorker();
     const before = accepted;
     accepted += await heraldLoop(b, `${run}-busy-warm`, WARMUP);
+    // Everything the machine does from the first measured accept until the last upload is
+    // published: the CPU an accepted-and-published upload costs, against a bare start's.
+    const cpu0 = machineCpuMs();
     const row = announce(await measuredHerald(b, `${run}-busy`, 'herald accept, worker running'));
-    accepted += row.loop.outcomes.filter((o) => o.ok).length;
+    const measured = row.loop.outcomes.filter((o) => o.ok).length;
+    accepted += measured;
     rows.push(row);
     drainRows.push(await drain(b, 'worker running', accepted, accepted - before));
+    acceptedAndPublished = { cpuMs: machineCpuMs() - cpu0, uploads: measured };
   }
 
   let timing: ServerTiming | undefined;
@@ -115,9 +130,10 @@ async function main(): Promise<void> {
       (ok / (r.loop.wallMs / 1000)).toFixed(0),
       r.apiCpuMs !== undefined ? (r.apiCpuMs / Math.max(1, r.loop.outcomes.length)).toFixed(2) : '-',
       r.workerCpuMs !== undefined ? (r.workerCpuMs / Math.max(1, r.loop.outcomes.length)).toFixed(2) : '-',
+      r.machineCpuMs !== undefined ? (r.machineCpuMs / Math.max(1, r.loop.outcomes.length)).toFixed(2) : '-',
     ];
   });
-  say(table(['path', 'sent', 'ok', 'p50', 'p90', 'p99', 'max', 'mean', 'req/s', 'api cpu ms/req', 'worker cpu ms/req'], tableRows));
+  say(table(['path', 'sent', 'ok', 'p50', 'p90', 'p99', 'max', 'mean', 'req/s', 'api cpu ms/req', 'worker cpu ms/req', 'machine cpu ms/req'], tableRows));
   const bare = rows.find((r) => r.label.startsWith('temporal'));
   if (bare) {
     const base = summarize(bare.loop.outcomes.filter((o) => o.ok).map((o) => o.latencyMs));
@@ -129,6 +145,16 @@ async function main(): Promise<void> {
         `throughput ${(100 * rate / baseRate).toFixed(0)}% of bare Temporal starts (goal ≥ 70 %)` +
         (r.apiCpuMs !== undefined ? `, API CPU ${(r.apiCpuMs / Math.max(1, r.loop.outcomes.length)).toFixed(2)} ms per accept (goal ≤ 5)` : ''));
     }
+  }
+  if (bare?.machineCpuMs !== undefined && acceptedAndPublished) {
+    // What the goal asks of two cores shared by everything: a CPU bound, not a measurement of rate.
+    const cores = os.cpus().length;
+    const bareMs = bare.machineCpuMs / Math.max(1, bare.loop.outcomes.length);
+    const fullMs = acceptedAndPublished.cpuMs / Math.max(1, acceptedAndPublished.uploads);
+    heading('CPU per upload: bare start vs accepted and published (whole machine)');
+    say(`bare workflow start: ${bareMs.toFixed(1)} ms of machine CPU; Herald accept + publish (from the first measured accept to the last upload completed): ` +
+      `${fullMs.toFixed(1)} ms. With ${cores} cores, accepting and publishing at a steady state cannot exceed ${(cores * 1000 / fullMs).toFixed(0)} uploads/s ` +
+      `= ${(100 * bareMs / fullMs).toFixed(0)} % of what the same cores give bare starts (a faster accept phase borrows from the drain that follows it).`);
   }
   if (timing) {
     heading(`where an accept's time goes (API with HERALD_DEBUG_TIMING=true, ${CONCURRENCY} clients, worker running)`);
@@ -182,8 +208,9 @@ async function temporalPhase(run: string): Promise<PhaseRow> {
   };
   say(`[accept] temporal: warm-up ${WARMUP}, then ${REQUESTS} starts of BenchNoopWorkflow on unused task queue ${taskQueue}`);
   await boundedLoop(WARMUP, CONCURRENCY, TIME_LIMIT_MS, (i) => startOne(`bench-noop-${run}-warm-${i}`, i));
+  const cpu0 = machineCpuMs();
   const loop = await boundedLoop(REQUESTS, CONCURRENCY, TIME_LIMIT_MS, (i) => startOne(`bench-noop-${run}-${i}`, i));
-  return { label: 'temporal start (bare)', loop };
+  return { label: 'temporal start (bare)', loop, machineCpuMs: machineCpuMs() - cpu0 };
 }
 
 // ------------------------------------------------------------------------------------ Herald
@@ -214,11 +241,13 @@ async function measuredHerald(b: BenchStack, tag: string, label: string): Promis
   const workerPid = b.stack.worker?.child.pid;
   const api0 = procCpuMs(apiPid);
   const worker0 = workerPid ? procCpuMs(workerPid) : undefined;
+  const cpu0 = machineCpuMs();
   const loop = await boundedLoop(REQUESTS, CONCURRENCY, TIME_LIMIT_MS, (i) => acceptOne(b, tag, i));
+  const machine = machineCpuMs() - cpu0;
   const api1 = procCpuMs(apiPid);
   const worker1 = workerPid ? procCpuMs(workerPid) : undefined;
   return {
-    label, loop,
+    label, loop, machineCpuMs: machine,
     ...(api0 !== undefined && api1 !== undefined ? { apiCpuMs: api1 - api0 } : {}),
     ...(worker0 !== undefined && worker1 !== undefined ? { workerCpuMs: worker1 - worker0 } : {}),
   };
