@@ -50,7 +50,7 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
       });
     },
 
-    async run(request, { signal, onProgress }) {
+    async run(request, { signal, onProgress, onPhase }) {
       await mkdir(opts.scratchRoot, { recursive: true });
       // A run restarted after its worker died: the dead run's scratch directory goes first.
       for (const stale of await readdir(opts.scratchRoot)) {
@@ -70,6 +70,7 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
         await new Promise<void>((resolve, reject) => {
           if (signal?.aborted) return reject(new MediaProcessError('cancelled', 'Cancelled before ffmpeg started.'));
           const child = spawn(ffmpeg, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+          onPhase?.('ffmpeg_started');
           let stopped: MediaProcessError | null = null;
           const stop = (why: MediaProcessError) => {
             if (stopped) return;
@@ -100,6 +101,7 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
             reject(new MediaProcessError('failed', `ffmpeg could not be started: ${err.message}`));
           });
           child.on('close', (code) => {
+            onPhase?.('ffmpeg_ended');
             clearTimeout(timer);
             signal?.removeEventListener('abort', onAbort);
             if (stopped) reject(stopped);

@@ -85,8 +85,13 @@ export interface MediaProcessor {
   /** Duration and container of a stored input, probed without following any URL or other file; null where unknown. */
   probeInput(id: string): Promise<{ durationSeconds: number | null; format: string | null }>;
   /**
-   * Runs the command. `onProgress` gets the input seconds processed so far, as ffmpeg reports them.
+   * Runs the command. `onProgress` gets the input seconds processed so far, as ffmpeg reports them;
+   * `onPhase` is told when the process was spawned and when it exited (where a run's time goes).
    * Throws MediaProcessError when the run fails, passes a limit or `signal` aborts it (the process is killed).
    */
-  run(request: MediaProcessRequest, opts: { signal?: AbortSignal; onProgress?: (processedSeconds: number) => void }): Promise<StoredMedia>;
+  run(request: MediaProcessRequest, opts: {
+    signal?: AbortSignal;
+    onProgress?: (processedSeconds: number) => void;
+    onPhase?: (phase: 'ffmpeg_started' | 'ffmpeg_ended') => void;
+  }): Promise<StoredMedia>;
 }
