@@ -19,6 +19,13 @@ export interface MediaStore {
    * Storing the same bytes twice yields the same id and keeps one copy.
    */
   put(source: AsyncIterable<Uint8Array>, meta: { contentType: string; maxBytes?: number }): Promise<StoredMedia>;
+  /**
+   * Takes a whole file from local disk (an upload's temporary file, a job's output), moved in
+   * rather than copied where it can be, and the file is gone afterwards. `sha256` (hex) is the
+   * digest of its bytes when the caller computed it while writing them (the file is then not read
+   * again); without it the file is read once to hash it. Same result as `put` of its bytes.
+   */
+  putFile(file: string, meta: { contentType: string; maxBytes?: number; sha256?: string }): Promise<StoredMedia>;
   stat(id: string): Promise<StoredMedia | null>;
   /** The bytes, streamed; optionally a byte range (inclusive start, exclusive end) for chunked uploads. */
   read(id: string, range?: { start: number; end: number }): AsyncIterable<Uint8Array>;

@@ -38,9 +38,12 @@ export async function runMediaJob(
   const timings: MediaRunTimings = { ...(opts.scheduledMs ? { scheduledMs: opts.scheduledMs } : {}), startedMs: deps.clock.now().getTime() };
   const job = await deps.mediaJobs.get(jobId);
   if (!job || job.status === 'FINISHED' || job.status === 'ERROR') return { outcome: 'gone' };
-  await deps.mediaJobs.update(jobId, { status: 'PROCESSING', startedAt: job.startedAt ?? deps.clock.now(), progressPercent: 0, processedSeconds: 0 });
-  // Progress writes go one after the other (a document has one writer at a time) and at most every progressWriteMs.
-  let writes: Promise<void> = Promise.resolve();
+  // PROCESSING is written while ffmpeg starts, not before it (a database round trip less ahead of
+  // the run: the job's end is written by finishMediaJob whatever happens to this display state).
+  // Progress writes queue behind it, one after the other (a document has one writer at a time), at
+  // most every progressWriteMs.
+  let writes: Promise<void> = deps.mediaJobs.update(jobId, { status: 'PROCESSING', startedAt: job.startedAt ?? deps.clock.now(), progressPercent: 0, processedSeconds: 0 })
+    .catch(() => undefined);
   let lastWrite = 0;
   const expected = job.inputDurationSeconds;
   const onProgress = (processedSeconds: number) => {

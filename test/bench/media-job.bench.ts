@@ -10,10 +10,11 @@
  * exited, output stored), with the CPU each process used during each run and the ffmpeg process
  * of each side as /proc shows it (argument vector, nice value, threads).
  *
- * The client streams the input from disk (fs.openAsBlob) and polls the job: every 100 ms whenever
+ * The client streams the input from disk (1 MiB reads, as curl -F does) and polls the job: every 100 ms whenever
  * the end may be near, less often while ffmpeg is far from done (never later than the estimated
- * end minus 5 s, at most 1 s), so polling adds at most about 100 ms plus one GET to the wall time
- * without loading the 2 cores the transcode needs with 10 reads a second for its whole length.
+ * end minus 3 s, at most 1 s), so polling adds at most about 100 ms plus one GET to the wall time
+ * without loading the 2 cores the transcode needs with 10 reads a second for its whole length (the
+ * bench prints what one GET costs the machine).
  *
  * The input is made once in the OS temp dir (kept with BENCH_KEEP_MEDIA=1): ffmpeg's test pattern,
  * 1080p, 30 fps, H.264, BENCH_MEDIA_SECONDS long (60).
@@ -24,7 +25,8 @@
  * BENCH_KEEP_MEDIA=1.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, openAsBlob, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -136,6 +138,37 @@ function runFfmpeg(args: string[]): Promise<void> {
   });
 }
 
+/**
+ * A multipart POST as an upload client sends one (curl -F): text fields, then the file streamed
+ * from disk in 1 MiB reads. (fetch with a FormData Blob costs the client about twice the CPU per
+ * byte, which the API run would pay on the 2 cores it shares with everything else.)
+ */
+function postMultipart(url: string, authorization: string, fields: Record<string, string>, file: { field: string; path: string; type: string }) {
+  const boundary = `----herald-bench-${Math.random().toString(16).slice(2)}`;
+  const head = Buffer.from([
+    ...Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
+    `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${path.basename(file.path)}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+  ].join(''));
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const length = head.length + statSync(file.path).size + tail.length;
+  return new Promise<{ status: number; serverTiming: string | null; body: string }>((resolve, reject) => {
+    const req = httpRequest(url, {
+      method: 'POST', headers: { Authorization: authorization, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(length) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, serverTiming: (res.headers['server-timing'] as string | undefined) ?? null, body: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.write(head);
+    const bytes = createReadStream(file.path, { highWaterMark: 1 << 20 });
+    bytes.on('error', reject);
+    bytes.pipe(req, { end: false });
+    bytes.on('end', () => req.end(tail));
+  });
+}
+
 /** Server-Timing `name;dur=ms;desc="n"` entries as name → ms. */
 function serverTiming(header: string | null): Map<string, number> {
   const spans = new Map<string, number>();
@@ -162,6 +195,9 @@ interface ApiRun {
   phases: Array<[string, number]>;
   ffmpegMs: number;
   polls: number;
+  /** Between the last two polls' starts: what polling may have added to the wall time. */
+  pollGap: number;
+  jobId: string;
   cpu: CpuUse;
   ffmpeg?: FfmpegSeen;
 }
@@ -196,24 +232,44 @@ async function main(): Promise<void> {
     return ms;
   };
 
+  const submit = async (file: string) => {
+    const res = await postMultipart(`${b.stack.apiUrl}/api/herald/ffmpeg/jobs/upload`, b.auth,
+      { full_command: `ffmpeg -i {input} ${ARGS} {output}`, output_extension: 'mp4' }, { field: 'file', path: file, type: 'video/mp4' });
+    const body = JSON.parse(res.body) as { job_id?: string };
+    if (res.status !== 202 || !body.job_id) throw new Error(`submit answered ${res.status}: ${res.body}`);
+    return { jobId: body.job_id, serverTiming: res.serverTiming };
+  };
+
+  // A warm-up job on a 2-second clip, untimed: the daemons' first requests, workflow task and
+  // activity (module loading, JIT, the workflow bundle's first activation) are behind them, as on
+  // a server that has been running.
+  const warmClip = path.join(b.tmpDir, 'warm-up.mp4');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30:duration=2', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', warmClip]);
+  const warm = await submit(warmClip);
+  for (let i = 0; ; i += 1) {
+    const got = await b.api.get(`/api/herald/ffmpeg/jobs/${warm.jobId}`);
+    if (got.body.status === 'FINISHED') break;
+    if (got.body.status === 'ERROR' || i > 1200) throw new Error(`warm-up job did not finish: ${JSON.stringify(got.body)}`);
+    await sleep(100);
+  }
+
   const viaApi = async (): Promise<ApiRun> => {
     const cpu = cpuMeter(pids, pids.worker);
     const watch = watchFfmpeg(pids.worker);
     const t0 = now();
-    const form = new FormData();
-    form.append('full_command', `ffmpeg -i {input} ${ARGS} {output}`);
-    form.append('output_extension', 'mp4');
-    form.append('file', await openAsBlob(input), 'input.mp4');
-    const res = await fetch(`${b.stack.apiUrl}/api/herald/ffmpeg/jobs/upload`, { method: 'POST', headers: { Authorization: b.auth }, body: form });
-    const body = await res.json() as { job_id?: string };
+    const submitted = await submit(input);
+    const jobId = submitted.jobId;
     const t1 = now();
-    if (res.status !== 202 || !body.job_id) throw new Error(`submit answered ${res.status}: ${JSON.stringify(body)}`);
-    const spans = serverTiming(res.headers.get('server-timing'));
+    const spans = serverTiming(submitted.serverTiming);
     let polls = 0;
     let job: JobView;
+    let lastPollAt = 0;
+    let pollGap = 0;
     for (;;) {
       polls += 1;
-      const got = await b.api.get(`/api/herald/ffmpeg/jobs/${body.job_id}`);
+      pollGap = now() - lastPollAt;
+      lastPollAt = now();
+      const got = await b.api.get(`/api/herald/ffmpeg/jobs/${jobId}`);
       job = got.body as JobView;
       if (job.status === 'FINISHED') break;
       if (job.status === 'ERROR') throw new Error(`job failed: ${JSON.stringify(job)}`);
@@ -254,6 +310,8 @@ async function main(): Promise<void> {
       ],
       ffmpegMs: t5 - t4,
       polls,
+      pollGap,
+      jobId,
       cpu: cpu(),
       ...(ffmpeg ? { ffmpeg } : {}),
     };
@@ -293,7 +351,17 @@ async function main(): Promise<void> {
     ['  of which ffmpeg slower in the worker than direct', ...withMedian(apiRuns.map((r, i) => r.ffmpegMs - directMs[i]!))],
     ['  of which outside ffmpeg', ...withMedian(apiRuns.map((r) => r.wallMs - r.ffmpegMs))],
     ['job polls (GET) by the client', ...withMedian(apiRuns.map((r) => r.polls))],
+    ['  gap between the last two polls', ...withMedian(apiRuns.map((r) => r.pollGap))],
   ]));
+
+  // What one poll costs the machine (the transcode's CPU): 50 GETs of the job, nothing else running.
+  const gets = 50;
+  const idle = cpuMeter(pids, pids.worker);
+  const tg = performance.now();
+  for (let i = 0; i < gets; i += 1) await b.api.get(`/api/herald/ffmpeg/jobs/${apiRuns[0]!.jobId}`);
+  const wallPerGet = (performance.now() - tg) / gets;
+  const used = idle();
+  say(`one job GET: ${wallPerGet.toFixed(1)} ms wall, API daemon ${(used.api / gets).toFixed(1)} ms CPU, rest of the machine ${((used.machine - used.api - used.worker - used.ffmpeg) / gets).toFixed(1)} ms CPU (database, Redis, the client; 10 ms ticks, other users' work included)`);
 
   heading('CPU used during each run (ms, all cores; "rest" is the database, Temporal, Redis, the bench client and anything else on the machine)');
   const cpuRows = (label: string, uses: CpuUse[]) => [
@@ -313,14 +381,16 @@ async function main(): Promise<void> {
 
 /**
  * How long to wait before the next poll: 100 ms whenever the end may be near; while ffmpeg is far
- * from done, until 5 s before its estimated end (progress is written every
- * HERALD_MEDIA_JOB_PROGRESS_WRITE_MS, so the estimate lags by that much), at most 1 s.
+ * from done, until 3 s before its estimated end, at most 1 s. The estimate can only run late (the
+ * progress read was written up to HERALD_MEDIA_JOB_PROGRESS_WRITE_MS plus ffmpeg's 0.5 s report
+ * period earlier, about 1.5 s: near the end that puts the estimate at most that much past the true
+ * end), and FINISHED comes after ffmpeg's end, so the 100 ms polls always start before it.
  */
 function pollDelay(job: JobView): number {
   if (job.status !== 'PROCESSING' || !job.started_at || !job.duration_seconds || job.processed_seconds <= 0) return 100;
   const elapsed = Date.now() - new Date(job.started_at).getTime();
   const remainingMs = ((job.duration_seconds - job.processed_seconds) * elapsed) / job.processed_seconds;
-  return Math.max(100, Math.min(1000, remainingMs - 5000));
+  return Math.max(100, Math.min(1000, remainingMs - 3000));
 }
 
 runMain('media-job', main);
