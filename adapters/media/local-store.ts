@@ -43,7 +43,7 @@ export function createLocalMediaStore(root: string): LocalMediaStore {
   };
   const sha256Of = async (file: string): Promise<string> => {
     const hash = createHash('sha256');
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
     return hash.digest('hex');
   };
   const readMeta = async (id: string): Promise<StoredMedia | null> => {

@@ -182,6 +182,7 @@ function serverTiming(header: string | null): Map<string, number> {
 
 interface JobView {
   status: string;
+  output_size?: number;
   started_at: string | null;
   finished_at: string | null;
   processed_seconds: number;
@@ -197,6 +198,7 @@ interface ApiRun {
   polls: number;
   /** Between the last two polls' starts: what polling may have added to the wall time. */
   pollGap: number;
+  outputBytes: number;
   jobId: string;
   cpu: CpuUse;
   ffmpeg?: FfmpegSeen;
@@ -311,6 +313,7 @@ async function main(): Promise<void> {
       ffmpegMs: t5 - t4,
       polls,
       pollGap,
+      outputBytes: job.output_size ?? 0,
       jobId,
       cpu: cpu(),
       ...(ffmpeg ? { ffmpeg } : {}),
@@ -352,6 +355,7 @@ async function main(): Promise<void> {
     ['  of which outside ffmpeg', ...withMedian(apiRuns.map((r) => r.wallMs - r.ffmpegMs))],
     ['job polls (GET) by the client', ...withMedian(apiRuns.map((r) => r.polls))],
     ['  gap between the last two polls', ...withMedian(apiRuns.map((r) => r.pollGap))],
+    ['output size (MB, hashed into the store)', ...apiRuns.map((r) => (r.outputBytes / 1e6).toFixed(1)), ...(apiRuns.length > 1 ? [''] : [])],
   ]));
 
   // What one poll costs the machine (the transcode's CPU): 50 GETs of the job, nothing else running.
