@@ -47,10 +47,12 @@ export async function mediaJobWorkflow(input: MediaJobWorkflowInput): Promise<st
     return 'error';
   }
   if (result.outcome === 'gone') return 'gone';
+  // The run's phases (absent from runs recorded before they were measured) are kept with the job.
+  const timings = result.timings ? { timings: result.timings } : {};
   if (result.outcome === 'error') {
-    await finishMediaJob({ jobId, outcome: 'error', reason: result.reason, outputTtlMs });
+    await finishMediaJob({ jobId, outcome: 'error', reason: result.reason, outputTtlMs, ...timings });
   } else {
-    await finishMediaJob({ jobId, outcome: 'finished', output: result.output, outputTtlMs });
+    await finishMediaJob({ jobId, outcome: 'finished', output: result.output, outputTtlMs, ...timings });
     await publishMediaOutput({ jobId });
   }
   // Ended jobs cannot be cancelled (the API answers 409): a cancellation now only ends the wait early.

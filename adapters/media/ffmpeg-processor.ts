@@ -1,8 +1,8 @@
 import { execFile, spawn } from 'node:child_process';
-import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { bindCommand } from '../../core/domain/ffmpeg-command';
+import { probeIsoBmff } from './iso-bmff';
 import { MediaProcessError, MediaTooLargeError, type MediaProcessor, type MediaStore } from '../../core/ports/media';
 
 export interface FfmpegProcessorOptions {
@@ -34,7 +34,10 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
   const ffmpeg = opts.ffmpegPath ?? 'ffmpeg';
   const ffprobe = opts.ffprobePath ?? 'ffprobe';
   return {
-    probeInput(id) {
+    async probeInput(id) {
+      // An MP4/MOV file says its duration in its own header (and cannot be a playlist): no ffprobe.
+      const quick = await probeIsoBmff(opts.pathOf(id));
+      if (quick) return quick;
       return new Promise((resolve) => {
         execFile(ffprobe, ['-v', 'error', '-protocol_whitelist', 'file', '-show_entries', 'format=duration,format_name', '-of', 'json', opts.pathOf(id)],
           { timeout: 60_000, maxBuffer: 1024 * 1024 }, (err, stdout) => {
@@ -50,7 +53,7 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
       });
     },
 
-    async run(request, { signal, onProgress }) {
+    async run(request, { signal, onProgress, onPhase }) {
       await mkdir(opts.scratchRoot, { recursive: true });
       // A run restarted after its worker died: the dead run's scratch directory goes first.
       for (const stale of await readdir(opts.scratchRoot)) {
@@ -70,6 +73,7 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
         await new Promise<void>((resolve, reject) => {
           if (signal?.aborted) return reject(new MediaProcessError('cancelled', 'Cancelled before ffmpeg started.'));
           const child = spawn(ffmpeg, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+          onPhase?.('ffmpeg_started');
           let stopped: MediaProcessError | null = null;
           const stop = (why: MediaProcessError) => {
             if (stopped) return;
@@ -100,6 +104,7 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
             reject(new MediaProcessError('failed', `ffmpeg could not be started: ${err.message}`));
           });
           child.on('close', (code) => {
+            onPhase?.('ffmpeg_ended');
             clearTimeout(timer);
             signal?.removeEventListener('abort', onAbort);
             if (stopped) reject(stopped);
@@ -111,7 +116,8 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
         if (size < 0) throw new MediaProcessError('failed', 'ffmpeg wrote no {output}.');
         if (size > request.maxOutputBytes) throw new MediaProcessError('too_large', `The output passed the limit of ${request.maxOutputBytes} bytes.`);
         try {
-          return await opts.store.put(createReadStream(output), { contentType: request.outputContentType, maxBytes: request.maxOutputBytes });
+          // Moved into the store (renamed when the scratch and the store share a file system), not copied.
+          return await opts.store.putFile(output, { contentType: request.outputContentType, maxBytes: request.maxOutputBytes });
         } catch (err) {
           if (err instanceof MediaTooLargeError) throw new MediaProcessError('too_large', err.message);
           throw err;

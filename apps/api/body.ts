@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type { Context, Middleware, Next } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
@@ -9,6 +10,11 @@ export interface BodyLimits {
   formBytes: number;
   /** One uploaded file (streamed to a temporary file). */
   fileBytes: number;
+  /**
+   * Where uploaded files are streamed to (the OS temporary directory by default): the media
+   * store's own staging directory, so a file is moved into the store by renaming, not copied.
+   */
+  uploadDir?: string;
 }
 
 /**
@@ -70,7 +76,12 @@ export function bodyReader(limits: BodyLimits): Middleware {
     multipart: true, urlencoded: true, json: true, jsonTypes: ['json', '+json'], text: false, jsonLimit: limits.formBytes, formLimit: limits.formBytes,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   };
-  const formidable = { maxFileSize: limits.fileBytes, maxTotalFileSize: limits.fileBytes * 2, keepExtensions: true };
+  // Each file is hashed as it is written (its content address in the media store): the store
+  // then takes the file as it is, without reading it again.
+  const formidable = {
+    maxFileSize: limits.fileBytes, maxTotalFileSize: limits.fileBytes * 2, keepExtensions: true, hashAlgorithm: 'sha256',
+    ...(limits.uploadDir ? { uploadDir: limits.uploadDir } : {}),
+  };
   const defer = (fieldsSoFar: () => Record<string, unknown>) => (raw: Error, ctx: Context) => {
     const error = bodyError(raw, ctx, limits);
     if (!error) throw raw;
@@ -90,6 +101,7 @@ export function bodyReader(limits: BodyLimits): Middleware {
       }
       return plain(ctx, next);
     }
+    if (limits.uploadDir) await mkdir(limits.uploadDir, { recursive: true });
     // Form fields as they stream in: formidable keeps them only for a body it read to the end.
     const seen = new Map<string, string[]>();
     const multipart = koaBody({

@@ -85,6 +85,8 @@ export interface ApiOptions {
   statusCacheMs: number;
   /** Largest uploaded file, streamed to a temporary file, never held in memory. */
   maxUploadBytes: number;
+  /** Where uploaded files are streamed to: the media store's staging directory (moved in, not copied). */
+  uploadDir?: string;
   /** Connect links: lifetime and the web daemon's public address (access_url). */
   connectLinks?: ConnectLinkOptions;
 }

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Context } from 'koa';
 import { invalidInput } from '../../core/domain/errors';
@@ -8,11 +7,21 @@ import type { MediaFetcher, MediaProbe, MediaStore } from '../../core/ports/medi
 import { describeStored, guessKind, isCloudDriveLink, isMediaType, isVideoType, realContentType } from '../../adapters/media/describe';
 
 /** A file formidable has written to a temporary path while the request streamed in. */
-interface UploadedFile {
+export interface UploadedFile {
   filepath: string;
   mimetype?: string | null;
   originalFilename?: string | null;
   size: number;
+  /** SHA-256 (hex) of the bytes, computed as they were written (apps/api/body.ts). */
+  hash?: string | null;
+}
+
+/**
+ * Moves an uploaded file into the media store: its temporary file is renamed into place and its
+ * digest, computed while the request streamed in, is the id (no second copy, no second read).
+ */
+export function storeUpload(store: MediaStore, file: UploadedFile, contentType: string) {
+  return store.putFile(file.filepath, { contentType, ...(file.hash ? { sha256: file.hash } : {}) });
 }
 
 export interface MediaIntakeDeps {
@@ -66,7 +75,7 @@ export async function takeMedia(
       const filename = printable(file.originalFilename);
       const contentType = realContentType(printable(file.mimetype)?.toLowerCase() ?? '', filename);
       if (!accept(contentType)) throw invalidInput(`${field}: ${filename ?? 'the file'} is ${contentType}, which this field does not take.`, undefined, 'media_type_unsupported');
-      const stored = await deps.mediaStore.put(createReadStream(file.filepath), { contentType });
+      const stored = await storeUpload(deps.mediaStore, file, contentType);
       return describeStored(deps.mediaProbe, stored.id, contentType, stored.size, filename);
     };
     const storeUrl = async (url: string, field: string, expect: 'video' | 'media'): Promise<MediaRef> => {
@@ -86,7 +95,7 @@ export async function takeMedia(
         const filename = printable(file.originalFilename);
         const contentType = documentType(printable(file.mimetype)?.toLowerCase() ?? '', filename);
         if (!contentType) throw invalidInput(`document: ${filename ?? 'the file'} is not a PDF, PPT, PPTX, DOC or DOCX file.`, { violations: [{ field: 'document', message: 'PDF, PPT, PPTX, DOC or DOCX' }] }, 'media_type_unsupported');
-        const stored = await deps.mediaStore.put(createReadStream(file.filepath), { contentType });
+        const stored = await storeUpload(deps.mediaStore, file, contentType);
         media.push({ id: stored.id, kind: 'document', contentType, size: stored.size, ...(filename ? { filename } : {}) });
       }
       if (asList(fields.document).length) throw invalidInput('document: send the document as a file part; URLs are not taken for documents.', { violations: [{ field: 'document', message: 'a file part' }] });

@@ -83,7 +83,7 @@ export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
   });
 
   app.use(queryIdGuard);
-  app.use(bodyReader({ formBytes: 1024 * 1024, fileBytes: options.maxUploadBytes }));
+  app.use(bodyReader({ formBytes: 1024 * 1024, fileBytes: options.maxUploadBytes, ...(options.uploadDir ? { uploadDir: options.uploadDir } : {}) }));
 
   const router = new Router<AppState>();
   router.param('username', idParam('username')).param('job_id', idParam('job_id'));

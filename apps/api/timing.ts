@@ -56,6 +56,17 @@ export function createRequestTiming() {
         guard: timed('redis.authguard', deps.guard),
         limiter: timed('redis.ratelimit', deps.limiter),
         runner: timed('temporal', deps.runner),
+        mediaStore: timed('media.store', deps.mediaStore),
+        // A media job's intake: input storing, ffprobe, the minute ledger, the job record, the workflow start.
+        ...(deps.mediaJobs ? {
+          mediaJobs: {
+            ...deps.mediaJobs,
+            mediaJobs: timed('db.mediaJobs', deps.mediaJobs.mediaJobs),
+            mediaUsage: timed('db.mediaUsage', deps.mediaJobs.mediaUsage),
+            processor: timed('media.ffprobe', deps.mediaJobs.processor),
+            runner: timed('temporal.mediaJob', deps.mediaJobs.runner),
+          },
+        } : {}),
       };
     },
 

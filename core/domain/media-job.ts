@@ -24,6 +24,19 @@ export interface MediaJobOutput {
  */
 export type MediaJobPublish = Record<string, unknown>;
 
+/**
+ * Where the wall time of a job's last run went (epoch milliseconds of the worker's clock, kept with
+ * the job when it ends): Temporal scheduled the run, the run began, ffmpeg was spawned and exited,
+ * the output was in the media store.
+ */
+export interface MediaRunTimings {
+  scheduledMs?: number;
+  startedMs: number;
+  ffmpegStartedMs?: number;
+  ffmpegEndedMs?: number;
+  outputStoredMs?: number;
+}
+
 export interface MediaJob {
   id: string;
   accountId: string;
@@ -56,6 +69,8 @@ export interface MediaJob {
   /** When the output (and inputs) are deleted from the media store. */
   expiresAt?: Date;
   expired?: boolean;
+  /** The phases of the run that ended the job. */
+  runTimings?: MediaRunTimings;
 }
 
 /** Where each extension's bytes are described: Content-Type of the download, kind for `publish`. */
@@ -184,5 +199,19 @@ export function toMediaJobView(job: MediaJob) {
     ...(job.error ? { error: job.error } : {}),
     ...(job.cancelled ? { cancelled: true } : {}),
     ...(job.publish ? { publish: { request_id: job.publishRequestId ?? null, ...(job.publishError ? { error: job.publishError } : {}) } } : {}),
+    ...(job.runTimings ? { run_timings: runTimingsView(job.runTimings) } : {}),
+  };
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+/** The run's phases as instants: where the time between `created_at` and `finished_at` went. */
+function runTimingsView(t: MediaRunTimings) {
+  return {
+    scheduled_at: iso(t.scheduledMs),
+    started_at: iso(t.startedMs),
+    ffmpeg_started_at: iso(t.ffmpegStartedMs),
+    ffmpeg_ended_at: iso(t.ffmpegEndedMs),
+    output_stored_at: iso(t.outputStoredMs),
   };
 }

@@ -19,6 +19,13 @@ export interface MediaStore {
    * Storing the same bytes twice yields the same id and keeps one copy.
    */
   put(source: AsyncIterable<Uint8Array>, meta: { contentType: string; maxBytes?: number }): Promise<StoredMedia>;
+  /**
+   * Takes a whole file from local disk (an upload's temporary file, a job's output), moved in
+   * rather than copied where it can be, and the file is gone afterwards. `sha256` (hex) is the
+   * digest of its bytes when the caller computed it while writing them (the file is then not read
+   * again); without it the file is read once to hash it. Same result as `put` of its bytes.
+   */
+  putFile(file: string, meta: { contentType: string; maxBytes?: number; sha256?: string }): Promise<StoredMedia>;
   stat(id: string): Promise<StoredMedia | null>;
   /** The bytes, streamed; optionally a byte range (inclusive start, exclusive end) for chunked uploads. */
   read(id: string, range?: { start: number; end: number }): AsyncIterable<Uint8Array>;
@@ -85,8 +92,13 @@ export interface MediaProcessor {
   /** Duration and container of a stored input, probed without following any URL or other file; null where unknown. */
   probeInput(id: string): Promise<{ durationSeconds: number | null; format: string | null }>;
   /**
-   * Runs the command. `onProgress` gets the input seconds processed so far, as ffmpeg reports them.
+   * Runs the command. `onProgress` gets the input seconds processed so far, as ffmpeg reports them;
+   * `onPhase` is told when the process was spawned and when it exited (where a run's time goes).
    * Throws MediaProcessError when the run fails, passes a limit or `signal` aborts it (the process is killed).
    */
-  run(request: MediaProcessRequest, opts: { signal?: AbortSignal; onProgress?: (processedSeconds: number) => void }): Promise<StoredMedia>;
+  run(request: MediaProcessRequest, opts: {
+    signal?: AbortSignal;
+    onProgress?: (processedSeconds: number) => void;
+    onPhase?: (phase: 'ffmpeg_started' | 'ffmpeg_ended') => void;
+  }): Promise<StoredMedia>;
 }

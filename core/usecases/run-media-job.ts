@@ -1,5 +1,5 @@
 import { HeraldError } from '../domain/errors';
-import { OUTPUT_TYPES, secondsToSettle, type MediaJob, type MediaJobOutput } from '../domain/media-job';
+import { OUTPUT_TYPES, secondsToSettle, type MediaJob, type MediaJobOutput, type MediaRunTimings } from '../domain/media-job';
 import { isPlatform, PLATFORM_ALIASES, type Platform } from '../domain/platforms';
 import type { MediaInfo } from '../domain/media';
 import { MediaProcessError, type MediaProbe, type MediaProcessor, type MediaStore } from '../ports/media';
@@ -21,8 +21,8 @@ export interface RunMediaJobDeps {
 }
 
 export type MediaRunResult =
-  | { outcome: 'finished'; output: MediaJobOutput }
-  | { outcome: 'error'; reason: string }
+  | { outcome: 'finished'; output: MediaJobOutput; timings?: MediaRunTimings }
+  | { outcome: 'error'; reason: string; timings?: MediaRunTimings }
   | { outcome: 'gone' };
 
 /**
@@ -32,13 +32,18 @@ export type MediaRunResult =
  * `signal` is Temporal's cancellation: the process is killed and MediaProcessError('cancelled') thrown.
  */
 export async function runMediaJob(
-  deps: RunMediaJobDeps, jobId: string, opts: { timeLimitMs: number; signal?: AbortSignal; heartbeat?: (processedSeconds: number) => void },
+  deps: RunMediaJobDeps, jobId: string,
+  opts: { timeLimitMs: number; signal?: AbortSignal; heartbeat?: (processedSeconds: number) => void; scheduledMs?: number },
 ): Promise<MediaRunResult> {
+  const timings: MediaRunTimings = { ...(opts.scheduledMs ? { scheduledMs: opts.scheduledMs } : {}), startedMs: deps.clock.now().getTime() };
   const job = await deps.mediaJobs.get(jobId);
   if (!job || job.status === 'FINISHED' || job.status === 'ERROR') return { outcome: 'gone' };
-  await deps.mediaJobs.update(jobId, { status: 'PROCESSING', startedAt: job.startedAt ?? deps.clock.now(), progressPercent: 0, processedSeconds: 0 });
-  // Progress writes go one after the other (a document has one writer at a time) and at most every progressWriteMs.
-  let writes: Promise<void> = Promise.resolve();
+  // PROCESSING is written while ffmpeg starts, not before it (a database round trip less ahead of
+  // the run: the job's end is written by finishMediaJob whatever happens to this display state).
+  // Progress writes queue behind it, one after the other (a document has one writer at a time), at
+  // most every progressWriteMs.
+  let writes: Promise<void> = deps.mediaJobs.update(jobId, { status: 'PROCESSING', startedAt: job.startedAt ?? deps.clock.now(), progressPercent: 0, processedSeconds: 0 })
+    .catch(() => undefined);
   let lastWrite = 0;
   const expected = job.inputDurationSeconds;
   const onProgress = (processedSeconds: number) => {
@@ -54,12 +59,16 @@ export async function runMediaJob(
       jobId, command: job.command, inputIds: job.inputs.map((i) => i.id), outputExtension: job.outputExtension,
       outputContentType: OUTPUT_TYPES[job.outputExtension]?.contentType ?? 'application/octet-stream',
       timeLimitMs: opts.timeLimitMs, maxOutputBytes: deps.maxOutputBytes,
-    }, { ...(opts.signal ? { signal: opts.signal } : {}), onProgress });
+    }, {
+      ...(opts.signal ? { signal: opts.signal } : {}), onProgress,
+      onPhase: (phase) => { timings[phase === 'ffmpeg_started' ? 'ffmpegStartedMs' : 'ffmpegEndedMs'] = deps.clock.now().getTime(); },
+    });
+    timings.outputStoredMs = deps.clock.now().getTime();
     await writes;
-    return { outcome: 'finished', output: { id: stored.id, size: stored.size, contentType: stored.contentType } };
+    return { outcome: 'finished', output: { id: stored.id, size: stored.size, contentType: stored.contentType }, timings };
   } catch (err) {
     await writes;
-    if (err instanceof MediaProcessError && err.kind !== 'cancelled') return { outcome: 'error', reason: err.message };
+    if (err instanceof MediaProcessError && err.kind !== 'cancelled') return { outcome: 'error', reason: err.message, timings };
     throw err;
   }
 }
@@ -67,7 +76,7 @@ export async function runMediaJob(
 /** Ends a job: its state, and the settlement of its minutes (all on finish, the processed part otherwise). */
 export async function finishMediaJob(
   deps: Pick<RunMediaJobDeps, 'mediaJobs' | 'mediaUsage' | 'clock'>,
-  input: { jobId: string; outcome: 'finished' | 'error' | 'cancelled'; output?: MediaJobOutput; reason?: string; outputTtlMs: number },
+  input: { jobId: string; outcome: 'finished' | 'error' | 'cancelled'; output?: MediaJobOutput; reason?: string; outputTtlMs: number; timings?: MediaRunTimings },
 ): Promise<void> {
   const job = await deps.mediaJobs.get(input.jobId);
   if (!job || job.status === 'FINISHED' || job.status === 'ERROR') return;
@@ -75,11 +84,12 @@ export async function finishMediaJob(
   const settled = secondsToSettle(job, input.outcome === 'finished' ? 'finished' : 'stopped');
   await deps.mediaUsage.settle(job.id, settled);
   const expiresAt = new Date(now.getTime() + input.outputTtlMs);
+  const runTimings = input.timings ? { runTimings: input.timings } : {};
   if (input.outcome === 'finished' && input.output) {
-    await deps.mediaJobs.update(job.id, { status: 'FINISHED', output: input.output, progressPercent: 100, processedSeconds: job.inputDurationSeconds ?? job.processedSeconds, settledSeconds: settled, finishedAt: now, expiresAt });
+    await deps.mediaJobs.update(job.id, { status: 'FINISHED', output: input.output, progressPercent: 100, processedSeconds: job.inputDurationSeconds ?? job.processedSeconds, settledSeconds: settled, finishedAt: now, expiresAt, ...runTimings });
   } else {
     await deps.mediaJobs.update(job.id, {
-      status: 'ERROR', settledSeconds: settled, finishedAt: now, expiresAt,
+      status: 'ERROR', settledSeconds: settled, finishedAt: now, expiresAt, ...runTimings,
       error: input.outcome === 'cancelled' ? 'Cancelled by the caller.' : (input.reason ?? 'The job failed.'),
       ...(input.outcome === 'cancelled' ? { cancelled: true } : {}),
     });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createLocalMediaStore } from '../../adapters/media/local-store';
@@ -35,6 +35,25 @@ describe('local media store and ffprobe (real ffmpeg)', () => {
     expect(again.id).toBe(stored.id);
     await store.delete(stored.id);
     expect(await store.stat(stored.id)).toBeNull();
+  });
+
+  it('takes a whole file by moving it in: the same id as put, with or without a known digest', async () => {
+    const bytes = readFileSync(video);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    for (const known of [true, false]) {
+      const file = path.join(store.stagingDir, `upload-${known}.mp4`);
+      mkdirSync(store.stagingDir, { recursive: true });
+      copyFileSync(video, file);
+      const stored = await store.putFile(file, { contentType: 'video/mp4', ...(known ? { sha256 } : {}) });
+      expect(stored).toEqual({ id: sha256, size: bytes.length, contentType: 'video/mp4' });
+      expect(existsSync(file)).toBe(false);
+      expect(await store.stat(sha256)).toEqual(stored);
+      expect((await collect(store.read(sha256))).equals(bytes)).toBe(true);
+    }
+    const big = path.join(dir, 'big.bin');
+    copyFileSync(video, big);
+    await expect(store.putFile(big, { contentType: 'video/mp4', maxBytes: 10 })).rejects.toBeInstanceOf(MediaTooLargeError);
+    await store.delete(sha256);
   });
 
   it('refuses past maxBytes and keeps nothing', async () => {

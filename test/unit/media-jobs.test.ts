@@ -2,7 +2,7 @@ import { createMemoryMediaJobs } from '../../adapters/memory/media-jobs';
 import { createMemoryMediaUsage } from '../../adapters/memory/media-usage';
 import { HeraldError } from '../../core/domain/errors';
 import { parseCommandTemplate } from '../../core/domain/ffmpeg-command';
-import { consumptionRecord, nextQuotaReset, quotaMonth, secondsToReserve, secondsToSettle } from '../../core/domain/media-job';
+import { consumptionRecord, nextQuotaReset, quotaMonth, secondsToReserve, secondsToSettle, toMediaJobView } from '../../core/domain/media-job';
 import type { OperatorAccount } from '../../core/domain/operator';
 import { MediaProcessError, type MediaProcessor } from '../../core/ports/media';
 import { cancelMediaJob, mediaConsumption, submitMediaJob, type MediaJobDeps } from '../../core/usecases/media-jobs';
@@ -139,6 +139,40 @@ describe('running, cancelling and settling', () => {
     const job = await w.submit(10);
     const processor: MediaProcessor = { probeInput: async () => ({ durationSeconds: 10, format: 'mp4' }), run: async () => { throw new MediaProcessError('failed', 'Invalid argument'); } };
     const runDeps = { ...w.deps, processor, maxOutputBytes: 1e9, progressWriteMs: 0 };
-    await expect(runMediaJob(runDeps, job.id, { timeLimitMs: 1000 })).resolves.toEqual({ outcome: 'error', reason: 'Invalid argument' });
+    await expect(runMediaJob(runDeps, job.id, { timeLimitMs: 1000 })).resolves.toEqual({ outcome: 'error', reason: 'Invalid argument', timings: { startedMs: expect.any(Number) } });
+  });
+
+  it('a finished job keeps where its run\'s time went (run_timings)', async () => {
+    const w = world('2026-03-10T10:00:00.000Z');
+    const job = await w.submit(10);
+    const output = { id: 'b'.repeat(64), size: 99, contentType: 'video/mp4' };
+    const processor: MediaProcessor = {
+      probeInput: async () => ({ durationSeconds: 10, format: 'mp4' }),
+      run: async (_req, { onPhase }) => {
+        w.setNow('2026-03-10T10:00:01.000Z');
+        onPhase?.('ffmpeg_started');
+        w.setNow('2026-03-10T10:00:09.000Z');
+        onPhase?.('ffmpeg_ended');
+        w.setNow('2026-03-10T10:00:09.250Z');
+        return output;
+      },
+    };
+    const runDeps = { ...w.deps, processor, maxOutputBytes: 1e9, progressWriteMs: 0 };
+    const scheduledMs = Date.parse('2026-03-10T09:59:59.900Z');
+    const result = await runMediaJob(runDeps, job.id, { timeLimitMs: 60_000, scheduledMs });
+    expect(result).toEqual({
+      outcome: 'finished', output,
+      timings: { scheduledMs, startedMs: Date.parse('2026-03-10T10:00:00.000Z'), ffmpegStartedMs: Date.parse('2026-03-10T10:00:01.000Z'), ffmpegEndedMs: Date.parse('2026-03-10T10:00:09.000Z'), outputStoredMs: Date.parse('2026-03-10T10:00:09.250Z') },
+    });
+    w.setNow('2026-03-10T10:00:09.300Z');
+    await finishMediaJob(runDeps, { jobId: job.id, outcome: 'finished', output, outputTtlMs: 1000, ...(result.outcome === 'finished' ? { timings: result.timings! } : {}) });
+    const view = toMediaJobView((await w.deps.mediaJobs.get(job.id))!);
+    expect(view).toMatchObject({
+      status: 'FINISHED', started_at: '2026-03-10T10:00:00.000Z', finished_at: '2026-03-10T10:00:09.300Z',
+      run_timings: {
+        scheduled_at: '2026-03-10T09:59:59.900Z', started_at: '2026-03-10T10:00:00.000Z', ffmpeg_started_at: '2026-03-10T10:00:01.000Z',
+        ffmpeg_ended_at: '2026-03-10T10:00:09.000Z', output_stored_at: '2026-03-10T10:00:09.250Z',
+      },
+    });
   });
 });

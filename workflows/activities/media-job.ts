@@ -4,7 +4,7 @@ import {
   expireMediaJob, finishMediaJob, publishMediaOutput, runMediaJob,
   type PublishMediaDeps, type RunMediaJobDeps,
 } from '../../core/usecases/run-media-job';
-import type { MediaJobOutput } from '../../core/domain/media-job';
+import type { MediaJobOutput, MediaRunTimings } from '../../core/domain/media-job';
 import type { MediaStore } from '../../core/ports/media';
 
 export interface MediaJobActivityDeps extends RunMediaJobDeps {
@@ -25,6 +25,7 @@ export function createMediaJobActivities(deps: MediaJobActivityDeps) {
         return await runMediaJob(deps, input.jobId, {
           timeLimitMs: input.timeLimitMs,
           signal: ctx.cancellationSignal,
+          scheduledMs: ctx.info.currentAttemptScheduledTimestampMs,
           heartbeat: (seconds) => {
             processed = seconds;
             ctx.heartbeat({ processedSeconds: seconds });
@@ -37,7 +38,7 @@ export function createMediaJobActivities(deps: MediaJobActivityDeps) {
         clearInterval(beat);
       }
     },
-    async finishMediaJob(input: { jobId: string; outcome: 'finished' | 'error' | 'cancelled'; output?: MediaJobOutput; reason?: string; outputTtlMs: number }) {
+    async finishMediaJob(input: { jobId: string; outcome: 'finished' | 'error' | 'cancelled'; output?: MediaJobOutput; reason?: string; outputTtlMs: number; timings?: MediaRunTimings }) {
       await finishMediaJob(deps, input);
     },
     async publishMediaOutput(input: { jobId: string }) {

@@ -23,6 +23,13 @@ const MediaJob = z.looseObject({
   error: z.string().optional(),
   cancelled: z.boolean().optional(),
   publish: z.object({ request_id: z.string().nullable(), error: z.string().optional() }).optional(),
+  run_timings: z.object({
+    scheduled_at: z.string().nullable(),
+    started_at: z.string().nullable(),
+    ffmpeg_started_at: z.string().nullable(),
+    ffmpeg_ended_at: z.string().nullable(),
+    output_stored_at: z.string().nullable(),
+  }).optional().describe('Once ended: where the time of the run that ended the job went (the worker\'s clock).'),
 });
 const JobParams = z.object({ job_id: z.string().describe('The job_id of submitMediaJob.') });
 const EXTENSIONS = Object.keys(OUTPUT_TYPES).join(', ');

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
@@ -9,7 +8,7 @@ import type { StoredMedia } from '../../../core/ports/media';
 import {
   cancelMediaJob, getMediaJob, listMediaJobs, mediaConsumption, submitMediaJob, type MediaJobDeps,
 } from '../../../core/usecases/media-jobs';
-import { removeTempFiles } from '../media-intake';
+import { removeTempFiles, storeUpload, type UploadedFile } from '../media-intake';
 import { bodyFields, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
 import { mount } from '../catalogue/mount';
@@ -19,13 +18,6 @@ import * as ops from '../catalogue/media-jobs';
 export interface MediaJobApi extends MediaJobDeps {
   /** Downloads an input URL into the media store with the uploads' SSRF rules. */
   fetchInput(url: string, field: string): Promise<StoredMedia & { filename: string }>;
-}
-
-interface UploadedFile {
-  filepath: string;
-  mimetype?: string | null;
-  originalFilename?: string | null;
-  size: number;
 }
 
 const printable = (s: string | null | undefined): string | undefined => s?.replace(/\p{Cc}/gu, '') || undefined;
@@ -136,7 +128,7 @@ export function mediaJobRoutes(router: Router<AppState>, deps: ApiDeps & { media
 
     const inputs: MediaJobInput[] = [];
     for (const { file } of fileInputs) {
-      const stored = await deps.mediaStore.put(createReadStream(file.filepath), { contentType: printable(file.mimetype) ?? 'application/octet-stream' });
+      const stored = await storeUpload(deps.mediaStore, file, printable(file.mimetype) ?? 'application/octet-stream');
       const filename = printable(file.originalFilename);
       inputs.push({ id: stored.id, size: stored.size, contentType: stored.contentType, ...(filename ? { filename } : {}) });
     }
