@@ -56,6 +56,7 @@ export function createRequestTiming() {
         guard: timed('redis.authguard', deps.guard),
         limiter: timed('redis.ratelimit', deps.limiter),
         runner: timed('temporal', deps.runner),
+        ...(deps.analyticsHistory ? { analyticsHistory: { ...deps.analyticsHistory, snapshots: timed('db.snapshots', deps.analyticsHistory.snapshots) } } : {}),
       };
     },
 
