@@ -45,7 +45,7 @@ declare -A FIELDS=(
   [agent_oauth_codes]="_id"
   [agent_oauth_tokens]="_id grantId"
   [analytics_snapshots]="_id series"
-  [analytics_years]="_id"
+  [analytics_series]="_id"
   [post_metrics]="_id accountId"
 )
 

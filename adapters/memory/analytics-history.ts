@@ -1,4 +1,7 @@
 import { addDays, captureKey, decodeCaptureCursor, encodeCaptureCursor, type AnalyticsSnapshot } from '../../core/domain/analytics-history';
+import {
+  dayOfYear, rangeValues, SERIES_DAYS, seriesFigures, yearOf, type SeriesName,
+} from '../../core/domain/analytics-series';
 import type {
   AnalyticsSnapshotRepository, PostMetricsCapture, PostMetricsCaptureRepository,
 } from '../../core/ports/storage/analytics-history';
@@ -6,19 +9,33 @@ import { copy } from './values';
 
 const snapshotKey = (s: Pick<AnalyticsSnapshot, 'accountId' | 'profileUsername' | 'platform' | 'date'>) =>
   [s.accountId, s.profileUsername, s.platform, s.date].join('\u0000');
+const seriesKey = (accountId: string, profileUsername: string, platform: string, year: number, name: SeriesName) =>
+  [accountId, profileUsername, platform, year, name].join('\u0000');
 
-/** Snapshots in memory, with the Mongo adapter's key (one per account, profile, network and day). */
+/** Snapshots and their year series in memory, with the Mongo adapter's keys and expiry. */
 export function createMemoryAnalyticsSnapshots(): AnalyticsSnapshotRepository {
   const rows = new Map<string, { snapshot: AnalyticsSnapshot; expiresAt: Date }>();
+  const series = new Map<string, { values: Float64Array; expiresAt: Date }>();
+  const write = (s: AnalyticsSnapshot, expiresAt: Date, replaced?: AnalyticsSnapshot['metrics']) => {
+    for (const [name, figure] of seriesFigures(s, replaced)) {
+      const key = seriesKey(s.accountId, s.profileUsername, s.platform, yearOf(s.date), name);
+      const year = series.get(key) ?? { values: new Float64Array(SERIES_DAYS).fill(NaN), expiresAt };
+      year.values[dayOfYear(s.date)] = figure;
+      year.expiresAt = new Date(Math.max(year.expiresAt.getTime(), expiresAt.getTime()));
+      series.set(key, year);
+    }
+  };
   return {
     async put(snapshot, expiresAt) {
-      rows.set(snapshotKey(snapshot), { snapshot: copy(snapshot), expiresAt: new Date(expiresAt.getTime()) });
+      const key = snapshotKey(snapshot);
+      const replaced = rows.get(key)?.snapshot.metrics;
+      rows.set(key, { snapshot: copy(snapshot), expiresAt: new Date(expiresAt.getTime()) });
+      write(snapshot, expiresAt, replaced);
     },
-    async range(accountId, profileUsername, platforms, start, end) {
-      return [...rows.values()]
-        .map((r) => r.snapshot)
-        .filter((s) => s.accountId === accountId && s.profileUsername === profileUsername && platforms.includes(s.platform) && s.date >= start && s.date <= end)
-        .map((s) => copy(s));
+    async series(accountId, profileUsername, platforms, names, start, end) {
+      return platforms.flatMap((platform) => names.map((name) => ({
+        platform, name, values: rangeValues(start, end, (year) => series.get(seriesKey(accountId, profileUsername, platform, year, name))?.values),
+      })));
     },
     async latestOnOrBefore(accountId, profileUsername, platform, day, lookbackDays) {
       for (let i = 0, d = day; i <= lookbackDays; i += 1, d = addDays(d, -1)) {
@@ -27,9 +44,20 @@ export function createMemoryAnalyticsSnapshots(): AnalyticsSnapshotRepository {
       }
       return null;
     },
+    async rebuildSeries(accountId, profileUsername, platforms, year) {
+      for (const key of series.keys()) {
+        const [a, p, , y] = key.split('\u0000');
+        if (a === accountId && p === profileUsername && Number(y) === year) series.delete(key);
+      }
+      const days = [...rows.values()].filter(({ snapshot: s }) =>
+        s.accountId === accountId && s.profileUsername === profileUsername && platforms.includes(s.platform) && yearOf(s.date) === year);
+      for (const { snapshot, expiresAt } of days) write(snapshot, expiresAt);
+      return days.length;
+    },
     async deleteExpired(now) {
       let n = 0;
       for (const [key, r] of rows) if (r.expiresAt <= now) { rows.delete(key); n += 1; }
+      for (const [key, r] of series) if (r.expiresAt <= now) series.delete(key);
       return n;
     },
   };

@@ -67,6 +67,7 @@ export function createRequestTiming() {
             runner: timed('temporal.mediaJob', deps.mediaJobs.runner),
           },
         } : {}),
+        ...(deps.analyticsHistory ? { analyticsHistory: { ...deps.analyticsHistory, snapshots: timed('db.snapshots', deps.analyticsHistory.snapshots) } } : {}),
       };
     },
 

@@ -6,6 +6,9 @@ import {
   ensureOperatorAccount, issueApiKey, listApiKeys, revokeApiKey,
 } from '../../core/usecases/operator-accounts';
 import { retryFailedPlatforms } from '../../core/usecases/retry-upload';
+import { rebuildAnalyticsSeries } from '../../core/usecases/snapshot-analytics';
+import { dropRetiredYearDocuments } from '../../adapters/mongo/analytics-history';
+import { buildAnalyticsStorage } from '../shared/analytics';
 import { createOperatorReads } from '../../adapters/mongo/operator-reads';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
 import { loadConfig, requireSecretKey } from '../shared/config';
@@ -45,6 +48,10 @@ const USAGE = `Herald operator CLI
                                                Failed webhook / chat deliveries (the delivery log)
   herald webhooks redeliver --email <email> --id <delivery id>
                                                Sends a delivery again now (same id, signed anew)
+
+  herald analytics rebuild [--email <email>]   Rebuilds total impressions' year series from the daily
+                                               snapshots (every account without --email); run it
+                                               between snapshot rounds (23:50 UTC by default)
 
   --json   machine-readable output (every listing and show command)
 
@@ -171,6 +178,17 @@ async function main(argv: string[]): Promise<number> {
         } finally {
           await temporal.connection.close();
         }
+        return 0;
+      }
+      case 'analytics rebuild': {
+        const accountIds = values.email ? [(await operator()).id] : (await ops.reads.listOperators()).map((a) => a.id);
+        const { snapshots } = await buildAnalyticsStorage(config, mongo.db);
+        const done = await rebuildAnalyticsSeries({
+          storage: mongo.storage, snapshots, platforms: buildPlatforms(config), clock: systemClock, retentionMs: config.analyticsHistory.snapshotRetentionMs,
+        }, accountIds);
+        // The previous design's year documents: the series replace them.
+        const dropped = await dropRetiredYearDocuments(mongo.db);
+        print({ data: { ...done, dropped_year_documents: dropped }, text: `rebuilt ${done.years} profile-years of ${done.profiles} profiles from ${done.snapshots} snapshots${dropped ? '; analytics_years dropped' : ''}` });
         return 0;
       }
       default:

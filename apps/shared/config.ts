@@ -76,7 +76,7 @@ export interface AnalyticsConfig {
   captureRetentionMs: number;
   /** How far back profile_snapshot_* look. */
   snapshotLookbackDays: number;
-  /** Month series read at once per request. */
+  /** Series documents read at once per request (a year of one series is one document). */
   readConcurrency: number;
 }
 

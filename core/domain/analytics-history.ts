@@ -1,7 +1,7 @@
 /**
  * Stored analytics history: the daily snapshot of each connected account's profile metrics, and
- * the rules that turn a range of snapshots into the spec's total impressions (dates, periods,
- * the default metric per network, sums and breakdowns). Pure: the clock is an argument.
+ * the rules of the spec's total impressions (dates, periods, the default metric per network);
+ * the sums over a range are analytics-series.ts's. Pure: the clock is an argument.
  */
 import { invalidInput } from './errors';
 import { isPlatform, type Platform } from './platforms';
@@ -145,67 +145,6 @@ export function impressionsOf(s: AnalyticsSnapshot): number {
     if (typeof v === 'number') return v;
   }
   return 0;
-}
-
-export interface TotalsOptions {
-  start: string;
-  end: string;
-  /** Absent: the default impressions metric of each network. */
-  metrics?: readonly HistoryMetric[];
-  breakdown: boolean;
-}
-
-export interface Totals {
-  total_impressions?: number;
-  metrics?: Record<string, number>;
-  per_platform?: Record<string, number | Record<string, number>>;
-  per_day?: Array<{ date: string; total_impressions?: number; metrics?: Record<string, number>; per_platform: Record<string, number | Record<string, number>> }>;
-}
-
-/** Flow metrics add up; level metrics keep the newest snapshot's value. `rows` sorted by date. */
-function fold(rows: readonly AnalyticsSnapshot[], metrics: readonly HistoryMetric[]): Record<string, number> {
-  const out: Record<string, number> = Object.fromEntries(metrics.map((m) => [m, 0]));
-  for (const m of metrics) {
-    const level = LEVEL_METRICS.includes(m);
-    for (const s of rows) {
-      const v = s.metrics[m];
-      if (typeof v !== 'number') continue;
-      out[m] = level ? v : out[m]! + v;
-    }
-  }
-  return out;
-}
-
-/**
- * Sums the snapshots of the range: one figure (or one per metric), and with `breakdown` the same
- * per platform and per day (every day of the range, zero where nothing was captured).
- */
-export function computeTotals(snapshots: readonly AnalyticsSnapshot[], opts: TotalsOptions): Totals {
-  const rows = snapshots.filter((s) => s.date >= opts.start && s.date <= opts.end).sort((a, b) => a.date.localeCompare(b.date));
-  const byPlatform = groupBy(rows);
-  const figure = (subset: readonly AnalyticsSnapshot[]) =>
-    (opts.metrics ? fold(subset, opts.metrics) : subset.reduce((sum, s) => sum + impressionsOf(s), 0));
-  const metricsOver = (subset: readonly AnalyticsSnapshot[]) => {
-    if (!opts.metrics) return undefined;
-    // Level metrics across networks: the sum of each network's last value.
-    const perNet = [...groupBy(subset).values()].map((r) => fold(r, opts.metrics!));
-    return Object.fromEntries(opts.metrics.map((m) => [m, perNet.reduce((sum, r) => sum + r[m]!, 0)]));
-  };
-  const out: Totals = opts.metrics ? { metrics: metricsOver(rows)! } : { total_impressions: figure(rows) as number };
-  if (!opts.breakdown) return out;
-  out.per_platform = Object.fromEntries([...byPlatform].map(([p, r]) => [p, figure(r)]));
-  out.per_day = daysBetween(opts.start, opts.end).map((date) => {
-    const day = rows.filter((s) => s.date === date);
-    const per_platform = Object.fromEntries(day.map((s) => [s.platform, figure([s])]));
-    return opts.metrics ? { date, metrics: metricsOver(day)!, per_platform } : { date, total_impressions: figure(day) as number, per_platform };
-  });
-  return out;
-}
-
-function groupBy(rows: readonly AnalyticsSnapshot[]): Map<string, AnalyticsSnapshot[]> {
-  const m = new Map<string, AnalyticsSnapshot[]>();
-  for (const s of rows) m.set(s.platform, [...(m.get(s.platform) ?? []), s]);
-  return m;
 }
 
 /** The position after one row of the newest-first capture list: its capture time and key. */

@@ -4,9 +4,9 @@
  * time, every fetch recorded) and `GET /post-analytics/cached` (the recorded fetches).
  */
 import {
-  computeTotals, dayOf, impressionsMetricsOf, parseMetrics, parsePlatformFilter, resolveRange, type AnalyticsSnapshot,
-  type RangeQuery, type Totals,
+  dayOf, impressionsMetricsOf, parseMetrics, parsePlatformFilter, resolveRange, type AnalyticsSnapshot, type RangeQuery,
 } from '../domain/analytics-history';
+import { computeTotals, seriesNeeded, type Totals } from '../domain/analytics-series';
 import { HeraldError, invalidInput, notFound, PlatformError, redditUnavailable } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
 import { isPlatform, type Platform } from '../domain/platforms';
@@ -51,18 +51,27 @@ export interface TotalImpressionsView extends Totals {
   platforms_filter: Platform[] | null;
 }
 
-/** Sums the profile's stored daily snapshots over the range (core/domain/analytics-history.ts). */
+/**
+ * Sums the profile's stored daily figures over the range (core/domain/analytics-series.ts): the
+ * series it needs, per network and year, read while the profile is checked.
+ */
 export async function totalImpressions(
   deps: Pick<AnalyticsReadDeps, 'storage' | 'snapshots' | 'clock' | 'platforms'>, account: OperatorAccount, username: string, q: TotalImpressionsQuery,
 ): Promise<TotalImpressionsView> {
   const { start, end } = resolveRange(q, deps.clock.now());
   const metrics = q.metrics !== undefined ? parseMetrics(q.metrics) : undefined;
   const filter = q.platform !== undefined ? parsePlatformFilter(q.platform) : null;
-  await requireProfile(deps.storage, account.id, username);
+  const breakdown = q.breakdown === true;
   // Without a filter: every network that can be measured (history outlives a disconnect).
   const platforms = filter ?? deps.platforms.having('analytics').map((a) => a.descriptor.id);
-  const snapshots = await deps.snapshots.range(account.id, username, platforms, start, end);
-  return { profile_username: username, start_date: start, end_date: end, ...computeTotals(snapshots, { start, end, ...(metrics ? { metrics } : {}), breakdown: q.breakdown === true }), platforms_filter: filter };
+  const [, series] = await Promise.all([
+    requireProfile(deps.storage, account.id, username),
+    deps.snapshots.series(account.id, username, platforms, seriesNeeded(metrics, breakdown), start, end),
+  ]);
+  return {
+    profile_username: username, start_date: start, end_date: end,
+    ...computeTotals(series, { start, end, platforms, ...(metrics ? { metrics } : {}), breakdown }), platforms_filter: filter,
+  };
 }
 
 interface LiveMetrics {

@@ -4,8 +4,10 @@
  * connection session; one account's failure is counted and never stops the round.
  */
 import { dayOf, type AnalyticsSnapshot } from '../domain/analytics-history';
+import { yearOf } from '../domain/analytics-series';
 import type { ConnectedAccount } from '../domain/connected-account';
 import type { Platform } from '../domain/platforms';
+import type { Storage } from '../ports/storage';
 import type { AnalyticsSnapshotRepository, PostMetricsCaptureRepository } from '../ports/storage/analytics-history';
 import { withConnection, type ConnectionSessionDeps } from './connection-session';
 
@@ -78,4 +80,33 @@ export async function snapshotPage(deps: SnapshotDeps, platform: Platform, page:
 export async function cleanupAnalytics(deps: Pick<SnapshotDeps, 'snapshots' | 'captures' | 'clock'>): Promise<number> {
   const now = deps.clock.now();
   return (await deps.snapshots.deleteExpired(now)) + (deps.captures ? await deps.captures.deleteExpired(now) : 0);
+}
+
+export interface RebuildDeps extends Pick<SnapshotDeps, 'snapshots' | 'platforms' | 'clock' | 'retentionMs' | 'log'> {
+  storage: Pick<Storage, 'profiles'>;
+}
+
+/**
+ * Rebuilds the range series from the snapshots (`herald analytics rebuild`: after an upgrade that
+ * changed them, or to repair them): for each profile of the accounts, each network that can be
+ * measured, each calendar year the retention reaches. Run it between snapshot rounds (the
+ * rounds write the same series).
+ */
+export async function rebuildAnalyticsSeries(deps: RebuildDeps, accountIds: readonly string[]): Promise<{ profiles: number; years: number; snapshots: number }> {
+  const now = deps.clock.now();
+  const first = yearOf(dayOf(new Date(now.getTime() - deps.retentionMs)));
+  const years = Array.from({ length: yearOf(dayOf(now)) - first + 1 }, (_, i) => first + i);
+  const platforms = snapshotPlatforms(deps);
+  const done = { profiles: 0, years: 0, snapshots: 0 };
+  for (const accountId of accountIds) {
+    for (const profile of await deps.storage.profiles.list(accountId)) {
+      for (const year of years) {
+        done.snapshots += await deps.snapshots.rebuildSeries(accountId, profile.username, platforms, year);
+        done.years += 1;
+      }
+      done.profiles += 1;
+      deps.log?.('analytics series rebuilt', { account: accountId, profile: profile.username, snapshots: done.snapshots });
+    }
+  }
+  return done;
 }

@@ -17,8 +17,9 @@ const LIVE_LIMIT = 6;
  * The stored analytics history end to end: the API and the worker (its analytics pool running the
  * snapshot workflow every 2 s instead of daily) against Temporal, FerretDB, Redis and the sandbox
  * simulators. Snapshots are taken and total impressions read from them match the simulator's own
- * figures; post analytics by request id, live (source, cache, the per-account limit made small
- * here; the 100-per-5-minutes default is a unit test) and cached (pages), and every 400/404.
+ * figures, also after `herald analytics rebuild`; post analytics by request id, live (source,
+ * cache, the per-account limit made small here; the 100-per-5-minutes default is a unit test) and
+ * cached (pages), and every 400/404.
  */
 describe('analytics history', () => {
   let sandbox: Sandbox;
@@ -103,6 +104,15 @@ describe('analytics history', () => {
     expect(metrics.body.total_impressions).toBeUndefined();
     // A range before the history has nothing.
     expect((await api.get(`${NS}/total-impressions/${PROFILE}?start_date=2020-01-01&end_date=2020-01-31`)).body.total_impressions).toBe(0);
+
+    // The migration command rebuilds the year series from the day documents; the answers stay.
+    const rebuilt = await stack.cli('analytics', 'rebuild', '--email', 'analytics@herald.dev', '--json');
+    expect(rebuilt.code).toBe(0);
+    expect(JSON.parse(rebuilt.stdout)).toMatchObject({ profiles: 1, years: expect.any(Number), snapshots: expect.any(Number) });
+    expect(JSON.parse(rebuilt.stdout).snapshots).toBeGreaterThan(0);
+    await eventually(
+      () => api.get(`${NS}/total-impressions/${PROFILE}?period=last_day`),
+      (r) => r.status === 200 && r.body.total_impressions === sim.analytics.total(owner(), 'reach', today(), today()), 60_000, 500);
   });
 
   it.each([

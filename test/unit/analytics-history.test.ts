@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
-  computeTotals, DEFAULT_IMPRESSIONS_METRIC, parseMetrics, resolveRange, type AnalyticsSnapshot,
+  DEFAULT_IMPRESSIONS_METRIC, parseMetrics, resolveRange, type AnalyticsSnapshot,
 } from '../../core/domain/analytics-history';
+import { computeTotals, seriesNeeded, yearSpans, type TotalsOptions } from '../../core/domain/analytics-series';
 import { HeraldError } from '../../core/domain/errors';
 import type { Platform } from '../../core/domain/platforms';
 import type { PlatformAdapter } from '../../core/ports/platform';
@@ -16,7 +17,7 @@ import { loadConfig } from '../../apps/shared/config';
 import {
   cachedPostAnalytics, livePostAnalytics, postAnalyticsByRequest, totalImpressions, type AnalyticsReadDeps,
 } from '../../core/usecases/analytics-history';
-import { snapshotPage } from '../../core/usecases/snapshot-analytics';
+import { rebuildAnalyticsSeries, snapshotPage } from '../../core/usecases/snapshot-analytics';
 import { nextRoundAt } from '../../workflows/analytics-snapshots.workflow';
 import { fakeTextPlatform } from '../support/fake-platform';
 import { fakeAnalytics } from '../support/fake-analytics';
@@ -26,6 +27,13 @@ const NOW = new Date('2026-03-15T12:00:00Z');
 const snap = (platform: Platform, date: string, metrics: AnalyticsSnapshot['metrics']): AnalyticsSnapshot => ({
   accountId: 'a', profileUsername: 'alice', platform, connectionId: `c-${platform}`, date, metrics, capturedAt: new Date(`${date}T23:50:00Z`),
 });
+/** The totals of `rows` as the endpoint computes them: stored (memory adapter), read back as series, summed. */
+async function totalsOf(rows: readonly AnalyticsSnapshot[], opts: Omit<TotalsOptions, 'platforms'>, platforms: Platform[] = [...new Set(rows.map((r) => r.platform))]) {
+  const repository = createMemoryAnalyticsSnapshots();
+  for (const r of rows) await repository.put(r, new Date('2030-01-01'));
+  const series = await repository.series('a', 'alice', platforms, seriesNeeded(opts.metrics, opts.breakdown), opts.start, opts.end);
+  return computeTotals(series, { ...opts, platforms });
+}
 const code = async (p: Promise<unknown>) => {
   try {
     await p;
@@ -91,13 +99,13 @@ describe('total impressions: default metric per network', () => {
     }
   });
 
-  it('sums each network\'s default metric over the range, with breakdowns per network and per day', () => {
+  it('sums each network\'s default metric over the range, with breakdowns per network and per day', async () => {
     const rows = [
       snap('instagram', '2026-03-01', { reach: 10, views: 999 }), snap('instagram', '2026-03-02', { reach: 15 }),
       snap('youtube', '2026-03-01', { views: 7, impressions: 50 }), snap('youtube', '2026-03-03', { impressions: 4 }),
       snap('x', '2026-03-02', { impressions: 100 }), snap('x', '2026-02-28', { impressions: 1000 }),
     ];
-    const totals = computeTotals(rows, { start: '2026-03-01', end: '2026-03-03', breakdown: true });
+    const totals = await totalsOf(rows, { start: '2026-03-01', end: '2026-03-03', breakdown: true });
     expect(totals.total_impressions).toBe(10 + 15 + 7 + 4 + 100);
     expect(totals.per_platform).toEqual({ instagram: 25, youtube: 11, x: 100 });
     expect(totals.per_day).toEqual([
@@ -105,19 +113,55 @@ describe('total impressions: default metric per network', () => {
       { date: '2026-03-02', total_impressions: 115, per_platform: { instagram: 15, x: 100 } },
       { date: '2026-03-03', total_impressions: 4, per_platform: { youtube: 4 } },
     ]);
-    expect(computeTotals(rows, { start: '2026-03-01', end: '2026-03-03', breakdown: false })).toEqual({ total_impressions: 136 });
+    expect(await totalsOf(rows, { start: '2026-03-01', end: '2026-03-03', breakdown: false })).toEqual({ total_impressions: 136 });
   });
 
-  it('answers chosen metrics: flows summed, levels (followers) the last value of each network, added', () => {
+  it('answers chosen metrics: flows summed, levels (followers) the last value of each network, added', async () => {
     const rows = [
       snap('instagram', '2026-03-01', { reach: 10, followers: 500, likes: 1 }), snap('instagram', '2026-03-02', { reach: 15, followers: 510, likes: 2 }),
       snap('x', '2026-03-01', { followers: 80, likes: 5 }), snap('x', '2026-03-02', { followers: null, likes: null }),
     ];
-    const totals = computeTotals(rows, { start: '2026-03-01', end: '2026-03-02', metrics: ['likes', 'followers'], breakdown: true });
+    const totals = await totalsOf(rows, { start: '2026-03-01', end: '2026-03-02', metrics: ['likes', 'followers'], breakdown: true });
     expect(totals.metrics).toEqual({ likes: 8, followers: 590 });
     expect(totals.total_impressions).toBeUndefined();
     expect(totals.per_platform).toEqual({ instagram: { likes: 3, followers: 510 }, x: { likes: 5, followers: 80 } });
     expect(totals.per_day![1]).toEqual({ date: '2026-03-02', metrics: { likes: 2, followers: 510 }, per_platform: { instagram: { likes: 2, followers: 510 }, x: { likes: 0, followers: 0 } } });
+  });
+});
+
+describe('total impressions: the year series', () => {
+  it('cuts a range at year boundaries (leap years have 366 days)', () => {
+    expect(yearSpans('2024-12-30', '2025-01-02')).toEqual([{ year: 2024, from: 364, to: 365, offset: 0 }, { year: 2025, from: 0, to: 1, offset: 2 }]);
+    expect(yearSpans('2025-11-26', '2026-11-26')).toEqual([{ year: 2025, from: 329, to: 364, offset: 0 }, { year: 2026, from: 0, to: 329, offset: 36 }]);
+    expect(yearSpans('2026-03-01', '2026-03-01')).toEqual([{ year: 2026, from: 59, to: 59, offset: 0 }]);
+  });
+
+  it('sums across a year boundary; a level is the last figure of the range, whichever year holds it', async () => {
+    const rows = [
+      snap('instagram', '2025-12-31', { reach: 3, followers: 100 }), snap('instagram', '2026-01-01', { reach: 4, followers: 101 }),
+      snap('instagram', '2026-01-02', { reach: 5 }), snap('x', '2025-12-30', { impressions: 7, followers: 9 }),
+    ];
+    expect(await totalsOf(rows, { start: '2025-12-30', end: '2026-01-02', breakdown: false })).toEqual({ total_impressions: 19 });
+    expect(await totalsOf(rows, { start: '2025-12-30', end: '2026-01-02', metrics: ['followers', 'reach'], breakdown: false })).toEqual({ metrics: { followers: 110, reach: 12 } });
+    expect(await totalsOf(rows, { start: '2025-12-31', end: '2025-12-31', metrics: ['followers'], breakdown: false })).toEqual({ metrics: { followers: 100 } });
+  });
+
+  it('a snapshot replaced later the same day leaves none of its figures behind', async () => {
+    const first = snap('instagram', '2026-03-01', { reach: 10, likes: 4, followers: 50 });
+    const second = { ...snap('instagram', '2026-03-01', { reach: 12, followers: null }), capturedAt: new Date('2026-03-01T23:59:00Z') };
+    const opts = { start: '2026-03-01', end: '2026-03-01', metrics: ['reach', 'likes', 'followers'] as const, breakdown: true };
+    expect(await totalsOf([first, second], opts)).toEqual({
+      metrics: { reach: 12, likes: 0, followers: 0 }, per_platform: { instagram: { reach: 12, likes: 0, followers: 0 } },
+      per_day: [{ date: '2026-03-01', metrics: { reach: 12, likes: 0, followers: 0 }, per_platform: { instagram: { reach: 12, likes: 0, followers: 0 } } }],
+    });
+  });
+
+  it('a network asked for with nothing stored counts 0 and is left out of the breakdowns', async () => {
+    const rows = [snap('instagram', '2026-03-01', { reach: 10 })];
+    expect(await totalsOf(rows, { start: '2026-03-01', end: '2026-03-02', breakdown: true }, ['instagram', 'tiktok'])).toEqual({
+      total_impressions: 10, per_platform: { instagram: 10 },
+      per_day: [{ date: '2026-03-01', total_impressions: 10, per_platform: { instagram: 10 } }, { date: '2026-03-02', total_impressions: 0, per_platform: {} }],
+    });
   });
 });
 
@@ -176,6 +220,18 @@ describe('snapshots and total impressions through the use cases', () => {
     expect(await code(totalImpressions(w.deps, w.account, 'nobody', {}))).toBe('not_found PROFILE_NOT_FOUND');
     expect(await code(totalImpressions(w.deps, w.account, 'alice', { metrics: 'reach,bogus' }))).toBe('invalid_input invalid_metric');
     expect(await code(totalImpressions(w.deps, w.account, 'alice', { platform: 'instagram,myspace' }))).toBe('invalid_input invalid_platform');
+  });
+
+  it('rebuilds the series of every profile, network and year the retention reaches (herald analytics rebuild)', async () => {
+    const w = world();
+    await w.setup();
+    const snapDeps = { ...w.deps, retentionMs: 400 * 86_400_000 };
+    for (const p of ['instagram', 'tiktok', 'x'] as const) await snapshotPage(snapDeps, p, { limit: 10 });
+    const before = await totalImpressions(w.deps, w.account, 'alice', { period: 'last_week', breakdown: true });
+    expect(before.total_impressions).toBeGreaterThan(0);
+    // 400 days back from 2026-03-15 reach into 2025: two years.
+    expect(await rebuildAnalyticsSeries(snapDeps, ['acct-1'])).toEqual({ profiles: 1, years: 2, snapshots: 3 });
+    expect(await totalImpressions(w.deps, w.account, 'alice', { period: 'last_week', breakdown: true })).toEqual(before);
   });
 
   it('counts a failed account and goes on with the others', async () => {

@@ -1,20 +1,38 @@
 import type { AnalyticsSnapshot } from '../../domain/analytics-history';
+import type { DailySeries, SeriesName } from '../../domain/analytics-series';
 import type { Platform } from '../../domain/platforms';
 
 /**
- * The daily snapshots of each profile's accounts. One entry per (account, profile, network, UTC
- * day), unique by that key: taking a day's snapshot again replaces it. Reads are equality lookups
- * on the key (the Mongo adapter keeps a month of one network per document, so a year of ten
- * networks is ~130 `_id` gets, never a range scan over the whole collection).
+ * The daily snapshots of each profile's accounts, and the range read model derived from them
+ * (core/domain/analytics-series.ts). One snapshot per (account, profile, network, UTC day): taking
+ * a day's snapshot again replaces it. The snapshots are the record; the series are what ranges
+ * read (a year of one network's figure of one series is one stored array: ranges cost a few
+ * equality reads however long they are, never a scan).
+ *
+ * One writer per profile: `put` for one profile is not called concurrently from two processes (the
+ * snapshot rounds run one after another, one network at a time, and a profile has one connection
+ * per network); an adapter may update a profile's series by read-modify-write.
  */
 export interface AnalyticsSnapshotRepository {
-  /** Stores (or replaces) the day's snapshot; kept until `expiresAt` at least. */
+  /** Stores (or replaces) the day's snapshot and its figures in the series; kept until `expiresAt` at least. */
   put(snapshot: AnalyticsSnapshot, expiresAt: Date): Promise<void>;
-  /** The snapshots of the profile's `platforms` whose day is in [start, end] (YYYY-MM-DD, inclusive), any order. */
-  range(accountId: string, profileUsername: string, platforms: readonly Platform[], start: string, end: string): Promise<AnalyticsSnapshot[]>;
+  /**
+   * Each of `platforms` × `names` over [start, end] (YYYY-MM-DD, inclusive): one figure per day,
+   * NaN where no snapshot of that day has one. Every pair is answered (all NaN when nothing is stored).
+   */
+  series(accountId: string, profileUsername: string, platforms: readonly Platform[], names: readonly SeriesName[], start: string, end: string): Promise<DailySeries[]>;
   /** The newest snapshot on or before `day`, looking back at most `lookbackDays`; null when none. */
   latestOnOrBefore(accountId: string, profileUsername: string, platform: Platform, day: string, lookbackDays: number): Promise<AnalyticsSnapshot | null>;
-  /** Periodic cleanup (no TTL indexes on FerretDB): removes what expired. Returns how many documents went. */
+  /**
+   * Rewrites the series of a profile's calendar year from its snapshots of `platforms` (those of
+   * other networks are dropped): a migration, the `herald analytics rebuild` command. It is that
+   * year's writer meanwhile: run it between snapshot rounds. Returns the snapshots found.
+   */
+  rebuildSeries(accountId: string, profileUsername: string, platforms: readonly Platform[], year: number): Promise<number>;
+  /**
+   * Periodic cleanup (no TTL indexes on FerretDB): removes expired snapshots, and the series of a
+   * year once its last snapshot expired. Returns how many snapshots went.
+   */
   deleteExpired(now: Date): Promise<number>;
 }
 
