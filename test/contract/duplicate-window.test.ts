@@ -1,11 +1,9 @@
-import Redis from 'ioredis';
-import { randomBytes } from 'node:crypto';
 import { createMemoryDuplicateWindow } from '../../adapters/memory/duplicate-window';
 import { createRedisDuplicateWindow } from '../../adapters/redis/duplicate-window';
 import type { DuplicateWindow } from '../../core/ports/duplicate-window';
+import { useTestRedis } from '../support/redis';
 
 /** The duplicate window's claims: one contract, run on the real Redis and on the in-memory version. */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const HOUR = 3600_000;
 
 function contract(name: string, setup: () => { window: DuplicateWindow; expire(key: string): Promise<void> }) {
@@ -52,22 +50,11 @@ contract('memory', () => {
 });
 
 describe('on Redis', () => {
-  let redis: Redis;
-  const prefix = `herald-test-dup-${randomBytes(4).toString('hex')}`;
-  beforeAll(async () => {
-    redis = new Redis(REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-    await redis.connect().catch((err: Error) => {
-      throw new Error(`Redis unreachable at ${REDIS_URL} (${err.message}). Start the local infrastructure with \`bash ops/infra.sh up\`.`);
-    });
-  });
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-  });
+  const { redis: client, prefix } = useTestRedis('dup');
   let run = 0;
   contract('redis', () => {
     const keyPrefix = `${prefix}:${run++}`;
+    const redis = client();
     return {
       window: createRedisDuplicateWindow(redis, { keyPrefix }),
       // Redis expires by its own clock: the key's remaining time is what the window set.

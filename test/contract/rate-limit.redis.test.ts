@@ -1,26 +1,13 @@
 import Redis from 'ioredis';
-import { randomBytes } from 'node:crypto';
 import { createAuthFailureGuard, createRequestRateLimiter } from '../../adapters/redis/rate-limit';
+import { useTestRedis } from '../support/redis';
 
 /** The rate limiter and the auth-failure guard on the real Redis, and their in-memory insurance. */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
 describe('rate limits on Redis', () => {
+  const test = useTestRedis('rl');
+  const { prefix } = test;
   let redis: Redis;
-  const prefix = `herald-test-${randomBytes(4).toString('hex')}`;
-
-  beforeAll(async () => {
-    redis = new Redis(REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-    await redis.connect().catch((err: Error) => {
-      throw new Error(`Redis unreachable at ${REDIS_URL} (${err.message}). Start the local infrastructure with \`bash ops/infra.sh up\`.`);
-    });
-  });
-
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-  });
+  beforeAll(() => { redis = test.redis(); });
 
   it('allows `points` requests per window, counts down, then refuses with the reset time', async () => {
     const limiter = createRequestRateLimiter(redis, { points: 3, windowSeconds: 60, keyPrefix: `${prefix}:req` });
