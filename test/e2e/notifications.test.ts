@@ -158,7 +158,9 @@ describe('notifications end to end', () => {
     const ids = [...uploads('/upload/account'), ...uploads('/upload/alice')].map((d) => header(d, 'delivery'));
     expect(new Set(ids).size).toBe(4);
 
-    const log = await api.get('/api/herald/users/notifications/deliveries?event=upload_completed&outcome=delivered');
+    // A delivery is logged once its answer is in: the receiver may have the last one a moment before the log does.
+    const log = await eventually(() => api.get('/api/herald/users/notifications/deliveries?event=upload_completed&outcome=delivered'),
+      (r) => r.body.deliveries?.length >= 4, 60_000);
     expect(log).toMatchObject({ status: 200, body: { success: true, page: 1, has_more: false } });
     expect(log.body.deliveries).toHaveLength(4);
     expect(log.body.deliveries[0]).toMatchObject({ delivery_id: expect.stringMatching(/^dlv_/), event: 'upload_completed', status_code: 200, latency_ms: expect.any(Number), error: null, response_body: 'thanks', outcome: 'delivered' });
