@@ -12,18 +12,12 @@
  * BENCH_TIMING_REQUESTS for the Server-Timing breakdown (1000; 0 skips it).
  */
 import {
-  blueskySession, connectNetworks, describeEnvironment, envInt, heading, listOf, reportOverhead, runAlternating, runMain, say, startBenchStack, threadsAccess,
+  blueskySession, connectNetworks, describeEnvironment, envInt, heading, listBenchKnobs, listOf, reportOverhead, runAlternating, runMain, say, startBenchStack, threadsAccess,
   timingBreakdown, type ComparedPath,
 } from './support';
 
-const CONCURRENCY = envInt('BENCH_CONCURRENCY', 20);
-const SECONDS = envInt('BENCH_SECONDS', 5);
-const ROUNDS = envInt('BENCH_ROUNDS', 2);
-const WARMUP = envInt('BENCH_WARMUP', 200, 0);
+const { CONCURRENCY, SECONDS, ROUNDS, WARMUP, LIMIT, GOAL_MS, TIMING_REQUESTS } = listBenchKnobs();
 const COMMENTS = envInt('BENCH_COMMENTS', 30);
-const LIMIT = 25;
-const GOAL_MS = 10;
-const TIMING_REQUESTS = envInt('BENCH_TIMING_REQUESTS', 1000, 0);
 
 /** Bluesky's getPostThread answers every reply of the thread at once: `thread.replies` holds them all. */
 const threadOf = (replies: number) => (body: Record<string, unknown>) => {

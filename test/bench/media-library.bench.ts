@@ -11,18 +11,12 @@
  * BENCH_TIMING_REQUESTS for the Server-Timing breakdown (1000; 0 skips it).
  */
 import {
-  blueskySession, connectNetworks, describeEnvironment, envInt, heading, listOf, reportOverhead, runAlternating, runMain, say, startBenchStack, threadsAccess,
+  blueskySession, connectNetworks, describeEnvironment, envInt, heading, listBenchKnobs, listOf, reportOverhead, runAlternating, runMain, say, startBenchStack, threadsAccess,
   timingBreakdown, type ComparedPath,
 } from './support';
 
-const CONCURRENCY = envInt('BENCH_CONCURRENCY', 20);
-const SECONDS = envInt('BENCH_SECONDS', 5);
-const ROUNDS = envInt('BENCH_ROUNDS', 2);
-const WARMUP = envInt('BENCH_WARMUP', 200, 0);
+const { CONCURRENCY, SECONDS, ROUNDS, WARMUP, LIMIT, GOAL_MS, TIMING_REQUESTS } = listBenchKnobs();
 const POSTS = envInt('BENCH_POSTS', 30);
-const LIMIT = 25;
-const GOAL_MS = 10;
-const TIMING_REQUESTS = envInt('BENCH_TIMING_REQUESTS', 1000, 0);
 
 async function main(): Promise<void> {
   heading('media list: GET /api/herald/media vs the simulator answering the same upstream call');

@@ -645,3 +645,16 @@ export async function chooseTemporal(): Promise<{ description: string; pid?: num
   process.env.TEMPORAL_ADDRESS = own.address;
   return { description: `a dev server of this bench's own at ${own.address} (${args.join(' ')})`, pid: own.pid };
 }
+
+/** The knobs of the list-overhead benches (media-library, comments), with their shared defaults. */
+export function listBenchKnobs() {
+  return {
+    CONCURRENCY: envInt('BENCH_CONCURRENCY', 20),
+    SECONDS: envInt('BENCH_SECONDS', 5),
+    ROUNDS: envInt('BENCH_ROUNDS', 2),
+    WARMUP: envInt('BENCH_WARMUP', 200, 0),
+    LIMIT: 25,
+    GOAL_MS: 10,
+    TIMING_REQUESTS: envInt('BENCH_TIMING_REQUESTS', 1000, 0),
+  };
+}
