@@ -1,16 +1,34 @@
 import type { ApiDeps } from './deps';
 
 /**
- * The API's dependencies as its routes use them when a connection cache is configured
- * (HERALD_CONNECTION_CACHE_MS): `deps` for every route, whose writes of connected accounts drop
- * the cached records, and `reads` for the synchronous read routes (media list, comments, lookups,
- * live analytics), whose connection lookups are answered from the cache within its TTL.
- * Publishing, connecting and disconnecting read storage every time.
+ * The API's dependencies as its routes use them when caches are configured
+ * (HERALD_CONNECTION_CACHE_MS):
+ * - `deps` for every route: writes of profiles and connected accounts drop the cached records;
+ * - `reads` for the synchronous read routes (media list, comments, lookups, live analytics):
+ *   connection lookups answered from the cache within its TTL;
+ * - `intake` for the upload routes: the post's profile and connections answered from the caches
+ *   only while the change feed is live (every daemon's writes are announced and dropped as they
+ *   land), from storage otherwise. The worker reads storage again before it publishes anything.
+ * Connecting and disconnecting read storage every time.
  */
-export function connectionReads(given: ApiDeps): { deps: ApiDeps; reads: ApiDeps } {
-  const cache = given.connectionCache;
-  if (!cache) return { deps: given, reads: given };
-  const store = given.storage.connectedAccounts;
-  const deps: ApiDeps = { ...given, storage: { ...given.storage, connectedAccounts: cache.tracking(store) } };
-  return { deps, reads: { ...deps, storage: { ...deps.storage, connectedAccounts: cache.reading(store) } } };
+export function connectionReads(given: ApiDeps): { deps: ApiDeps; reads: ApiDeps; intake: ApiDeps } {
+  const { connectionCache: connections, profileCache: profiles, changeFeed: feed } = given;
+  if (!connections) return { deps: given, reads: given, intake: given };
+  const store = given.storage;
+  const deps: ApiDeps = {
+    ...given,
+    storage: { ...store, connectedAccounts: connections.tracking(store.connectedAccounts), ...(profiles ? { profiles: profiles.tracking(store.profiles) } : {}) },
+  };
+  const reads: ApiDeps = { ...deps, storage: { ...deps.storage, connectedAccounts: connections.reading(store.connectedAccounts) } };
+  if (!feed) return { deps, reads, intake: deps };
+  const live = () => feed.live();
+  const intake: ApiDeps = {
+    ...deps,
+    storage: {
+      ...deps.storage,
+      connectedAccounts: connections.reading(store.connectedAccounts, live),
+      ...(profiles ? { profiles: profiles.reading(store.profiles, live) } : {}),
+    },
+  };
+  return { deps, reads, intake };
 }

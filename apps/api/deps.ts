@@ -21,7 +21,8 @@ import type { ConnectStorage } from '../../core/ports/connect-storage';
 import type { ConnectLinkOptions } from '../../core/usecases/connect-links';
 import type { AnalyticsApi } from './routes/analytics';
 import type { AnalyticsHistoryApi } from './routes/analytics-history';
-import type { ConnectionReadCache } from '../../core/usecases/connection-read-cache';
+import type { ConnectionReadCache, ProfileReadCache } from '../../core/usecases/connection-read-cache';
+import type { RecordChangeFeed } from '../../core/ports/record-changes';
 
 export interface ApiDeps {
   storage: Storage;
@@ -73,6 +74,13 @@ export interface ApiDeps {
   analyticsHistory?: AnalyticsHistoryApi;
   /** Connected-account records reused for HERALD_CONNECTION_CACHE_MS by the synchronous read routes (apps/api/connection-reads.ts). */
   connectionCache?: ConnectionReadCache;
+  /** Profiles reused for the same time by intake, while `changeFeed` is live. */
+  profileCache?: ProfileReadCache;
+  /**
+   * Announcements of every daemon's profile and connection writes: while it is live, intake reads
+   * profiles and connections through the caches above (which drop what is announced).
+   */
+  changeFeed?: RecordChangeFeed;
 }
 
 export interface ApiOptions {

@@ -6,11 +6,12 @@ import { createRedisResultCache } from '../../adapters/redis/cache';
 import { createRedisDuplicateWindow } from '../../adapters/redis/duplicate-window';
 import { createAesSecretBox, randomIds, s256Pkce, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
-import { buildMedia, buildPlatforms, connectMongo, connectRedis, connectTemporal, log } from '../shared/compose';
+import { buildMedia, buildPlatforms, connectMongo, connectRecordChanges, connectRedis, connectTemporal, log } from '../shared/compose';
 import { onShutdown } from '../shared/shutdown';
 import { createHttpServer } from './http-server';
 import { AuthCache } from '../../core/usecases/authenticate';
-import { ConnectionReadCache } from '../../core/usecases/connection-read-cache';
+import { ConnectionReadCache, ProfileReadCache } from '../../core/usecases/connection-read-cache';
+import { createRedisRecordChangeFeed } from '../../adapters/redis/record-changes';
 import { createApi } from './server';
 import type { ApiDeps } from './deps';
 import { createRequestTiming } from './timing';
@@ -31,8 +32,11 @@ async function main(): Promise<void> {
   const secretKey = requireSecretKey(config);
   const secrets = createAesSecretBox(secretKey);
   const media = buildMedia(config, secretKey);
-  const mongo = await connectMongo(config);
+  const changes = connectRecordChanges(config);
+  const mongo = await connectMongo(config, { announce: changes.publisher });
   const redis = connectRedis(config);
+  // Every daemon's profile and connection writes, announced: the caches below drop them as they land.
+  const changeFeed = createRedisRecordChangeFeed(config.redisUrl, { channel: changes.channel, log });
   // Traced: the workflow start carries the request's trace context into the workflow and its activities.
   const temporal = await connectTemporal(config, observability.tracing.enabled ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {});
   const checks = { mongodb: mongoReady(mongo.db), redis: redisReady(redis), temporal: temporalReady(temporal.connection) };
@@ -79,8 +83,14 @@ async function main(): Promise<void> {
     connect,
     analytics: { cache: createRedisResultCache(redis, { keyPrefix: `${config.redisKeyPrefix}:cache` }), cacheTtlMs: config.analytics.cacheMs },
     analyticsHistory: await buildAnalyticsApi(config, mongo.db, redis),
-    ...(config.api.connectionCacheMs > 0 ? { connectionCache: new ConnectionReadCache({ ttlMs: config.api.connectionCacheMs, clock: systemClock }) } : {}),
+    ...(config.api.connectionCacheMs > 0 ? {
+      connectionCache: new ConnectionReadCache({ ttlMs: config.api.connectionCacheMs, clock: systemClock }),
+      profileCache: new ProfileReadCache({ ttlMs: config.api.connectionCacheMs, clock: systemClock }),
+      changeFeed,
+    } : {}),
   };
+  deps.connectionCache?.follow(changeFeed);
+  deps.profileCache?.follow(changeFeed);
   const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, uploadDir: media.store.stagingDir, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl, connectLinks: { ttlMs: config.web.connectLinkTtlMs, webBaseUrl: config.web.publicBaseUrl } });
 
   // Synchronous uploads may hold a request for up to a minute.
@@ -93,7 +103,7 @@ async function main(): Promise<void> {
     // Stop accepting; in-flight requests finish (their uploads run on in Temporal either way).
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await Promise.allSettled([mongo.client.close(), redis.quit(), temporal.connection.close(), observability.shutdown()]);
+    await Promise.allSettled([mongo.client.close(), redis.quit(), changeFeed.close(), changes.close(), temporal.connection.close(), observability.shutdown()]);
   }, () => server.closeAllConnections());
 }
 

@@ -29,7 +29,7 @@ import { documentRoutes } from './routes/documents';
 import { connectionReads } from './connection-reads';
 
 export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
-  const { deps, reads } = connectionReads(given);
+  const { deps, reads, intake } = connectionReads(given);
   const app = new Koa<AppState>({ proxy: options.trustProxy });
   const ns = options.namespace;
   // One log line, metrics and a span per request (apps/shared/http-observe.ts); first, so it sees every answer.
@@ -108,7 +108,7 @@ export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
   });
   profileRoutes(router, deps, ns);
   if (connect && options.connectLinks) connectLinkRoutes(router, { ...deps, connect }, ns, options.connectLinks);
-  uploadRoutes(router, { ...deps, duplicateWindowMs: options.duplicateWindowMs }, ns, options);
+  uploadRoutes(router, { ...intake, duplicateWindowMs: options.duplicateWindowMs }, ns, options);
   oauthStartRoute(router, deps, ns, options.publicBaseUrl);
   lookupRoutes(router, reads, ns);
   mediaLibraryRoutes(router, reads, ns);

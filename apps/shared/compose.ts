@@ -19,6 +19,9 @@ import { systemClock } from '../../adapters/crypto/node-crypto';
 import type { HeraldConfig } from './config';
 import { buildPlatforms as buildPlatformRegistry } from './platforms';
 import { logWith, rootLogger } from './logging';
+import type { RecordChangePublisher } from '../../core/ports/record-changes';
+import { createRedisRecordChangePublisher } from '../../adapters/redis/record-changes';
+import { announcingChanges } from '../../core/usecases/record-changes';
 
 /**
  * Logs one JSON line per event through the daemon's pino logger (apps/shared/logging.ts: level,
@@ -26,7 +29,20 @@ import { logWith, rootLogger } from './logging';
  */
 export const log: (message: string, fields?: Record<string, unknown>) => void = logWith(rootLogger);
 
-export async function connectMongo(config: HeraldConfig): Promise<{
+/**
+ * Announcements of profile and connected-account writes (core/usecases/record-changes.ts): every
+ * daemon that writes them publishes on `<prefix>:record-changes`; API processes follow them to
+ * drop what they cached. A connection of its own, so announcing never waits on the rate limits'
+ * fail-fast client; a lost announcement is bounded by the readers' TTL.
+ */
+export function connectRecordChanges(config: HeraldConfig): { publisher: RecordChangePublisher; channel: string; close(): Promise<void> } {
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false });
+  redis.on('error', (err) => log('redis error (record change announcements)', { error: err.message }));
+  const channel = `${config.redisKeyPrefix}:record-changes`;
+  return { publisher: createRedisRecordChangePublisher(redis, { channel, log }), channel, close: async () => { await redis.quit().catch(() => redis.disconnect()); } };
+}
+
+export async function connectMongo(config: HeraldConfig, opts: { announce?: RecordChangePublisher } = {}): Promise<{
   client: MongoClient; db: Db; storage: Storage; leases: CredentialLeases; claims: DispatchClaims; capabilities: MongoCapabilities;
 }> {
   const client = new MongoClient(config.mongoUri, {
@@ -38,7 +54,8 @@ export async function connectMongo(config: HeraldConfig): Promise<{
     throw new Error(`cannot reach the MongoDB-wire database at ${config.mongoUri}: ${(err as Error).message}`);
   }
   const db = client.db();
-  const storage = await createMongoStorage(db);
+  const stored = await createMongoStorage(db);
+  const storage = opts.announce ? announcingChanges(stored, opts.announce) : stored;
   // MongoDB replica set or FerretDB: the extras (TTL indexes, transactions) only where supported.
   const capabilities = await detectCapabilities(db);
   const extras = await applyCapabilities(db, capabilities);

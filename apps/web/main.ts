@@ -4,7 +4,7 @@ import { createMongoConnectStorage } from '../../adapters/mongo/connect-storage'
 import { deleteExpiredConnectLinks } from '../../core/usecases/connect-links';
 import { createHmac } from 'node:crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
-import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log } from '../shared/compose';
+import { buildMedia, buildPlatforms, connectMongo, connectRecordChanges, connectTemporal, log } from '../shared/compose';
 import { onShutdown } from '../shared/shutdown';
 import { createHttpServer } from '../api/http-server';
 import { createWeb } from './server';
@@ -25,7 +25,9 @@ async function main(): Promise<void> {
   const observability = startObservability(config, 'web');
   const secretKey = requireSecretKey(config);
   const media = buildMedia(config, secretKey);
-  const mongo = await connectMongo(config);
+  // Connects, reconnects and pins made on the page reach the API's caches at once.
+  const changes = connectRecordChanges(config);
+  const mongo = await connectMongo(config, { announce: changes.publisher });
   const temporal = await connectTemporal(config);
   const connect = await createMongoConnectStorage(mongo.db);
   const app = createWeb({
@@ -70,7 +72,7 @@ async function main(): Promise<void> {
     clearInterval(cleanup);
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await Promise.allSettled([mongo.client.close(), temporal.connection.close(), observability.shutdown()]);
+    await Promise.allSettled([mongo.client.close(), temporal.connection.close(), changes.close(), observability.shutdown()]);
   }, () => server.closeAllConnections());
 }
 

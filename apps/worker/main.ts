@@ -2,7 +2,7 @@ import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString, ty
 import { OpenTelemetryActivityInboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import { createAesSecretBox } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
-import { buildMedia, buildPlatforms, connectMongo, connectTemporal, log, logMongoCommands } from '../shared/compose';
+import { buildMedia, buildPlatforms, connectMongo, connectRecordChanges, connectTemporal, log, logMongoCommands } from '../shared/compose';
 import { startObservability } from '../shared/observability';
 import { mongoReady, temporalReady } from '../shared/readiness';
 import { freeLoopbackPort } from '../shared/ports';
@@ -41,7 +41,9 @@ async function main(): Promise<void> {
 
   const secrets = createAesSecretBox(secretKey);
   const media = buildMedia(config, secretKey);
-  const mongo = await connectMongo(config);
+  // Connection state the worker writes (refreshes, reauth marks, pauses) reaches the API's caches at once.
+  const changes = connectRecordChanges(config);
+  const mongo = await connectMongo(config, { announce: changes.publisher });
   const stopCommandLog = config.debugTiming ? logMongoCommands(mongo.client) : undefined;
   const temporal = await connectTemporal(config);
   const platforms = buildPlatforms(config, observability.fetchOf);
@@ -90,7 +92,7 @@ async function main(): Promise<void> {
   await Promise.all(running.map((r) => r.worker.run()));
   for (const r of running) await r.stop?.();
   stopCommandLog?.();
-  await Promise.allSettled([connection.close(), temporal.connection.close(), mongo.client.close(), observability.shutdown()]);
+  await Promise.allSettled([connection.close(), temporal.connection.close(), mongo.client.close(), changes.close(), observability.shutdown()]);
   log('herald worker stopped', {});
 }
 

@@ -1,9 +1,13 @@
 import type { ConnectedAccount } from '../domain/connected-account';
 import type { Platform } from '../domain/platforms';
-import type { ConnectedAccountRepository } from '../ports/storage';
+import type { Profile } from '../domain/profile';
+import type { RecordChange, RecordChangeFeed } from '../ports/record-changes';
+import type { ConnectedAccountRepository, ProfileRepository } from '../ports/storage';
 import type { Clock } from '../ports/system';
+import { KeyedReadCache } from './keyed-read-cache';
+import { connectionWrites, profileWrites } from './record-changes';
 
-/** How long an API process reuses a connected-account record it read (HERALD_CONNECTION_CACHE_MS). */
+/** How long an API process reuses a connected-account or profile record it read (HERALD_CONNECTION_CACHE_MS). */
 export const DEFAULT_CONNECTION_CACHE_MS = 3_000;
 /** Records kept at most; the least recently used goes first. */
 export const DEFAULT_CONNECTION_CACHE_ENTRIES = 10_000;
@@ -20,8 +24,9 @@ const profilePrefix = (accountId: string, profileUsername: string) => `${account
 
 /**
  * Connected-account records for the synchronous read paths of one process (media list, comments,
- * lookups, live analytics), so that a request does not pay a database round trip for the same
- * record its predecessor read a moment ago. Two views over one store:
+ * lookups, live analytics) and, while a change feed is live, for intake, so that a request does
+ * not pay a database round trip for the same record its predecessor read a moment ago. Two views
+ * over one store:
  *
  * - `tracking(store)`: what every writer in the process uses. Each write of a connection
  *   (credentials, status, counters, restriction, upsert, delete) drops its record once the write
@@ -33,21 +38,22 @@ const profilePrefix = (accountId: string, profileUsername: string) => `${account
  *   process stored.
  *
  * What other processes write (the worker's refreshes and reauth marks, the connect page's
- * reconnects, a pause) is seen at most `ttlMs` later; the session drops the record itself when the
- * network answers auth_expired (core/usecases/connection-session.ts). Misses are not cached: a
- * connection made elsewhere is seen on the next request. A read that was in flight while a write
- * (or a drop) happened is not stored, so a slow read never brings back what a write replaced.
+ * reconnects, a pause) is dropped when their announcement arrives (`follow(feed)`), and seen at
+ * most `ttlMs` later without one; the session drops the record itself when the network answers
+ * auth_expired (core/usecases/connection-session.ts). Misses are not cached: a connection made
+ * elsewhere is seen on the next request.
  */
 export class ConnectionReadCache {
-  private readonly entries = new Map<string, { record: ConnectedAccount; expiresAt: number }>();
+  private readonly records: KeyedReadCache<ConnectedAccount>;
   private readonly keyOfId = new Map<string, string>();
-  private readonly pending = new Map<string, { epoch: number; read: Promise<ConnectedAccount | null> }>();
-  /** Moves on every write and drop: reads begun before it are neither stored nor joined. */
-  private epoch = 0;
-  private readonly maxEntries: number;
 
   constructor(private readonly opts: ConnectionReadCacheOptions) {
-    this.maxEntries = Math.max(1, opts.maxEntries ?? DEFAULT_CONNECTION_CACHE_ENTRIES);
+    this.records = new KeyedReadCache<ConnectedAccount>({
+      ttlMs: opts.ttlMs, maxEntries: opts.maxEntries ?? DEFAULT_CONNECTION_CACHE_ENTRIES, clock: opts.clock,
+      onDrop: (key, record) => {
+        if (this.keyOfId.get(record.id) === key) this.keyOfId.delete(record.id);
+      },
+    });
   }
 
   get ttlMs(): number {
@@ -56,106 +62,95 @@ export class ConnectionReadCache {
 
   /** Records held now (expired ones included until they are next touched). */
   get size(): number {
-    return this.entries.size;
+    return this.records.size;
   }
 
   /** Drops the record of connection `id` (its credentials or state may have changed elsewhere). */
   forget(id: string): void {
-    this.epoch += 1;
     const key = this.keyOfId.get(id);
-    if (key !== undefined) this.drop(key);
+    if (key !== undefined) this.records.drop(key);
+    else this.records.bump();
+  }
+
+  /** Applies one announced change (or, with `reset`, drops everything). */
+  apply(change: RecordChange | 'reset'): void {
+    if (change === 'reset') this.records.clear();
+    else if (change.kind === 'connection') this.forget(change.id);
+    else if (change.kind === 'connection-slot') this.records.drop(keyOf(change.accountId, change.profileUsername, change.platform));
+    else this.records.dropPrefix(profilePrefix(change.accountId, change.username));
+  }
+
+  /** Drops what other processes announce they changed. Returns the unsubscribe. */
+  follow(feed: RecordChangeFeed): () => void {
+    return feed.subscribe((change) => this.apply(change), () => this.apply('reset'));
   }
 
   /** `store` with every write dropping the record it touches. Reads go to `store`. */
   tracking(store: ConnectedAccountRepository): ConnectedAccountRepository {
-    const dropping = <R>(id: string, write: Promise<R>) => this.after(write, () => this.forget(id));
-    return {
-      upsert: (account) => this.after(store.upsert(account), () => {
-        this.forget(account.id);
-        this.dropKey(keyOf(account.accountId, account.profileUsername, account.platform));
-      }),
-      findById: (id) => store.findById(id),
-      find: (accountId, profileUsername, platform) => store.find(accountId, profileUsername, platform),
-      listByProfile: (accountId, profileUsername) => store.listByProfile(accountId, profileUsername),
-      listByPlatform: (platform, page) => store.listByPlatform(platform, page),
-      setStatus: (id, status, at) => dropping(id, store.setStatus(id, status, at)),
-      setRestriction: (id, restriction, at) => dropping(id, store.setRestriction(id, restriction, at)),
-      setCheckpointRequired: (id, required, at) => dropping(id, store.setCheckpointRequired(id, required, at)),
-      updateCredentials: (id, sealed, at) => dropping(id, store.updateCredentials(id, sealed, at)),
-      setStatusIf: (id, connectedAt, status, at, reason) => dropping(id, store.setStatusIf(id, connectedAt, status, at, reason)),
-      countFailure: (id, connectedAt, counter, at) => dropping(id, store.countFailure(id, connectedAt, counter, at)),
-      clearFailures: (id, at) => dropping(id, store.clearFailures(id, at)),
-      deleteIf: (id, connectedAt) => dropping(id, store.deleteIf(id, connectedAt)),
-      deleteByProfile: (accountId, profileUsername) => this.after(store.deleteByProfile(accountId, profileUsername), () => {
-        this.epoch += 1;
-        const prefix = profilePrefix(accountId, profileUsername);
-        for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.drop(key);
-      }),
-    };
+    return connectionWrites(store, (change) => this.apply(change));
   }
 
-  /** `tracking(store)` whose `find` answers from memory within the TTL. */
-  reading(store: ConnectedAccountRepository): ConnectedAccountRepository {
+  /**
+   * `tracking(store)` whose `find` answers from memory within the TTL; with `when`, only while it
+   * answers true (intake: only while the change feed is live), storage otherwise.
+   */
+  reading(store: ConnectedAccountRepository, when?: () => boolean): ConnectedAccountRepository {
     const tracked = this.tracking(store);
     if (this.opts.ttlMs <= 0) return tracked;
-    return { ...tracked, find: (accountId, profileUsername, platform) => this.find(store, keyOf(accountId, profileUsername, platform), accountId, profileUsername, platform) };
-  }
-
-  private async find(store: ConnectedAccountRepository, key: string, accountId: string, profileUsername: string, platform: Platform): Promise<ConnectedAccount | null> {
-    const now = this.opts.clock.now().getTime();
-    const entry = this.entries.get(key);
-    if (entry && entry.expiresAt > now) {
-      // Most recently used last: the oldest is evicted first.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      return { ...entry.record };
-    }
-    if (entry) this.drop(key);
-    // Concurrent misses of one record share one read, unless a write came in between.
-    const joined = this.pending.get(key);
-    if (joined && joined.epoch === this.epoch) return copy(await joined.read);
-    const epoch = this.epoch;
-    const read = store.find(accountId, profileUsername, platform);
-    this.pending.set(key, { epoch, read });
-    try {
-      const record = await read;
-      if (record && epoch === this.epoch) this.store(key, record, this.opts.clock.now().getTime() + this.opts.ttlMs);
-      return copy(record);
-    } finally {
-      if (this.pending.get(key)?.read === read) this.pending.delete(key);
-    }
-  }
-
-  private store(key: string, record: ConnectedAccount, expiresAt: number): void {
-    this.drop(key);
-    this.entries.set(key, { record: { ...record }, expiresAt });
-    this.keyOfId.set(record.id, key);
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.drop(oldest);
-    }
-  }
-
-  private dropKey(key: string): void {
-    this.epoch += 1;
-    this.drop(key);
-  }
-
-  private drop(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    if (this.keyOfId.get(entry.record.id) === key) this.keyOfId.delete(entry.record.id);
-  }
-
-  /** `write`'s outcome, with `dropped` run once it has settled (a failed write may have landed). */
-  private async after<R>(write: Promise<R>, dropped: () => void): Promise<R> {
-    try {
-      return await write;
-    } finally {
-      dropped();
-    }
+    return {
+      ...tracked,
+      find: (accountId, profileUsername, platform) => {
+        if (when && !when()) return store.find(accountId, profileUsername, platform);
+        const key = keyOf(accountId, profileUsername, platform);
+        return this.records.find(key, async () => {
+          const record = await store.find(accountId, profileUsername, platform);
+          if (record) this.keyOfId.set(record.id, key);
+          return record;
+        });
+      },
+    };
   }
 }
 
-const copy = (record: ConnectedAccount | null): ConnectedAccount | null => (record ? { ...record } : null);
+/**
+ * Profiles for intake (the post's profile and its pinned pages), kept `ttlMs` while the change
+ * feed is live; every profile write in this process drops its entry once settled, and other
+ * processes' writes (a pin set on the connect page, a delete) are dropped when announced.
+ */
+export class ProfileReadCache {
+  private readonly records: KeyedReadCache<Profile>;
+
+  constructor(private readonly opts: ConnectionReadCacheOptions) {
+    this.records = new KeyedReadCache<Profile>({ ttlMs: opts.ttlMs, maxEntries: opts.maxEntries ?? DEFAULT_CONNECTION_CACHE_ENTRIES, clock: opts.clock });
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  apply(change: RecordChange | 'reset'): void {
+    if (change === 'reset') this.records.clear();
+    else if (change.kind === 'profile') this.records.drop(profileKey(change.accountId, change.username));
+  }
+
+  follow(feed: RecordChangeFeed): () => void {
+    return feed.subscribe((change) => this.apply(change), () => this.apply('reset'));
+  }
+
+  /** `store` with every write dropping its profile. Reads go to `store`. */
+  tracking(store: ProfileRepository): ProfileRepository {
+    return profileWrites(store, (change) => this.apply(change));
+  }
+
+  /** `tracking(store)` whose `find` answers from memory within the TTL while `when()` is true. */
+  reading(store: ProfileRepository, when: () => boolean = () => true): ProfileRepository {
+    const tracked = this.tracking(store);
+    if (this.opts.ttlMs <= 0) return tracked;
+    return {
+      ...tracked,
+      find: (accountId, username) => (when() ? this.records.find(profileKey(accountId, username), () => store.find(accountId, username)) : store.find(accountId, username)),
+    };
+  }
+}
+
+const profileKey = (accountId: string, username: string) => `${accountId}\u0000${username}`;
