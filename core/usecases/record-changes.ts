@@ -7,22 +7,23 @@
 import type { RecordChange, RecordChangePublisher } from '../ports/record-changes';
 import type { ConnectedAccountRepository, ProfileRepository, Storage } from '../ports/storage';
 
-type Changed = (change: RecordChange) => void;
+/** Told of each change; an announcement returns its publish, awaited before the write resolves. */
+type Changed = (change: RecordChange) => void | Promise<void>;
 
-async function settled<R>(write: Promise<R>, after: () => void): Promise<R> {
+async function settled<R>(write: Promise<R>, after: () => void | Promise<void>): Promise<R> {
   try {
     return await write;
   } finally {
-    after();
+    await after();
   }
 }
 
 export function connectionWrites(store: ConnectedAccountRepository, changed: Changed): ConnectedAccountRepository {
   const byId = <R>(id: string, write: Promise<R>) => settled(write, () => changed({ kind: 'connection', id }));
   return {
-    upsert: (account) => settled(store.upsert(account), () => {
-      changed({ kind: 'connection', id: account.id });
-      changed({ kind: 'connection-slot', accountId: account.accountId, profileUsername: account.profileUsername, platform: account.platform });
+    upsert: (account) => settled(store.upsert(account), async () => {
+      await changed({ kind: 'connection', id: account.id });
+      await changed({ kind: 'connection-slot', accountId: account.accountId, profileUsername: account.profileUsername, platform: account.platform });
     }),
     findById: (id) => store.findById(id),
     find: (accountId, profileUsername, platform) => store.find(accountId, profileUsername, platform),
@@ -53,8 +54,12 @@ export function profileWrites(store: ProfileRepository, changed: Changed): Profi
   };
 }
 
-/** `storage` whose profile and connected-account writes are announced to every other process. */
+/**
+ * `storage` whose profile and connected-account writes are announced to every other process. A
+ * write resolves once its announcement is published (Redis has handed it to every subscriber's
+ * connection), so whatever the writer does next is ordered after it.
+ */
 export function announcingChanges<S extends Pick<Storage, 'profiles' | 'connectedAccounts'>>(storage: S, publisher: RecordChangePublisher): S {
-  const announce: Changed = (change) => void publisher.publish(change);
+  const announce: Changed = (change) => publisher.publish(change);
   return { ...storage, profiles: profileWrites(storage.profiles, announce), connectedAccounts: connectionWrites(storage.connectedAccounts, announce) };
 }

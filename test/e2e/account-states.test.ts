@@ -12,6 +12,9 @@ import { createTemporalAccountPauses } from '../../adapters/temporal/account-pau
 import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
 import { apiClient, eventually, freePort, rescheduleSoon, startStack, within, type Stack } from '../support/stack';
 import { anUpload } from '../support/mothers';
+import Redis from 'ioredis';
+import { createRedisRecordChangePublisher } from '../../adapters/redis/record-changes';
+import { announcingChanges } from '../../core/usecases/record-changes';
 
 jest.setTimeout(180_000);
 
@@ -32,7 +35,9 @@ describe('account states', () => {
   let key: string;
   let temporal: { connection: Connection; client: Client };
   let mongo: MongoClient;
+  /** The test writes connection state as the worker does: through storage that announces each write. */
   let storage: Storage;
+  let publisher: Redis;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-states-'));
   const photo = path.join(dir, 'photo.jpg');
   const video = path.join(dir, 'clip.mp4');
@@ -77,6 +82,8 @@ describe('account states', () => {
     stack = await startStack({
       ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base,
       HERALD_CHECKPOINT_PROBE_INTERVAL_MS: String(PROBE_INTERVAL_MS), YOUTUBE_DAILY_LIMIT_PAUSE_MS: String(YOUTUBE_PAUSE_MS),
+      // Far longer than the suite: a state change reaches the API's intake caches by its announcement or not at all.
+      HERALD_CONNECTION_CACHE_MS: '3600000',
     });
     await stack.startWorker();
     key = await stack.newApiKey('states@herald.dev');
@@ -95,13 +102,15 @@ describe('account states', () => {
     const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS });
     temporal = { connection, client: new Client({ connection, namespace: 'default' }) };
     mongo = await MongoClient.connect(stack.env.MONGODB_URI!, { serverSelectionTimeoutMS: 5000 });
-    storage = await createMongoStorage(mongo.db());
+    publisher = new Redis(stack.env.REDIS_URL!, { maxRetriesPerRequest: 1 });
+    storage = announcingChanges(await createMongoStorage(mongo.db()), createRedisRecordChangePublisher(publisher, { channel: `${stack.env.HERALD_REDIS_PREFIX}:record-changes` }));
   });
 
   afterAll(async () => {
     for (const id of leftRunning) await temporal?.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
     await temporal?.connection.close();
     await mongo?.close();
+    publisher?.disconnect();
     await stack?.stop();
     await sandbox?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -177,6 +186,9 @@ describe('account states', () => {
     // way run-upload sets it: stored on the connection, then the real workflow started through the
     // worker's own adapter. First an hour-long pause, so the refusal cannot race its end.
     const connection = await connectionOf('discord');
+    // Published first, so the API holds the connection in its intake cache (an hour's TTL here):
+    // only the announcement of the pause below can make the next post see it.
+    expect(await postText('discord', 'Before the pause')).toMatchObject({ status: 200, body: { all_succeeded: true } });
     const long = { reason: 'rate_limited', until: new Date(Date.now() + 3600_000) };
     await storage.connectedAccounts.setRestriction(connection.id, long, new Date());
     const refused = await postText('discord');
