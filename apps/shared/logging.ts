@@ -41,9 +41,16 @@ export function registerSecret(value: string | undefined): void {
   if (value && value.length >= 8) registered.add(value);
 }
 
+/**
+ * Text none of SECRET_TEXT can match: each pattern needs one of these (`hk_`; whitespace after
+ * Apikey, Bearer, Basic or OAuth; `bot` and a digit; `/webhooks/`; `=` after a parameter name).
+ * Most log values (ids, routes, methods) have none, and skip the five replacements.
+ */
+const MAYBE_SECRET_TEXT = /hk_|\s|bot\d|\/webhooks\/|=/i;
+
 export function scrubText(text: string): string {
   let out = text;
-  for (const [pattern, replacement] of SECRET_TEXT) out = out.replace(pattern, replacement);
+  if (MAYBE_SECRET_TEXT.test(out)) for (const [pattern, replacement] of SECRET_TEXT) out = out.replace(pattern, replacement);
   for (const secret of registered) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out;
 }
@@ -59,8 +66,20 @@ export function scrub(value: unknown, depth = 0, seen = new WeakSet<object>()): 
   if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1, seen));
   if (value instanceof Date) return value.toISOString();
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && v !== null && v !== undefined && typeof v !== 'boolean' && typeof v !== 'number' ? REDACTED : scrub(v, depth + 1, seen);
+  for (const [k, v] of Object.entries(value)) out[k] = secretKey(k) && v !== null && v !== undefined && typeof v !== 'boolean' && typeof v !== 'number' ? REDACTED : scrub(v, depth + 1, seen);
   return out;
+}
+
+/** SECRET_KEY's verdict on a key, remembered for the first KEYS_KEPT keys (log keys come from a small set). */
+const KEYS_KEPT = 2000;
+const keyVerdicts = new Map<string, boolean>();
+function secretKey(key: string): boolean {
+  let verdict = keyVerdicts.get(key);
+  if (verdict === undefined) {
+    verdict = SECRET_KEY.test(key);
+    if (keyVerdicts.size < KEYS_KEPT) keyVerdicts.set(key, verdict);
+  }
+  return verdict;
 }
 
 function prettyStream(destination?: NodeJS.WritableStream): NodeJS.WritableStream | undefined {

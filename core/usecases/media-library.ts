@@ -95,7 +95,7 @@ export async function listMedia(deps: MediaLibraryDeps, account: OperatorAccount
 }
 
 function view(item: LibraryMedia): MediaItemView {
-  return {
+  const out: MediaItemView = {
     id: item.id,
     caption: item.caption ?? '',
     media_type: item.mediaType,
@@ -103,11 +103,12 @@ function view(item: LibraryMedia): MediaItemView {
     permalink: item.permalink ?? null,
     timestamp: item.timestamp ?? null,
     thumbnail_url: item.thumbnailUrl ?? null,
-    ...(item.children ? {
-      children: item.children.map((c) => ({
-        id: c.id, media_type: c.mediaType, media_url: c.mediaUrl ?? null,
-        ...(c.mediaType === 'VIDEO' ? { thumbnail_url: c.thumbnailUrl ?? null } : {}), timestamp: c.timestamp ?? null,
-      })),
-    } : {}),
   };
+  if (item.children) {
+    out.children = item.children.map((c) => ({
+      id: c.id, media_type: c.mediaType, media_url: c.mediaUrl ?? null,
+      ...(c.mediaType === 'VIDEO' ? { thumbnail_url: c.thumbnailUrl ?? null } : {}), timestamp: c.timestamp ?? null,
+    }));
+  }
+  return out;
 }

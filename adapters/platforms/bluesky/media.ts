@@ -6,6 +6,7 @@
  */
 import type { LibraryMedia, LibraryMediaType, MediaLibrary } from '../../../core/ports/platform';
 import { isObject, str, type Json } from '../kit/http';
+import { isoOf } from '../kit/iso-time';
 import type { BlueskyClient } from './client';
 import { rkeyOf, sessionOf } from './session';
 
@@ -27,15 +28,16 @@ export function createBlueskyMediaLibrary(client: BlueskyClient, opts: { appUrl:
     if (!post || !uri) return undefined;
     const record = isObject(post.record) ? post.record : {};
     const media = mediaOf(post.embed);
-    const created = str(record.createdAt) ?? str(post.indexedAt);
-    return {
-      id: uri, mediaType: media.type,
-      ...(str(record.text) ? { caption: str(record.text) } : {}),
-      ...(media.url ? { mediaUrl: media.url } : {}),
-      ...(media.thumb ? { thumbnailUrl: media.thumb } : {}),
-      permalink: `${opts.appUrl}/profile/${handle}/post/${rkeyOf(uri)}`,
-      ...(created && Number.isFinite(Date.parse(created)) ? { timestamp: new Date(created).toISOString() } : {}),
-    };
+    const timestamp = isoOf(str(record.createdAt) ?? str(post.indexedAt));
+    // Fields are set in the order the response has always listed them.
+    const out: LibraryMedia = { id: uri, mediaType: media.type };
+    const caption = str(record.text);
+    if (caption) out.caption = caption;
+    if (media.url) out.mediaUrl = media.url;
+    if (media.thumb) out.thumbnailUrl = media.thumb;
+    out.permalink = `${opts.appUrl}/profile/${handle}/post/${rkeyOf(uri)}`;
+    if (timestamp) out.timestamp = timestamp;
+    return out;
   }
 
   return {

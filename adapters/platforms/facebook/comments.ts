@@ -11,6 +11,7 @@ import { PlatformError } from '../../../core/domain/errors';
 import type { CallContext, Comments, CommentsPage, PlatformComment, PostRef } from '../../../core/ports/platform';
 import { facebookPostIdFromUrl } from '../../../core/domain/comments';
 import { isObject, str, type Json } from '../kit/http';
+import { graphCreatedAt } from '../kit/iso-time';
 import type { FacebookClient } from './client';
 import { choosePage, storedPages } from './pages';
 
@@ -21,12 +22,13 @@ function commentOf(raw: Json, post: PostRef): PlatformComment | undefined {
   if (!id) return undefined;
   const from = isObject(raw.from) ? raw.from : {};
   const parent = isObject(raw.parent) ? str(raw.parent.id) : undefined;
+  const createdAt = graphCreatedAt(raw.created_time);
   return {
     ref: { id, post },
     text: str(raw.message) ?? '',
     ...(str(from.name) ? { authorName: str(from.name)! } : {}),
     ...(str(from.id) ? { authorId: str(from.id)! } : {}),
-    ...(str(raw.created_time) ? { createdAt: new Date(str(raw.created_time)!.replace(/\+0000$/, 'Z')).toISOString() } : {}),
+    ...(createdAt ? { createdAt } : {}),
     ...(typeof raw.like_count === 'number' ? { likeCount: raw.like_count } : {}),
     ...(typeof raw.comment_count === 'number' ? { replyCount: raw.comment_count } : {}),
     ...(typeof raw.is_hidden === 'boolean' ? { hidden: raw.is_hidden } : {}),

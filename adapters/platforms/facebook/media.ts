@@ -24,6 +24,7 @@ function item(post: Json): LibraryMedia | undefined {
   const media = attachment && isObject(attachment.media) ? attachment.media : {};
   const picture = (isObject(media.image) ? str(media.image.src) : undefined) ?? str(post.full_picture);
   const target = attachment && isObject(attachment.target) ? str(attachment.target.id) : undefined;
+  const timestamp = isoTime(post.created_time);
   return {
     id: mediaType === 'VIDEO' && target ? target : id,
     mediaType,
@@ -31,7 +32,7 @@ function item(post: Json): LibraryMedia | undefined {
     ...(mediaType === 'VIDEO' ? (str(media.source) ? { mediaUrl: str(media.source) } : {}) : picture ? { mediaUrl: picture } : {}),
     ...(mediaType === 'VIDEO' && picture ? { thumbnailUrl: picture } : {}),
     ...(str(post.permalink_url) ? { permalink: str(post.permalink_url) } : {}),
-    ...(isoTime(post.created_time) ? { timestamp: isoTime(post.created_time) } : {}),
+    ...(timestamp ? { timestamp } : {}),
   };
 }
 

@@ -7,6 +7,7 @@
  * `POST /{ig-user}/messages` and `recipient={comment_id}`, optionally a button template.
  */
 import { PlatformError } from '../../../core/domain/errors';
+import { graphCreatedAt } from '../kit/iso-time';
 import type { Comments, CommentsPage, PlatformComment, PostRef } from '../../../core/ports/platform';
 import type { Json } from '../kit/http';
 import { invalid, type InstagramClient } from './client';
@@ -31,12 +32,14 @@ function commentOf(raw: Json, post: PostRef): PlatformComment | undefined {
   const replies = num(raw.replies_count);
   const authorId = str(from.id);
   const authorName = str(raw.username) ?? str(from.username);
+  // The local str: a numeric timestamp is read as its text, as it always was.
+  const createdAt = graphCreatedAt(str(raw.timestamp));
   return {
     ref: { id, post },
     text: str(raw.text) ?? '',
     ...(authorName ? { authorName } : {}),
     ...(authorId ? { authorId } : {}),
-    ...(str(raw.timestamp) ? { createdAt: new Date(str(raw.timestamp)!.replace(/\+0000$/, 'Z')).toISOString() } : {}),
+    ...(createdAt ? { createdAt } : {}),
     ...(likes !== undefined ? { likeCount: likes } : {}),
     ...(replies !== undefined ? { replyCount: replies } : {}),
     ...(typeof raw.hidden === 'boolean' ? { hidden: raw.hidden } : {}),

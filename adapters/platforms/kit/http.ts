@@ -27,17 +27,58 @@ function networkDetail(err: unknown): string | undefined {
   return isObject(cause) && typeof cause.code === 'string' ? cause.code : undefined;
 }
 
+/**
+ * The signal of one call: the caller's cancellation and a timeout, as one AbortController with a
+ * timer (unref'd, so it never holds the process) and a listener on the caller's signal. `done()`
+ * clears both; call it in a `finally` once the answer's body is read. Cheaper than
+ * `AbortSignal.timeout` plus `AbortSignal.any` on Node 20, and nothing outlives the call.
+ * `timedOut` says the timeout fired (the call's outcome is `timeout`), the caller's
+ * `signal.aborted` that it was cancelled.
+ */
+export interface CallDeadline {
+  readonly signal: AbortSignal;
+  readonly timedOut: boolean;
+  done(): void;
+}
+
+export function callDeadline(timeoutMs: number, caller?: AbortSignal): CallDeadline {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+  }, timeoutMs);
+  timer.unref();
+  let forward: (() => void) | undefined;
+  if (caller) {
+    if (caller.aborted) controller.abort(caller.reason);
+    else {
+      forward = () => controller.abort(caller.reason);
+      caller.addEventListener('abort', forward, { once: true });
+    }
+  }
+  return {
+    signal: controller.signal,
+    get timedOut() { return timedOut; },
+    done() {
+      clearTimeout(timer);
+      if (forward) caller!.removeEventListener('abort', forward);
+    },
+  };
+}
+
 export async function exchangeJson(url: string, init: RequestInit, opts: ExchangeOptions): Promise<HttpExchange> {
-  const timeout = AbortSignal.timeout(opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  const deadline = callDeadline(opts.timeoutMs, opts.signal);
   let res: Response;
   let text: string;
   try {
-    res = await opts.fetch(url, { ...init, signal });
+    res = await opts.fetch(url, { ...init, signal: deadline.signal });
     text = await res.text();
   } catch (err) {
-    const reason = timeout.aborted ? 'timeout' : opts.signal?.aborted ? 'aborted' : 'network';
+    const reason = deadline.timedOut ? 'timeout' : opts.signal?.aborted ? 'aborted' : 'network';
     return { kind: 'no_response', reason, detail: networkDetail(err) };
+  } finally {
+    deadline.done();
   }
   let body: unknown;
   try {

@@ -7,6 +7,7 @@
  */
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Metrics } from '../../../core/ports/metrics';
+import { tracingActive } from '../../telemetry/tracing-active';
 
 /** A path segment that is an id, a token or a handle, not part of the route. */
 function isVariable(segment: string): boolean {
@@ -27,19 +28,52 @@ export function operationOf(method: string, url: string): string {
   return `${method.toUpperCase()} ${template || '/'}`;
 }
 
+/** Operations already named, by method and URL without its query: most calls repeat a recent one. */
+const OPERATIONS_KEPT = 1000;
+const operations = new Map<string, string>();
+
+/** operationOf, remembered for the last OPERATIONS_KEPT (method, URL without query) pairs. */
+export function cachedOperationOf(method: string, url: string): string {
+  const q = url.search(/[?#]/);
+  const key = `${method} ${q < 0 ? url : url.slice(0, q)}`;
+  let operation = operations.get(key);
+  if (operation === undefined) {
+    operation = operationOf(method, url);
+    if (operations.size >= OPERATIONS_KEPT) operations.delete(operations.keys().next().value!);
+    operations.set(key, operation);
+  }
+  return operation;
+}
+
 const methodOf = (input: Parameters<typeof fetch>[0], init?: RequestInit): string =>
   init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET');
 
 const urlOf = (input: Parameters<typeof fetch>[0]): string =>
   typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
 
+/**
+ * Spans are recorded while a tracer provider is registered (asked on each call); without one,
+ * only the latency is observed: a no-op span would record nothing.
+ */
 export function tracedFetch(network: string, opts: { metrics?: Metrics; fetch?: typeof fetch } = {}): typeof fetch {
   const inner = opts.fetch ?? fetch;
   const tracer = trace.getTracer('herald-platforms');
+  const observe = (operation: string, outcome: string, t0: number) =>
+    opts.metrics?.observe('herald_network_call_duration_seconds', { network, operation, outcome }, (performance.now() - t0) / 1000);
   return (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     const method = methodOf(input, init);
-    const operation = operationOf(method, urlOf(input));
+    const operation = cachedOperationOf(method, urlOf(input));
     const t0 = performance.now();
+    if (!tracingActive()) {
+      let outcome = 'no_response';
+      try {
+        const res = await inner(input, init);
+        outcome = `${Math.floor(res.status / 100)}xx`;
+        return res;
+      } finally {
+        observe(operation, outcome, t0);
+      }
+    }
     return tracer.startActiveSpan(`${network} ${operation}`, {
       kind: SpanKind.CLIENT,
       attributes: { 'herald.network': network, 'herald.operation': operation, 'http.request.method': method },
@@ -56,7 +90,7 @@ export function tracedFetch(network: string, opts: { metrics?: Metrics; fetch?: 
         throw err;
       } finally {
         span.end();
-        opts.metrics?.observe('herald_network_call_duration_seconds', { network, operation, outcome }, (performance.now() - t0) / 1000);
+        observe(operation, outcome, t0);
       }
     });
   }) as typeof fetch;

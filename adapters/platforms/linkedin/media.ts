@@ -5,7 +5,7 @@
 import { PlatformError } from '../../../core/domain/errors';
 import type { MediaRef } from '../../../core/domain/media';
 import type { PublishContext, PublishPost } from '../../../core/ports/platform';
-import { collectAll, isObject, type Json } from '../kit/http';
+import { callDeadline, collectAll, isObject, type Json } from '../kit/http';
 import type { LinkedInClient } from './client';
 
 const THUMBNAIL_MAX_BYTES = 10 * 1024 * 1024;
@@ -33,9 +33,9 @@ export function createLinkedInMedia(client: LinkedInClient): LinkedInMedia {
 
   /** Herald fetches thumbnail_url itself (LinkedIn only takes bytes), with the same timeout as API calls. */
   async function fetchThumbnail(url: string, signal?: AbortSignal): Promise<{ bytes: Buffer; contentType: string } | { error: string }> {
-    const timeout = AbortSignal.timeout(client.timeoutMs);
+    const deadline = callDeadline(client.timeoutMs, signal);
     try {
-      const res = await client.fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      const res = await client.fetch(url, { signal: deadline.signal });
       if (!res.ok) {
         await res.body?.cancel();
         return { error: `thumbnail_url answered HTTP ${res.status}` };
@@ -47,7 +47,9 @@ export function createLinkedInMedia(client: LinkedInClient): LinkedInMedia {
       const contentType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       return { bytes: Buffer.from(await res.arrayBuffer()), contentType };
     } catch {
-      return { error: timeout.aborted ? `thumbnail_url did not answer within ${client.timeoutMs} ms` : 'thumbnail_url could not be fetched' };
+      return { error: deadline.timedOut ? `thumbnail_url did not answer within ${client.timeoutMs} ms` : 'thumbnail_url could not be fetched' };
+    } finally {
+      deadline.done();
     }
   }
 

@@ -11,7 +11,7 @@
 import { PlatformError } from '../../../core/domain/errors';
 import type { MediaRef } from '../../../core/domain/media';
 import { codePointLength, textLengthOf, type PublishContext, type Publisher, type PublishOutcome, type PublishPost, type PublishStep } from '../../../core/ports/platform';
-import { collectAll, isObject, str, strList, type Json } from '../kit/http';
+import { callDeadline, collectAll, isObject, str, strList, type Json } from '../kit/http';
 import { PINTEREST_VIDEO_NOT_READY_CODE, type PinterestClient, type PinterestOutcome } from './client';
 import { pinterestDescriptor } from './descriptor';
 import { ALT_TEXT_MAX, CAROUSEL_MAX, CAROUSEL_MIN, checkPinterestSettings, DESCRIPTION_MAX, isHttpUrl, TITLE_MAX } from './settings';
@@ -164,14 +164,15 @@ export function createPinterestPublisher(client: PinterestClient): Publisher {
     const bytes = await collectAll(ctx.media.read(video.id));
     form.append('file', new Blob([bytes], { type: video.contentType }), video.filename ?? 'video.mp4');
 
-    const timeout = AbortSignal.timeout(client.uploadTimeoutMs);
-    const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
+    const deadline = callDeadline(client.uploadTimeoutMs, ctx.signal);
     let outcome: PinterestOutcome;
     try {
-      const res = await client.fetch(registered.upload_url as string, { method: 'POST', body: form, signal });
+      const res = await client.fetch(registered.upload_url as string, { method: 'POST', body: form, signal: deadline.signal });
       outcome = { kind: 'upload_response', status: res.status, text: await res.text() };
     } catch {
-      outcome = { kind: 'no_response', reason: timeout.aborted ? 'timeout' : ctx.signal?.aborted ? 'aborted' : 'network' };
+      outcome = { kind: 'no_response', reason: deadline.timedOut ? 'timeout' : ctx.signal?.aborted ? 'aborted' : 'network' };
+    } finally {
+      deadline.done();
     }
     if (outcome.kind === 'no_response' || outcome.status < 200 || outcome.status >= 300) {
       throw client.failure(outcome, 'upload', client.uploadTimeoutMs);

@@ -8,7 +8,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, systemNow, trimBase, type HttpExchange, type Json, type Now,
+  callDeadline, exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, systemNow, trimBase, type HttpExchange, type Json, type Now,
 } from '../kit/http';
 
 export const SLACK_API_BASE = 'https://slack.com/api';
@@ -110,14 +110,15 @@ export function createSlackClient(opts: SlackClientOptions): SlackClient {
 
   /** A POST answered in plain text (webhooks, the upload URL); a failure keeps nothing of the URL (a secret). */
   async function textExchange(url: string, headers: Record<string, string>, body: string | Uint8Array, signal?: AbortSignal): Promise<SlackOutcome> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const deadline = callDeadline(timeoutMs, signal);
     try {
-      const res = await opts.fetch(url, { method: 'POST', headers, body, signal: combined });
+      const res = await opts.fetch(url, { method: 'POST', headers, body, signal: deadline.signal });
       return { kind: 'webhook', status: res.status, headers: res.headers, text: await res.text() };
     } catch {
       // The error may carry the webhook URL (a secret): nothing of it is kept.
-      return { kind: 'no_response', reason: timeout.aborted ? 'timeout' : signal?.aborted ? 'aborted' : 'network' };
+      return { kind: 'no_response', reason: deadline.timedOut ? 'timeout' : signal?.aborted ? 'aborted' : 'network' };
+    } finally {
+      deadline.done();
     }
   }
 

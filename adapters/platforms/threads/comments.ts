@@ -10,6 +10,7 @@
 import { PlatformError } from '../../../core/domain/errors';
 import type { CommentsPage, Comments, PlatformComment, PostRef } from '../../../core/ports/platform';
 import { isObject, str, type Json } from '../kit/http';
+import { graphCreatedAt } from '../kit/iso-time';
 import { invalid, type ThreadsClient } from './client';
 import { MAX_TEXT, threadsTextLength } from './limits';
 
@@ -20,11 +21,12 @@ function replyOf(raw: Json, post: PostRef): PlatformComment | undefined {
   const id = str(raw.id);
   if (!id) return undefined;
   const parent = isObject(raw.replied_to) ? str(raw.replied_to.id) : undefined;
+  const createdAt = graphCreatedAt(raw.timestamp);
   return {
     ref: { id, post },
     text: str(raw.text) ?? '',
     ...(str(raw.username) ? { authorName: str(raw.username)! } : {}),
-    ...(str(raw.timestamp) ? { createdAt: new Date(str(raw.timestamp)!.replace(/\+0000$/, 'Z')).toISOString() } : {}),
+    ...(createdAt ? { createdAt } : {}),
     ...(parent && parent !== post.id ? { parentId: parent } : {}),
     ...(typeof raw.hide_status === 'string' ? { hidden: raw.hide_status === 'HIDDEN' } : {}),
     ...(typeof raw.is_reply_owned_by_me === 'boolean' ? { isOwner: raw.is_reply_owned_by_me } : {}),

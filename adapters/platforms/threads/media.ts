@@ -15,14 +15,19 @@ function item(m: Json): LibraryMedia | undefined {
   const id = str(m.id);
   const mediaType = TYPES[String(m.media_type)];
   if (!id || !mediaType) return undefined;
-  return {
-    id, mediaType,
-    ...(str(m.text) ? { caption: str(m.text) } : {}),
-    ...(str(m.media_url) ? { mediaUrl: str(m.media_url) } : {}),
-    ...(str(m.permalink) ? { permalink: str(m.permalink) } : {}),
-    ...(isoTime(m.timestamp) ? { timestamp: isoTime(m.timestamp) } : {}),
-    ...(str(m.thumbnail_url) ? { thumbnailUrl: str(m.thumbnail_url) } : {}),
-  };
+  // Fields are set in the order the response has always listed them.
+  const out: LibraryMedia = { id, mediaType };
+  const caption = str(m.text);
+  if (caption) out.caption = caption;
+  const mediaUrl = str(m.media_url);
+  if (mediaUrl) out.mediaUrl = mediaUrl;
+  const permalink = str(m.permalink);
+  if (permalink) out.permalink = permalink;
+  const timestamp = isoTime(m.timestamp);
+  if (timestamp) out.timestamp = timestamp;
+  const thumbnailUrl = str(m.thumbnail_url);
+  if (thumbnailUrl) out.thumbnailUrl = thumbnailUrl;
+  return out;
 }
 
 export function createThreadsMediaLibrary(client: ThreadsClient): MediaLibrary {

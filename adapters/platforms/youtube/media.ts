@@ -6,6 +6,7 @@
  */
 import type { LibraryMedia, MediaLibrary } from '../../../core/ports/platform';
 import { isObject, str, type Json } from '../kit/http';
+import { isoOf } from '../kit/iso-time';
 import type { YoutubeClient } from './client';
 
 const THUMBS = ['maxres', 'standard', 'high', 'medium', 'default'];
@@ -18,13 +19,14 @@ function item(row: Json): LibraryMedia | undefined {
   const thumbnails = isObject(snippet.thumbnails) ? snippet.thumbnails : {};
   const thumb = THUMBS.map((k) => thumbnails[k]).find(isObject);
   const published = str(details.videoPublishedAt) ?? str(snippet.publishedAt);
+  const timestamp = isoOf(published);
   const caption = [str(snippet.title), str(snippet.description)].filter(Boolean).join('\n');
   return {
     id: videoId, mediaType: 'VIDEO',
     ...(caption ? { caption } : {}),
     permalink: `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`,
     ...(thumb && str(thumb.url) ? { thumbnailUrl: str(thumb.url) } : {}),
-    ...(published && Number.isFinite(Date.parse(published)) ? { timestamp: new Date(published).toISOString() } : {}),
+    ...(timestamp ? { timestamp } : {}),
   };
 }
 

@@ -12,7 +12,7 @@
 import { PlatformError } from '../../../core/domain/errors';
 import type { MediaRef } from '../../../core/domain/media';
 import { textLengthOf, type PublishContext, type Publisher, type PublishPost, type PublishStep } from '../../../core/ports/platform';
-import { collectAll, collectBytes, exchangeJson, isObject, str, type HttpExchange, type Json } from '../kit/http';
+import { callDeadline, collectAll, collectBytes, exchangeJson, isObject, str, type HttpExchange, type Json } from '../kit/http';
 import type { Range, YoutubeClient } from './client';
 import { youtubeDescriptor } from './descriptor';
 import {
@@ -259,21 +259,26 @@ export function createYoutubePublisher(client: YoutubeClient, opts: YoutubePubli
 
   /** thumbnails.set takes bytes, not a URL: Herald fetches thumbnail_url itself. */
   async function fetchImage(url: string, signal?: AbortSignal): Promise<{ bytes: Buffer; type: string }> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    let res: Response;
+    // The deadline covers the body too (read below), as the timeout signal always has.
+    const deadline = callDeadline(timeoutMs, signal);
     try {
-      res = await client.fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    } catch {
-      throw new Error(`thumbnail_url could not be fetched (no answer within ${timeoutMs} ms).`);
+      let res: Response;
+      try {
+        res = await client.fetch(url, { signal: deadline.signal });
+      } catch {
+        throw new Error(`thumbnail_url could not be fetched (no answer within ${timeoutMs} ms).`);
+      }
+      if (!res.ok || !res.body) throw new Error(`thumbnail_url answered HTTP ${res.status}.`);
+      const bytes = await collectBytes(res.body, THUMBNAIL_MAX_BYTES);
+      if (!bytes) {
+        await res.body.cancel().catch(() => undefined);
+        throw new Error('the thumbnail is larger than 2 MB.');
+      }
+      const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      return { bytes, type: type === 'image/jpg' ? 'image/jpeg' : type };
+    } finally {
+      deadline.done();
     }
-    if (!res.ok || !res.body) throw new Error(`thumbnail_url answered HTTP ${res.status}.`);
-    const bytes = await collectBytes(res.body, THUMBNAIL_MAX_BYTES);
-    if (!bytes) {
-      await res.body.cancel().catch(() => undefined);
-      throw new Error('the thumbnail is larger than 2 MB.');
-    }
-    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    return { bytes, type: type === 'image/jpg' ? 'image/jpeg' : type };
   }
 
   /** captions.insert through its own resumable session: the snippet first, then the file. */
