@@ -4,6 +4,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import type { Platform } from '../../../core/domain/platforms';
+import { nodeTextExchange, type TextAnswer } from './node-http';
 
 export type Json = Record<string, unknown>;
 
@@ -67,13 +68,32 @@ export function callDeadline(timeoutMs: number, caller?: AbortSignal): CallDeadl
   };
 }
 
+/** The platform's fetch as loaded: only calls meant for it take the node:http path. */
+const nativeFetch = globalThis.fetch;
+/** On a fetch wrapping the native one (kit/traced-fetch.ts): the same call over node:http, observed alike. */
+export const TEXT_EXCHANGE = Symbol('herald.textExchange');
+export type TextExchange = (url: string, init: RequestInit) => Promise<TextAnswer | undefined>;
+
+function textExchangeOf(f: typeof fetch): TextExchange | undefined {
+  if (f === nativeFetch) return nodeTextExchange;
+  return (f as typeof fetch & { [TEXT_EXCHANGE]?: TextExchange })[TEXT_EXCHANGE];
+}
+
 export async function exchangeJson(url: string, init: RequestInit, opts: ExchangeOptions): Promise<HttpExchange> {
   const deadline = callDeadline(opts.timeoutMs, opts.signal);
-  let res: Response;
+  let res: Pick<Response, 'status' | 'headers'>;
   let text: string;
   try {
-    res = await opts.fetch(url, { ...init, signal: deadline.signal });
-    text = await res.text();
+    const direct = textExchangeOf(opts.fetch);
+    const answer = direct ? await direct(url, { ...init, signal: deadline.signal }) : undefined;
+    if (answer) {
+      res = answer;
+      text = answer.text;
+    } else {
+      const fetched = await opts.fetch(url, { ...init, signal: deadline.signal });
+      res = fetched;
+      text = await fetched.text();
+    }
   } catch (err) {
     const reason = deadline.timedOut ? 'timeout' : opts.signal?.aborted ? 'aborted' : 'network';
     return { kind: 'no_response', reason, detail: networkDetail(err) };

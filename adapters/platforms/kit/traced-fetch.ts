@@ -7,6 +7,8 @@
  */
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Metrics } from '../../../core/ports/metrics';
+import { TEXT_EXCHANGE, type TextExchange } from './http';
+import { nodeTextExchange } from './node-http';
 import { tracingActive } from '../../telemetry/tracing-active';
 
 /** A path segment that is an id, a token or a handle, not part of the route. */
@@ -53,34 +55,41 @@ const urlOf = (input: Parameters<typeof fetch>[0]): string =>
 
 /**
  * Spans are recorded while a tracer provider is registered (asked on each call); without one,
- * only the latency is observed: a no-op span would record nothing.
+ * only the latency is observed: a no-op span would record nothing. Over the native fetch, the
+ * returned function also carries the node:http JSON exchange (`TEXT_EXCHANGE`, used by
+ * exchangeJson), observed the same way; a call it hands back to fetch is observed there.
  */
 export function tracedFetch(network: string, opts: { metrics?: Metrics; fetch?: typeof fetch } = {}): typeof fetch {
   const inner = opts.fetch ?? fetch;
   const tracer = trace.getTracer('herald-platforms');
   const observe = (operation: string, outcome: string, t0: number) =>
     opts.metrics?.observe('herald_network_call_duration_seconds', { network, operation, outcome }, (performance.now() - t0) / 1000);
-  return (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    const method = methodOf(input, init);
-    const operation = cachedOperationOf(method, urlOf(input));
+
+  /** One call observed; `call` answering undefined (handed to fetch) is observed by that fetch. */
+  async function observed<R extends { status: number } | undefined>(method: string, url: string, call: () => Promise<R>): Promise<R> {
+    const operation = cachedOperationOf(method, url);
     const t0 = performance.now();
     if (!tracingActive()) {
-      let outcome = 'no_response';
+      let outcome: string | undefined = 'no_response';
       try {
-        const res = await inner(input, init);
-        outcome = `${Math.floor(res.status / 100)}xx`;
+        const res = await call();
+        outcome = res ? `${Math.floor(res.status / 100)}xx` : undefined;
         return res;
       } finally {
-        observe(operation, outcome, t0);
+        if (outcome) observe(operation, outcome, t0);
       }
     }
     return tracer.startActiveSpan(`${network} ${operation}`, {
       kind: SpanKind.CLIENT,
       attributes: { 'herald.network': network, 'herald.operation': operation, 'http.request.method': method },
     }, async (span) => {
-      let outcome = 'no_response';
+      let outcome: string | undefined = 'no_response';
       try {
-        const res = await inner(input, init);
+        const res = await call();
+        if (!res) {
+          outcome = undefined;
+          return res;
+        }
         outcome = `${Math.floor(res.status / 100)}xx`;
         span.setAttribute('http.response.status_code', res.status);
         if (res.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -89,9 +98,19 @@ export function tracedFetch(network: string, opts: { metrics?: Metrics; fetch?: 
         span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).name });
         throw err;
       } finally {
+        // A call handed back to fetch (a redirect to follow, a body only fetch sends) is observed
+        // there; its span here ends at once, marked so.
+        if (!outcome) span.setAttribute('herald.handed_to_fetch', true);
         span.end();
-        observe(operation, outcome, t0);
+        if (outcome) observe(operation, outcome, t0);
       }
     });
-  }) as typeof fetch;
+  }
+
+  const traced = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+    observed(methodOf(input, init), urlOf(input), () => inner(input, init))) as typeof fetch & { [TEXT_EXCHANGE]?: TextExchange };
+  if (!opts.fetch) {
+    traced[TEXT_EXCHANGE] = (url, init) => observed((init.method ?? 'GET').toUpperCase(), url, () => nodeTextExchange(url, init));
+  }
+  return traced;
 }

@@ -32,7 +32,9 @@ export function findPostsByAuthor(s: LinkedInState, req: SimRequest, res: Server
   if (!Number.isInteger(count) || count < 1 || count > 100) return badRequest(res, 'count must be an integer from 1 to 100');
   if (!Number.isInteger(start) || start < 0) return badRequest(res, 'start must be a non-negative integer');
   if (q.sortBy !== undefined && q.sortBy !== 'LAST_MODIFIED' && q.sortBy !== 'CREATED') return badRequest(res, 'sortBy must be LAST_MODIFIED or CREATED');
-  const mine = s.posts.filter((p) => p.author === author && p.lifecycleState === 'PUBLISHED').slice().sort((a, b) => b.createdAt - a.createdAt);
+  const mine = s.posts.filter((p) => p.author === author && p.lifecycleState === 'PUBLISHED').reverse()
+    // Newest first; posts created in the same millisecond, the later one first (a stable sort of the reversed list).
+    .sort((a, b) => b.createdAt - a.createdAt);
   const elements = mine.slice(start, start + count).map(postView);
   const links = start + count < mine.length ? [{ type: 'application/json', rel: 'next', href: `/rest/posts?q=author&author=${encodeURIComponent(author)}&count=${count}&start=${start + count}` }] : [];
   sendJson(res, 200, { elements, paging: { start, count, total: mine.length, links } });

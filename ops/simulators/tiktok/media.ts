@@ -27,7 +27,8 @@ export function listTikTokVideos(req: SimRequest, res: ServerResponse, input: {
   }
   const before = typeof body.cursor === 'number' && body.cursor > 0 ? body.cursor : Infinity;
   const mine = input.posts.filter((p) => p.openId === account.openId && p.state === 'published' && p.createdAt.getTime() < before)
-    .slice().sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    // Newest first; posts of the same millisecond, the later one first.
+    .reverse().sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
   const page = mine.slice(0, max);
   const videos = page.map((p) => {
     const info = p.postInfo;

@@ -31,7 +31,8 @@ export function listPlaylistItems(req: SimRequest, res: ServerResponse, input: {
   if (owner) {
     const uploads = [...input.videos.values()].filter((v) => v.channelId === owner.id)
       .filter((v) => owner.id === input.channel.id || (v.resource.status as { privacyStatus?: string } | undefined)?.privacyStatus !== 'private')
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+      // Newest first; uploads of the same millisecond, the later one first.
+      .reverse().sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
     rows = uploads.map((video, position) => ({ id: Buffer.from(`${q.playlistId}.${video.id}`).toString('base64url'), video, position, playlistId: q.playlistId! }));
   } else {
     const playlist = input.playlists.get(q.playlistId ?? '');

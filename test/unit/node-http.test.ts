@@ -1,0 +1,124 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { exchangeJson, TEXT_EXCHANGE } from '../../adapters/platforms/kit/http';
+import { nodeTextExchange } from '../../adapters/platforms/kit/node-http';
+import { tracedFetch } from '../../adapters/platforms/kit/traced-fetch';
+import { createPrometheusMetrics } from '../../adapters/telemetry/prometheus';
+import { parsePrometheus } from '../support/prometheus-text';
+
+/**
+ * The node:http path of exchangeJson puts on the wire what fetch puts there, reads what fetch
+ * reads, and hands fetch what it does not do itself.
+ */
+interface Seen { method: string; url: string; headers: Record<string, string | string[] | undefined>; body: string }
+
+let server: Server;
+let base = '';
+const seen: Seen[] = [];
+
+function record(req: IncomingMessage): Promise<Seen> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() }));
+  });
+}
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    const s = await record(req);
+    seen.push(s);
+    if (req.url === '/gzip') {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-rate-limit-remaining': '7' });
+      res.end(gzipSync(JSON.stringify({ zipped: true })));
+      return;
+    }
+    if (req.url === '/moved') {
+      res.writeHead(302, { location: '/landed' });
+      res.end();
+      return;
+    }
+    res.writeHead(req.url === '/teapot' ? 418 : 200, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] });
+    res.end(JSON.stringify({ path: req.url, method: req.method }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+/** The request as the server saw it, through fetch and through node:http. */
+async function both(path: string, init: RequestInit): Promise<[Seen, Seen]> {
+  seen.length = 0;
+  await (await fetch(`${base}${path}`, init)).text();
+  const answer = await nodeTextExchange(`${base}${path}`, init);
+  expect(answer).toBeDefined();
+  expect(seen).toHaveLength(2);
+  return [seen[0]!, seen[1]!];
+}
+
+const comparable = (s: Seen) => {
+  const { host, connection, 'accept-encoding': _enc, 'accept-language': _lang, 'sec-fetch-mode': _mode, ...headers } = s.headers;
+  return { method: s.method, url: s.url, body: s.body, headers };
+};
+
+describe('the node:http exchange', () => {
+  it.each<[string, RequestInit]>([
+    ['a GET with headers', { method: 'GET', headers: { Authorization: 'Bearer t', 'X-Custom': 'v' } }],
+    ['a JSON POST', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 1, b: 'é' }) }],
+    ['a text POST without a content type', { method: 'POST', body: 'plain ü' }],
+    ['a form POST', { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'r t' }) }],
+    ['a byte PUT', { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array([1, 2, 3, 250]) }],
+    ['a DELETE without a body', { method: 'DELETE' }],
+    ['a POST without a body', { method: 'POST' }],
+    ['headers as a Headers object', { headers: new Headers({ 'X-One': '1' }) }],
+    ['headers as pairs', { headers: [['X-Two', '2']] }],
+  ])('sends %s as fetch does', async (_name, init) => {
+    const [viaFetch, viaNode] = await both('/echo?q=1', init);
+    expect(comparable(viaNode)).toEqual(comparable(viaFetch));
+  });
+
+  it('reads status, every header and a gzip body', async () => {
+    const answer = (await nodeTextExchange(`${base}/gzip`, {}))!;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-rate-limit-remaining')).toBe('7');
+    expect(JSON.parse(answer.text)).toEqual({ zipped: true });
+    const teapot = (await nodeTextExchange(`${base}/teapot`, {}))!;
+    expect(teapot.status).toBe(418);
+    expect(teapot.headers.get('set-cookie')).toBe((await fetch(`${base}/teapot`)).headers.get('set-cookie'));
+  });
+
+  it('hands fetch what it does not do: a redirect to follow, a body only fetch sends', async () => {
+    expect(await nodeTextExchange(`${base}/moved`, {})).toBeUndefined();
+    expect(await nodeTextExchange(`${base}/moved`, { redirect: 'manual' })).toMatchObject({ status: 302 });
+    expect(await nodeTextExchange(`${base}/echo`, { method: 'POST', body: new Blob(['x']) })).toBeUndefined();
+    // exchangeJson then asks fetch, which follows the redirect.
+    const outcome = await exchangeJson(`${base}/moved`, {}, { fetch, timeoutMs: 5000 });
+    expect(outcome).toMatchObject({ kind: 'response', status: 200, body: { path: '/landed' } });
+  });
+
+  it('fails as fetch fails: the socket error as the cause, outcome network with its code', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/x`;
+    await new Promise<void>((r) => closed.close(() => r()));
+    await expect(nodeTextExchange(url, {})).rejects.toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
+    expect(await exchangeJson(url, {}, { fetch, timeoutMs: 5000 })).toEqual({ kind: 'no_response', reason: 'network', detail: 'ECONNREFUSED' });
+  });
+
+  it('a traced fetch over the native one carries it, observed once per call', async () => {
+    const metrics = createPrometheusMetrics();
+    const traced = tracedFetch('x', { metrics });
+    expect(typeof (traced as unknown as Record<symbol, unknown>)[TEXT_EXCHANGE]).toBe('function');
+    expect(await exchangeJson(`${base}/teapot`, {}, { fetch: traced, timeoutMs: 5000 })).toMatchObject({ status: 418 });
+    expect(await exchangeJson(`${base}/moved`, {}, { fetch: traced, timeoutMs: 5000 })).toMatchObject({ status: 200 });
+    const samples = parsePrometheus(await metrics.text()).filter((x) => x.name === 'herald_network_call_duration_seconds_count');
+    expect(samples.map((x) => [x.labels.outcome, x.value]).sort()).toEqual([['2xx', 1], ['4xx', 1]]);
+    // A fetch of the caller's own is used as given.
+    const own = tracedFetch('x', { fetch: async () => new Response('{}') });
+    expect((own as unknown as Record<symbol, unknown>)[TEXT_EXCHANGE]).toBeUndefined();
+  });
+});
