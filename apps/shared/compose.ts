@@ -1,6 +1,7 @@
 import { MongoClient, type Db } from 'mongodb';
 import Redis from 'ioredis';
 import { Client, Connection, type ClientOptions } from '@temporalio/client';
+import { withoutAsyncHooksForNamespaceScopes } from '../../adapters/temporal/call-context';
 import type { PlatformRegistry } from '../../core/ports/platform';
 import type { Storage } from '../../core/ports/storage';
 import { createMongoStorage } from '../../adapters/mongo/storage';
@@ -110,6 +111,7 @@ export async function connectTemporal(config: HeraldConfig, clientOptions: Pick<
   } catch (err) {
     throw new Error(`cannot reach Temporal at ${config.temporal.address}: ${(err as Error).message}`);
   }
+  withoutAsyncHooksForNamespaceScopes(connection);
   return { connection, client: new Client({ connection, namespace: config.temporal.namespace, ...clientOptions }) };
 }
 

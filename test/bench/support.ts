@@ -6,7 +6,7 @@
  * Benchmarks print figures; they are not tests and assert nothing beyond "the run was valid".
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import Module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,7 +39,7 @@ function loadHarness(): typeof Harness {
   return harness;
 }
 
-const { apiClient, freePort, ROOT, startStack } = loadHarness();
+const { apiClient, daemonLogFile, freePort, ROOT, startStack } = loadHarness();
 export { freePort, ROOT };
 /** The e2e harness, for benches that need a bare stack (no sandbox). */
 export const harness = { startStack, apiClient };
@@ -393,12 +393,14 @@ const CLOCK_TICKS = 100;
 export async function startTimedApi(b: BenchStack): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // Output to a file, as the stack's daemons (test/support/stack.ts launch): no pipe for a busy bench to stall it.
+  const logFile = daemonLogFile('timed-api');
+  const fd = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--enable-source-maps', path.join(ROOT, 'dist/apps/api/main.js')], {
-    cwd: ROOT, env: { ...process.env, ...b.stack.env, HERALD_API_PORT: String(port), HERALD_DEBUG_TIMING: 'true' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT, env: { ...process.env, ...b.stack.env, HERALD_API_PORT: String(port), HERALD_DEBUG_TIMING: 'true' }, stdio: ['ignore', fd, fd],
   });
-  const output: string[] = [];
-  child.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
-  child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
+  closeSync(fd);
+  const output = () => { try { return readFileSync(logFile, 'utf8'); } catch { return ''; } };
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && !child.signalCode) child.kill('SIGTERM');
@@ -407,9 +409,9 @@ export async function startTimedApi(b: BenchStack): Promise<{ url: string; pid: 
   onCleanup(stop);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`timed API exited (${child.exitCode}): ${output.join('').slice(-2000)}`);
+    if (child.exitCode !== null) throw new Error(`timed API exited (${child.exitCode}): ${output().slice(-2000)}`);
     if (await fetch(`${url}/healthz`).then((r) => r.status < 500, () => false)) break;
-    if (Date.now() > deadline) throw new Error(`timed API not ready after 60 s: ${output.join('').slice(-2000)}`);
+    if (Date.now() > deadline) throw new Error(`timed API not ready after 60 s: ${output().slice(-2000)}`);
     await sleep(150);
   }
   return { url, pid: child.pid!, stop };

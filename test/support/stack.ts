@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -54,20 +55,56 @@ export interface Daemon {
   exited: Promise<number | null>;
 }
 
-function launch(name: string, script: string, env: Record<string, string>, args: string[] = []): Daemon {
+/** Daemon output files of this test process, removed when it exits. */
+let logDir: string | undefined;
+export function daemonLogFile(name: string): string {
+  if (!logDir) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-daemon-logs-'));
+    logDir = dir;
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return path.join(logDir, `${name}-${randomBytes(4).toString('hex')}.log`);
+}
+
+/**
+ * A daemon as a child process. Its stdout and stderr go to a file, as under a process supervisor
+ * (journald, a container runtime): a daemon's synchronous log writes never wait for this process
+ * to read a pipe, which under load (a benchmark, a busy test) would stall the daemon itself.
+ * `output` reads the file. `pipe: true` (the CLI) keeps pipes, for stdout as the command's answer.
+ */
+function launch(name: string, script: string, env: Record<string, string>, args: string[] = [], opts: { pipe?: boolean } = {}): Daemon {
   const file = path.join(DIST, script);
   if (!existsSync(file)) throw new Error(`${file} is missing: build first (npx tsc -p tsconfig.json), as ops/test.sh does.`);
   // HERALD_PROF_DAEMON=api,worker writes V8 CPU profiles of those daemons to HERALD_PROF_DIR (default /tmp/herald-prof).
   const profiled = (process.env.HERALD_PROF_DAEMON ?? '').split(',').includes(name);
   const prof = profiled ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_PROF_DIR ?? '/tmp/herald-prof'}`] : [];
+  if (opts.pipe) {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...prof, file, ...args], {
+      cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output: string[] = [];
+    child.stdout!.on('data', (b: Buffer) => output.push(b.toString()));
+    child.stderr!.on('data', (b: Buffer) => output.push(b.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    return { name, child, output, exited };
+  }
+  const logFile = daemonLogFile(name);
+  const fd = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--enable-source-maps', ...prof, file, ...args], {
-    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd],
   });
-  const output: string[] = [];
-  child.stdout!.on('data', (b: Buffer) => output.push(b.toString()));
-  child.stderr!.on('data', (b: Buffer) => output.push(b.toString()));
+  closeSync(fd);
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { name, child, output, exited };
+  return {
+    name, child, exited,
+    get output() {
+      try {
+        return [readFileSync(logFile, 'utf8')];
+      } catch {
+        return [];
+      }
+    },
+  };
 }
 
 async function waitFor(what: string, daemon: Daemon, ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -166,7 +203,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       stack.worker = null;
     },
     cli(...args: string[]) {
-      const cli = launch('cli', 'cli/main.js', env, args);
+      const cli = launch('cli', 'cli/main.js', env, args, { pipe: true });
       const stdout: string[] = [];
       cli.child.stdout!.on('data', (b: Buffer) => stdout.push(b.toString()));
       return cli.exited.then((code) => ({ code, stdout: stdout.join(''), stderr: cli.output.join('') }));
