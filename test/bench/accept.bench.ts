@@ -191,14 +191,16 @@ async function temporalPhase(run: string): Promise<PhaseRow> {
   const client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });
   const taskQueue = `bench-unused-${run}`;
   const started: string[] = [];
-  onCleanup(async () => {
-    // No worker will ever run them: end them now (they would time out after 10 minutes anyway).
-    // Bounded below the cleanup timeout, so no call is still in flight when the connection closes.
-    await boundedLoop(started.length, 50, 40_000, async (i) => {
-      await client.workflow.getHandle(started[i]!).terminate('accept bench cleanup').catch(() => undefined);
+  // No worker will ever run them: end them (they would time out after 10 minutes anyway).
+  // Bounded below the cleanup timeout, so no call is still in flight when the connection closes.
+  const terminate = async () => {
+    const ids = started.splice(0);
+    await boundedLoop(ids.length, 50, 40_000, async (i) => {
+      await client.workflow.getHandle(ids[i]!).terminate('accept bench cleanup').catch(() => undefined);
       return { ok: true };
     });
-  });
+  };
+  onCleanup(terminate);
   const startOne = async (id: string, i: number) => {
     await client.workflow.start('BenchNoopWorkflow', {
       taskQueue, workflowId: id, args: [{ i }], workflowExecutionTimeout: '10 minutes',
@@ -210,7 +212,12 @@ async function temporalPhase(run: string): Promise<PhaseRow> {
   await boundedLoop(WARMUP, CONCURRENCY, TIME_LIMIT_MS, (i) => startOne(`bench-noop-${run}-warm-${i}`, i));
   const cpu0 = machineCpuMs();
   const loop = await boundedLoop(REQUESTS, CONCURRENCY, TIME_LIMIT_MS, (i) => startOne(`bench-noop-${run}-${i}`, i));
-  return { label: 'temporal start (bare)', loop, machineCpuMs: machineCpuMs() - cpu0 };
+  const machine = machineCpuMs() - cpu0;
+  // Ended before the next phase: 1,100 open workflows with their pending tasks would load the
+  // Temporal server (and with it every process) while Herald is measured.
+  say(`[accept] temporal: terminating the ${started.length} no-op workflows before the next phase`);
+  await terminate();
+  return { label: 'temporal start (bare)', loop, machineCpuMs: machine };
 }
 
 // ------------------------------------------------------------------------------------ Herald

@@ -653,7 +653,8 @@ export function listBenchKnobs() {
   return {
     CONCURRENCY: envInt('BENCH_CONCURRENCY', 20),
     SECONDS: envInt('BENCH_SECONDS', 5),
-    ROUNDS: envInt('BENCH_ROUNDS', 2),
+    // 4 rounds of 5 s: 20 s per path. With 10 s the p99 rested on a few pauses of the bench process (client and simulators share it).
+    ROUNDS: envInt('BENCH_ROUNDS', 4),
     WARMUP: envInt('BENCH_WARMUP', 200, 0),
     LIMIT: 25,
     GOAL_MS: 10,
