@@ -38,13 +38,11 @@ function child(c: Json): LibraryMediaChild | undefined {
   return out;
 }
 
-export function item(m: Json): LibraryMedia | undefined {
-  const id = str(m.id);
-  if (!id) return undefined;
-  const mediaType = typeOf(m.media_type);
-  // Fields are set in the order the response has always listed them.
-  const out: LibraryMedia = { id, mediaType };
-  const caption = str(m.caption);
+/**
+ * The fields Graph media of Instagram and Threads share, set on `out` after its id and type in the
+ * order the response has always listed them: caption, media URL, permalink, time, thumbnail.
+ */
+export function graphMediaFields(out: LibraryMedia, caption: string | undefined, m: Json): LibraryMedia {
   if (caption) out.caption = caption;
   const mediaUrl = str(m.media_url);
   if (mediaUrl) out.mediaUrl = mediaUrl;
@@ -54,6 +52,16 @@ export function item(m: Json): LibraryMedia | undefined {
   if (timestamp) out.timestamp = timestamp;
   const thumbnailUrl = str(m.thumbnail_url);
   if (thumbnailUrl) out.thumbnailUrl = thumbnailUrl;
+  return out;
+}
+
+export function item(m: Json): LibraryMedia | undefined {
+  const id = str(m.id);
+  if (!id) return undefined;
+  const mediaType = typeOf(m.media_type);
+  // Fields are set in the order the response has always listed them.
+  const out: LibraryMedia = { id, mediaType };
+  graphMediaFields(out, str(m.caption), m);
   if (mediaType === 'CAROUSEL_ALBUM') {
     const children: LibraryMediaChild[] = [];
     if (isObject(m.children) && Array.isArray(m.children.data)) {

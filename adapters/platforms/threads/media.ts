@@ -5,7 +5,7 @@
  */
 import type { LibraryMedia, LibraryMediaType, MediaLibrary } from '../../../core/ports/platform';
 import { str, type Json } from '../kit/http';
-import { graphPage, isoTime } from '../instagram/media';
+import { graphMediaFields, graphPage } from '../instagram/media';
 import type { ThreadsClient } from './client';
 
 const FIELDS = 'id,media_type,media_url,permalink,text,timestamp,thumbnail_url';
@@ -15,19 +15,7 @@ function item(m: Json): LibraryMedia | undefined {
   const id = str(m.id);
   const mediaType = TYPES[String(m.media_type)];
   if (!id || !mediaType) return undefined;
-  // Fields are set in the order the response has always listed them.
-  const out: LibraryMedia = { id, mediaType };
-  const caption = str(m.text);
-  if (caption) out.caption = caption;
-  const mediaUrl = str(m.media_url);
-  if (mediaUrl) out.mediaUrl = mediaUrl;
-  const permalink = str(m.permalink);
-  if (permalink) out.permalink = permalink;
-  const timestamp = isoTime(m.timestamp);
-  if (timestamp) out.timestamp = timestamp;
-  const thumbnailUrl = str(m.thumbnail_url);
-  if (thumbnailUrl) out.thumbnailUrl = thumbnailUrl;
-  return out;
+  return graphMediaFields({ id, mediaType }, str(m.text), m);
 }
 
 export function createThreadsMediaLibrary(client: ThreadsClient): MediaLibrary {
