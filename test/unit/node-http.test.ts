@@ -91,13 +91,30 @@ describe('the node:http exchange', () => {
     expect(teapot.headers.get('set-cookie')).toBe((await fetch(`${base}/teapot`)).headers.get('set-cookie'));
   });
 
-  it('hands fetch what it does not do: a redirect to follow, a body only fetch sends', async () => {
-    expect(await nodeTextExchange(`${base}/moved`, {})).toBeUndefined();
-    expect(await nodeTextExchange(`${base}/moved`, { redirect: 'manual' })).toMatchObject({ status: 302 });
+  it('hands fetch what it does not do: a body only fetch sends, a redirect\'s next hop', async () => {
+    seen.length = 0;
     expect(await nodeTextExchange(`${base}/echo`, { method: 'POST', body: new Blob(['x']) })).toBeUndefined();
-    // exchangeJson then asks fetch, which follows the redirect.
+    expect(seen).toHaveLength(0);
+    expect(await nodeTextExchange(`${base}/moved`, { redirect: 'manual' })).toMatchObject({ status: 302 });
+    const followed = (await nodeTextExchange(`${base}/moved`, {}))!;
+    expect(followed.status).toBe(200);
+    expect(JSON.parse(followed.text)).toEqual({ path: '/landed', method: 'GET' });
     const outcome = await exchangeJson(`${base}/moved`, {}, { fetch, timeoutMs: 5000 });
     expect(outcome).toMatchObject({ kind: 'response', status: 200, body: { path: '/landed' } });
+  });
+
+  it('never sends a redirected POST twice: the next hop is a GET, as fetch makes it', async () => {
+    seen.length = 0;
+    const answer = (await nodeTextExchange(`${base}/moved`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: '{"a":1}' }))!;
+    expect(JSON.parse(answer.text)).toEqual({ path: '/landed', method: 'GET' });
+    expect(seen.map((x) => `${x.method} ${x.url}`)).toEqual(['POST /moved', 'GET /landed']);
+    expect(seen[1]!.body).toBe('');
+    expect(seen[1]!.headers['content-type']).toBeUndefined();
+    // Same origin: the credentials go along, as with fetch.
+    expect(seen[1]!.headers.authorization).toBe('Bearer t');
+    seen.length = 0;
+    await fetch(`${base}/moved`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: '{"a":1}' });
+    expect(seen.map((x) => `${x.method} ${x.url}`)).toEqual(['POST /moved', 'GET /landed']);
   });
 
   it('fails as fetch fails: the socket error as the cause, outcome network with its code', async () => {

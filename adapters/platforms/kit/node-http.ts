@@ -3,8 +3,8 @@
  * network's answer read whole as text, without the WHATWG fetch machinery (Request, Response and
  * web streams cost the API about three times the CPU of the exchange itself: measured ~330 µs of
  * ~500 µs per call on loopback). Same request on the wire as fetch sends it (its default headers,
- * content type and length of string, form and byte bodies); what this path does not handle itself
- * (other body types, a redirect to follow) answers `undefined` and the caller uses fetch.
+ * content type and length of string, form and byte bodies); a body of another type answers
+ * `undefined` (nothing sent) and the caller uses fetch; a redirect's further hops are fetch's.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -51,14 +51,36 @@ function decoded(buf: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** The native fetch, for the hops after a redirect. */
+const nativeFetch = globalThis.fetch;
+
+/**
+ * A redirect's next hop as fetch takes it (Fetch standard, HTTP-redirect fetch): 303, and 301/302
+ * after a POST, go on as a GET without the body; 307/308 keep method and body; a different origin
+ * loses the Authorization header. Further hops and `redirect: 'error'` are fetch's own.
+ */
+async function followWithFetch(from: URL, status: number, location: string, init: RequestInit): Promise<TextAnswer> {
+  if (init.redirect === 'error') throw fetchFailed(new Error('unexpected redirect'));
+  const next = new URL(location, from);
+  const method = (init.method ?? 'GET').toUpperCase();
+  const asGet = (status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST');
+  const headers = headerRecord(init.headers);
+  if (asGet) for (const h of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) delete headers[h];
+  if (next.origin !== from.origin) delete headers.authorization;
+  const res = await nativeFetch(next, { ...init, headers, ...(asGet ? { method: 'GET', body: null } : {}) });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
 /** The failure fetch would throw: `TypeError('fetch failed')` with the socket error as its cause. */
 function fetchFailed(cause: unknown): TypeError {
   return Object.assign(new TypeError('fetch failed'), { cause });
 }
 
 /**
- * One exchange; `undefined` when fetch must do it (a body type or a redirect this path does not
- * handle). Rejects like fetch: the signal's reason when aborted, `fetch failed` with a cause.
+ * One exchange; `undefined` when fetch must do it (a body type this path does not send). A
+ * redirect is followed by fetch from the hop it names. Rejects like fetch: the signal's reason
+ * when aborted, `fetch failed` with a cause.
  */
 export function nodeTextExchange(url: string, init: RequestInit = {}): Promise<TextAnswer | undefined> {
   const body = bodyOf(init.body);
@@ -85,11 +107,12 @@ export function nodeTextExchange(url: string, init: RequestInit = {}): Promise<T
   return new Promise<TextAnswer | undefined>((resolve, reject) => {
     const req = (target.protocol === 'https:' ? https : http).request(target, { method: (init.method ?? 'GET').toUpperCase(), headers, agent }, (res) => {
       const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && res.headers.location && init.redirect !== 'manual') {
-        // Following redirects is fetch's business.
+      if (REDIRECTS.has(status) && res.headers.location && init.redirect !== 'manual') {
+        // The request has been sent and answered: the rest of the way is fetch's, from this hop on
+        // (never the first request again, which may have taken effect).
         res.resume();
         cleanup();
-        resolve(undefined);
+        followWithFetch(target, status, res.headers.location, init).then(resolve, reject);
         return;
       }
       const chunks: Buffer[] = [];

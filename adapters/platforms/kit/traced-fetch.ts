@@ -98,8 +98,8 @@ export function tracedFetch(network: string, opts: { metrics?: Metrics; fetch?: 
         span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).name });
         throw err;
       } finally {
-        // A call handed back to fetch (a redirect to follow, a body only fetch sends) is observed
-        // there; its span here ends at once, marked so.
+        // A call handed back to fetch (a body only fetch sends) is observed there; its span here
+        // ends at once, marked so.
         if (!outcome) span.setAttribute('herald.handed_to_fetch', true);
         span.end();
         if (outcome) observe(operation, outcome, t0);
