@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Clock, IdGenerator, KeyHasher, Pkce, SecretBox } from '../../core/ports/system';
+import { BoundedMemo } from '../bounded-memo';
 
 export const systemClock: Clock = { now: () => new Date() };
 
@@ -36,8 +37,7 @@ const OPEN_CACHE_MAX_CHARS = 64 * 1024;
 export function createAesSecretBox(keyBase64: string, opts: { openCacheEntries?: number } = {}): SecretBox {
   const key = Buffer.from(keyBase64, 'base64');
   if (key.length !== 32) throw new Error('the secret key must be 32 bytes, base64-encoded (openssl rand -base64 32)');
-  const maxOpened = Math.max(0, opts.openCacheEntries ?? DEFAULT_OPEN_CACHE_ENTRIES);
-  const opened = new Map<string, string>();
+  const opened = new BoundedMemo<string>(Math.max(0, opts.openCacheEntries ?? DEFAULT_OPEN_CACHE_ENTRIES), (sealed) => sealed.length <= OPEN_CACHE_MAX_CHARS);
 
   function decrypt(sealed: string): string {
     const [version, iv, tag, body] = sealed.split('.');
@@ -55,19 +55,7 @@ export function createAesSecretBox(keyBase64: string, opts: { openCacheEntries?:
       return ['v1', iv, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
     },
     open(sealed: string): string {
-      const hit = opened.get(sealed);
-      if (hit !== undefined) {
-        // Most recently used last: the first key is the one to drop.
-        opened.delete(sealed);
-        opened.set(sealed, hit);
-        return hit;
-      }
-      const plain = decrypt(sealed);
-      if (maxOpened > 0 && sealed.length <= OPEN_CACHE_MAX_CHARS) {
-        if (opened.size >= maxOpened) opened.delete(opened.keys().next().value!);
-        opened.set(sealed, plain);
-      }
-      return plain;
+      return opened.get(sealed, () => decrypt(sealed));
     },
   };
 }

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { BoundedMemo } from '../../adapters/bounded-memo';
 
 /**
  * Structured JSON logs (pino), one line per event, for every daemon. Secrets never reach the
@@ -70,17 +71,9 @@ export function scrub(value: unknown, depth = 0, seen = new WeakSet<object>()): 
   return out;
 }
 
-/** SECRET_KEY's verdict on a key, remembered for the first KEYS_KEPT keys (log keys come from a small set). */
-const KEYS_KEPT = 2000;
-const keyVerdicts = new Map<string, boolean>();
-function secretKey(key: string): boolean {
-  let verdict = keyVerdicts.get(key);
-  if (verdict === undefined) {
-    verdict = SECRET_KEY.test(key);
-    if (keyVerdicts.size < KEYS_KEPT) keyVerdicts.set(key, verdict);
-  }
-  return verdict;
-}
+/** SECRET_KEY's verdict on a key, remembered for the last 2,000 keys (log keys come from a small set). */
+const keyVerdicts = new BoundedMemo<boolean>(2000);
+const secretKey = (key: string): boolean => keyVerdicts.get(key, () => SECRET_KEY.test(key));
 
 function prettyStream(destination?: NodeJS.WritableStream): NodeJS.WritableStream | undefined {
   try {

@@ -9,6 +9,7 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Metrics } from '../../../core/ports/metrics';
 import { TEXT_EXCHANGE, type TextExchange } from './http';
 import { nodeTextExchange } from './node-http';
+import { BoundedMemo } from '../../bounded-memo';
 import { tracingActive } from '../../telemetry/tracing-active';
 
 /** A path segment that is an id, a token or a handle, not part of the route. */
@@ -31,20 +32,12 @@ export function operationOf(method: string, url: string): string {
 }
 
 /** Operations already named, by method and URL without its query: most calls repeat a recent one. */
-const OPERATIONS_KEPT = 1000;
-const operations = new Map<string, string>();
+const operations = new BoundedMemo<string>(1000);
 
-/** operationOf, remembered for the last OPERATIONS_KEPT (method, URL without query) pairs. */
+/** operationOf, remembered for the last 1,000 (method, URL without query) pairs. */
 export function cachedOperationOf(method: string, url: string): string {
   const q = url.search(/[?#]/);
-  const key = `${method} ${q < 0 ? url : url.slice(0, q)}`;
-  let operation = operations.get(key);
-  if (operation === undefined) {
-    operation = operationOf(method, url);
-    if (operations.size >= OPERATIONS_KEPT) operations.delete(operations.keys().next().value!);
-    operations.set(key, operation);
-  }
-  return operation;
+  return operations.get(`${method} ${q < 0 ? url : url.slice(0, q)}`, () => operationOf(method, url));
 }
 
 const methodOf = (input: Parameters<typeof fetch>[0], init?: RequestInit): string =>
