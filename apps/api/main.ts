@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     authCache: new AuthCache(config.api.authCacheMs),
     agentTokens: await createMongoAgentOAuthStore(mongo.db),
     limiter: createRequestRateLimiter(redis, {
-      points: config.rateLimit.points, windowSeconds: config.rateLimit.windowSeconds, keyPrefix: `${config.redisKeyPrefix}:req`,
+      points: config.rateLimit.points, windowSeconds: config.rateLimit.windowSeconds, keyPrefix: `${config.redisKeyPrefix}:req`, lease: config.rateLimit.lease,
     }),
     duplicates: createRedisDuplicateWindow(redis, { keyPrefix: `${config.redisKeyPrefix}:dup` }),
     log,

@@ -5,6 +5,7 @@ import { DEFAULT_LIFECYCLE_SETTINGS, type LifecycleSettings } from '../../core/d
 import { DEFAULT_MEDIA_JOB_TIMING, type MediaJobTiming } from '../../core/ports/media-job-runner';
 import { DEFAULT_SNAPSHOT_SETTINGS, type AnalyticsSnapshotSettings } from '../../core/ports/analytics-snapshots';
 import { DEFAULT_CONNECTION_CACHE_MS } from '../../core/usecases/connection-read-cache';
+import { defaultRateLimitLease } from '../../core/ports/rate-limit';
 
 /** Every setting of the daemons, read from the environment here and nowhere else. */
 export interface HeraldConfig {
@@ -20,7 +21,7 @@ export interface HeraldConfig {
   secretKey: string | undefined;
   /** Per network: base URLs, OAuth client credentials, timeout (apps/shared/platforms.ts lists the variables). */
   platforms: PlatformSettings;
-  rateLimit: { points: number; windowSeconds: number; authMaxFailures: number; authBlockSeconds: number };
+  rateLimit: { points: number; windowSeconds: number; lease: number; authMaxFailures: number; authBlockSeconds: number };
   uploadTiming: UploadTiming;
   reconciler: { intervalMs: number; pendingAfterMs: number };
   /** How often a checkpointed Instagram or Threads account is asked whether the checkpoint is gone. */
@@ -85,6 +86,8 @@ export interface ObservabilityConfig {
   logLevel: string;
   /** HERALD_LOG_PRETTY: true/false; unset = pretty only when stdout is a terminal. */
   logPretty: boolean | undefined;
+  /** HERALD_LOG_FLUSH_MS: lines gathered on stdout for at most this long (or 4 KiB), then written together; 0 = each at once. */
+  logFlushMs: number;
   /** HERALD_OPS_HOST: where the operator port (/metrics, /healthz, /readyz) listens; loopback by default. */
   opsHost: string;
   /** HERALD_OPS_PORT, or HERALD_<DAEMON>_OPS_PORT per daemon (API, WORKER, WEB, MCP, SANDBOX); unset = any free port (logged). */
@@ -155,6 +158,7 @@ function publicBaseUrlOf(env: Env): string {
 
 export function loadConfig(env: Env = process.env): HeraldConfig {
   const namespace = namespaceOf(env);
+  const rateLimitPoints = int(env, 'HERALD_RATE_LIMIT_POINTS', 300);
   return {
     namespace,
     api: {
@@ -191,8 +195,9 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
     secretKey: env.HERALD_SECRET_KEY,
     platforms: loadPlatformSettings(env),
     rateLimit: {
-      points: int(env, 'HERALD_RATE_LIMIT_POINTS', 300),
+      points: rateLimitPoints,
       windowSeconds: int(env, 'HERALD_RATE_LIMIT_WINDOW_SECONDS', 60),
+      lease: int(env, 'HERALD_RATE_LIMIT_LEASE', defaultRateLimitLease(rateLimitPoints)),
       authMaxFailures: int(env, 'HERALD_AUTH_MAX_FAILURES', 10),
       authBlockSeconds: int(env, 'HERALD_AUTH_BLOCK_SECONDS', 300),
     },
@@ -327,6 +332,7 @@ function loadObservability(env: Env): ObservabilityConfig {
   return {
     logLevel,
     logPretty: env.HERALD_LOG_PRETTY === 'true' ? true : env.HERALD_LOG_PRETTY === 'false' ? false : undefined,
+    logFlushMs: int(env, 'HERALD_LOG_FLUSH_MS', 0),
     opsHost: env.HERALD_OPS_HOST || '127.0.0.1',
     opsPorts,
     opsToken: env.HERALD_OPS_TOKEN || undefined,

@@ -7,6 +7,15 @@ export interface RateDecision {
   resetAt: Date;
 }
 
+/**
+ * The points an API process takes from the shared count at a time for one key, by default: 1 % of
+ * the window's points, from 1 to 100 (300 a minute: 3). Another process can therefore find up to
+ * that many points per process taken but not yet used.
+ */
+export function defaultRateLimitLease(points: number): number {
+  return Math.min(100, Math.max(1, Math.floor(points / 100)));
+}
+
 export interface RequestRateLimiter {
   consume(key: string): Promise<RateDecision>;
 }

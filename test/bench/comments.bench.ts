@@ -12,7 +12,7 @@
  * BENCH_TIMING_REQUESTS for the Server-Timing breakdown (1000; 0 skips it).
  */
 import {
-  blueskySession, connectNetworks, describeEnvironment, envInt, heading, listBenchKnobs, listOf, reportOverhead, runAlternating, runMain, say, startBenchStack, threadsAccess,
+  blueskySession, connectNetworks, describeEnvironment, envInt, heading, listBenchKnobs, listOf, variantPath, reportOverhead, runAlternating, runMain, say, startBenchStack, threadsAccess,
   timingBreakdown, type ComparedPath,
 } from './support';
 
@@ -46,13 +46,14 @@ async function main(): Promise<void> {
   const threads = threadsAccess(b, ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies']);
   const api = (platform: keyof typeof posts) => `${b.stack.apiUrl}/api/herald/comments?platform=${platform}&user=bench&post_id=${encodeURIComponent(posts[platform])}&limit=${LIMIT}`;
   const herald = { Authorization: b.auth };
+  const apiPid = b.stack.api.child.pid;
   const paths: ComparedPath[] = [
     {
       label: 'bluesky simulator: getPostThread',
       url: `${bluesky.base}/xrpc/app.bsky.feed.getPostThread?${new URLSearchParams({ uri: posts.bluesky, depth: '10', parentHeight: '0' })}`,
       headers: { authorization: `Bearer ${bluesky.accessJwt}` }, expect: threadOf(COMMENTS), outcomes: [],
     },
-    { label: 'GET /comments platform=bluesky', url: api('bluesky'), headers: herald, expect: listOf('comments', page), outcomes: [] },
+    { label: 'GET /comments platform=bluesky', url: api('bluesky'), headers: herald, apiPid, expect: listOf('comments', page), outcomes: [] },
     {
       label: 'threads simulator: /{post}/conversation',
       url: `${threads.graph}/${posts.threads}/conversation?${new URLSearchParams({
@@ -60,10 +61,12 @@ async function main(): Promise<void> {
       })}`,
       headers: { authorization: `Bearer ${threads.token}` }, expect: listOf('data', page), outcomes: [],
     },
-    { label: 'GET /comments platform=threads', url: api('threads'), headers: herald, expect: listOf('comments', page), outcomes: [] },
+    { label: 'GET /comments platform=threads', url: api('threads'), headers: herald, apiPid, expect: listOf('comments', page), outcomes: [] },
   ];
+  const variant = await variantPath(b, paths[3]!);
+  if (variant) paths.push(variant);
   await runAlternating('comments', paths, { rounds: ROUNDS, warmup: WARMUP, concurrency: CONCURRENCY, seconds: SECONDS });
-  reportOverhead(`comment list (ms), ${CONCURRENCY} concurrent clients, loopback, ${COMMENTS} comments, limit ${LIMIT}`, paths, [[0, 1, 'bluesky'], [2, 3, 'threads']], GOAL_MS);
+  reportOverhead(`comment list (ms), ${CONCURRENCY} concurrent clients, loopback, ${COMMENTS} comments, limit ${LIMIT}`, paths, [[0, 1, 'bluesky'], [2, 3, 'threads'], ...(variant ? [[2, 4, 'threads, variant'] as const] : [])], GOAL_MS);
   // Where Herald's time goes: a second API process with HERALD_DEBUG_TIMING answers the same lists.
   await timingBreakdown(b, [paths[1]!, paths[3]!], { requests: TIMING_REQUESTS, concurrency: CONCURRENCY });
 }

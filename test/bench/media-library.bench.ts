@@ -11,7 +11,7 @@
  * BENCH_TIMING_REQUESTS for the Server-Timing breakdown (1000; 0 skips it).
  */
 import {
-  blueskySession, connectNetworks, describeEnvironment, envInt, heading, listBenchKnobs, listOf, reportOverhead, runAlternating, runMain, say, startBenchStack, threadsAccess,
+  blueskySession, connectNetworks, describeEnvironment, envInt, heading, listBenchKnobs, listOf, variantPath, reportOverhead, runAlternating, runMain, say, startBenchStack, threadsAccess,
   timingBreakdown, type ComparedPath,
 } from './support';
 
@@ -34,22 +34,25 @@ async function main(): Promise<void> {
   const threads = threadsAccess(b);
   const api = (platform: string) => `${b.stack.apiUrl}/api/herald/media?platform=${platform}&user=bench&limit=${LIMIT}`;
   const herald = { Authorization: b.auth };
+  const apiPid = b.stack.api.child.pid;
   const paths: ComparedPath[] = [
     {
       label: 'bluesky simulator: getAuthorFeed',
       url: `${bluesky.base}/xrpc/app.bsky.feed.getAuthorFeed?${new URLSearchParams({ actor: bluesky.did, limit: String(LIMIT), filter: 'posts_no_replies' })}`,
       headers: { authorization: `Bearer ${bluesky.accessJwt}` }, expect: listOf('feed', LIMIT), outcomes: [],
     },
-    { label: 'GET /media platform=bluesky', url: api('bluesky'), headers: herald, expect: listOf('media', LIMIT), outcomes: [] },
+    { label: 'GET /media platform=bluesky', url: api('bluesky'), headers: herald, apiPid, expect: listOf('media', LIMIT), outcomes: [] },
     {
       label: 'threads simulator: /{user}/threads',
       url: `${threads.graph}/${threads.userId}/threads?${new URLSearchParams({ fields: 'id,media_type,media_url,permalink,text,timestamp,thumbnail_url', limit: String(LIMIT) })}`,
       headers: { authorization: `Bearer ${threads.token}` }, expect: listOf('data', LIMIT), outcomes: [],
     },
-    { label: 'GET /media platform=threads', url: api('threads'), headers: herald, expect: listOf('media', LIMIT), outcomes: [] },
+    { label: 'GET /media platform=threads', url: api('threads'), headers: herald, apiPid, expect: listOf('media', LIMIT), outcomes: [] },
   ];
+  const variant = await variantPath(b, paths[3]!);
+  if (variant) paths.push(variant);
   await runAlternating('media-library', paths, { rounds: ROUNDS, warmup: WARMUP, concurrency: CONCURRENCY, seconds: SECONDS });
-  reportOverhead(`media list (ms), ${CONCURRENCY} concurrent clients, loopback, limit ${LIMIT}`, paths, [[0, 1, 'bluesky'], [2, 3, 'threads']], GOAL_MS);
+  reportOverhead(`media list (ms), ${CONCURRENCY} concurrent clients, loopback, limit ${LIMIT}`, paths, [[0, 1, 'bluesky'], [2, 3, 'threads'], ...(variant ? [[2, 4, 'threads, variant'] as const] : [])], GOAL_MS);
   // Where Herald's time goes: a second API process with HERALD_DEBUG_TIMING answers the same lists.
   await timingBreakdown(b, [paths[1]!, paths[3]!], { requests: TIMING_REQUESTS, concurrency: CONCURRENCY });
 }

@@ -304,6 +304,8 @@ export async function startBenchStack(opts: {
     HERALD_MEDIA_DIR: path.join(tmpDir, 'media'),
     // A benchmark is not abuse: the per-key limit (300 a minute by default) would cut it short.
     HERALD_RATE_LIMIT_POINTS: '100000000',
+    // BENCH_DAEMON_NODE_OPTIONS: Node options for the daemons only (V8 heap settings, say), not for this process.
+    ...(process.env.BENCH_DAEMON_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_DAEMON_NODE_OPTIONS } : {}),
     ...opts.env,
   });
   onCleanup(() => stack.stop());
@@ -391,13 +393,18 @@ const CLOCK_TICKS = 100;
  * tracking costs every request a little).
  */
 export async function startTimedApi(b: BenchStack): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  return startExtraApi(b, 'timed-api', { HERALD_DEBUG_TIMING: 'true' });
+}
+
+/** A second API daemon on the bench stack's settings plus `env`, on a port of its own. */
+export async function startExtraApi(b: BenchStack, name: string, env: Record<string, string>): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Output to a file, as the stack's daemons (test/support/stack.ts launch): no pipe for a busy bench to stall it.
-  const logFile = daemonLogFile('timed-api');
+  const logFile = daemonLogFile(name);
   const fd = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--enable-source-maps', path.join(ROOT, 'dist/apps/api/main.js')], {
-    cwd: ROOT, env: { ...process.env, ...b.stack.env, HERALD_API_PORT: String(port), HERALD_DEBUG_TIMING: 'true' }, stdio: ['ignore', fd, fd],
+    cwd: ROOT, env: { ...process.env, ...b.stack.env, HERALD_API_PORT: String(port), ...env }, stdio: ['ignore', fd, fd],
   });
   closeSync(fd);
   const output = () => { try { return readFileSync(logFile, 'utf8'); } catch { return ''; } };
@@ -409,12 +416,29 @@ export async function startTimedApi(b: BenchStack): Promise<{ url: string; pid: 
   onCleanup(stop);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`timed API exited (${child.exitCode}): ${output().slice(-2000)}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${output().slice(-2000)}`);
     if (await fetch(`${url}/healthz`).then((r) => r.status < 500, () => false)) break;
-    if (Date.now() > deadline) throw new Error(`timed API not ready after 60 s: ${output().slice(-2000)}`);
+    if (Date.now() > deadline) throw new Error(`${name} not ready after 60 s: ${output().slice(-2000)}`);
     await sleep(150);
   }
   return { url, pid: child.pid!, stop };
+}
+
+/**
+ * BENCH_VARIANT_ENV (space-separated NAME=value pairs, e.g. `HERALD_RATE_LIMIT_LEASE=1`): the
+ * settings of a second API daemon whose copy of `path` runs in the same rounds, so that a setting
+ * is compared with the stack's own in one run (same host speed). Undefined when not set.
+ */
+export async function variantPath(b: BenchStack, path: ComparedPath): Promise<ComparedPath | undefined> {
+  const spec = process.env.BENCH_VARIANT_ENV?.trim();
+  if (!spec) return undefined;
+  const env = Object.fromEntries(spec.split(/\s+/).map((pair) => {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`BENCH_VARIANT_ENV: "${pair}" is not NAME=value`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }));
+  const extra = await startExtraApi(b, 'variant-api', env);
+  return { ...path, label: `${path.label} [${spec}]`, url: path.url.replace(b.stack.apiUrl, extra.url), apiPid: extra.pid, outcomes: [] };
 }
 
 /**
@@ -475,6 +499,12 @@ export interface ComparedPath {
   headers: Record<string, string>;
   expect: (body: Record<string, unknown>) => boolean;
   outcomes: Array<Outcome<unknown>>;
+  /** The API daemon answering this path (Herald paths): its CPU is counted per phase. */
+  apiPid?: number;
+  /** CPU of the measured phases (not the warm-ups): this process (the client and the in-process simulators) and the API daemon. */
+  cpu?: { wallMs: number; benchMs: number; apiMs: number };
+  /** The latencies (ms) answered in each round's measured phase. */
+  roundLatencies?: number[][];
 }
 
 /** A GET of `p`, read to the end: ok when 200 with a body `p.expect` accepts. */
@@ -492,12 +522,26 @@ export const listOf = (key: string, length: number) => (body: Record<string, unk
  * Every path in turn, `rounds` times: a warm-up, then `seconds` of `concurrency` clients. Phases
  * alternate, so load from elsewhere on the machine colours Herald and the simulator alike.
  */
-export async function runAlternating(tag: string, paths: ComparedPath[], o: { rounds: number; warmup: number; concurrency: number; seconds: number }): Promise<void> {
+export async function runAlternating(
+  tag: string, paths: ComparedPath[], o: { rounds: number; warmup: number; concurrency: number; seconds: number },
+): Promise<void> {
+  const benchCpuMs = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
   for (let round = 1; round <= o.rounds; round++) {
     for (const p of paths) {
       await boundedLoop(o.warmup, o.concurrency, 60_000, () => getChecked(p));
+      const apiCpuMs = () => (p.apiPid ? procCpuMs(p.apiPid) ?? 0 : 0);
+      const [bench0, api0] = [benchCpuMs(), apiCpuMs()];
       const loop = await boundedLoop(Number.MAX_SAFE_INTEGER, o.concurrency, o.seconds * 1000, () => getChecked(p));
+      const cpu = p.cpu ?? { wallMs: 0, benchMs: 0, apiMs: 0 };
+      cpu.wallMs += loop.wallMs;
+      cpu.benchMs += benchCpuMs() - bench0;
+      cpu.apiMs += apiCpuMs() - api0;
+      p.cpu = cpu;
       p.outcomes.push(...loop.outcomes);
+      (p.roundLatencies ??= []).push(loop.outcomes.filter((x) => x.ok).map((x) => x.latencyMs));
       say(`[${tag}] round ${round}: ${p.label}: ${loop.outcomes.filter((x) => x.ok).length} ok`);
     }
   }
@@ -511,9 +555,23 @@ export function reportOverhead(title: string, paths: ComparedPath[], pairs: Read
   heading(title);
   const lat = paths.map((p) => summarize(p.outcomes.filter((o) => o.ok).map((o) => o.latencyMs)));
   say(table(['path', 'ok', 'p50', 'p90', 'p99', 'max'], paths.map((p, i) => [p.label, p.outcomes.filter((o) => o.ok).length, ms(lat[i]!.p50), ms(lat[i]!.p90), ms(lat[i]!.p99), ms(lat[i]!.max)])));
+  if (paths.some((p) => p.cpu)) {
+    say('CPU per answered request (ms): this process runs the clients and the simulators; the API daemon serves the Herald paths');
+    say(table(['path', 'answers/s', 'client+simulators', 'API daemon'], paths.filter((p) => p.cpu).map((p) => {
+      const n = p.outcomes.length;
+      return [p.label, (n / (p.cpu!.wallMs / 1000)).toFixed(0), (p.cpu!.benchMs / n).toFixed(3), (p.cpu!.apiMs / n).toFixed(3)];
+    })));
+  }
+  const roundP99 = (p: ComparedPath) => (p.roundLatencies ?? []).map((l) => summarize(l).p99);
+  if (paths.every((p) => (p.roundLatencies?.length ?? 0) > 1)) {
+    say('p99 of each round (ms); a round runs every path in turn, so its paths saw the same state of the host');
+    say(table(['path', ...paths[0]!.roundLatencies!.map((_, i) => `round ${i + 1}`)], paths.map((p) => [p.label, ...roundP99(p).map(ms)])));
+  }
   for (const [sim, mine, name] of pairs) {
     const overhead = lat[mine]!.p99 - lat[sim]!.p99;
-    say(`${name}: Herald p99 ${ms(lat[mine]!.p99)} ms beside the simulator's own p99 ${ms(lat[sim]!.p99)} ms: overhead ${ms(overhead)} ms (goal ≤ ${goalMs} ms: ${overhead <= goalMs ? 'met' : 'NOT met'})`);
+    const perRound = roundP99(paths[mine]!).map((v, i) => v - (roundP99(paths[sim]!)[i] ?? NaN));
+    say(`${name}: Herald p99 ${ms(lat[mine]!.p99)} ms beside the simulator's own p99 ${ms(lat[sim]!.p99)} ms: overhead ${ms(overhead)} ms (goal ≤ ${goalMs} ms: ${overhead <= goalMs ? 'met' : 'NOT met'})` +
+      (perRound.length > 1 ? `; per round ${perRound.map(ms).join(', ')}` : ''));
   }
   for (const p of paths) {
     const errors = errorCounts(p.outcomes);

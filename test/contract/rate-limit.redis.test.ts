@@ -24,6 +24,60 @@ describe('rate limits on Redis', () => {
     expect(await redis.exists(`${prefix}:req:key-1`)).toBe(1);
   });
 
+  describe('with leases (points taken from Redis several at a time)', () => {
+    it('allows exactly `points`, counts down by one per request, and calls Redis once per lease', async () => {
+      const limiter = createRequestRateLimiter(redis, { points: 1000, windowSeconds: 60, keyPrefix: `${prefix}:lease`, lease: 50 });
+      const first = await limiter.consume('k');
+      expect([first.allowed, first.remaining]).toEqual([true, 999]);
+      // The first request took a whole lease from the shared count.
+      expect(await redis.get(`${prefix}:lease:k`)).toBe('50');
+      const remaining = [first.remaining];
+      for (let i = 1; i < 1000; i += 1) {
+        const d = await limiter.consume('k');
+        expect(d.allowed).toBe(true);
+        remaining.push(d.remaining);
+      }
+      expect(remaining).toEqual(Array.from({ length: 1000 }, (_, i) => 999 - i));
+      expect(await redis.get(`${prefix}:lease:k`)).toBe('1000');
+      const over = await limiter.consume('k');
+      expect([over.allowed, over.remaining, over.limit]).toEqual([false, 0, 1000]);
+      expect(over.resetAt.getTime()).toBeGreaterThan(Date.now());
+    });
+
+    it('gives two processes exactly the window between them, a lease never taking more than is left', async () => {
+      const opts = { points: 120, windowSeconds: 60, keyPrefix: `${prefix}:lease2`, lease: 50 };
+      const a = createRequestRateLimiter(redis, opts);
+      const b = createRequestRateLimiter(redis, opts);
+      let allowed = 0;
+      for (let i = 0; i < 200; i += 1) if ((await (i % 3 === 0 ? b : a).consume('shared')).allowed) allowed += 1;
+      expect(allowed).toBe(120);
+      // Neither can go on once both have used what they took.
+      expect((await a.consume('shared')).allowed).toBe(false);
+      expect((await b.consume('shared')).allowed).toBe(false);
+    });
+
+    it('serves concurrent requests of one key from one lease at a time', async () => {
+      const limiter = createRequestRateLimiter(redis, { points: 10_000, windowSeconds: 60, keyPrefix: `${prefix}:lease3`, lease: 100 });
+      const decisions = await Promise.all(Array.from({ length: 200 }, () => limiter.consume('hot')));
+      expect(decisions.every((d) => d.allowed)).toBe(true);
+      expect(new Set(decisions.map((d) => d.remaining)).size).toBe(200);
+      expect(Math.min(...decisions.map((d) => d.remaining))).toBe(9800);
+      expect(await redis.get(`${prefix}:lease3:hot`)).toBe('200');
+    });
+
+    it('starts again when the window ends', async () => {
+      const limiter = createRequestRateLimiter(redis, { points: 10, windowSeconds: 3, keyPrefix: `${prefix}:lease4`, lease: 4 });
+      const first = [];
+      for (let i = 0; i < 10; i += 1) first.push((await limiter.consume('w')).allowed);
+      const over = await limiter.consume('w');
+      expect([...first, over.allowed]).toEqual([...Array(10).fill(true), false]);
+      // Past the refused answer's reset time (and Redis's own expiry of the window).
+      await new Promise((r) => setTimeout(r, Math.max(0, over.resetAt.getTime() - Date.now()) + 300));
+      const d = await limiter.consume('w');
+      expect([d.allowed, d.remaining]).toEqual([true, 9]);
+    });
+  });
+
   it('blocks an address at the tenth consecutive failure and unblocks it after the block time', async () => {
     const guard = createAuthFailureGuard(redis, { maxFailures: 10, blockSeconds: 2, keyPrefix: `${prefix}:auth` });
     expect(await guard.check('10.0.0.1')).toEqual({ blockedMs: 0, failures: 0 });
