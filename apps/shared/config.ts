@@ -86,8 +86,6 @@ export interface ObservabilityConfig {
   logLevel: string;
   /** HERALD_LOG_PRETTY: true/false; unset = pretty only when stdout is a terminal. */
   logPretty: boolean | undefined;
-  /** HERALD_LOG_FLUSH_MS: lines gathered on stdout for at most this long (or 4 KiB), then written together; 0 = each at once. */
-  logFlushMs: number;
   /** HERALD_OPS_HOST: where the operator port (/metrics, /healthz, /readyz) listens; loopback by default. */
   opsHost: string;
   /** HERALD_OPS_PORT, or HERALD_<DAEMON>_OPS_PORT per daemon (API, WORKER, WEB, MCP, SANDBOX); unset = any free port (logged). */
@@ -332,7 +330,6 @@ function loadObservability(env: Env): ObservabilityConfig {
   return {
     logLevel,
     logPretty: env.HERALD_LOG_PRETTY === 'true' ? true : env.HERALD_LOG_PRETTY === 'false' ? false : undefined,
-    logFlushMs: int(env, 'HERALD_LOG_FLUSH_MS', 0),
     opsHost: env.HERALD_OPS_HOST || '127.0.0.1',
     opsPorts,
     opsToken: env.HERALD_OPS_TOKEN || undefined,

@@ -18,12 +18,6 @@ export interface LoggingOptions {
   base?: Record<string, unknown>;
   /** Where lines go (tests); default stdout. */
   destination?: NodeJS.WritableStream;
-  /**
-   * Milliseconds lines may wait on stdout so that several go out in one write (HERALD_LOG_FLUSH_MS;
-   * 0: each line is written when it is logged). Lines are written at the latest this long after
-   * being logged, or as soon as 4 KiB are waiting, and all of them when the process exits.
-   */
-  flushMs?: number;
 }
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -109,12 +103,7 @@ export function createLogger(opts: LoggingOptions): Logger {
       },
     },
   };
-  if (stream) return pino(options, stream as pino.DestinationStream);
-  if (!opts.flushMs) return pino(options);
-  // pino.destination registers the stream to be written out synchronously on exit.
-  const buffered = pino.destination({ dest: process.stdout.fd || 1, sync: false, minLength: 4096 });
-  setInterval(() => buffered.flush(), opts.flushMs).unref();
-  return pino(options, buffered);
+  return stream ? pino(options, stream as pino.DestinationStream) : pino(options);
 }
 
 let root: Logger | undefined;

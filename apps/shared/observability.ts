@@ -50,7 +50,7 @@ export function startObservability(config: HeraldConfig, daemon: string, opts: {
   const o = config.observability;
   registerConfigSecrets(config);
   const logger = setRootLogger(createLogger({
-    level: o.logLevel, pretty: o.logPretty ?? Boolean(process.stdout.isTTY), daemon, flushMs: o.logFlushMs, ...(opts.base ? { base: opts.base } : {}),
+    level: o.logLevel, pretty: o.logPretty ?? Boolean(process.stdout.isTTY), daemon, ...(opts.base ? { base: opts.base } : {}),
   }));
   const metrics = createPrometheusMetrics({ defaultLabels: { daemon } });
   const tracing = startTracing({

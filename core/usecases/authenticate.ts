@@ -89,6 +89,8 @@ export class AuthCache {
   private readonly cleanAddresses: Expiring<true>;
   /** When lastUsedAt was last written per key id (by this process). */
   private readonly touched = new Map<string, number>();
+  /** The digest of each key that verified, by the key itself: a hot key is not hashed per request. */
+  private readonly digests = new Map<string, string>();
   /** Lookups in flight per key hash: requests arriving together when an entry expired share one. */
   private readonly pending = new Map<string, Promise<Caller | null>>();
 
@@ -101,8 +103,16 @@ export class AuthCache {
     return this.keys.get(hash, now);
   }
 
-  verified(hash: string, caller: Caller, now: number): void {
+  verified(hash: string, caller: Caller, now: number, secret?: string): void {
     this.keys.set(hash, caller, now);
+    if (secret === undefined) return;
+    if (this.digests.size >= SWEEP_ABOVE) this.digests.clear();
+    this.digests.set(secret, hash);
+  }
+
+  /** The digest of `secret`: remembered when it verified before, else `hash(secret)`. */
+  digest(secret: string, hash: (secret: string) => string): string {
+    return this.digests.get(secret) ?? hash(secret);
   }
 
   /** `lookup()`'s answer for `hash`, shared by every request asking while it runs. */
@@ -163,6 +173,8 @@ async function verifyAgentToken(deps: AuthenticateDeps, tokenHash: string): Prom
   return caller && caller.account.id === token.accountId ? { ...caller, scope: agentScopeLevel(token.scope) } : null;
 }
 
+const AGENT_BEARER = new RegExp(`^Bearer\\s+(${AGENT_ACCESS_TOKEN_PREFIX}\\S+)\\s*$`, 'i');
+
 /**
  * Resolves `Authorization: Apikey <key>` to its account. Consecutive failures from one client
  * address are answered 401; the one that reaches the limit (ten by default) blocks the address for
@@ -172,9 +184,9 @@ async function verifyAgentToken(deps: AuthenticateDeps, tokenHash: string): Prom
 export async function authenticate(deps: AuthenticateDeps, input: { authorization?: string; address: string }): Promise<Caller> {
   const cache = deps.authCache;
   const match = /^Apikey\s+(\S+)\s*$/i.exec(input.authorization ?? '');
-  const agentToken = deps.agentTokens ? new RegExp(`^Bearer\\s+(${AGENT_ACCESS_TOKEN_PREFIX}\\S+)\\s*$`, 'i').exec(input.authorization ?? '') : null;
+  const agentToken = deps.agentTokens ? AGENT_BEARER.exec(input.authorization ?? '') : null;
   const secret = match?.[1] ?? agentToken?.[1];
-  const hash = secret ? deps.hasher.hash(secret) : undefined;
+  const hash = secret ? (cache ? cache.digest(secret, (k) => deps.hasher.hash(k)) : deps.hasher.hash(secret)) : undefined;
   const now = deps.clock.now().getTime();
   let caller = hash ? cache?.caller(hash, now) : undefined;
 
@@ -188,7 +200,7 @@ export async function authenticate(deps: AuthenticateDeps, input: { authorizatio
   if (hash && !caller) {
     const lookup = () => (match ? verify(deps, hash) : verifyAgentToken(deps, hash));
     caller = (await (cache ? cache.shared(hash, lookup) : lookup())) ?? undefined;
-    if (caller) cache?.verified(hash, caller, now);
+    if (caller) cache?.verified(hash, caller, now, secret);
   }
   if (!caller) {
     cache?.failed(input.address);

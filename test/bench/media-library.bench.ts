@@ -7,7 +7,7 @@
  * simulator's p99 at 20 clients.
  *
  * Knobs: BENCH_CONCURRENCY (20), BENCH_SECONDS per phase and round (5), BENCH_ROUNDS (4),
- * BENCH_WARMUP requests per phase (200), BENCH_POSTS published per network first (30),
+ * BENCH_WARMUP requests per phase (2000), BENCH_POSTS published per network first (30),
  * BENCH_TIMING_REQUESTS for the Server-Timing breakdown (1000; 0 skips it).
  */
 import {

@@ -713,7 +713,8 @@ export function listBenchKnobs() {
     SECONDS: envInt('BENCH_SECONDS', 5),
     // 4 rounds of 5 s: 20 s per path. With 10 s the p99 rested on a few pauses of the bench process (client and simulators share it).
     ROUNDS: envInt('BENCH_ROUNDS', 4),
-    WARMUP: envInt('BENCH_WARMUP', 200, 0),
+    // 2,000 requests (about a second) before each phase: with 200 a freshly started API process was still warming up (JIT, heap sizes) in round 1.
+    WARMUP: envInt('BENCH_WARMUP', 2000, 0),
     LIMIT: 25,
     GOAL_MS: 10,
     TIMING_REQUESTS: envInt('BENCH_TIMING_REQUESTS', 1000, 0),

@@ -99,6 +99,18 @@ describe('authenticate', () => {
       expect(failures).toHaveBeenCalledTimes(3);
     });
 
+    it('hashes a key that verified once, and an unknown key on every request', async () => {
+      const world = aWorld();
+      const { secret } = await world.operator();
+      const deps = cached(world);
+      const hashed: string[] = [];
+      const hasher = { ...deps.hasher, hash: (s: string) => { hashed.push(s); return deps.hasher.hash(s); } };
+      for (let i = 0; i < 3; i += 1) await authenticate({ ...deps, hasher }, { authorization: `Apikey ${secret}`, address: '10.1.0.1' });
+      expect(hashed).toEqual([secret]);
+      for (let i = 0; i < 2; i += 1) await expect(authenticate({ ...deps, hasher }, { authorization: 'Apikey hk_unknown', address: '10.1.0.2' })).rejects.toBeDefined();
+      expect(hashed).toEqual([secret, 'hk_unknown', 'hk_unknown']);
+    });
+
     it('does not keep unknown keys: a key is usable as soon as it is issued', async () => {
       const world = aWorld();
       const deps = cached(world);
