@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { exchangeJson, TEXT_EXCHANGE } from '../../adapters/platforms/kit/http';
-import { nodeTextExchange } from '../../adapters/platforms/kit/node-http';
+import { ExchangeTimeout, nodeTextExchange } from '../../adapters/platforms/kit/node-http';
 import { tracedFetch } from '../../adapters/platforms/kit/traced-fetch';
 import { createPrometheusMetrics } from '../../adapters/telemetry/prometheus';
 import { parsePrometheus } from '../support/prometheus-text';
@@ -39,6 +39,13 @@ beforeAll(async () => {
       res.end();
       return;
     }
+    if (req.url === '/moved-to-hang') {
+      res.writeHead(302, { location: '/hang' });
+      res.end();
+      return;
+    }
+    // Never answers (the server's connections are closed at the end).
+    if (req.url === '/hang') return;
     res.writeHead(req.url === '/teapot' ? 418 : 200, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] });
     res.end(JSON.stringify({ path: req.url, method: req.method }));
   });
@@ -115,6 +122,18 @@ describe('the node:http exchange', () => {
     seen.length = 0;
     await fetch(`${base}/moved`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: '{"a":1}' });
     expect(seen.map((x) => `${x.method} ${x.url}`)).toEqual(['POST /moved', 'GET /landed']);
+  });
+
+  it('keeps its own deadline over node:http, and the rest of it across a redirect followed by fetch', async () => {
+    await expect(nodeTextExchange(`${base}/hang`, { timeoutMs: 150 })).rejects.toBeInstanceOf(ExchangeTimeout);
+    await expect(nodeTextExchange(`${base}/moved-to-hang`, { timeoutMs: 150 })).rejects.toBeInstanceOf(ExchangeTimeout);
+    expect(await exchangeJson(`${base}/moved-to-hang`, {}, { fetch, timeoutMs: 150 })).toMatchObject({ kind: 'no_response', reason: 'timeout' });
+    // The caller's cancellation reaches the redirected hop too.
+    const caller = new AbortController();
+    const pending = exchangeJson(`${base}/moved-to-hang`, {}, { fetch, timeoutMs: 60_000, signal: caller.signal });
+    setTimeout(() => caller.abort(), 100);
+    expect(await pending).toMatchObject({ kind: 'no_response', reason: 'aborted' });
+    expect(await nodeTextExchange(`${base}/landed`, { timeoutMs: 5000 })).toMatchObject({ status: 200 });
   });
 
   it('fails as fetch fails: the socket error as the cause, outcome network with its code', async () => {

@@ -4,7 +4,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import type { Platform } from '../../../core/domain/platforms';
-import { nodeTextExchange, type TextAnswer } from './node-http';
+import { ExchangeTimeout, nodeTextExchange, type TextAnswer, type TextExchangeInit } from './node-http';
 
 export type Json = Record<string, unknown>;
 
@@ -72,7 +72,7 @@ export function callDeadline(timeoutMs: number, caller?: AbortSignal): CallDeadl
 const nativeFetch = globalThis.fetch;
 /** On a fetch wrapping the native one (kit/traced-fetch.ts): the same call over node:http, observed alike. */
 export const TEXT_EXCHANGE = Symbol('herald.textExchange');
-export type TextExchange = (url: string, init: RequestInit) => Promise<TextAnswer | undefined>;
+export type TextExchange = (url: string, init: TextExchangeInit) => Promise<TextAnswer | undefined>;
 
 function textExchangeOf(f: typeof fetch): TextExchange | undefined {
   if (f === nativeFetch) return nodeTextExchange;
@@ -80,25 +80,34 @@ function textExchangeOf(f: typeof fetch): TextExchange | undefined {
 }
 
 export async function exchangeJson(url: string, init: RequestInit, opts: ExchangeOptions): Promise<HttpExchange> {
-  const deadline = callDeadline(opts.timeoutMs, opts.signal);
-  let res: Pick<Response, 'status' | 'headers'>;
-  let text: string;
-  try {
-    const direct = textExchangeOf(opts.fetch);
-    const answer = direct ? await direct(url, { ...init, signal: deadline.signal }) : undefined;
-    if (answer) {
-      res = answer;
-      text = answer.text;
-    } else {
+  let res: Pick<Response, 'status' | 'headers'> | undefined;
+  let text = '';
+  // Over node:http the exchange keeps its own deadline; fetch gets one signal for both.
+  const direct = textExchangeOf(opts.fetch);
+  if (direct) {
+    try {
+      const answer = await direct(url, { ...init, signal: opts.signal, timeoutMs: opts.timeoutMs });
+      if (answer) {
+        res = answer;
+        text = answer.text;
+      }
+    } catch (err) {
+      const reason = err instanceof ExchangeTimeout ? 'timeout' : opts.signal?.aborted ? 'aborted' : 'network';
+      return { kind: 'no_response', reason, detail: networkDetail(err) };
+    }
+  }
+  if (!res) {
+    const deadline = callDeadline(opts.timeoutMs, opts.signal);
+    try {
       const fetched = await opts.fetch(url, { ...init, signal: deadline.signal });
       res = fetched;
       text = await fetched.text();
+    } catch (err) {
+      const reason = deadline.timedOut ? 'timeout' : opts.signal?.aborted ? 'aborted' : 'network';
+      return { kind: 'no_response', reason, detail: networkDetail(err) };
+    } finally {
+      deadline.done();
     }
-  } catch (err) {
-    const reason = deadline.timedOut ? 'timeout' : opts.signal?.aborted ? 'aborted' : 'network';
-    return { kind: 'no_response', reason, detail: networkDetail(err) };
-  } finally {
-    deadline.done();
   }
   let body: unknown;
   try {

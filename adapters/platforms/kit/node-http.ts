@@ -16,6 +16,19 @@ export interface TextAnswer {
   text: string;
 }
 
+/** An exchange's init, with the time it may take from being called to its answer read whole. */
+export interface TextExchangeInit extends RequestInit {
+  timeoutMs?: number;
+}
+
+/** What an exchange rejects with when its `timeoutMs` passed first. */
+export class ExchangeTimeout extends Error {
+  override name = 'TimeoutError';
+  constructor(timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+  }
+}
+
 const agents = {
   'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
   'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
@@ -60,7 +73,7 @@ const nativeFetch = globalThis.fetch;
  * after a POST, go on as a GET without the body; 307/308 keep method and body; a different origin
  * loses the Authorization header. Further hops and `redirect: 'error'` are fetch's own.
  */
-async function followWithFetch(from: URL, status: number, location: string, init: RequestInit): Promise<TextAnswer> {
+async function followWithFetch(from: URL, status: number, location: string, init: TextExchangeInit, deadlineAt: number | undefined): Promise<TextAnswer> {
   if (init.redirect === 'error') throw fetchFailed(new Error('unexpected redirect'));
   const next = new URL(location, from);
   const method = (init.method ?? 'GET').toUpperCase();
@@ -68,8 +81,23 @@ async function followWithFetch(from: URL, status: number, location: string, init
   const headers = headerRecord(init.headers);
   if (asGet) for (const h of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) delete headers[h];
   if (next.origin !== from.origin) delete headers.authorization;
-  const res = await nativeFetch(next, { ...init, headers, ...(asGet ? { method: 'GET', body: null } : {}) });
-  return { status: res.status, headers: res.headers, text: await res.text() };
+  // The rest of the exchange's time, and the caller's cancellation, as fetch's signal.
+  const controller = new AbortController();
+  const caller = init.signal ?? undefined;
+  const forward = () => controller.abort(caller!.reason);
+  caller?.addEventListener('abort', forward, { once: true });
+  const timer = deadlineAt === undefined ? undefined
+    : setTimeout(() => controller.abort(new ExchangeTimeout(init.timeoutMs!)), Math.max(0, deadlineAt - performance.now()));
+  timer?.unref();
+  try {
+    const { timeoutMs: _omit, ...rest } = init;
+    void _omit;
+    const res = await nativeFetch(next, { ...rest, headers, signal: controller.signal, ...(asGet ? { method: 'GET', body: null } : {}) });
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  } finally {
+    if (timer) clearTimeout(timer);
+    caller?.removeEventListener('abort', forward);
+  }
 }
 
 /** The failure fetch would throw: `TypeError('fetch failed')` with the socket error as its cause. */
@@ -80,9 +108,10 @@ function fetchFailed(cause: unknown): TypeError {
 /**
  * One exchange; `undefined` when fetch must do it (a body type this path does not send). A
  * redirect is followed by fetch from the hop it names. Rejects like fetch: the signal's reason
- * when aborted, `fetch failed` with a cause.
+ * when aborted, `fetch failed` with a cause; `ExchangeTimeout` when `timeoutMs` passed before the
+ * answer was read whole (a timer of its own: no AbortController per call).
  */
-export function nodeTextExchange(url: string, init: RequestInit = {}): Promise<TextAnswer | undefined> {
+export function nodeTextExchange(url: string, init: TextExchangeInit = {}): Promise<TextAnswer | undefined> {
   const body = bodyOf(init.body);
   let target: URL;
   try {
@@ -104,7 +133,10 @@ export function nodeTextExchange(url: string, init: RequestInit = {}): Promise<T
     // Fetch's rule: a POST or PUT without a body says Content-Length: 0.
     headers['content-length'] = '0';
   }
+  const deadlineAt = init.timeoutMs === undefined ? undefined : performance.now() + init.timeoutMs;
   return new Promise<TextAnswer | undefined>((resolve, reject) => {
+    let timedOut: ExchangeTimeout | undefined;
+    const failure = (err: unknown) => timedOut ?? (signal?.aborted ? signal.reason : fetchFailed(err));
     const req = (target.protocol === 'https:' ? https : http).request(target, { method: (init.method ?? 'GET').toUpperCase(), headers, agent }, (res) => {
       const status = res.statusCode ?? 0;
       if (REDIRECTS.has(status) && res.headers.location && init.redirect !== 'manual') {
@@ -112,12 +144,12 @@ export function nodeTextExchange(url: string, init: RequestInit = {}): Promise<T
         // (never the first request again, which may have taken effect).
         res.resume();
         cleanup();
-        followWithFetch(target, status, res.headers.location, init).then(resolve, reject);
+        followWithFetch(target, status, res.headers.location, init, deadlineAt).then(resolve, reject);
         return;
       }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', (err) => { cleanup(); reject(signal?.aborted ? signal.reason : fetchFailed(err)); });
+      res.on('error', (err) => { cleanup(); reject(failure(err)); });
       res.on('end', () => {
         cleanup();
         try {
@@ -131,9 +163,17 @@ export function nodeTextExchange(url: string, init: RequestInit = {}): Promise<T
       });
     });
     const onAbort = () => req.destroy(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
-    const cleanup = () => signal?.removeEventListener('abort', onAbort);
+    const timer = init.timeoutMs === undefined ? undefined : setTimeout(() => {
+      timedOut = new ExchangeTimeout(init.timeoutMs!);
+      req.destroy(timedOut);
+    }, init.timeoutMs);
+    timer?.unref();
+    const cleanup = () => {
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (err) => { cleanup(); reject(signal?.aborted ? signal.reason : fetchFailed(err)); });
+    req.on('error', (err) => { cleanup(); reject(failure(err)); });
     req.end(body.bytes);
   });
 }
