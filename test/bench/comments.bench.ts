@@ -9,21 +9,20 @@
  *
  * Knobs: BENCH_CONCURRENCY (20), BENCH_SECONDS per phase and round (5), BENCH_ROUNDS (4),
  * BENCH_WARMUP requests per phase (2000), BENCH_COMMENTS seeded under each post (30),
- * BENCH_TIMING_REQUESTS for the Server-Timing breakdown (1000; 0 skips it).
+ * BENCH_TIMING_REQUESTS for the Server-Timing breakdown (1000; 0 skips it), BENCH_CLIENT (`http`
+ * or `fetch`: the load client's HTTP client, test/bench/load-client.ts), BENCH_VARIANT_ENV.
  */
 import {
-  blueskySession, connectNetworks, describeEnvironment, envInt, heading, listBenchKnobs, listOf, variantPath, reportOverhead, runAlternating, runMain, say, startBenchStack, threadsAccess,
+  blueskySession, connectNetworks, describeEnvironment, envInt, heading, comparedPath, listBenchKnobs, listOf, variantPath, reportOverhead, runAlternating, runMain, say, startBenchStack, threadsAccess,
   timingBreakdown, type ComparedPath,
 } from './support';
+import type { BodyCheck } from './load-client';
 
 const { CONCURRENCY, SECONDS, ROUNDS, WARMUP, LIMIT, GOAL_MS, TIMING_REQUESTS } = listBenchKnobs();
 const COMMENTS = envInt('BENCH_COMMENTS', 30);
 
 /** Bluesky's getPostThread answers every reply of the thread at once: `thread.replies` holds them all. */
-const threadOf = (replies: number) => (body: Record<string, unknown>) => {
-  const thread = body.thread as { replies?: unknown[] } | undefined;
-  return Array.isArray(thread?.replies) && thread.replies.length === replies;
-};
+const threadOf = (replies: number): BodyCheck => ({ array: ['thread', 'replies'], length: replies });
 
 async function main(): Promise<void> {
   heading('comment list: GET /api/herald/comments vs the simulator answering the same upstream call');
@@ -48,20 +47,20 @@ async function main(): Promise<void> {
   const herald = { Authorization: b.auth };
   const apiPid = b.stack.api.child.pid;
   const paths: ComparedPath[] = [
-    {
+    comparedPath({
       label: 'bluesky simulator: getPostThread',
       url: `${bluesky.base}/xrpc/app.bsky.feed.getPostThread?${new URLSearchParams({ uri: posts.bluesky, depth: '10', parentHeight: '0' })}`,
-      headers: { authorization: `Bearer ${bluesky.accessJwt}` }, expect: threadOf(COMMENTS), outcomes: [],
-    },
-    { label: 'GET /comments platform=bluesky', url: api('bluesky'), headers: herald, apiPid, expect: listOf('comments', page), outcomes: [] },
-    {
+      headers: { authorization: `Bearer ${bluesky.accessJwt}` }, check: threadOf(COMMENTS),
+    }),
+    comparedPath({ label: 'GET /comments platform=bluesky', url: api('bluesky'), headers: herald, apiPid, check: listOf('comments', page) }),
+    comparedPath({
       label: 'threads simulator: /{post}/conversation',
       url: `${threads.graph}/${posts.threads}/conversation?${new URLSearchParams({
         fields: 'id,text,timestamp,username,replied_to,root_post,is_reply_owned_by_me,hide_status', limit: String(LIMIT), reverse: 'false',
       })}`,
-      headers: { authorization: `Bearer ${threads.token}` }, expect: listOf('data', page), outcomes: [],
-    },
-    { label: 'GET /comments platform=threads', url: api('threads'), headers: herald, apiPid, expect: listOf('comments', page), outcomes: [] },
+      headers: { authorization: `Bearer ${threads.token}` }, check: listOf('data', page),
+    }),
+    comparedPath({ label: 'GET /comments platform=threads', url: api('threads'), headers: herald, apiPid, check: listOf('comments', page) }),
   ];
   const variant = await variantPath(b, paths[3]!);
   if (variant) paths.push(variant);

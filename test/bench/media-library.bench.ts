@@ -8,10 +8,11 @@
  *
  * Knobs: BENCH_CONCURRENCY (20), BENCH_SECONDS per phase and round (5), BENCH_ROUNDS (4),
  * BENCH_WARMUP requests per phase (2000), BENCH_POSTS published per network first (30),
- * BENCH_TIMING_REQUESTS for the Server-Timing breakdown (1000; 0 skips it).
+ * BENCH_TIMING_REQUESTS for the Server-Timing breakdown (1000; 0 skips it), BENCH_CLIENT (`http`
+ * or `fetch`: the load client's HTTP client, test/bench/load-client.ts), BENCH_VARIANT_ENV.
  */
 import {
-  blueskySession, connectNetworks, describeEnvironment, envInt, heading, listBenchKnobs, listOf, variantPath, reportOverhead, runAlternating, runMain, say, startBenchStack, threadsAccess,
+  blueskySession, connectNetworks, describeEnvironment, envInt, heading, comparedPath, listBenchKnobs, listOf, variantPath, reportOverhead, runAlternating, runMain, say, startBenchStack, threadsAccess,
   timingBreakdown, type ComparedPath,
 } from './support';
 
@@ -36,18 +37,18 @@ async function main(): Promise<void> {
   const herald = { Authorization: b.auth };
   const apiPid = b.stack.api.child.pid;
   const paths: ComparedPath[] = [
-    {
+    comparedPath({
       label: 'bluesky simulator: getAuthorFeed',
       url: `${bluesky.base}/xrpc/app.bsky.feed.getAuthorFeed?${new URLSearchParams({ actor: bluesky.did, limit: String(LIMIT), filter: 'posts_no_replies' })}`,
-      headers: { authorization: `Bearer ${bluesky.accessJwt}` }, expect: listOf('feed', LIMIT), outcomes: [],
-    },
-    { label: 'GET /media platform=bluesky', url: api('bluesky'), headers: herald, apiPid, expect: listOf('media', LIMIT), outcomes: [] },
-    {
+      headers: { authorization: `Bearer ${bluesky.accessJwt}` }, check: listOf('feed', LIMIT),
+    }),
+    comparedPath({ label: 'GET /media platform=bluesky', url: api('bluesky'), headers: herald, apiPid, check: listOf('media', LIMIT) }),
+    comparedPath({
       label: 'threads simulator: /{user}/threads',
       url: `${threads.graph}/${threads.userId}/threads?${new URLSearchParams({ fields: 'id,media_type,media_url,permalink,text,timestamp,thumbnail_url', limit: String(LIMIT) })}`,
-      headers: { authorization: `Bearer ${threads.token}` }, expect: listOf('data', LIMIT), outcomes: [],
-    },
-    { label: 'GET /media platform=threads', url: api('threads'), headers: herald, apiPid, expect: listOf('media', LIMIT), outcomes: [] },
+      headers: { authorization: `Bearer ${threads.token}` }, check: listOf('data', LIMIT),
+    }),
+    comparedPath({ label: 'GET /media platform=threads', url: api('threads'), headers: herald, apiPid, check: listOf('media', LIMIT) }),
   ];
   const variant = await variantPath(b, paths[3]!);
   if (variant) paths.push(variant);

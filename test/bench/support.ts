@@ -14,6 +14,8 @@ import { performance } from 'node:perf_hooks';
 import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
 import type * as Harness from '../support/stack';
 import type { Stack } from '../support/stack';
+import { type BodyCheck, LoadClient } from './load-client';
+import { boundedLoop, type Outcome } from './loop';
 
 /**
  * The e2e harness (test/support/stack.ts), loaded so that it finds the repository. It derives the
@@ -134,49 +136,7 @@ export function summarize(latencies: number[]): LatencySummary {
 
 // ------------------------------------------------------------------------------------ bounded loop
 
-export interface Outcome<T> {
-  index: number;
-  ok: boolean;
-  latencyMs: number;
-  value?: T;
-  error?: string;
-}
-
-export interface LoopResult<T> {
-  outcomes: Array<Outcome<T>>;
-  /** From the first request sent to the last answer received. */
-  wallMs: number;
-  /** Requests not sent because the time limit passed first. */
-  skipped: number;
-}
-
-/**
- * Runs `fn(0..count-1)` with `concurrency` in flight at any time, stopping new calls once
- * `timeLimitMs` has passed. `fn` resolves to `{ok, value}`; a throw counts as a failure.
- */
-export async function boundedLoop<T>(
-  count: number, concurrency: number, timeLimitMs: number,
-  fn: (index: number) => Promise<{ ok: boolean; value?: T; error?: string }>,
-): Promise<LoopResult<T>> {
-  const outcomes: Array<Outcome<T>> = [];
-  const started = performance.now();
-  const deadline = started + timeLimitMs;
-  let next = 0;
-  const lane = async () => {
-    while (next < count && performance.now() < deadline) {
-      const index = next++;
-      const t0 = performance.now();
-      try {
-        const r = await fn(index);
-        outcomes.push({ index, ok: r.ok, latencyMs: performance.now() - t0, ...(r.value !== undefined ? { value: r.value } : {}), ...(r.error ? { error: r.error } : {}) });
-      } catch (err) {
-        outcomes.push({ index, ok: false, latencyMs: performance.now() - t0, error: err instanceof Error ? err.message : String(err) });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
-  return { outcomes, wallMs: performance.now() - started, skipped: count - next };
-}
+export { boundedLoop, type LoopResult, type Outcome } from './loop';
 
 /** The distinct error messages of failed outcomes with their counts, most frequent first. */
 export function errorCounts(outcomes: Array<Outcome<unknown>>): Array<[string, number]> {
@@ -438,7 +398,7 @@ export async function variantPath(b: BenchStack, path: ComparedPath): Promise<Co
     return [pair.slice(0, at), pair.slice(at + 1)];
   }));
   const extra = await startExtraApi(b, 'variant-api', env);
-  return { ...path, label: `${path.label} [${spec}]`, url: path.url.replace(b.stack.apiUrl, extra.url), apiPid: extra.pid, outcomes: [] };
+  return comparedPath({ label: `${path.label} [${spec}]`, url: path.url.replace(b.stack.apiUrl, extra.url), headers: path.headers, check: path.check, apiPid: extra.pid });
 }
 
 /**
@@ -491,58 +451,67 @@ export class ServerTiming {
 
 /**
  * One path a read bench measures: a Herald endpoint, or the upstream call its adapter makes sent
- * straight to the simulator. `expect` checks the answer's body (a 200 with the wrong body fails).
+ * straight to the simulator. `check` says what the answer's body must hold (a 200 with the wrong
+ * body fails).
  */
 export interface ComparedPath {
   label: string;
   url: string;
   headers: Record<string, string>;
-  expect: (body: Record<string, unknown>) => boolean;
-  outcomes: Array<Outcome<unknown>>;
+  check: BodyCheck;
   /** The API daemon answering this path (Herald paths): its CPU is counted per phase. */
   apiPid?: number;
-  /** CPU of the measured phases (not the warm-ups): this process (the client and the in-process simulators) and the API daemon. */
-  cpu?: { wallMs: number; benchMs: number; apiMs: number };
-  /** The latencies (ms) answered in each round's measured phase. */
-  roundLatencies?: number[][];
+  /** Latencies (ms) of the measured phases' good answers, one array per round. */
+  rounds: number[][];
+  /** Failures of the measured phases, by message. */
+  errors: Map<string, number>;
+  /** CPU of the measured phases (not the warm-ups): the load client, this process (the simulators) and the API daemon. */
+  cpu: { wallMs: number; clientMs: number; benchMs: number; apiMs: number };
 }
 
-/** A GET of `p`, read to the end: ok when 200 with a body `p.expect` accepts. */
-export async function getChecked(p: ComparedPath): Promise<{ ok: boolean; error?: string }> {
-  const res = await fetch(p.url, { headers: p.headers });
-  const text = await res.text();
-  if (res.status !== 200) return { ok: false, error: `HTTP ${res.status} ${text.slice(0, 120)}` };
-  return p.expect(JSON.parse(text) as Record<string, unknown>) ? { ok: true } : { ok: false, error: `unexpected body ${text.slice(0, 120)}` };
+/** A path to measure, with nothing measured yet. */
+export function comparedPath(p: Pick<ComparedPath, 'label' | 'url' | 'headers' | 'check' | 'apiPid'>): ComparedPath {
+  return { ...p, rounds: [], errors: new Map(), cpu: { wallMs: 0, clientMs: 0, benchMs: 0, apiMs: 0 } };
 }
 
-/** `body[key]` is an array of exactly `length` items. */
-export const listOf = (key: string, length: number) => (body: Record<string, unknown>) => Array.isArray(body[key]) && (body[key] as unknown[]).length === length;
+/** The body holds an array at `key` of exactly `length` items. */
+export const listOf = (key: string, length: number): BodyCheck => ({ array: [key], length });
 
 /**
  * Every path in turn, `rounds` times: a warm-up, then `seconds` of `concurrency` clients. Phases
- * alternate, so load from elsewhere on the machine colours Herald and the simulator alike.
+ * alternate, so load from elsewhere on the machine colours Herald and the simulator alike. The
+ * requests are sent by a load client in a process of its own (load-client.ts: why).
  */
 export async function runAlternating(
   tag: string, paths: ComparedPath[], o: { rounds: number; warmup: number; concurrency: number; seconds: number },
 ): Promise<void> {
+  const client = await LoadClient.start();
+  onCleanup(() => client.stop());
+  say(`[${tag}] load client: pid ${client.pid()}, ${client.kind === 'http' ? 'node:http keep-alive agent' : 'fetch'} (BENCH_CLIENT)`);
   const benchCpuMs = () => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
+  const load = async (p: ComparedPath, count: number, timeLimitMs: number) => {
+    const r = await client.run({ url: p.url, headers: p.headers, check: p.check, count, timeLimitMs, concurrency: o.concurrency });
+    const failed = r.errors.reduce((a, [, n]) => a + n, 0);
+    // A warm-up that fails says the run is not valid before anything is measured.
+    if (failed && count !== Number.MAX_SAFE_INTEGER) throw new Error(`${p.label}: warm-up failed: ${r.errors.slice(0, 3).map(([e, n]) => `${n}× ${e}`).join('; ')}`);
+    return r;
+  };
   for (let round = 1; round <= o.rounds; round++) {
     for (const p of paths) {
-      await boundedLoop(o.warmup, o.concurrency, 60_000, () => getChecked(p));
+      await load(p, o.warmup, 60_000);
       const apiCpuMs = () => (p.apiPid ? procCpuMs(p.apiPid) ?? 0 : 0);
       const [bench0, api0] = [benchCpuMs(), apiCpuMs()];
-      const loop = await boundedLoop(Number.MAX_SAFE_INTEGER, o.concurrency, o.seconds * 1000, () => getChecked(p));
-      const cpu = p.cpu ?? { wallMs: 0, benchMs: 0, apiMs: 0 };
-      cpu.wallMs += loop.wallMs;
-      cpu.benchMs += benchCpuMs() - bench0;
-      cpu.apiMs += apiCpuMs() - api0;
-      p.cpu = cpu;
-      p.outcomes.push(...loop.outcomes);
-      (p.roundLatencies ??= []).push(loop.outcomes.filter((x) => x.ok).map((x) => x.latencyMs));
-      say(`[${tag}] round ${round}: ${p.label}: ${loop.outcomes.filter((x) => x.ok).length} ok`);
+      const r = await load(p, Number.MAX_SAFE_INTEGER, o.seconds * 1000);
+      p.cpu.wallMs += r.wallMs;
+      p.cpu.clientMs += r.cpuMs;
+      p.cpu.benchMs += benchCpuMs() - bench0;
+      p.cpu.apiMs += apiCpuMs() - api0;
+      p.rounds.push(r.latencies);
+      for (const [e, n] of r.errors) p.errors.set(e, (p.errors.get(e) ?? 0) + n);
+      say(`[${tag}] round ${round}: ${p.label}: ${r.latencies.length} ok${r.errors.length ? `, ${r.errors.reduce((a, [, n]) => a + n, 0)} failed` : ''}`);
     }
   }
 }
@@ -553,19 +522,17 @@ export async function runAlternating(
  */
 export function reportOverhead(title: string, paths: ComparedPath[], pairs: ReadonlyArray<readonly [number, number, string]>, goalMs: number): void {
   heading(title);
-  const lat = paths.map((p) => summarize(p.outcomes.filter((o) => o.ok).map((o) => o.latencyMs)));
-  say(table(['path', 'ok', 'p50', 'p90', 'p99', 'max'], paths.map((p, i) => [p.label, p.outcomes.filter((o) => o.ok).length, ms(lat[i]!.p50), ms(lat[i]!.p90), ms(lat[i]!.p99), ms(lat[i]!.max)])));
-  if (paths.some((p) => p.cpu)) {
-    say('CPU per answered request (ms): this process runs the clients and the simulators; the API daemon serves the Herald paths');
-    say(table(['path', 'answers/s', 'client+simulators', 'API daemon'], paths.filter((p) => p.cpu).map((p) => {
-      const n = p.outcomes.length;
-      return [p.label, (n / (p.cpu!.wallMs / 1000)).toFixed(0), (p.cpu!.benchMs / n).toFixed(3), (p.cpu!.apiMs / n).toFixed(3)];
-    })));
-  }
-  const roundP99 = (p: ComparedPath) => (p.roundLatencies ?? []).map((l) => summarize(l).p99);
-  if (paths.every((p) => (p.roundLatencies?.length ?? 0) > 1)) {
+  const lat = paths.map((p) => summarize(p.rounds.flat()));
+  say(table(['path', 'ok', 'p50', 'p90', 'p99', 'max'], paths.map((p, i) => [p.label, lat[i]!.n, ms(lat[i]!.p50), ms(lat[i]!.p90), ms(lat[i]!.p99), ms(lat[i]!.max)])));
+  say('CPU per answered request (ms): the load client (a process of its own), this process (the simulators) and the API daemon (Herald paths)');
+  say(table(['path', 'answers/s', 'load client', 'simulators', 'API daemon'], paths.map((p, i) => {
+    const n = lat[i]!.n + [...p.errors.values()].reduce((a, b) => a + b, 0);
+    return [p.label, (n / (p.cpu.wallMs / 1000)).toFixed(0), (p.cpu.clientMs / n).toFixed(3), (p.cpu.benchMs / n).toFixed(3), (p.cpu.apiMs / n).toFixed(3)];
+  })));
+  const roundP99 = (p: ComparedPath) => p.rounds.map((l) => summarize(l).p99);
+  if (paths.every((p) => p.rounds.length > 1)) {
     say('p99 of each round (ms); a round runs every path in turn, so its paths saw the same state of the host');
-    say(table(['path', ...paths[0]!.roundLatencies!.map((_, i) => `round ${i + 1}`)], paths.map((p) => [p.label, ...roundP99(p).map(ms)])));
+    say(table(['path', ...paths[0]!.rounds.map((_, i) => `round ${i + 1}`)], paths.map((p) => [p.label, ...roundP99(p).map(ms)])));
   }
   for (const [sim, mine, name] of pairs) {
     const overhead = lat[mine]!.p99 - lat[sim]!.p99;
@@ -574,7 +541,7 @@ export function reportOverhead(title: string, paths: ComparedPath[], pairs: Read
       (perRound.length > 1 ? `; per round ${perRound.map(ms).join(', ')}` : ''));
   }
   for (const p of paths) {
-    const errors = errorCounts(p.outcomes);
+    const errors = [...p.errors].sort((a, b) => b[1] - a[1]);
     if (errors.length) say(`${p.label}: failures: ${errors.slice(0, 5).map(([e, n]) => `${n}× ${e}`).join('; ')}`);
   }
 }
