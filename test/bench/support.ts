@@ -492,16 +492,13 @@ export async function runAlternating(
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
-  const load = async (p: ComparedPath, count: number, timeLimitMs: number) => {
-    const r = await client.run({ url: p.url, headers: p.headers, check: p.check, count, timeLimitMs, concurrency: o.concurrency });
-    const failed = r.errors.reduce((a, [, n]) => a + n, 0);
-    // A warm-up that fails says the run is not valid before anything is measured.
-    if (failed && count !== Number.MAX_SAFE_INTEGER) throw new Error(`${p.label}: warm-up failed: ${r.errors.slice(0, 3).map(([e, n]) => `${n}× ${e}`).join('; ')}`);
-    return r;
-  };
+  const load = (p: ComparedPath, count: number, timeLimitMs: number) =>
+    client.run({ url: p.url, headers: p.headers, check: p.check, count, timeLimitMs, concurrency: o.concurrency });
   for (let round = 1; round <= o.rounds; round++) {
     for (const p of paths) {
-      await load(p, o.warmup, 60_000);
+      const warm = await load(p, o.warmup, 60_000);
+      // A warm-up that fails says the run is not valid before anything is measured.
+      if (warm.errors.length) throw new Error(`${p.label}: warm-up failed: ${warm.errors.slice(0, 3).map(([e, n]) => `${n}× ${e}`).join('; ')}`);
       const apiCpuMs = () => (p.apiPid ? procCpuMs(p.apiPid) ?? 0 : 0);
       const [bench0, api0] = [benchCpuMs(), apiCpuMs()];
       const r = await load(p, Number.MAX_SAFE_INTEGER, o.seconds * 1000);
