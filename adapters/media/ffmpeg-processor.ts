@@ -1,9 +1,22 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { chown, constants, copyFile, mkdir, mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { bindCommand } from '../../core/domain/ffmpeg-command';
+import { checkCommandArguments } from '../../core/domain/ffmpeg-check';
+import { availableParallelism } from 'node:os';
+import { resolveSandbox, sandboxCommand, type ResolvedSandbox, type SandboxMode } from './sandbox';
 import { probeIsoBmff } from './iso-bmff';
 import { MediaProcessError, MediaTooLargeError, type MediaProcessor, type MediaStore } from '../../core/ports/media';
+
+/** The sandbox settings of media jobs (HERALD_MEDIA_SANDBOX, HERALD_MEDIA_USER, HERALD_MEDIA_MEMORY_BYTES, HERALD_MEDIA_OPEN_FILES). */
+export interface MediaSandboxConfig {
+  mode: SandboxMode | 'auto';
+  user: string;
+  memoryBytes: number;
+  openFiles: number;
+}
+
+export const DEFAULT_MEDIA_SANDBOX: MediaSandboxConfig = { mode: 'auto', user: 'herald-media', memoryBytes: 4 * 1024 ** 3, openFiles: 256 };
 
 export interface FfmpegProcessorOptions {
   store: MediaStore;
@@ -13,6 +26,10 @@ export interface FfmpegProcessorOptions {
   scratchRoot: string;
   ffmpegPath?: string;
   ffprobePath?: string;
+  /** How ffmpeg is confined (adapters/media/sandbox.ts); the process's limits are set from the request. */
+  sandbox?: MediaSandboxConfig;
+  /** Told once which sandbox the processor runs ffmpeg in (for the daemon's log). */
+  onSandbox?(sandbox: ResolvedSandbox): void;
 }
 
 /** The last lines of ffmpeg's error output, with every path of the run replaced by what it stands for. */
@@ -24,15 +41,33 @@ function scrub(stderr: string, paths: Array<[string, string]>): string {
 }
 
 /**
- * ffmpeg behind the media port, spawned without a shell: the parsed argument vector with the
- * placeholders bound to the inputs' store files and `output.<ext>` in a fresh scratch directory
- * (also the working directory, so anything relative lands there). Each input may be read only
- * through the file protocol. Progress comes from `-progress pipe:1`; the wall-clock and output size
- * limits kill the process, as does the caller's signal.
+ * ffmpeg behind the media port, spawned without a shell and inside the sandbox (sandbox.ts): the
+ * argument vector, checked again by allow-list, with the placeholders bound to copies of the
+ * inputs and `output.<ext>`, all in a fresh directory of the job's own that is ffmpeg's working
+ * directory and, under bwrap, the only directory it can write (owned by the unprivileged user).
+ * Each input may be read only through the file protocol. Progress comes from `-progress pipe:1`;
+ * the wall-clock and output size limits kill the process, as does the caller's signal.
  */
 export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProcessor {
   const ffmpeg = opts.ffmpegPath ?? 'ffmpeg';
   const ffprobe = opts.ffprobePath ?? 'ffprobe';
+  const settings = opts.sandbox ?? DEFAULT_MEDIA_SANDBOX;
+  const limitsFor = (timeLimitMs: number, maxOutputBytes: number) => ({
+    // CPU time runs on every core at once: the wall-clock limit times the cores, then killed.
+    cpuSeconds: Math.ceil(timeLimitMs / 1000) * availableParallelism(),
+    memoryBytes: settings.memoryBytes,
+    fileBytes: maxOutputBytes + 1024 * 1024,
+    openFiles: settings.openFiles,
+  });
+  let sandbox: Promise<ResolvedSandbox> | null = null;
+  const sandboxOf = () => {
+    sandbox ??= resolveSandbox(settings.mode, settings.user, ffmpeg, limitsFor(60_000, 1024 ** 2)).then((resolved) => {
+      opts.onSandbox?.(resolved);
+      return resolved;
+    });
+    sandbox.catch(() => { sandbox = null; });
+    return sandbox;
+  };
   return {
     async probeInput(id) {
       // An MP4/MOV file says its duration in its own header (and cannot be a playlist): no ffprobe.
@@ -59,20 +94,32 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
       for (const stale of await readdir(opts.scratchRoot)) {
         if (stale.startsWith(`${request.jobId}-`)) await rm(path.join(opts.scratchRoot, stale), { recursive: true, force: true });
       }
+      // A job stored before the allow-list (or written to the store by hand) is checked again here.
+      checkCommandArguments(request.command.args, request.inputIds.length);
       const dir = await mkdtemp(path.join(opts.scratchRoot, `${request.jobId}-`));
-      const output = path.join(dir, `output.${request.outputExtension}`);
-      const inputs = request.inputIds.map((id) => opts.pathOf(id));
-      const bound = bindCommand(request.command, inputs, output);
+      const confined = await sandboxOf();
+      const ids = confined.mode === 'none' ? undefined : confined.ids;
+      // The inputs are copied into the job's directory: the store is not the sandbox's to see.
+      const inputs = request.inputIds.map((id, n) => `input${n}${path.extname(opts.pathOf(id)).replace(/[^.A-Za-z0-9]/g, '')}`);
+      for (const [n, id] of request.inputIds.entries()) await copyFile(opts.pathOf(id), path.join(dir, inputs[n]!), constants.COPYFILE_FICLONE);
+      if (ids) for (const name of ['', ...inputs]) await chown(path.join(dir, name), ids.uid, ids.gid);
+      const outputName = `output.${request.outputExtension}`;
+      const output = path.join(dir, outputName);
+      const bound = bindCommand(request.command, inputs, outputName);
       const args = ['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'error', '-y', '-progress', 'pipe:1'];
       for (let i = 0; i < bound.length; i += 1) {
         if (bound[i] === '-i') args.push('-protocol_whitelist', 'file');
         args.push(bound[i]!);
       }
-      const scrubbed = (text: string) => scrub(text, [[output, '{output}'], [dir, '<scratch>'], ...inputs.map((p, n): [string, string] => [p, `{input${n}}`])]);
+      const command = sandboxCommand({ mode: confined.mode, user: confined.user, limits: limitsFor(request.timeLimitMs, request.maxOutputBytes) }, ffmpeg, args);
+      const dirHandle = await open(dir, 'r');
+      const scrubbed = (text: string) => scrub(text, [[outputName, '{output}'], [dir, '<scratch>'], ...inputs.map((p, n): [string, string] => [p, `{input${n}}`])]);
       try {
         await new Promise<void>((resolve, reject) => {
           if (signal?.aborted) return reject(new MediaProcessError('cancelled', 'Cancelled before ffmpeg started.'));
-          const child = spawn(ffmpeg, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+          const child = spawn(command.file, command.args, {
+            cwd: dir, env: command.env, shell: false, stdio: ['ignore', 'pipe', 'pipe', confined.mode === 'bwrap' ? dirHandle.fd : 'ignore'],
+          });
           onPhase?.('ffmpeg_started');
           let stopped: MediaProcessError | null = null;
           const stop = (why: MediaProcessError) => {
@@ -123,6 +170,7 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
           throw err;
         }
       } finally {
+        await dirHandle.close();
         await rm(dir, { recursive: true, force: true });
       }
     },

@@ -1,3 +1,4 @@
+import { DEFAULT_MEDIA_SANDBOX, type MediaSandboxConfig } from '../../adapters/media/ffmpeg-processor';
 import { DEFAULT_UPLOAD_TIMING, type UploadTiming } from '../../core/ports/upload-runner';
 import { DEFAULT_CHECKPOINT_PROBE_INTERVAL_MS } from '../../core/ports/checkpoint-probes';
 import { loadPlatformSettings, type PlatformSettings } from './platforms';
@@ -34,7 +35,7 @@ export interface HeraldConfig {
    * scratch directory goes, the output size limit, run timing, and whether this worker daemon
    * serves the media queue at all.
    */
-  mediaJobs: { taskQueue: string; scratchDir: string; maxOutputBytes: number; progressWriteMs: number; heartbeatEveryMs: number; timing: MediaJobTiming };
+  mediaJobs: { taskQueue: string; scratchDir: string; maxOutputBytes: number; progressWriteMs: number; heartbeatEveryMs: number; sandbox: MediaSandboxConfig; timing: MediaJobTiming };
   /**
    * Benchmarks and profiling: the API answers with a Server-Timing header (where each request's
    * time went) and the worker logs the database commands it sends. Off in production.
@@ -122,6 +123,13 @@ export interface NotificationConfig {
 }
 
 type Env = Record<string, string | undefined>;
+
+const SANDBOX_MODES = ['auto', 'bwrap', 'unshare', 'userns', 'none'] as const;
+function sandboxMode(raw: string | undefined): MediaSandboxConfig['mode'] {
+  if (!raw) return 'auto';
+  if (!(SANDBOX_MODES as readonly string[]).includes(raw)) throw new Error(`HERALD_MEDIA_SANDBOX must be one of ${SANDBOX_MODES.join(', ')} (got "${raw}")`);
+  return raw as MediaSandboxConfig['mode'];
+}
 
 function int(env: Env, name: string, fallback: number): number {
   const raw = env[name];
@@ -238,6 +246,12 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       maxOutputBytes: int(env, 'HERALD_MEDIA_JOB_MAX_OUTPUT_BYTES', 4 * 1024 ** 3),
       progressWriteMs: int(env, 'HERALD_MEDIA_JOB_PROGRESS_WRITE_MS', 1_000),
       heartbeatEveryMs: positive(env, 'HERALD_MEDIA_JOB_HEARTBEAT_EVERY_MS', 2_000),
+      sandbox: {
+        mode: sandboxMode(env.HERALD_MEDIA_SANDBOX),
+        user: env.HERALD_MEDIA_USER || DEFAULT_MEDIA_SANDBOX.user,
+        memoryBytes: positive(env, 'HERALD_MEDIA_MEMORY_BYTES', DEFAULT_MEDIA_SANDBOX.memoryBytes),
+        openFiles: positive(env, 'HERALD_MEDIA_OPEN_FILES', DEFAULT_MEDIA_SANDBOX.openFiles),
+      },
       timing: {
         timeLimitMs: positive(env, 'HERALD_MEDIA_JOB_TIME_LIMIT_MS', DEFAULT_MEDIA_JOB_TIMING.timeLimitMs),
         heartbeatTimeoutMs: positive(env, 'HERALD_MEDIA_JOB_HEARTBEAT_TIMEOUT_MS', DEFAULT_MEDIA_JOB_TIMING.heartbeatTimeoutMs),

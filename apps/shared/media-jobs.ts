@@ -15,7 +15,7 @@ export async function buildMediaJobs(config: HeraldConfig, db: Db, store: MediaS
   return {
     mediaJobs: await createMongoMediaJobs(db),
     mediaUsage: await createMongoMediaUsage(db),
-    processor: createFfmpegProcessor({ store, pathOf: store.pathOf, scratchRoot: config.mediaJobs.scratchDir }),
+    processor: createFfmpegProcessor({ store, pathOf: store.pathOf, scratchRoot: config.mediaJobs.scratchDir, sandbox: config.mediaJobs.sandbox }),
     /** Downloads a job's input URL into the store (any content type: ffmpeg reads what it is). */
     fetchInput: (url: string, field: string) => urls.fetchInto(url, () => true, field),
   };

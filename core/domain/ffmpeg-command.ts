@@ -1,4 +1,5 @@
-import { invalidInput, type HeraldError } from './errors';
+import { invalidInput } from './errors';
+import { checkCommandArguments, refuse } from './ffmpeg-check';
 
 /**
  * Media-processing command templates, safe by construction: the caller's text is parsed here
@@ -18,8 +19,8 @@ export interface CommandTemplate {
   inputCount: number;
 }
 
-const refuse = (what: string): HeraldError =>
-  invalidInput(`Unsafe media command: ${what}.`, { violations: [{ field: 'full_command', message: what }] }, 'unsafe_command');
+/** The longest template accepted (ffmpeg's own commands for a job are far shorter). */
+export const MAX_COMMAND_LENGTH = 4096;
 
 /** Characters the spec blocks anywhere in a template (command chaining, pipes, substitution). */
 const BLOCKED_CHARACTERS: Array<[string, string]> = [
@@ -31,73 +32,13 @@ const BLOCKED_CHARACTERS: Array<[string, string]> = [
   ['$', 'the character "$"'],
 ];
 
-/** Programs that destroy or move files, or fetch and run things: refused as words of a template. */
+/** Programs that destroy or move files, or fetch and run things: refused as words of a template (the spec). */
 const DESTRUCTIVE_COMMANDS = new Set([
   'rm', 'rmdir', 'mv', 'cp', 'dd', 'shred', 'unlink', 'truncate', 'mkfs', 'chmod', 'chown', 'ln', 'kill', 'pkill', 'killall',
   'sudo', 'su', 'sh', 'bash', 'zsh', 'curl', 'wget', 'nc', 'eval', 'exec', 'xargs', 'find', 'python', 'perl', 'node',
 ]);
 
-/**
- * Filters that open files or sockets of their own (a movie source, subtitles, command files,
- * message queues, plug-ins, model files, analysis results written to disk).
- */
-const FILE_FILTERS = [
-  'movie', 'amovie', 'subtitles', 'ass', 'sendcmd', 'asendcmd', 'zmq', 'azmq', 'ladspa', 'lv2', 'frei0r', 'frei0r_src', 'lut3d', 'lut1d',
-  'vidstabdetect', 'vidstabtransform', 'ocr', 'dnn_processing', 'dnn_classify', 'dnn_detect', 'sr', 'arnndn', 'libvmaf', 'coreimage',
-  'coreimagesrc', 'openclsrc', 'program_opencl', 'signature', 'metadata', 'ametadata', 'bluray', 'avgblur_opencl', 'showcqt', 'afir',
-];
-
-/** Filter options that name a file (read or written). */
-const FILE_OPTION_KEYS = ['fontfile', 'textfile', 'filename', 'file', 'stats_file', 'log_path', 'result', 'model', 'datapath', 'fontsdir', 'original_size_file'];
-
-/** ffmpeg's protocols (`ffmpeg -protocols`) and the URL schemes around them: `<name>:` inside any argument. */
-const PROTOCOLS = [
-  'async', 'bluray', 'cache', 'concat', 'concatf', 'crypto', 'data', 'fd', 'ffrtmpcrypt', 'ffrtmphttp', 'file', 'ftp', 'gopher', 'gophers',
-  'hls', 'http', 'httpproxy', 'https', 'icecast', 'ipfs', 'ipns', 'md5', 'mmsh', 'mmst', 'pipe', 'prompeg', 'rtmp', 'rtmpe', 'rtmps', 'rtmpt',
-  'rtmpte', 'rtmpts', 'rtp', 'rtsp', 'sctp', 'srtp', 'subfile', 'tcp', 'tee', 'tls', 'udp', 'udplite', 'unix', 'rist', 'librist', 'srt',
-  'libsrt', 'sftp', 'ssh', 'libssh', 'smb', 'libsmbclient', 'zmq', 'amqp', 'dash', 'gs', 's3', 'ws', 'wss', 'jack', 'alsa', 'pulse', 'x11grab',
-];
-
-/** Options that read or write files of their own, or take over what the runner controls. */
-const REFUSED_OPTIONS: Record<string, string> = {
-  '-passlogfile': 'writes its log to a path of its choosing',
-  '-report': 'writes a report file',
-  '-dump_attachment': 'writes attachments to files',
-  '-attach': 'reads a file',
-  '-vstats': 'writes a statistics file',
-  '-vstats_file': 'writes a statistics file',
-  '-sdp_file': 'writes an SDP file',
-  '-filter_script': 'reads a filter script file',
-  '-filter_complex_script': 'reads a filter script file',
-  '-stats_enc_pre': 'writes a statistics file',
-  '-stats_enc_post': 'writes a statistics file',
-  '-stats_mux_pre': 'writes a statistics file',
-  '-progress': 'is set by Herald itself (progress reporting)',
-  '-i': '', // handled apart: only an input placeholder may follow
-};
-
-/**
- * Formats that open further files or the network on their own (playlists, lists of files,
- * filter graphs as inputs, session descriptions, several outputs). Refused for `-f`, and for
- * inputs whose probed format is one of them (an uploaded playlist).
- */
-export const REFUSED_FORMATS = new Set([
-  'concat', 'ffconcat', 'hls', 'applehttp', 'dash', 'webm_dash_manifest', 'lavfi', 'tee', 'sdp', 'rtp', 'rtsp', 'rtp_mpegts', 'image2pipe',
-  'fifo', 'fifo_test', 'segment', 'stream_segment', 'ssegment', 'smoothstreaming', 'mpd', 'ffmetadata', 'x11grab', 'v4l2', 'alsa', 'pulse',
-]);
-
-/** Options that take no value (everything else starting with `-` takes the next argument as its value). */
-const FLAGS = new Set([
-  '-y', '-n', '-nostdin', '-stdin', '-hide_banner', '-an', '-vn', '-sn', '-dn', '-shortest', '-copyts', '-start_at_zero', '-re', '-nostats',
-  '-stats', '-benchmark', '-benchmark_all', '-accurate_seek', '-noaccurate_seek', '-autorotate', '-noautorotate', '-ignore_unknown',
-  '-copy_unknown', '-debug_ts', '-xerror', '-seek_timestamp', '-apad', '-autoscale', '-noautoscale', '-find_stream_info', '-reinit_filter',
-  '-guess_layout_max', '-no_guess_layout_max', '-fix_sub_duration', '-intra', '-sameq', '-same_quant', '-deinterlace', '-psnr', '-vstats_version',
-]);
-
 const PLACEHOLDER = /^\{(input(\d*)|output)\}$/;
-const protocolPattern = new RegExp(`(^|[^a-z0-9_])(${PROTOCOLS.join('|')}):`, 'i');
-const filterPattern = new RegExp(`(^|[,;\\]])\\s*(${FILE_FILTERS.join('|')})\\s*(?=$|[=,;\\[@])`, 'i');
-const filterKeyPattern = new RegExp(`(^|[:=,'"\\s])(${FILE_OPTION_KEYS.join('|')})\\s*=`, 'i');
 
 /** Splits the template into arguments with shell-like quoting (no expansion of any kind). */
 function tokenize(text: string): string[] {
@@ -136,25 +77,13 @@ function tokenize(text: string): string[] {
   return tokens;
 }
 
-/** What an argument other than a placeholder may not contain: other files, URLs, file-opening filters. */
-function checkValue(token: string): void {
-  if (/\{(input\d*|output)\}/.test(token)) throw refuse(`the placeholder in "${token}": {input…} and {output} must stand alone as whole arguments`);
-  const protocol = protocolPattern.exec(token);
-  if (protocol) throw refuse(`the protocol prefix "${protocol[2]}:" in "${token}": inputs come only through {input…} placeholders`);
-  const filter = filterPattern.exec(token);
-  if (filter) throw refuse(`the filter "${filter[2]}" in "${token}": it opens files of its own`);
-  const key = filterKeyPattern.exec(token);
-  if (key) throw refuse(`the option "${key[2]}=" in "${token}": it names a file`);
-  if (/(^|[=:,'"[\]\s])(\/|~)/.test(token)) throw refuse(`the path in "${token}": no file names, only {input…} and {output}`);
-  if (token.includes('..')) throw refuse(`the path "${token}" ("..")`);
-}
-
 /**
  * The template as an argument vector. `available`: how many input files the request carries; the
  * template must read each input it names from them and write `{output}` exactly once.
  */
 export function parseCommandTemplate(template: string, available: number): CommandTemplate {
   if (typeof template !== 'string' || !template.trim()) throw invalidInput('full_command is required: an ffmpeg command with {input} and {output}.', undefined, 'invalid_request');
+  if (template.length > MAX_COMMAND_LENGTH) throw refuse(`a command of ${template.length} characters: at most ${MAX_COMMAND_LENGTH}`);
   // The spec: newlines and carriage returns become spaces. NUL and other controls are refused.
   const text = template.replace(/\r\n|\r|\n/g, ' ');
   if (/[\p{Cc}]/u.test(text.replace(/\t/g, ''))) throw refuse('a control character');
@@ -164,59 +93,12 @@ export function parseCommandTemplate(template: string, available: number): Comma
     if (DESTRUCTIVE_COMMANDS.has(token.toLowerCase())) throw refuse(`the command "${token}"`);
   }
   if (tokens[0] !== 'ffmpeg') throw refuse(`a command other than ffmpeg ("${tokens[0] ?? ''}"): the template starts with ffmpeg`);
-
-  const args: string[] = [];
-  const inputs = new Set<number>();
-  let outputs = 0;
-  for (let i = 1; i < tokens.length; i += 1) {
-    const token = tokens[i]!;
+  const args = tokens.slice(1).map((token) => {
     const placeholder = PLACEHOLDER.exec(token);
-    if (placeholder) {
-      if (placeholder[1] !== 'output') throw refuse(`${token} without -i before it: inputs are read only with -i {input…}`);
-      outputs += 1;
-      args.push(OUTPUT_PLACEHOLDER);
-      continue;
-    }
-    if (token.startsWith('-') && token.length > 1 && !/^-\d/.test(token)) {
-      const option = token.split(':')[0]!;
-      if (option === '-i') {
-        const value = tokens[i + 1];
-        const input = value === undefined ? null : PLACEHOLDER.exec(value);
-        if (!input || input[1] === 'output') throw refuse(`-i ${value ?? '(nothing)'}: -i takes only an input placeholder ({input}, {input1}, …)`);
-        const index = input[2] ? Number(input[2]) : 0;
-        if (index >= available) {
-          throw refuse(`${value}: the request has ${available} input file${available === 1 ? '' : 's'} (${Array.from({ length: available }, (_, n) => `{input${n}}`).join(', ') || 'none'})`);
-        }
-        inputs.add(index);
-        args.push('-i', inputPlaceholder(index));
-        i += 1;
-        continue;
-      }
-      const reason = REFUSED_OPTIONS[option];
-      if (reason) throw refuse(`the option ${option}, which ${reason}`);
-      if ((option === '-f' || option === '-format') && REFUSED_FORMATS.has((tokens[i + 1] ?? '').toLowerCase())) {
-        throw refuse(`the format "${tokens[i + 1]}" of ${option}: it reads or writes other files or the network`);
-      }
-      checkValue(token);
-      args.push(token);
-      if (FLAGS.has(option)) continue;
-      const value = tokens[i + 1];
-      if (value === undefined) continue;
-      if (PLACEHOLDER.test(value)) continue; // an option left without value before {output}: ffmpeg answers it
-      checkValue(value);
-      args.push(drawtextLineBreaks(value));
-      i += 1;
-      continue;
-    }
-    // A positional argument is an output file name to ffmpeg: only {output} may be one.
-    checkValue(token);
-    throw refuse(`"${token}" where ffmpeg expects a file name: write the output only as {output}`);
-  }
-  if (outputs !== 1) throw refuse(outputs ? '{output} more than once' : 'no {output}: the template must write {output}');
-  if (inputs.size === 0) throw refuse('no input: the template must read {input}');
-  const inputCount = Math.max(...inputs) + 1;
-  for (let n = 0; n < inputCount; n += 1) if (!inputs.has(n)) throw refuse(`{input${n}} is never read while a later input is`);
-  return { args, inputCount };
+    if (placeholder) return placeholder[1] === 'output' ? OUTPUT_PLACEHOLDER : inputPlaceholder(Number(placeholder[2] || 0));
+    return drawtextLineBreaks(token);
+  });
+  return { args, inputCount: checkCommandArguments(args, available) };
 }
 
 /**

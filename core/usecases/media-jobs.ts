@@ -1,5 +1,6 @@
 import { conflict, HeraldError, invalidInput, notFound } from '../domain/errors';
-import { REFUSED_FORMATS, type CommandTemplate } from '../domain/ffmpeg-command';
+import type { CommandTemplate } from '../domain/ffmpeg-command';
+import { refusedInputFormat } from '../domain/ffmpeg-check';
 import {
   consumptionRecord, fitsQuota, quotaMonth, secondsToReserve, toMediaJobView,
   type MediaJob, type MediaJobInput, type MediaJobPublish,
@@ -48,10 +49,9 @@ export async function submitMediaJob(deps: MediaJobDeps, account: OperatorAccoun
   let duration: number | null = null;
   for (const [index, input] of request.inputs.entries()) {
     const probed = await deps.processor.probeInput(input.id);
-    const formats = (probed.format ?? '').split(',');
-    const refused = formats.find((f) => REFUSED_FORMATS.has(f));
+    const refused = refusedInputFormat(probed.format);
     if (refused) {
-      throw invalidInput(`Unsafe media command: input ${index} is a ${refused} file, which makes ffmpeg open other files or URLs.`, undefined, 'unsafe_command');
+      throw invalidInput(`Unsafe media command: input ${index} is a ${refused} file, not a container a media job may read (playlists and lists of files open other files or URLs).`, undefined, 'unsafe_command');
     }
     if (probed.durationSeconds !== null && (duration === null || probed.durationSeconds > duration)) duration = probed.durationSeconds;
   }

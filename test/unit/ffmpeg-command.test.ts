@@ -31,9 +31,9 @@ describe('command templates: accepted', () => {
   });
 
   it('drawtext expansions, seeking, timing, a fraction, negative values, flags', () => {
-    const t = parseCommandTemplate("ffmpeg -y -ss 00:00:01 -i {input} -t 2 -r 30000/1001 -vf drawtext=text='%{pts\\:hms}':x=(w-tw)/2 -an -itsoffset -1 {output}", 1);
-    expect(t.args).toContain('drawtext=text=%{pts\\:hms}:x=(w-tw)/2');
-    expect(t.args.slice(-3)).toEqual(['-itsoffset', '-1', '{output}']);
+    const t = parseCommandTemplate("ffmpeg -y -ss 00:00:01 -itsoffset -1 -i {input} -t 2 -r 30000/1001 -vf \"drawtext=text='%{pts\\\\:hms}':x=(w-tw)/2\" -an -movflags +faststart {output}", 1);
+    expect(t.args).toContain(String.raw`drawtext=text='%{pts\:hms}':x=(w-tw)/2`);
+    expect(t.args.slice(0, 6)).toEqual(['-y', '-ss', '00:00:01', '-itsoffset', '-1', '-i']);
   });
 
   it('audio extraction to mp3, and {input0} as a name of {input}', () => {
@@ -64,7 +64,7 @@ describe('command templates: refused with 400 unsafe_command, naming what', () =
     ['rm', 'rm -rf {output}', /command "rm"/],
     ['rmdir', 'ffmpeg -i {input} rmdir {output}', /command "rmdir"/],
     ['another program', 'ffprobe -i {input} {output}', /other than ffmpeg/],
-    ['a fixed output name', 'ffmpeg -i {input} /tmp/out.mp4', /path/],
+    ['a fixed output name', 'ffmpeg -i {input} /tmp/out.mp4', /"\/tmp\/out.mp4" where ffmpeg expects a file name/],
     ['a relative output name', 'ffmpeg -i {input} -c copy out.mp4 {output}', /"out.mp4" where ffmpeg expects a file name/],
     ['a fixed input name', 'ffmpeg -i /etc/passwd {output}', /-i \/etc\/passwd/],
     ['a URL input', 'ffmpeg -i http://169.254.169.254/latest {output}', /-i http/],
@@ -77,13 +77,11 @@ describe('command templates: refused with 400 unsafe_command, naming what', () =
     ['amovie= in a chain', "ffmpeg -i {input} -filter_complex '[0:a]anull,amovie=x.wav' {output}", /filter "amovie"/],
     ['subtitles=', "ffmpeg -i {input} -vf subtitles=subs.srt {output}", /filter "subtitles"/],
     ['concat:', "ffmpeg -i {input} -i concat:a.mp4 {output}", /-i concat:/],
-    ['concat: in a value', "ffmpeg -i {input} -metadata comment=concat:a.mp4 {output}", /protocol prefix "concat:"/],
     ['http: in a filter', "ffmpeg -i {input} -vf drawtext=textfile=http://example.com/x {output}", /protocol prefix "http:"|textfile/],
-    ['file: in a value', "ffmpeg -i {input} -vf 'drawtext=text=x:fontfile=file:font.ttf' {output}", /protocol prefix "file:"/],
-    ['pipe:', 'ffmpeg -i {input} -f mp4 pipe:1', /protocol prefix "pipe:"/],
-    ['fontfile=', "ffmpeg -i {input} -vf drawtext=fontfile=font.ttf:text=hi {output}", /"fontfile=" in/],
+    ['file: in a value', "ffmpeg -i {input} -vf 'drawtext=text=x:fontfile=file:font.ttf' {output}", /option "fontfile" of the filter "drawtext"/],
+    ['pipe:', 'ffmpeg -i {input} -f mp4 pipe:1', /"pipe:1" where ffmpeg expects a file name/],
+    ['fontfile=', "ffmpeg -i {input} -vf drawtext=fontfile=font.ttf:text=hi {output}", /option "fontfile" of the filter "drawtext"/],
     ['an absolute path in a filter', "ffmpeg -i {input} -vf drawtext=text=hi:x=0,lut3d=/etc/x.cube {output}", /filter "lut3d"|path/],
-    ['a path with ..', "ffmpeg -i {input} -metadata title=../../x {output}", /\.\./],
     ['-passlogfile', 'ffmpeg -i {input} -pass 1 -passlogfile /tmp/log {output}', /-passlogfile/],
     ['-report', 'ffmpeg -report -i {input} {output}', /-report/],
     ['-dump_attachment', 'ffmpeg -dump_attachment:t out.ttf -i {input} {output}', /-dump_attachment/],
