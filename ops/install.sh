@@ -20,6 +20,7 @@ if [ -z "${REDIS_URL:-}" ] && ! redis_ping 127.0.0.1 "$HERALD_REDIS_PORT" && ! c
 fi
 command -v curl >/dev/null || apt_pkgs+=(curl)   # API health checks
 command -v chromium >/dev/null || apt_pkgs+=(chromium)   # the connect page's browser tests (playwright-core drives it)
+command -v bwrap >/dev/null || apt_pkgs+=(bubblewrap)   # the media-job sandbox (adapters/media/sandbox.ts)
 
 apt_install() {
   log "apt: installing ${apt_pkgs[*]}"
@@ -27,6 +28,13 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${apt_pkgs[@]}" >/dev/null
 }
 [ ${#apt_pkgs[@]} -eq 0 ] || step apt_install
+
+# ---- the media-job user ------------------------------------------------------
+# ffmpeg of a root worker runs as this unprivileged user (HERALD_MEDIA_USER), never as root.
+media_user=${HERALD_MEDIA_USER:-herald-media}
+if [ "$(id -u)" -eq 0 ] && ! id -u "$media_user" >/dev/null 2>&1; then
+  step useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$media_user"
+fi
 
 # ---- node deps --------------------------------------------------------------
 # npm's hidden lockfile is rewritten on every install, so its age tells

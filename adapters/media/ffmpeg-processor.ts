@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { chown, constants, copyFile, mkdir, mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
+import { chown, constants, copyFile, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { bindCommand } from '../../core/domain/ffmpeg-command';
 import { checkCommandArguments } from '../../core/domain/ffmpeg-check';
@@ -111,14 +111,13 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
         if (bound[i] === '-i') args.push('-protocol_whitelist', 'file');
         args.push(bound[i]!);
       }
-      const command = sandboxCommand({ mode: confined.mode, user: confined.user, limits: limitsFor(request.timeLimitMs, request.maxOutputBytes) }, ffmpeg, args);
-      const dirHandle = await open(dir, 'r');
+      const command = sandboxCommand({ mode: confined.mode, ...(ids ? { ids } : {}), limits: limitsFor(request.timeLimitMs, request.maxOutputBytes) }, ffmpeg, args, dir);
       const scrubbed = (text: string) => scrub(text, [[outputName, '{output}'], [dir, '<scratch>'], ...inputs.map((p, n): [string, string] => [p, `{input${n}}`])]);
       try {
         await new Promise<void>((resolve, reject) => {
           if (signal?.aborted) return reject(new MediaProcessError('cancelled', 'Cancelled before ffmpeg started.'));
           const child = spawn(command.file, command.args, {
-            cwd: dir, env: command.env, shell: false, stdio: ['ignore', 'pipe', 'pipe', confined.mode === 'bwrap' ? dirHandle.fd : 'ignore'],
+            cwd: dir, env: command.env, shell: false, stdio: ['ignore', 'pipe', 'pipe'],
           });
           onPhase?.('ffmpeg_started');
           let stopped: MediaProcessError | null = null;
@@ -150,11 +149,14 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
             signal?.removeEventListener('abort', onAbort);
             reject(new MediaProcessError('failed', `ffmpeg could not be started: ${err.message}`));
           });
-          child.on('close', (code) => {
+          child.on('close', (code, killedBy) => {
             onPhase?.('ffmpeg_ended');
             clearTimeout(timer);
             signal?.removeEventListener('abort', onAbort);
             if (stopped) reject(stopped);
+            // The sandbox's own limits: the file size and the CPU time (prlimit).
+            else if (killedBy === 'SIGXFSZ') reject(new MediaProcessError('too_large', `The output passed the limit of ${request.maxOutputBytes} bytes.`));
+            else if (killedBy === 'SIGXCPU') reject(new MediaProcessError('time_limit', `The job passed its CPU time limit.`));
             else if (code === 0) resolve();
             else reject(new MediaProcessError('failed', scrubbed(stderr)));
           });
@@ -170,7 +172,6 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
           throw err;
         }
       } finally {
-        await dirHandle.close();
         await rm(dir, { recursive: true, force: true });
       }
     },

@@ -4,8 +4,7 @@ import { userInfo } from 'node:os';
 /**
  * How ffmpeg is run for a media job, from strongest to weakest:
  * - `bwrap`: bubblewrap builds a world of its own for the process: a read-only /usr (programs,
- *   libraries, fonts), the job's directory as /job (bound from an open descriptor, so the
- *   unprivileged user needs no way to it), no network (a network namespace with no interface),
+ *   libraries, fonts), the job's directory as /job, no network (a network namespace with no interface),
  *   its own pid, IPC and UTS namespaces, no environment but PATH/HOME/LANG. Herald's state,
  *   keys, configuration and every other file of the machine do not exist in it.
  * - `unshare`: where bubblewrap is missing and the worker is root: util-linux's unshare gives it
@@ -15,8 +14,8 @@ import { userInfo } from 'node:os';
  *   namespace of its own (no network); files are those of the worker's user.
  * - `none`: ffmpeg as the worker's own process (the argument check still holds).
  * In every mode: `-nostdin`, a clean environment, and prlimit's limits (CPU time, address space,
- * file size, open files, no core files), and the caller's wall-clock limit. A root worker drops
- * to `user` (created by ops/install.sh) with setpriv before anything else runs.
+ * file size, open files, no core files), and the caller's wall-clock limit. A root worker's
+ * ffmpeg runs as an unprivileged user (`herald-media`, created by ops/install.sh) through setpriv.
  */
 export type SandboxMode = 'bwrap' | 'unshare' | 'userns' | 'none';
 
@@ -29,46 +28,48 @@ export interface SandboxLimits {
 
 export interface SandboxOptions {
   mode: SandboxMode;
-  /** The unprivileged user a root worker runs ffmpeg as. */
-  user: string;
+  /** A root worker's unprivileged user for ffmpeg (its numeric ids: nothing inside resolves names). */
+  ids?: { uid: number; gid: number };
   limits: SandboxLimits;
 }
 
 /** Where the job's directory is inside a bwrap sandbox. */
 export const SANDBOX_JOB_DIR = '/job';
-/** The child's descriptor that carries the job's directory into bwrap. */
-export const JOB_DIR_FD = 3;
 
 const CLEAN_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8' };
 
 const isRoot = (): boolean => userInfo().uid === 0;
 
-/** The wrapper programs and their arguments in front of `program args` for a mode. */
-export function sandboxCommand(
-  opts: SandboxOptions, program: string, args: string[], jobDir: { fd: number } | { path: string } = { fd: JOB_DIR_FD },
-): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+/**
+ * The wrapper programs and their arguments in front of `program args` for a mode; `jobDir` is the
+ * job's directory (also the caller's working directory for the child). A root worker gives the
+ * user's numeric ids (`opts.ids`): bwrap then sets up the namespaces and mounts as root (it can
+ * reach the owner-only scratch directory) and setpriv drops to the user inside, just before ffmpeg.
+ */
+export function sandboxCommand(opts: SandboxOptions, program: string, args: string[], jobDir: string): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
   const { limits } = opts;
   const chain: string[] = [
     'prlimit', `--cpu=${Math.max(1, Math.ceil(limits.cpuSeconds))}`, `--as=${limits.memoryBytes}`, `--fsize=${limits.fileBytes}`,
     `--nofile=${limits.openFiles}`, '--core=0', '--',
   ];
-  const root = isRoot();
-  if (opts.mode === 'unshare') chain.push('unshare', '--net', '--ipc', '--uts', '--pid', '--fork', '--kill-child', '--');
-  if (root && opts.mode !== 'none') {
-    chain.push('setpriv', `--reuid=${opts.user}`, `--regid=${opts.user}`, '--clear-groups', '--no-new-privs', '--');
-  }
+  const drop = opts.ids && opts.mode !== 'none'
+    ? ['setpriv', `--reuid=${opts.ids.uid}`, `--regid=${opts.ids.gid}`, '--clear-groups', '--no-new-privs', '--']
+    : [];
+  const env: NodeJS.ProcessEnv = { ...CLEAN_ENV, HOME: opts.mode === 'bwrap' ? SANDBOX_JOB_DIR : jobDir };
+  if (opts.mode === 'unshare') chain.push('unshare', '--net', '--ipc', '--uts', '--pid', '--fork', '--kill-child', '--', ...drop);
   if (opts.mode === 'userns') chain.push('unshare', '--user', '--map-root-user', '--net', '--');
-  let env: NodeJS.ProcessEnv = { ...CLEAN_ENV, HOME: '.' };  // the job's directory is the working directory
   if (opts.mode === 'bwrap') {
     chain.push(
-      'bwrap', '--unshare-all', '--die-with-parent', '--new-session', '--clearenv',
+      'bwrap', ...(drop.length ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'] : ['--unshare-all']),
+      '--die-with-parent', '--new-session', '--clearenv',
+      // Parents bwrap makes are 0700 root's when it runs as root: made readable first.
+      '--perms', '0755', '--dir', '/etc', '--perms', '0755', '--dir', '/var', '--perms', '0755', '--dir', '/var/cache',
       '--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin',
       '--ro-bind-try', '/etc/ld.so.cache', '/etc/ld.so.cache', '--ro-bind-try', '/etc/alternatives', '/etc/alternatives',
       '--ro-bind-try', '/etc/fonts', '/etc/fonts', '--ro-bind-try', '/var/cache/fontconfig', '/var/cache/fontconfig',
-      '--dev', '/dev', '--tmpfs', '/tmp', ...('fd' in jobDir ? ['--bind-fd', String(jobDir.fd)] : ['--bind', jobDir.path]), SANDBOX_JOB_DIR, '--chdir', SANDBOX_JOB_DIR,
-      ...Object.entries({ ...CLEAN_ENV, HOME: SANDBOX_JOB_DIR }).flatMap(([k, v]) => ['--setenv', k, v]), '--',
+      '--dev', '/dev', '--tmpfs', '/tmp', '--bind', jobDir, SANDBOX_JOB_DIR, '--chdir', SANDBOX_JOB_DIR,
+      ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v!]), '--', ...drop,
     );
-    env = { ...CLEAN_ENV };
   }
   return { file: chain[0]!, args: [...chain.slice(1), program, ...args], env };
 }
@@ -103,11 +104,11 @@ export interface ResolvedSandbox {
  * the unprivileged user (`user`, else `nobody` where ops has not created it).
  */
 export async function resolveSandbox(wanted: SandboxMode | 'auto', user: string, ffmpeg: string, limits: SandboxLimits): Promise<ResolvedSandbox> {
-  if (!isRoot()) return { mode: await resolveSandboxMode(wanted, probeSandbox({ user, limits }, ffmpeg)), user };
+  if (!isRoot()) return { mode: await resolveSandboxMode(wanted, probeSandbox({ limits }, ffmpeg)), user };
   for (const name of [user, 'nobody']) {
     const ids = await userIds(name);
     if (!ids || ids.uid === 0) continue;
-    return { mode: await resolveSandboxMode(wanted, probeSandbox({ user: name, limits }, ffmpeg)), user: name, ids };
+    return { mode: await resolveSandboxMode(wanted, probeSandbox({ ids, limits }, ffmpeg)), user: name, ids };
   }
   if (wanted !== 'auto' && wanted !== 'none') throw new Error(`the media sandbox "${wanted}" needs the unprivileged user "${user}" (ops/install.sh creates it)`);
   return { mode: 'none', user };
@@ -116,7 +117,7 @@ export async function resolveSandbox(wanted: SandboxMode | 'auto', user: string,
 /** `ffmpeg -version` in a mode, for resolveSandboxMode (with /tmp as the job's directory). */
 export function probeSandbox(opts: Omit<SandboxOptions, 'mode'>, ffmpeg: string): (mode: SandboxMode) => Promise<boolean> {
   return (mode) => new Promise((resolve) => {
-    const command = sandboxCommand({ ...opts, mode }, ffmpeg, ['-hide_banner', '-version'], { path: '/tmp' });
+    const command = sandboxCommand({ ...opts, mode }, ffmpeg, ['-hide_banner', '-version'], '/tmp');
     execFile(command.file, command.args, { timeout: 30_000, env: command.env, cwd: '/tmp' }, (err) => resolve(!err));
   });
 }
