@@ -224,6 +224,12 @@ describe('media-processing jobs', () => {
       `ffmpeg -dump_attachment:t ${path.join(canary, 'a.ttf')} -i {input} {output}`,
       `ffmpeg -i {input} -vf drawtext=textfile=${path.join(canary, 'x')}:text=x {output}`,
       'ffmpeg -f concat -i {input} {output}',
+      // The security review's bypasses through ffmpeg's own unescaping (issue 26)
+      String.raw`ffmpeg -i {input} -filter_complex "mo\vie=\/etc/passwd:f=tty,scale=8:8" {output}`,
+      String.raw`ffmpeg -i {input} -vf "drawtext=text\file=\/etc/passwd" {output}`,
+      String.raw`ffmpeg -i {input} -vf "se\ndcmd=f=\/etc/passwd,null" {output}`,
+      String.raw`ffmpeg -i {input} -filter_complex "mo\vie=htt\p\\\:\/\/127.0.0.1\\\:9464\/metrics" {output}`,
+      `ffmpeg -i {input} -c:v libx264 -x264-params stats=${path.join(canary, 'stats')}:pass=1 {output}`,
     ];
     for (const full_command of templates) {
       const res = await postForm({ full_command, output_extension: 'mp4' }, { file: clip });
