@@ -29,11 +29,14 @@ apt_install() {
 }
 [ ${#apt_pkgs[@]} -eq 0 ] || step apt_install
 
-# ---- the media-job user ------------------------------------------------------
-# ffmpeg of a root worker runs as this unprivileged user (HERALD_MEDIA_USER), never as root.
-media_user=${HERALD_MEDIA_USER:-herald-media}
-if [ "$(id -u)" -eq 0 ] && ! id -u "$media_user" >/dev/null 2>&1; then
-  step useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$media_user"
+# ---- service users --------------------------------------------------------------
+# ops/start.sh run by root starts the daemons as HERALD_SERVICE_USER; a root worker's ffmpeg
+# runs as HERALD_MEDIA_USER. Neither is ever root, neither can log in.
+if [ "$(id -u)" -eq 0 ]; then
+  for u in "${HERALD_SERVICE_USER:-herald}" "${HERALD_MEDIA_USER:-herald-media}"; do
+    [ "$u" = root ] || id -u "$u" >/dev/null 2>&1 ||
+      step useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$u"
+  done
 fi
 
 # ---- node deps --------------------------------------------------------------

@@ -30,8 +30,25 @@ app_js() {
 for app in sandbox api worker cli; do app_js "$app" >/dev/null; done
 app_js web >/dev/null
 app_js mcp >/dev/null
+# ---- the service user ----------------------------------------------------------
+# Started by root, Herald's daemons run as HERALD_SERVICE_USER (default herald, created by
+# ops/install.sh; HERALD_SERVICE_USER=root keeps them root): they own .herald/ and only read the
+# checkout. Their media jobs' ffmpeg then runs in an unprivileged bubblewrap sandbox.
+as_service=()
+service_user=${HERALD_SERVICE_USER:-herald}
+if [ "$(id -u)" -eq 0 ] && [ "$service_user" != root ]; then
+  drop=(setpriv --reuid="$service_user" --regid="$service_user" --init-groups --)
+  if id -u "$service_user" >/dev/null 2>&1 &&
+    "${drop[@]}" test -r "$(app_js api)" -a -r "$HERALD_ROOT/node_modules/.package-lock.json" 2>/dev/null; then
+    chown -R "$service_user:" "$STATE_DIR"
+    as_service=("${drop[@]}")
+    log "daemons run as $service_user"
+  else
+    warn "daemons run as root: user $service_user is missing or cannot read $HERALD_ROOT (docs/security/media-jobs.md)"
+  fi
+fi
 # Explicit `|| exit`: callers use `... || start_app`, where set -e is off.
-start_app() { local js; js=$(app_js "$1") || exit 1; start_bg "$1" node --enable-source-maps "$js"; }
+start_app() { local js; js=$(app_js "$1") || exit 1; start_bg "$1" "${as_service[@]}" node --enable-source-maps "$js"; }
 
 # ---- sandbox: network simulators --------------------------------------------
 # It announces its URLs in sandbox.env; healthy = file written + all ports open.
