@@ -66,13 +66,15 @@ describe('media jobs: publish and failures', () => {
 
   it('refuses a publish without its profile, and ends a command ffmpeg rejects in ERROR with a scrubbed reason', async () => {
     expect(await postForm({ preset: 'copy_mux', publish: JSON.stringify({ 'platform[]': ['bluesky'] }) })).toMatchObject({ status: 400, body: { success: false } });
-    const submitted = await postForm({ full_command: 'ffmpeg -i {input} -c:v nosuchcodec {output}', output_extension: 'mp4' });
+    // A codec off the allow-list is refused at intake; a pixel format is ffmpeg's to know.
+    expect(await postForm({ full_command: 'ffmpeg -i {input} -c:v nosuchcodec {output}', output_extension: 'mp4' })).toMatchObject({ status: 400, body: { error_code: 'unsafe_command' } });
+    const submitted = await postForm({ full_command: 'ffmpeg -i {input} -c:v libx264 -pix_fmt nosuchpixfmt {output}', output_extension: 'mp4' });
     expect(submitted.status).toBe(202);
     const done = await ended(submitted.body.job_id);
     expect(done.body).toMatchObject({ status: 'ERROR', billed_minutes: 0 });
-    expect(done.body.error).toMatch(/nosuchcodec/i);
+    expect(done.body.error).toMatch(/nosuchpixfmt/i);
     expect(done.body.error).not.toContain(dir);
-    expect(done.body.error).toMatch(/^Unknown encoder 'nosuchcodec'/);
+    expect(done.body.error).toMatch(/^Unknown pixel format requested: nosuchpixfmt/);
     expect(done.body.error).not.toMatch(/\/(tmp|home|work|var)\//);
 
     // ffmpeg names the input file in its error: the answer names the placeholder instead. An
