@@ -37,7 +37,7 @@ const EXTENSIONS = Object.keys(OUTPUT_TYPES).join(', ');
 export const submitMediaJob = operation({
   id: 'submitMediaJob', method: 'post', path: '/svc/ffmpeg/jobs/upload', tags: ['media jobs'],
   summary: 'Submit a media job',
-  description: `Runs an ffmpeg command on one or more inputs (files, or URLs in JSON) and keeps the output for download; optionally publishes it (\`publish\`: upload fields). The command starts with \`ffmpeg\` and uses \`{input}\` (\`{input1}\`, …) and \`{output}\`; \`;\`, \`|\`, \`&\`, \`$\`, backticks are refused. Or a preset (${Object.keys(MEDIA_PRESETS).join(', ')}) with optional ffmpeg_args (one input). Answers 202; poll getMediaJob. Errors: 400 \`unsafe_command\` or an invalid field (named), 429 \`media_quota_exceeded\`.`,
+  description: `Runs an ffmpeg command on one or more inputs (files, or URLs in JSON) and keeps the output for download; optionally publishes it (\`publish\`: upload fields). The command starts with \`ffmpeg\` and uses \`{input}\` (\`{input1}\`, …) and \`{output}\`; \`;\`, \`|\`, \`&\`, \`$\`, backticks are refused, and every option, filter and filter option must be on the media-job allow-list, checked as ffmpeg unescapes it (at most 4,096 characters). Or a preset (${Object.keys(MEDIA_PRESETS).join(', ')}) with optional ffmpeg_args (one input). Answers 202; poll getMediaJob. Errors: 400 \`unsafe_command\` or an invalid field (named), 429 \`media_quota_exceeded\`.`,
   auth: 'apiKey',
   bodyTypes: ['multipart', 'json'],
   body: z.looseObject({
