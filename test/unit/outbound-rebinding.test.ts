@@ -8,7 +8,12 @@ import { createUrlMediaFetcher } from '../../adapters/media/url-fetcher';
 import { AllowList, type Resolver } from '../../adapters/net/destination';
 import { outboundFetch } from '../../adapters/net/outbound-http';
 import { createNotificationSenders } from '../../adapters/notify/senders';
+import { exchangeJson } from '../../adapters/platforms/kit/http';
+import { instanceFetch } from '../../adapters/platforms/kit/instance';
+import { tracedFetch } from '../../adapters/platforms/kit/traced-fetch';
 import { createMastodonPlatform } from '../../adapters/platforms/mastodon';
+import { createPrometheusMetrics } from '../../adapters/telemetry/prometheus';
+import { parsePrometheus } from '../support/prometheus-text';
 import { createWsRelayIO } from '../../adapters/platforms/nostr/relay';
 
 /**
@@ -132,6 +137,26 @@ describe('redirects are followed by Herald, every hop resolved, checked and pinn
     } finally {
       await first.close();
       await second.close();
+    }
+  });
+
+  it('a self-hosted network\'s calls keep being observed over the checked transport, redirects included', async () => {
+    const inner = await loopback();
+    const instance = await loopback((req, res) => {
+      if (req.url === '/moved') return void res.writeHead(302, { location: `http://127.0.0.1:${inner.port}/` }).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"1"}');
+    });
+    try {
+      const metrics = createPrometheusMetrics();
+      const calls = instanceFetch(tracedFetch('mastodon', { metrics }), { allow: new AllowList([`127.0.0.1:${instance.port}`]) });
+      expect(await exchangeJson(`http://127.0.0.1:${instance.port}/api/v1/x`, {}, { fetch: calls, timeoutMs: 2000 })).toMatchObject({ kind: 'response', status: 200, body: { id: '1' } });
+      expect(await exchangeJson(`http://127.0.0.1:${instance.port}/moved`, {}, { fetch: calls, timeoutMs: 2000 })).toEqual({ kind: 'no_response', reason: 'network', detail: 'EFORBIDDEN' });
+      expect(inner.connections).toBe(0);
+      const samples = parsePrometheus(await metrics.text()).filter((x) => x.name === 'herald_network_call_duration_seconds_count');
+      expect(samples.map((x) => [x.labels.outcome, x.value]).sort()).toEqual([['2xx', 1], ['no_response', 1]]);
+    } finally {
+      await instance.close();
+      await inner.close();
     }
   });
 });
