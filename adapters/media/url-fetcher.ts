@@ -37,9 +37,10 @@ export function createUrlMediaFetcher(store: MediaStore, opts: UrlFetcherOptions
     return url;
   };
 
-  /** A refused hop or a failed download as the caller's error. */
-  const failure = (err: unknown, url: URL, field: string): HeraldError => {
+  /** A refused hop (the URL given or one it redirects to) or a failed download as the caller's error. */
+  const failure = (err: unknown, given: URL, field: string): HeraldError => {
     const code = err instanceof DestinationRefused ? err.code : undefined;
+    const url = (err instanceof DestinationRefused && err.url) || given;
     if (code === 'EFORBIDDEN') return invalidInput(`Media URL ${url.origin} points to a private or reserved address; use a public URL.`, undefined, 'media_url_forbidden');
     if (code === 'EPROTO') return invalidInput(`${field}: a redirect led to a URL that is not http(s).`);
     if (code === 'ENOTFOUND') return invalidInput(`Media URL host ${url.hostname} does not resolve.`, undefined, 'media_url_unreachable');

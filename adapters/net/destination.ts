@@ -67,10 +67,10 @@ export interface DestinationRules {
 
 export type RefusalCode = 'EFORBIDDEN' | 'ENOTFOUND' | 'EPROTO' | 'EREDIRECTS';
 
-/** A destination refused before anything was sent. `code` is where a network error keeps its errno. */
+/** A destination refused before anything was sent. `code` is where a network error keeps its errno; `url` the hop refused. */
 export class DestinationRefused extends Error {
   override name = 'DestinationRefused';
-  constructor(message: string, readonly code: RefusalCode) {
+  constructor(message: string, readonly code: RefusalCode, readonly url?: URL) {
     super(message);
   }
 }
@@ -87,10 +87,10 @@ export async function resolveDestination(url: URL, rules: DestinationRules): Pro
   const host = bareHost(url);
   const family = isIP(host);
   const addresses = family ? [{ address: host, family }] : await (rules.resolve ?? systemResolver)(host).catch((): ResolvedAddress[] => []);
-  if (!addresses.length) throw new DestinationRefused(`${host} does not resolve`, 'ENOTFOUND');
+  if (!addresses.length) throw new DestinationRefused(`${host} does not resolve`, 'ENOTFOUND', url);
   const bad = addresses.find((a) => isReservedAddress(a.address));
   if (bad && !rules.anyAddress && !rules.allow?.allows(url)) {
-    throw new DestinationRefused(`${host} resolves to a private or reserved address (${bad.address}); refused`, 'EFORBIDDEN');
+    throw new DestinationRefused(`${host} resolves to a private or reserved address (${bad.address}); refused`, 'EFORBIDDEN', url);
   }
   return { address: addresses[0]!, reserved: Boolean(bad) };
 }

@@ -60,7 +60,7 @@ export async function outboundRequest(start: URL, init: OutboundInit, rules: Des
   for (const [k, v] of Object.entries(init.headers ?? {})) headers[k.toLowerCase()] = v;
   const maxRedirects = init.maxRedirects ?? 5;
   for (let hop = 0; ; hop += 1) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DestinationRefused(`${url.protocol} URLs are not fetched`, 'EPROTO');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DestinationRefused(`${url.protocol} URLs are not fetched`, 'EPROTO', url);
     const destination = await resolveDestination(url, rules);
     const response = await send(url, destination, method, headers, body, init.signal);
     const status = response.statusCode ?? 0;
