@@ -1,26 +1,43 @@
-import http from 'node:http';
-import https from 'node:https';
-import { isIP } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type { SendOutcome } from '../../core/ports/notification-channels';
-import { AddressRules, isBlockedAddress } from './address-rules';
+import { DestinationRefused, type DestinationRules } from '../net/destination';
+import { outboundRequest } from '../net/outbound-http';
 
 /** How much of an answer the delivery log keeps, and how much is read at all. */
 export const RESPONSE_KEEP_BYTES = 1024;
 const RESPONSE_READ_BYTES = 64 * 1024;
 
 export interface PostOptions {
-  rules: AddressRules;
+  /** The SSRF rules of integrators' addresses; the configured Telegram API is trusted (`anyAddress`). */
+  rules: DestinationRules;
   timeoutMs: number;
-  /** Whether the SSRF rules apply (integrators' addresses); the configured Telegram API is trusted. */
-  guarded: boolean;
+}
+
+/** The first bytes of an answer; never rejects (a cut connection keeps what came). */
+function readPrefix(res: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const end = () => resolve(Buffer.concat(chunks));
+    res.on('data', (chunk: Buffer) => {
+      if (size < RESPONSE_READ_BYTES) chunks.push(chunk);
+      size += chunk.length;
+      if (size >= RESPONSE_READ_BYTES) res.destroy();
+    });
+    res.on('end', end);
+    res.on('close', end);
+    res.on('error', end);
+  });
 }
 
 /**
- * One POST, never following redirects (a 3xx is a failed delivery), with the address checked
- * again at connect time, an overall time limit, and the first 1 KB of the answer kept. Never
- * throws: what happened is the outcome.
+ * One POST, never following redirects (a 3xx is a failed delivery), to the address checked at
+ * this delivery (resolved once, every address checked, connected to as checked), within an overall
+ * time limit. The first 1 KB of the answer is kept for the delivery log, except from a reserved
+ * address let through by the allow list: the tenant would read an internal service's answer
+ * there. Never throws: what happened is the outcome.
  */
-export function postOnce(rawUrl: string, body: string, headers: Record<string, string>, opts: PostOptions, shownAs = rawUrl): Promise<SendOutcome> {
+export async function postOnce(rawUrl: string, body: string, headers: Record<string, string>, opts: PostOptions, shownAs = rawUrl): Promise<SendOutcome> {
   const started = performance.now();
   const done = (ok: boolean, statusCode: number | null, error: string | null, response: string | null): SendOutcome =>
     ({ ok, target: shownAs, statusCode, latencyMs: Math.round(performance.now() - started), error, response });
@@ -28,53 +45,24 @@ export function postOnce(rawUrl: string, body: string, headers: Record<string, s
   try {
     url = new URL(rawUrl);
   } catch {
-    return Promise.resolve(done(false, null, 'invalid URL', null));
+    return done(false, null, 'invalid URL', null);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve(done(false, null, 'not an http(s) URL', null));
-  const { host, port } = AddressRules.hostPort(url);
-  if (opts.guarded && isIP(host) && isBlockedAddress(host) && !opts.rules.isAllowed(host, port)) {
-    return Promise.resolve(done(false, null, `refused: ${host} is a private or reserved address`, null));
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return done(false, null, 'not an http(s) URL', null);
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  const timedOut = `no answer within ${opts.timeoutMs} ms (timeout)`;
+  try {
+    const { response: res, destination } = await outboundRequest(url, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: Buffer.from(body), signal, redirect: 'manual',
+    }, opts.rules);
+    const text = (await readPrefix(res)).subarray(0, RESPONSE_KEEP_BYTES).toString('utf8');
+    const status = res.statusCode ?? 0;
+    const ok = status >= 200 && status < 300;
+    const error = ok ? null : status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
+    return done(ok, status, error, destination.reserved && !opts.rules.anyAddress ? null : text);
+  } catch (err) {
+    if (signal.aborted) return done(false, null, timedOut, null);
+    if (err instanceof DestinationRefused) return done(false, null, err.code === 'EFORBIDDEN' ? `refused: ${err.message}` : err.message, null);
+    const e = err as NodeJS.ErrnoException;
+    return done(false, null, `connection failed: ${e.code ?? ''} ${e.message}`.replace(/\s+/g, ' ').trim(), null);
   }
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (outcome: SendOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(outcome);
-    };
-    const client = url.protocol === 'https:' ? https : http;
-    const payload = Buffer.from(body);
-    const req = client.request(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Content-Length': String(payload.length), ...headers },
-      agent: false,
-      ...(opts.guarded ? { lookup: opts.rules.guardedLookup(port) as never } : {}),
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (size < RESPONSE_READ_BYTES) chunks.push(chunk);
-        size += chunk.length;
-        if (size >= RESPONSE_READ_BYTES) res.destroy();
-      });
-      const end = () => {
-        const status = res.statusCode ?? 0;
-        const text = Buffer.concat(chunks).subarray(0, RESPONSE_KEEP_BYTES).toString('utf8');
-        const ok = status >= 200 && status < 300;
-        const error = ok ? null : status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
-        finish(done(ok, status, error, text));
-      };
-      res.on('end', end);
-      res.on('close', end);
-      res.on('error', end);
-    });
-    const timer = setTimeout(() => {
-      req.destroy(new Error(`no answer within ${opts.timeoutMs} ms (timeout)`));
-    }, opts.timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      finish(done(false, null, err.message.includes('timeout') ? err.message : `connection failed: ${err.code ?? ''} ${err.message}`.replace(/\s+/g, ' ').trim(), null));
-    });
-    req.end(payload);
-  });
 }

@@ -1,5 +1,5 @@
 import type { NotificationSenders, SendOutcome } from '../../core/ports/notification-channels';
-import { AddressRules } from './address-rules';
+import { AllowList, type DestinationRules, type Resolver } from '../net/destination';
 import { postOnce } from './http-post';
 import { signWebhook } from './signature';
 
@@ -10,8 +10,10 @@ export interface SenderOptions {
   userAgent: string;
   /** Receivers must answer 2xx within this (10 s). */
   timeoutMs: number;
-  /** Hosts or host:port pairs notifications may reach although private (tests, sandbox). */
+  /** `host:port` pairs (a bare host: its scheme's default port) notifications may reach although private (tests, sandbox). */
   allow: readonly string[];
+  /** The DNS; tests give a fake one. */
+  resolve?: Resolver;
   telegram: { botToken: string | null; apiBase: string };
   now?: () => number;
 }
@@ -40,7 +42,8 @@ function telegramOutcome(outcome: SendOutcome): SendOutcome {
 }
 
 export function createNotificationSenders(opts: SenderOptions): NotificationSenders {
-  const rules = new AddressRules(opts.allow);
+  const rules: DestinationRules = { allow: new AllowList(opts.allow), resolve: opts.resolve };
+  const trusted: DestinationRules = { anyAddress: true, resolve: opts.resolve };
   const now = opts.now ?? Date.now;
   const h = (name: string) => `${opts.headerPrefix}${name}`;
   return {
@@ -54,7 +57,7 @@ export function createNotificationSenders(opts: SenderOptions): NotificationSend
         [h('Delivery')]: req.deliveryId,
       };
       if (req.secret) headers[h('Signature')] = signWebhook(req.secret, timestamp, body);
-      return postOnce(req.url, body, headers, { rules, timeoutMs: opts.timeoutMs, guarded: true });
+      return postOnce(req.url, body, headers, { rules, timeoutMs: opts.timeoutMs });
     },
     telegramConfigured: Boolean(opts.telegram.botToken),
     async telegram(chatId, text) {
@@ -62,10 +65,10 @@ export function createNotificationSenders(opts: SenderOptions): NotificationSend
       if (!opts.telegram.botToken) return { ok: false, target: shown, statusCode: null, latencyMs: 0, error: 'no Telegram bot token configured', response: null };
       const url = `${opts.telegram.apiBase.replace(/\/+$/, '')}/bot${opts.telegram.botToken}/sendMessage`;
       const body = JSON.stringify({ chat_id: /^-?\d+$/.test(chatId) ? Number(chatId) : chatId, text: [...text].slice(0, 4096).join(''), disable_web_page_preview: true });
-      return telegramOutcome(await postOnce(url, body, { 'User-Agent': opts.userAgent }, { rules, timeoutMs: opts.timeoutMs, guarded: false }, shown));
+      return telegramOutcome(await postOnce(url, body, { 'User-Agent': opts.userAgent }, { rules: trusted, timeoutMs: opts.timeoutMs }, shown));
     },
     async slack(webhookUrl, text) {
-      return postOnce(webhookUrl, JSON.stringify({ text }), { 'User-Agent': opts.userAgent }, { rules, timeoutMs: opts.timeoutMs, guarded: true }, maskSlackUrl(webhookUrl));
+      return postOnce(webhookUrl, JSON.stringify({ text }), { 'User-Agent': opts.userAgent }, { rules, timeoutMs: opts.timeoutMs }, maskSlackUrl(webhookUrl));
     },
   };
 }

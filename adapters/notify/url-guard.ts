@@ -1,15 +1,13 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { invalidInput } from '../../core/domain/errors';
 import type { WebhookUrlGuard } from '../../core/ports/notification-channels';
-import { AddressRules, isBlockedAddress } from './address-rules';
+import { DestinationRefused, resolveDestination, type DestinationRules } from '../net/destination';
 
 /**
  * The SSRF rules when an address is saved: http(s) only, no credentials in the URL, and a host
- * that resolves only to public addresses (unless allow-listed). Checked again at every delivery
- * (adapters/notify/senders.ts), since DNS may answer differently later.
+ * that resolves only to public addresses (unless its host and port are allow-listed). Checked
+ * again at every delivery (adapters/notify/http-post.ts), since DNS may answer differently later.
  */
-export function createWebhookUrlGuard(rules: AddressRules): WebhookUrlGuard {
+export function createWebhookUrlGuard(rules: DestinationRules): WebhookUrlGuard {
   return {
     async vet(raw, field) {
       let url: URL;
@@ -22,13 +20,12 @@ export function createWebhookUrlGuard(rules: AddressRules): WebhookUrlGuard {
         throw invalidInput(`${field} must be an http(s) URL.`, { violations: [{ field, message: 'must be http or https' }] }, 'webhook_url_invalid');
       }
       if (url.username || url.password) throw invalidInput(`${field} must not carry credentials.`, { violations: [{ field, message: 'credentials in URL' }] }, 'webhook_url_invalid');
-      const { host, port } = AddressRules.hostPort(url);
-      if (rules.isAllowed(host, port)) return;
-      const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
-      if (!addresses.length) throw invalidInput(`${field}: host ${host} does not resolve.`, { violations: [{ field, message: 'host does not resolve' }] }, 'webhook_url_unresolvable');
-      const bad = addresses.find(isBlockedAddress);
-      if (bad) {
-        throw invalidInput(`${field}: ${url.origin} points to a loopback, private, link-local or metadata address (${bad}); use a public address.`,
+      try {
+        await resolveDestination(url, rules);
+      } catch (err) {
+        if (!(err instanceof DestinationRefused)) throw err;
+        if (err.code === 'ENOTFOUND') throw invalidInput(`${field}: host ${url.hostname} does not resolve.`, { violations: [{ field, message: 'host does not resolve' }] }, 'webhook_url_unresolvable');
+        throw invalidInput(`${field}: ${url.origin} points to a loopback, private, link-local or metadata address; use a public address.`,
           { violations: [{ field, message: 'private or reserved address' }] }, 'webhook_url_forbidden');
       }
     },

@@ -6,7 +6,7 @@ import type { NotificationDeps } from '../../core/usecases/notifications';
 import { createMongoNotificationStorage } from '../../adapters/mongo/notifications';
 import { createNotificationSenders } from '../../adapters/notify/senders';
 import { createWebhookUrlGuard } from '../../adapters/notify/url-guard';
-import { AddressRules } from '../../adapters/notify/address-rules';
+import { AllowList } from '../../adapters/net/destination';
 import { webhookCrypto } from '../../adapters/notify/signature';
 import { createTemporalChannelQueue } from '../../adapters/temporal/webhook-channels';
 import { randomIds, systemClock } from '../../adapters/crypto/node-crypto';
@@ -19,7 +19,7 @@ export async function buildNotifications(config: HeraldConfig, db: Db, storage: 
     storage,
     notifications: await createMongoNotificationStorage(db),
     senders: createNotificationSenders({ headerPrefix: n.headerPrefix, userAgent: n.userAgent, timeoutMs: n.receiverTimeoutMs, allow: n.allow, telegram: n.telegram }),
-    guard: createWebhookUrlGuard(new AddressRules(n.allow)),
+    guard: createWebhookUrlGuard({ allow: new AllowList(n.allow) }),
     crypto: webhookCrypto,
     secrets,
     ids: randomIds,

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   say(`events ${EVENTS} over ${ACCOUNTS} accounts (one webhook channel each), one loopback receiver answering 200 at once`);
   const receiver = await startWebhookReceiver();
   onCleanup(() => receiver.close());
-  const stack = await startStack({ HERALD_WEBHOOK_ALLOW: '127.0.0.1', HERALD_NOTIFY_POLL_MS: '100' });
+  const stack = await startStack({ HERALD_WEBHOOK_ALLOW: `127.0.0.1:${receiver.port}`, HERALD_NOTIFY_POLL_MS: '100' });
   onCleanup(() => stack.stop());
   await stack.startWorker();
 

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createNotificationSenders } from '../../adapters/notify/senders';
 import { createWebhookUrlGuard } from '../../adapters/notify/url-guard';
-import { AddressRules } from '../../adapters/notify/address-rules';
+import { AllowList } from '../../adapters/net/destination';
+import { postOnce } from '../../adapters/notify/http-post';
 import { verifyWebhook } from '../../adapters/notify/signature';
 import { startSlackWebhookSimulator, type SlackWebhookSimulator } from '../../ops/simulators/slack-webhook';
 import { startTelegramSimulator, type TelegramSimulator } from '../../ops/simulators/telegram';
@@ -42,7 +43,7 @@ describe('webhook sender (loopback receiver)', () => {
     }
   });
 
-  it('sends no signature without a secret; counts non-2xx, redirects (not followed) and timeouts as failures; keeps 1 KB of the answer', async () => {
+  it('sends no signature without a secret; counts non-2xx, redirects (not followed) and timeouts as failures; keeps no answer of an allow-listed private receiver', async () => {
     let mode = 'plain';
     const r = await receiver((_req, res) => {
       if (mode === 'plain') { res.writeHead(200); res.end('x'.repeat(5000)); }
@@ -51,14 +52,14 @@ describe('webhook sender (loopback receiver)', () => {
       // 'sleep': never answers.
     });
     try {
-      const senders = createNotificationSenders({ headerPrefix: 'X-Herald-', userAgent: 'Herald-Webhooks/1.0', timeoutMs: 1500, allow: ['127.0.0.1'], telegram: { botToken: null, apiBase: '' } });
+      const senders = createNotificationSenders({ headerPrefix: 'X-Herald-', userAgent: 'Herald-Webhooks/1.0', timeoutMs: 1500, allow: [`127.0.0.1:${r.port}`], telegram: { botToken: null, apiBase: '' } });
       const send = () => senders.webhook({ url: r.url, secret: null, event: 'test', deliveryId: 'dlv_2', payload });
       const plain = await send();
-      expect(plain).toMatchObject({ ok: true, statusCode: 200 });
-      expect(plain.response).toHaveLength(1024);
+      // The receiver is an internal address let through by the allow list: its answer is not shown to the tenant.
+      expect(plain).toMatchObject({ ok: true, statusCode: 200, response: null });
       expect(r.seen[0]!.headers).not.toHaveProperty('x-herald-signature');
       mode = '500';
-      expect(await send()).toMatchObject({ ok: false, statusCode: 500, error: 'HTTP 500', response: 'boom' });
+      expect(await send()).toMatchObject({ ok: false, statusCode: 500, error: 'HTTP 500', response: null });
       mode = 'redirect';
       expect(await send()).toMatchObject({ ok: false, statusCode: 302, error: expect.stringContaining('redirects are not followed') });
       expect(r.seen).toHaveLength(3);
@@ -66,6 +67,34 @@ describe('webhook sender (loopback receiver)', () => {
       const slow = await send();
       expect(slow).toMatchObject({ ok: false, statusCode: null, error: expect.stringContaining('timeout') });
       expect(slow.latencyMs).toBeGreaterThanOrEqual(1400);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('keeps the first 1 KB of the answer of a receiver that is not an allow-listed private one', async () => {
+    const r = await receiver((_req, res) => { res.writeHead(200); res.end('x'.repeat(5000)); });
+    try {
+      const out = await postOnce(r.url, '{}', {}, { rules: { anyAddress: true }, timeoutMs: 2000 });
+      expect(out.response).toHaveLength(1024);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('a host-only allow-list entry opens the default port of the scheme, not every port of the host', async () => {
+    const r = await receiver((_req, res) => { res.writeHead(200); res.end('internal'); });
+    try {
+      const hostOnly = createNotificationSenders({ headerPrefix: 'X-Herald-', userAgent: 'Herald-Webhooks/1.0', timeoutMs: 2000, allow: ['127.0.0.1'], telegram: { botToken: null, apiBase: '' } });
+      const out = await hostOnly.webhook({ url: r.url, secret: null, event: 'test', deliveryId: 'dlv_4', payload });
+      expect(out).toMatchObject({ ok: false, statusCode: null, response: null, error: expect.stringContaining('private or reserved') });
+      expect(r.seen).toHaveLength(0);
+      expect(new AllowList(['127.0.0.1']).allows(new URL('http://127.0.0.1/hook'))).toBe(true);
+      expect(new AllowList(['127.0.0.1']).allows(new URL('https://127.0.0.1/hook'))).toBe(true);
+      expect(new AllowList(['127.0.0.1']).allows(new URL('http://127.0.0.1:443/hook'))).toBe(false);
+      expect(new AllowList(['[::1]:8080', 'sim.test:80']).allows(new URL('http://[::1]:8080/'))).toBe(true);
+      expect(new AllowList(['sim.test:80']).allows(new URL('http://sim.test/'))).toBe(true);
+      await expect(createWebhookUrlGuard({ allow: new AllowList(['127.0.0.1']) }).vet(r.url, 'webhook_url')).rejects.toMatchObject({ errorCode: 'webhook_url_forbidden' });
     } finally {
       await r.close();
     }
@@ -87,7 +116,7 @@ describe('webhook sender (loopback receiver)', () => {
 });
 
 describe('webhook URL guard (SSRF rules when saved)', () => {
-  const guard = createWebhookUrlGuard(new AddressRules(['127.0.0.1:9999']));
+  const guard = createWebhookUrlGuard({ allow: new AllowList(['127.0.0.1:9999']) });
   it.each([
     ['ftp://example.com/x', 'webhook_url_invalid'],
     ['not a url', 'webhook_url_invalid'],
@@ -142,17 +171,18 @@ describe('chat senders against their simulators', () => {
 
   it('Slack: an incoming-webhook message; refusals are failed deliveries; the URL secret is masked', async () => {
     const hook = slack.createWebhook({ channel: '#alerts' });
-    const senders = createNotificationSenders({ headerPrefix: 'X-Herald-', userAgent: 'Herald-Webhooks/1.0', timeoutMs: 5000, allow: ['127.0.0.1'], telegram: { botToken: null, apiBase: '' } });
+    const senders = createNotificationSenders({ headerPrefix: 'X-Herald-', userAgent: 'Herald-Webhooks/1.0', timeoutMs: 5000, allow: [`127.0.0.1:${slack.port}`], telegram: { botToken: null, apiBase: '' } });
     const out = await senders.slack(hook.url, '✅ Published to x');
-    expect(out).toMatchObject({ ok: true, statusCode: 200, response: 'ok' });
+    // The simulator is on loopback (allow-listed): its answers are not kept; Slack's own (public) answers are.
+    expect(out).toMatchObject({ ok: true, statusCode: 200, response: null });
     expect(out.target).not.toBe(hook.url);
     expect(out.target).toMatch(/\/services\/T[A-Z0-9]+\/B[A-Z0-9]+\/…$/);
     expect(slack.messages('#alerts').map((m) => m.text)).toEqual(['✅ Published to x']);
     slack.fail('rate_limited');
-    expect(await senders.slack(hook.url, 'x')).toMatchObject({ ok: false, statusCode: 429, response: 'rate_limited' });
+    expect(await senders.slack(hook.url, 'x')).toMatchObject({ ok: false, statusCode: 429, response: null });
     slack.archiveChannel('#alerts');
-    expect(await senders.slack(hook.url, 'x')).toMatchObject({ ok: false, statusCode: 410, response: 'channel_is_archived' });
+    expect(await senders.slack(hook.url, 'x')).toMatchObject({ ok: false, statusCode: 410, response: null });
     slack.revoke(hook.url);
-    expect(await senders.slack(hook.url, 'x')).toMatchObject({ ok: false, statusCode: 404, response: 'no_service' });
+    expect(await senders.slack(hook.url, 'x')).toMatchObject({ ok: false, statusCode: 404, response: null });
   });
 });

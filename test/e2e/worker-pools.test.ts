@@ -32,7 +32,7 @@ describe('worker pools in separate processes', () => {
     discord = await startDiscordSimulator();
     stack = await startStack({
       DISCORD_API_BASE: discord.baseUrl,
-      HERALD_WEBHOOK_ALLOW: '127.0.0.1',
+      HERALD_WEBHOOK_ALLOW: `127.0.0.1:${receiver.port}`,
       HERALD_NOTIFY_POLL_MS: '200',
       HERALD_HEARTBEAT_TIMEOUT_MS: '2000',
     });

@@ -28,6 +28,22 @@ describe('reserved addresses', () => {
     }
   });
 
+  it('IPv6 ranges that embed or tunnel to IPv4 are judged by the address they reach, or refused', () => {
+    const cases: [string, boolean][] = [
+      // IPv4-compatible ::/96 (deprecated): refused whatever it embeds.
+      ['::7f00:1', true], ['::8.8.8.8', true], ['::a00:1', true],
+      // NAT64 64:ff9b::/96: the IPv4 address the translator reaches.
+      ['64:ff9b::7f00:1', true], ['64:ff9b::10.0.0.1', true], ['64:ff9b::a9fe:a9fe', true], ['64:ff9b::808:808', false],
+      ['64:ff9b:1::1', true],
+      // 6to4 2002::/16: the relay delivers to the IPv4 address in bits 16-48.
+      ['2002:7f00:1::1', true], ['2002:c0a8:101::1', true], ['2002:a9fe:a9fe::', true], ['2002:808:808::1', false],
+      // Teredo 2001::/32: refused.
+      ['2001:0:4136:e378:8000:63bf:3fff:fdd2', true], ['2001::1', true],
+      ['2001:4860:4860::8888', false], ['fe80::1%eth0', true], ['fd00:ec2::254', true],
+    ];
+    for (const [address, reserved] of cases) expect({ address, reserved: isReservedAddress(address) }).toEqual({ address, reserved });
+  });
+
   it('the media URL fetcher accepts a public address and refuses a mapped private one', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-reserved-'));
     try {

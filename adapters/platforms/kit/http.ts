@@ -74,6 +74,13 @@ const nativeFetch = globalThis.fetch;
 export const TEXT_EXCHANGE = Symbol('herald.textExchange');
 export type TextExchange = (url: string, init: TextExchangeInit) => Promise<TextAnswer | undefined>;
 
+/**
+ * On a fetch that observes calls (kit/traced-fetch.ts): the same observation over another
+ * transport. Self-hosted networks put their checked, pinned transport under it (kit/instance.ts).
+ */
+export const OVER_TRANSPORT = Symbol('herald.overTransport');
+export type OverTransport = (transport: typeof fetch) => typeof fetch;
+
 function textExchangeOf(f: typeof fetch): TextExchange | undefined {
   if (f === nativeFetch) return nodeTextExchange;
   return (f as typeof fetch & { [TEXT_EXCHANGE]?: TextExchange })[TEXT_EXCHANGE];

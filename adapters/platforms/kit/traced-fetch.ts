@@ -7,7 +7,7 @@
  */
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Metrics } from '../../../core/ports/metrics';
-import { TEXT_EXCHANGE, type TextExchange } from './http';
+import { OVER_TRANSPORT, TEXT_EXCHANGE, type OverTransport, type TextExchange } from './http';
 import { nodeTextExchange } from './node-http';
 import { BoundedMemo } from '../../bounded-memo';
 import { tracingActive } from '../../telemetry/tracing-active';
@@ -50,7 +50,8 @@ const urlOf = (input: Parameters<typeof fetch>[0]): string =>
  * Spans are recorded while a tracer provider is registered (asked on each call); without one,
  * only the latency is observed: a no-op span would record nothing. Over the native fetch, the
  * returned function also carries the node:http JSON exchange (`TEXT_EXCHANGE`, used by
- * exchangeJson), observed the same way; a call it hands back to fetch is observed there.
+ * exchangeJson), observed the same way; a call it hands back to fetch is observed there; and
+ * `OVER_TRANSPORT`, the same observation over another transport (self-hosted instances).
  */
 export function tracedFetch(network: string, opts: { metrics?: Metrics; fetch?: typeof fetch } = {}): typeof fetch {
   const inner = opts.fetch ?? fetch;
@@ -101,9 +102,10 @@ export function tracedFetch(network: string, opts: { metrics?: Metrics; fetch?: 
   }
 
   const traced = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-    observed(methodOf(input, init), urlOf(input), () => inner(input, init))) as typeof fetch & { [TEXT_EXCHANGE]?: TextExchange };
+    observed(methodOf(input, init), urlOf(input), () => inner(input, init))) as typeof fetch & { [TEXT_EXCHANGE]?: TextExchange; [OVER_TRANSPORT]?: OverTransport };
   if (!opts.fetch) {
     traced[TEXT_EXCHANGE] = (url, init) => observed((init.method ?? 'GET').toUpperCase(), url, () => nodeTextExchange(url, init));
+    traced[OVER_TRANSPORT] = (transport) => tracedFetch(network, { ...opts, fetch: transport });
   }
   return traced;
 }

@@ -6,7 +6,9 @@ import { invalidInput } from '../../../core/domain/errors';
 import type { CredentialConnector, VerifiedConnection } from '../../../core/ports/platform';
 import { invalidCredential, readCredentials } from '../kit/credentials';
 import { isObject, str, trimBase, type Json } from '../kit/http';
+import { instanceRefusal } from '../kit/instance';
 import { isPublicHost } from '../kit/public-host';
+import type { DestinationRules } from '../../net/destination';
 import type { LemmyClient } from './client';
 import { login } from './session';
 import { COMMUNITY_REF, lemmyCredentialFields } from './settings';
@@ -23,12 +25,14 @@ export function instanceBase(raw: string, allowHttp: boolean): string | undefine
   return trimBase(`${url.origin}${url.pathname}`);
 }
 
-export function createLemmyConnector(client: LemmyClient, opts: { allowHttp: boolean }): CredentialConnector {
+export function createLemmyConnector(client: LemmyClient, opts: { allowHttp: boolean; rules: DestinationRules }): CredentialConnector {
   return {
     async verify(input): Promise<VerifiedConnection> {
       const values = readCredentials(lemmyCredentialFields, input);
       const instance = instanceBase(values.instance_url as string, opts.allowHttp);
       if (!instance) throw invalidCredential(lemmyCredentialFields, 'instance_url', 'instance_url must be the public https address of the instance');
+      const refusal = await instanceRefusal(new URL(instance), opts.rules);
+      if (refusal) throw invalidCredential(lemmyCredentialFields, 'instance_url', `instance_url: ${refusal}`);
       const username = (values.username as string).trim();
       const password = values.password as string;
       const [, communityName, communityHost] = COMMUNITY_REF.exec((values.community as string).trim())!;

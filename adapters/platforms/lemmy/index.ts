@@ -6,6 +6,7 @@
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { flag, millis } from '../kit/env';
 import { systemNow } from '../kit/http';
+import { instanceFetch, instanceRules, type InstanceOptions } from '../kit/instance';
 import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createLemmyClient, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS } from './client';
 import { createLemmyConnector } from './connect';
@@ -18,7 +19,7 @@ export { instanceBase } from './connect';
 export { lemmyDescriptor } from './descriptor';
 export { lemmyCredentialFields, lemmySettings } from './settings';
 
-export interface LemmyPlatformOptions extends CommonOptions {
+export interface LemmyPlatformOptions extends CommonOptions, InstanceOptions {
   /** Accept http:// instance URLs (local instances, the sandbox). Default false: https only. */
   allowHttpInstances?: boolean;
   /** Image uploads. Default 2 min. */
@@ -26,12 +27,13 @@ export interface LemmyPlatformOptions extends CommonOptions {
 }
 
 export function createLemmyPlatform(opts: LemmyPlatformOptions = {}): PlatformAdapter {
+  const rules = instanceRules(opts.allowHttpInstances === true, opts.resolve);
   const client = createLemmyClient({
-    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, uploadTimeoutMs: opts.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS, fetch: opts.fetch ?? fetch, now: opts.now ?? systemNow,
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, uploadTimeoutMs: opts.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS, fetch: instanceFetch(opts.fetch ?? fetch, rules), now: opts.now ?? systemNow,
   });
   return {
     descriptor: lemmyDescriptor,
-    credentials: createLemmyConnector(client, { allowHttp: opts.allowHttpInstances === true }),
+    credentials: createLemmyConnector(client, { allowHttp: opts.allowHttpInstances === true, rules }),
     refresher: createLemmyRefresher(client),
     publisher: createLemmyPublisher(client),
     postEditor: createLemmyEditor(client),

@@ -6,15 +6,16 @@ import type { CredentialConnector, VerifiedConnection } from '../../../core/port
 import { invalidCredential, readCredentials } from '../kit/credentials';
 import { isObject } from '../kit/http';
 import { instanceBase } from '../kit/instance';
+import type { Resolver } from '../../net/destination';
 import type { ListmonkClient } from './client';
 import { listmonkCredentialFields } from './settings';
 
-export function createListmonkConnector(client: ListmonkClient, opts: { allowPrivateInstances: boolean }): CredentialConnector {
+export function createListmonkConnector(client: ListmonkClient, opts: { allowPrivateInstances: boolean; resolve?: Resolver }): CredentialConnector {
   return {
     async verify(input): Promise<VerifiedConnection> {
       const values = readCredentials(listmonkCredentialFields, input);
       const url = new URL(values.instance_url as string);
-      const instance = await instanceBase(url.toString(), { allowPrivate: opts.allowPrivateInstances, schema: listmonkCredentialFields, field: 'instance_url' });
+      const instance = await instanceBase(url.toString(), { allowPrivate: opts.allowPrivateInstances, schema: listmonkCredentialFields, field: 'instance_url', resolve: opts.resolve });
       const account = { instance, user: (values.api_user as string).trim(), token: (values.api_token as string).trim() };
       const data = await client.call(account, 'GET', '/api/lists?minimal=true&per_page=all', 'the lists');
       const lists = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.results) ? data.results : undefined;

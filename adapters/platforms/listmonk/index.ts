@@ -6,6 +6,7 @@
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { flag } from '../kit/env';
 import { systemNow } from '../kit/http';
+import { instanceFetch, instanceRules, type InstanceOptions } from '../kit/instance';
 import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createListmonkClient, DEFAULT_TIMEOUT_MS } from './client';
 import { createListmonkConnector } from './connect';
@@ -16,17 +17,18 @@ export { mapListmonkFailure, type ListmonkOutcome } from './client';
 export { listmonkDescriptor } from './descriptor';
 export { listmonkCredentialFields, listmonkSettings } from './settings';
 
-export interface ListmonkPlatformOptions extends CommonOptions {
+export interface ListmonkPlatformOptions extends CommonOptions, InstanceOptions {
   /** Accept instances on http:// or private addresses (the sandbox's loopback simulator, an instance on the operator's network). Default false. */
   allowPrivateInstances?: boolean;
 }
 
 export function createListmonkPlatform(opts: ListmonkPlatformOptions = {}): PlatformAdapter {
   const now = opts.now ?? systemNow;
-  const client = createListmonkClient({ timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetch: opts.fetch ?? fetch, now });
+  const allowPrivateInstances = opts.allowPrivateInstances ?? false;
+  const client = createListmonkClient({ timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetch: instanceFetch(opts.fetch ?? fetch, instanceRules(allowPrivateInstances, opts.resolve)), now });
   return {
     descriptor: listmonkDescriptor,
-    credentials: createListmonkConnector(client, { allowPrivateInstances: opts.allowPrivateInstances ?? false }),
+    credentials: createListmonkConnector(client, { allowPrivateInstances, resolve: opts.resolve }),
     publisher: createListmonkPublisher(client, now),
   };
 }

@@ -6,14 +6,15 @@ import type { CredentialConnector, VerifiedConnection } from '../../../core/port
 import { readCredentials } from '../kit/credentials';
 import { str } from '../kit/http';
 import { instanceBase } from '../kit/instance';
+import type { Resolver } from '../../net/destination';
 import { idOf, type MastodonClient } from './client';
 import { mastodonCredentialFields } from './settings';
 
-export function createMastodonConnector(client: MastodonClient, opts: { allowPrivateInstances: boolean }): CredentialConnector {
+export function createMastodonConnector(client: MastodonClient, opts: { allowPrivateInstances: boolean; resolve?: Resolver }): CredentialConnector {
   return {
     async verify(input): Promise<VerifiedConnection> {
       const values = readCredentials(mastodonCredentialFields, input);
-      const instance = await instanceBase(values.instance_url as string, { allowPrivate: opts.allowPrivateInstances, schema: mastodonCredentialFields, field: 'instance_url' });
+      const instance = await instanceBase(values.instance_url as string, { allowPrivate: opts.allowPrivateInstances, schema: mastodonCredentialFields, field: 'instance_url', resolve: opts.resolve });
       const token = (values.access_token as string).trim();
       const { status, body: me } = await client.call({ instance, token }, 'GET', '/api/v1/accounts/verify_credentials', 'the account');
       const id = idOf(client, status, me, 'the account');

@@ -6,6 +6,7 @@
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { flag, millis } from '../kit/env';
 import { systemNow } from '../kit/http';
+import { instanceFetch, instanceRules, type InstanceOptions } from '../kit/instance';
 import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createMastodonClient, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS } from './client';
 import { createMastodonConnector } from './connect';
@@ -17,7 +18,7 @@ export { mapMastodonFailure, type MastodonOutcome } from './client';
 export { mastodonDescriptor, mastodonLength } from './descriptor';
 export { mastodonCredentialFields, mastodonSettings } from './settings';
 
-export interface MastodonPlatformOptions extends CommonOptions {
+export interface MastodonPlatformOptions extends CommonOptions, InstanceOptions {
   /** Accept instances on http:// or private addresses (the sandbox's loopback simulator). Default false: https on public addresses only. */
   allowPrivateInstances?: boolean;
   /** Delay between media processing polls. Default 2 s. */
@@ -30,12 +31,14 @@ export interface MastodonPlatformOptions extends CommonOptions {
 
 export function createMastodonPlatform(opts: MastodonPlatformOptions = {}): PlatformAdapter {
   const now = opts.now ?? systemNow;
+  const allowPrivateInstances = opts.allowPrivateInstances ?? false;
   const client = createMastodonClient({
-    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, uploadTimeoutMs: opts.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS, fetch: opts.fetch ?? fetch, now,
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, uploadTimeoutMs: opts.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS,
+    fetch: instanceFetch(opts.fetch ?? fetch, instanceRules(allowPrivateInstances, opts.resolve)), now,
   });
   return {
     descriptor: mastodonDescriptor,
-    credentials: createMastodonConnector(client, { allowPrivateInstances: opts.allowPrivateInstances ?? false }),
+    credentials: createMastodonConnector(client, { allowPrivateInstances, resolve: opts.resolve }),
     publisher: createMastodonPublisher(client, { mediaPollMs: opts.mediaPollMs ?? 2_000, maxProcessingMs: opts.maxProcessingMs ?? 10 * 60_000, now }),
     postEditor: createMastodonEditor(client),
   };

@@ -7,11 +7,12 @@
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { flag, httpUrl, millis } from '../kit/env';
 import { systemNow } from '../kit/http';
+import { instanceRules, type InstanceOptions } from '../kit/instance';
 import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createNostrConnector } from './connect';
 import { nostrDescriptor } from './descriptor';
 import { createNostrEditor, createNostrPublisher } from './publish';
-import { wsRelayIO, type RelayIO } from './relay';
+import { createWsRelayIO, type RelayIO } from './relay';
 
 export { mapNostrFailure, NOSTR_RATE_LIMIT_RETRY_MS } from './client';
 export { nostrDescriptor, NOTE_MAX_CHARS } from './descriptor';
@@ -22,7 +23,7 @@ export { nostrCredentialFields, nostrSettings, relayUrl, secretKeyOf } from './s
 export const NOSTR_WEB_URL = 'https://njump.me';
 const DEFAULT_RELAY_TIMEOUT_MS = 10_000;
 
-export interface NostrPlatformOptions extends CommonOptions {
+export interface NostrPlatformOptions extends CommonOptions, InstanceOptions {
   /** Where post links point: `${webUrl}/<nevent or naddr>`. Default https://njump.me. */
   webUrl?: string;
   /** Accept ws:// relay URLs (local relays, the sandbox). Default false: wss only. */
@@ -34,7 +35,7 @@ export interface NostrPlatformOptions extends CommonOptions {
 }
 
 export function createNostrPlatform(opts: NostrPlatformOptions = {}): PlatformAdapter {
-  const io = opts.relayIO ?? wsRelayIO;
+  const io = opts.relayIO ?? createWsRelayIO(instanceRules(opts.allowInsecureRelays === true, opts.resolve));
   const relayTimeoutMs = opts.relayTimeoutMs ?? Math.min(opts.timeoutMs ?? DEFAULT_RELAY_TIMEOUT_MS, DEFAULT_RELAY_TIMEOUT_MS);
   const publishOpts = { relayTimeoutMs, webUrl: opts.webUrl ?? NOSTR_WEB_URL, now: opts.now ?? systemNow };
   return {

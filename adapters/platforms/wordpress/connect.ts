@@ -6,7 +6,9 @@ import { invalidInput } from '../../../core/domain/errors';
 import type { CredentialConnector, VerifiedConnection } from '../../../core/ports/platform';
 import { invalidCredential, readCredentials } from '../kit/credentials';
 import { isObject, str, trimBase } from '../kit/http';
+import { instanceRefusal } from '../kit/instance';
 import { isPublicHost } from '../kit/public-host';
+import type { DestinationRules } from '../../net/destination';
 import type { WordPressClient } from './client';
 import { wordpressCredentialFields } from './settings';
 
@@ -20,12 +22,14 @@ export function siteBase(raw: string, allowHttp: boolean): string | undefined {
   return trimBase(`${url.origin}${url.pathname.replace(/\/wp-json\/?.*$/, '')}`);
 }
 
-export function createWordPressConnector(client: WordPressClient, opts: { allowHttp: boolean }): CredentialConnector {
+export function createWordPressConnector(client: WordPressClient, opts: { allowHttp: boolean; rules: DestinationRules }): CredentialConnector {
   return {
     async verify(input): Promise<VerifiedConnection> {
       const values = readCredentials(wordpressCredentialFields, input);
       const site = siteBase(values.site_url as string, opts.allowHttp);
       if (!site) throw invalidCredential(wordpressCredentialFields, 'site_url', 'site_url must be the public https address of the site, without query or credentials');
+      const refusal = await instanceRefusal(new URL(site), opts.rules);
+      if (refusal) throw invalidCredential(wordpressCredentialFields, 'site_url', `site_url: ${refusal}`);
       const username = (values.username as string).trim();
       const password = (values.application_password as string).trim().replace(/\s+/g, '');
       const me = await client.call({ site, username, password }, 'GET', '/users/me?context=edit');

@@ -6,6 +6,7 @@
 import type { PlatformAdapter } from '../../../core/ports/platform';
 import { flag, millis } from '../kit/env';
 import { systemNow } from '../kit/http';
+import { instanceFetch, instanceRules, type InstanceOptions } from '../kit/instance';
 import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createWordPressClient, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS } from './client';
 import { createWordPressConnector } from './connect';
@@ -17,7 +18,7 @@ export { siteBase } from './connect';
 export { wordpressDescriptor } from './descriptor';
 export { wordpressCredentialFields, wordpressSettings } from './settings';
 
-export interface WordPressPlatformOptions extends CommonOptions {
+export interface WordPressPlatformOptions extends CommonOptions, InstanceOptions {
   /** Accept http:// site URLs (local sites, the sandbox). Default false: https only. */
   allowHttpSites?: boolean;
   /** Media uploads. Default 5 min. */
@@ -25,12 +26,13 @@ export interface WordPressPlatformOptions extends CommonOptions {
 }
 
 export function createWordPressPlatform(opts: WordPressPlatformOptions = {}): PlatformAdapter {
+  const rules = instanceRules(opts.allowHttpSites === true, opts.resolve);
   const client = createWordPressClient({
-    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, uploadTimeoutMs: opts.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS, fetch: opts.fetch ?? fetch, now: opts.now ?? systemNow,
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, uploadTimeoutMs: opts.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS, fetch: instanceFetch(opts.fetch ?? fetch, rules), now: opts.now ?? systemNow,
   });
   return {
     descriptor: wordpressDescriptor,
-    credentials: createWordPressConnector(client, { allowHttp: opts.allowHttpSites === true }),
+    credentials: createWordPressConnector(client, { allowHttp: opts.allowHttpSites === true, rules }),
     publisher: createWordPressPublisher(client),
     postEditor: createWordPressEditor(client),
   };
