@@ -39,6 +39,7 @@ import {
   boundedLoop, describeEnvironment, envInt, envList, errorCounts, heading, ms, onCleanup, procCpuMs, ROOT, runMain, say, ServerTiming, startBenchStack,
   startTimedApi, summarize, table, type Outcome,
 } from './support';
+import { seededRandom } from '../support/seeded-random';
 
 const PROFILES = envInt('BENCH_PROFILES', 1000);
 const CONCURRENCY = envInt('BENCH_CONCURRENCY', 20);
@@ -57,18 +58,6 @@ const TODAY = dayOf(new Date());
 /** The years `last_year` reaches (two: last year's end and this year to today). */
 const YEARS = yearSpans(addDays(TODAY, -365), TODAY).map((s) => s.year);
 const PERIODS: Array<[string, number]> = [['last_year', 70], ['last_3months', 10], ['last_month', 10], ['last_week', 5], ['last_day', 5]];
-
-/** A small deterministic generator, so two runs ask the same requests. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Ask { profile: string; period: string; breakdown: boolean }
 
@@ -179,7 +168,7 @@ async function main(): Promise<void> {
   // Phases alternate so that load from elsewhere on the machine colours them alike.
   const probe = seriesId(account.id, 'profile-0', YEARS[YEARS.length - 1]!, IMPRESSIONS_SERIES);
   const series = db.collection<{ _id: string }>(ANALYTICS_SERIES_COLLECTION);
-  const rnd = random(12);
+  const rnd = seededRandom(12);
   /** One API request; its outcome's value says which kind it was. */
   const ask = async (base: string) => {
     const r = requestOf(rnd);
@@ -240,7 +229,7 @@ async function main(): Promise<void> {
     heading(`where a request's time goes (HERALD_DEBUG_TIMING API, ${TIMING_REQUESTS} requests, ${CONCURRENCY} clients)`);
     const timed = await startTimedApi(b);
     const tally = new ServerTiming();
-    const trnd = random(99);
+    const trnd = seededRandom(99);
     await boundedLoop(WARMUP, CONCURRENCY, 60_000, () => get(urlOf(timed.url, requestOf(trnd)), auth));
     await boundedLoop(TIMING_REQUESTS, CONCURRENCY, 180_000, async () => {
       const t0 = performance.now();

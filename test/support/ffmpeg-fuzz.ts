@@ -1,3 +1,5 @@
+import { seededRandom } from './seeded-random';
+
 /**
  * Filter graphs made from fragments a hostile tenant would combine: allowed and file-opening
  * filter names, written plain, escaped, quoted or split; allowed and file-naming option keys;
@@ -16,20 +18,8 @@ const ARGS = [
 const SEPARATORS = [',', ', ', '\\,', "','", ' ,'];
 const LABELS = ['', '', '', '[0:v]', '[a]', '[in]', '[\\0:v]'];
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function filtergraphFuzz(count: number, seed: number): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const graphs: string[] = [];
   for (let n = 0; n < count; n += 1) {

@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import { createProfile } from '../../core/usecases/profiles';
 import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
 import { anApiServer, multipart, type HttpAnswer, type RawRequest } from '../support/api-app';
+import { seededRandom } from '../support/seeded-random';
 
 /**
  * Malformed requests against every route of the API, in-process: random JSON and forms, broken
@@ -20,15 +21,9 @@ const SHOW = process.env.HERALD_FUZZ_SHOW === undefined ? -1 : Number(process.en
 
 jest.setTimeout(120_000);
 
-/** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */
+/** A seeded generator with the helpers the fuzz uses. */
 function prng(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
   const chance = (p: number) => next() < p;
