@@ -4,6 +4,7 @@ import {
   CHANNEL_KINDS, type ChannelKind, type ChannelRef, type EventFilter, type NotificationSettings, type ProfileWebhook, type PublicPayload,
 } from '../domain/notifications';
 import type { OperatorAccount } from '../domain/operator';
+import { SEALED_FIELDS } from '../domain/sealed-fields';
 import { HERALD_EVENT_NAMES, type HeraldEventName } from '../ports/notifications';
 import type { ChannelQueue, NotificationSenders, SendOutcome, WebhookCrypto, WebhookUrlGuard } from '../ports/notification-channels';
 import type { DeliveryAttemptRecord, DeliveryLogRepository, DeliveryOutcome, DeliveryTrigger } from '../ports/storage/delivery-log';
@@ -65,10 +66,17 @@ function view(deps: Pick<NotificationDeps, 'secrets'>, s: NotificationSettings):
     webhook_url: s.webhookUrl,
     telegram_chat_id: s.telegramChatId,
     slack_webhook_url: s.slackWebhookUrl,
-    webhook_secret: s.sealedWebhookSecret ? deps.secrets.open(s.sealedWebhookSecret) : null,
+    webhook_secret: webhookSecretOf(deps, s),
     webhook_events: filterView(s.webhookEvents),
   };
 }
+
+function webhookSecretOf(deps: Pick<NotificationDeps, 'secrets'>, s: NotificationSettings): string | null {
+  return s.sealedWebhookSecret ? deps.secrets.open(s.sealedWebhookSecret, SEALED_FIELDS.webhookSecret(s.accountId)) : null;
+}
+
+const sealWebhookSecret = (deps: Pick<NotificationDeps, 'secrets'>, accountId: string, secret: string): string =>
+  deps.secrets.seal(secret, SEALED_FIELDS.webhookSecret(accountId));
 
 async function settingsOf(deps: Pick<NotificationDeps, 'notifications' | 'clock'>, accountId: string): Promise<NotificationSettings> {
   return (await deps.notifications.settings.get(accountId)) ?? defaultNotificationSettings(accountId, deps.clock.now());
@@ -113,7 +121,7 @@ export function parseEventFilter(value: unknown, field = 'webhook_events'): Even
 }
 
 async function ensureSecret(deps: NotificationDeps, s: NotificationSettings): Promise<NotificationSettings> {
-  return s.sealedWebhookSecret ? s : { ...s, sealedWebhookSecret: deps.secrets.seal(deps.crypto.newSecret()) };
+  return s.sealedWebhookSecret ? s : { ...s, sealedWebhookSecret: sealWebhookSecret(deps, s.accountId, deps.crypto.newSecret()) };
 }
 
 /**
@@ -183,7 +191,7 @@ export async function deleteWebhook(deps: NotificationDeps, account: OperatorAcc
 export async function rotateWebhookSecret(deps: NotificationDeps, account: OperatorAccount): Promise<string> {
   const before = await settingsOf(deps, account.id);
   const secret = deps.crypto.newSecret();
-  await deps.notifications.settings.save({ ...before, sealedWebhookSecret: deps.secrets.seal(secret), updatedAt: deps.clock.now() });
+  await deps.notifications.settings.save({ ...before, sealedWebhookSecret: sealWebhookSecret(deps, account.id, secret), updatedAt: deps.clock.now() });
   return secret;
 }
 
@@ -243,7 +251,7 @@ interface Target {
 }
 
 async function targetOf(deps: NotificationDeps, ref: ChannelRef, settings: NotificationSettings): Promise<Target | string> {
-  const secret = settings.sealedWebhookSecret ? deps.secrets.open(settings.sealedWebhookSecret) : null;
+  const secret = webhookSecretOf(deps, settings);
   switch (ref.kind) {
     case 'webhook':
       return settings.channels.webhook && settings.webhookUrl ? { kind: 'webhook', address: settings.webhookUrl, secret } : 'the webhook channel is turned off';

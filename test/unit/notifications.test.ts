@@ -1,3 +1,4 @@
+import { createAesSecretBox } from '../../adapters/crypto/node-crypto';
 import { createMemoryNotificationStorage } from '../../adapters/memory/notifications';
 import { createMemoryStorage } from '../../adapters/memory/storage';
 import type { NotificationSenders, SendOutcome, WebhookRequest } from '../../core/ports/notification-channels';
@@ -27,7 +28,7 @@ function world(opts: { telegram?: boolean } = {}) {
     storage, notifications, senders,
     guard: { async vet(url) { if (url.includes('forbidden')) throw Object.assign(new Error('no'), { kind: 'invalid_input' }); } },
     crypto: { newSecret: () => `whsec_${++n}`, deliveryId: (k, c) => `dlv_${k}|${c}` },
-    secrets: { seal: (p) => `sealed:${p}`, open: (s) => s.replace(/^sealed:/, '') },
+    secrets: createAesSecretBox(Buffer.alloc(32, 3).toString('base64')),
     ids: { next: (p) => `${p}_${++n}` },
     clock: { now: () => T0 },
     retentionMs: 30 * 24 * 3600_000,
