@@ -10,6 +10,8 @@ interface SealedField {
   collection: string;
   field: string;
   at(doc: Document): SealedAt;
+  /** Where a release before issue 26 kept the value in plain text: sealed into `field`, then removed. */
+  plainFrom?: string;
 }
 
 /** Every sealed field Herald stores; a new sealed field is one more line here. */
@@ -19,6 +21,7 @@ const SEALED: readonly SealedField[] = [
     at: (doc) => SEALED_FIELDS.connectionCredentials({ accountId: String(doc.accountId), profileUsername: String(doc.profileUsername), platform: doc.platform as Platform }),
   },
   { collection: COLLECTIONS.notificationSettings, field: 'sealedWebhookSecret', at: (doc) => SEALED_FIELDS.webhookSecret(String(doc._id)) },
+  { collection: COLLECTIONS.notificationSettings, field: 'sealedSlackWebhookUrl', plainFrom: 'slackWebhookUrl', at: (doc) => SEALED_FIELDS.slackWebhookUrl(String(doc._id)) },
   { collection: AGENT_OAUTH_COLLECTIONS.clients, field: 'sealedSecret', at: (doc) => SEALED_FIELDS.agentClientSecret(String(doc._id)) },
 ];
 
@@ -27,7 +30,7 @@ export interface ResealReport {
   field: string;
   /** Documents read. */
   examined: number;
-  /** Unbound (`v1`) values sealed again, bound to their place (counted, not written, in a dry run). */
+  /** Unbound (`v1`) values sealed again, or plain ones sealed, bound to their place (counted, not written, in a dry run). */
   resealed: number;
   /** Values another writer replaced between the read and the write: theirs is kept (and already bound). */
   changedMeanwhile: number;
@@ -55,17 +58,21 @@ export async function resealStoredSecrets(db: Db, box: SecretBox, opts: { batch?
       for (const doc of docs) {
         for (const { spec, report } of byField) {
           report.examined += 1;
+          const plain = spec.plainFrom ? doc[spec.plainFrom] : undefined;
           const value = doc[spec.field];
-          if (typeof value !== 'string' || !box.isUnbound(value)) continue;
+          if (typeof plain !== 'string' && (typeof value !== 'string' || !box.isUnbound(value))) continue;
           let resealed: string;
           try {
-            resealed = box.seal(box.open(value, spec.at(doc)), spec.at(doc));
+            resealed = box.seal(typeof plain === 'string' ? plain : box.open(value, spec.at(doc)), spec.at(doc));
           } catch {
             report.unreadable.push(String(doc._id));
             continue;
           }
           if (opts.dryRun) { report.resealed += 1; continue; }
-          const res = await col.updateOne({ _id: doc._id, [spec.field]: value }, { $set: { [spec.field]: resealed } });
+          // Only if the value is still the one read: a writer's newer value is kept.
+          const res = typeof plain === 'string'
+            ? await col.updateOne({ _id: doc._id, [spec.plainFrom!]: plain }, { $set: { [spec.field]: resealed }, $unset: { [spec.plainFrom!]: '' } })
+            : await col.updateOne({ _id: doc._id, [spec.field]: value }, { $set: { [spec.field]: resealed } });
           if (res.matchedCount > 0) report.resealed += 1;
           else report.changedMeanwhile += 1;
         }

@@ -1,3 +1,4 @@
+import { maskedSlackUrl } from '../../core/domain/notifications';
 import type { NotificationSenders, SendOutcome } from '../../core/ports/notification-channels';
 import { AddressRules } from './address-rules';
 import { postOnce } from './http-post';
@@ -14,18 +15,6 @@ export interface SenderOptions {
   allow: readonly string[];
   telegram: { botToken: string | null; apiBase: string };
   now?: () => number;
-}
-
-/** Slack incoming-webhook URLs are credentials: the log shows them with the secret part masked. */
-export function maskSlackUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    const parts = url.pathname.split('/');
-    if (parts.length > 2) parts[parts.length - 1] = '…';
-    return `${url.origin}${parts.join('/')}`;
-  } catch {
-    return 'slack';
-  }
 }
 
 /** Telegram's answer `{ok, description}` as the delivery's error. */
@@ -64,8 +53,9 @@ export function createNotificationSenders(opts: SenderOptions): NotificationSend
       const body = JSON.stringify({ chat_id: /^-?\d+$/.test(chatId) ? Number(chatId) : chatId, text: [...text].slice(0, 4096).join(''), disable_web_page_preview: true });
       return telegramOutcome(await postOnce(url, body, { 'User-Agent': opts.userAgent }, { rules, timeoutMs: opts.timeoutMs, guarded: false }, shown));
     },
+    // Slack incoming-webhook URLs are credentials: the delivery log keeps them masked.
     async slack(webhookUrl, text) {
-      return postOnce(webhookUrl, JSON.stringify({ text }), { 'User-Agent': opts.userAgent }, { rules, timeoutMs: opts.timeoutMs, guarded: true }, maskSlackUrl(webhookUrl));
+      return postOnce(webhookUrl, JSON.stringify({ text }), { 'User-Agent': opts.userAgent }, { rules, timeoutMs: opts.timeoutMs, guarded: true }, maskedSlackUrl(webhookUrl));
     },
   };
 }

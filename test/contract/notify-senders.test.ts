@@ -146,7 +146,8 @@ describe('chat senders against their simulators', () => {
     const out = await senders.slack(hook.url, '✅ Published to x');
     expect(out).toMatchObject({ ok: true, statusCode: 200, response: 'ok' });
     expect(out.target).not.toBe(hook.url);
-    expect(out.target).toMatch(/\/services\/T[A-Z0-9]+\/B[A-Z0-9]+\/…$/);
+    // The delivery log shows the URL as the settings read does (maskedSlackUrl): no workspace, channel or secret part.
+    expect(out.target).toBe(`${new URL(hook.url).origin}/services/T…/…/****`);
     expect(slack.messages('#alerts').map((m) => m.text)).toEqual(['✅ Published to x']);
     slack.fail('rate_limited');
     expect(await senders.slack(hook.url, 'x')).toMatchObject({ ok: false, statusCode: 429, response: 'rate_limited' });

@@ -19,6 +19,7 @@ import { useTestDatabase } from '../support/mongo-db';
  */
 const KEY = Buffer.alloc(32, 4).toString('base64');
 const db = useTestDatabase();
+const SLACK = 'https://hooks.slack.com/services/T1/B1/plain-secret';
 
 async function seeded() {
   const accounts = await createMongoConnectedAccounts(db());
@@ -27,7 +28,7 @@ async function seeded() {
   for (const profile of ['p1', 'p2', 'p3', 'p4', 'p5']) {
     await accounts.upsert(aConnectedAccount({ id: `conn-${profile}`, accountId: 'acc-1', profileUsername: profile, platform: 'x', sealedCredentials: sealedUnbound(KEY, JSON.stringify({ access_token: `at-${profile}` })) }));
   }
-  await settings.save({ ...defaultNotificationSettings('acc-1', T0), webhookUrl: 'https://r.test/h', sealedWebhookSecret: sealedUnbound(KEY, 'whsec_old') });
+  await settings.save({ ...defaultNotificationSettings('acc-1', T0), webhookUrl: 'https://r.test/h', sealedWebhookSecret: sealedUnbound(KEY, 'whsec_old'), slackWebhookUrl: SLACK });
   await agents.clients.insert({ clientId: 'hmc_1', metadata: { client_name: 'agent' }, sealedSecret: sealedUnbound(KEY, 'client-secret'), createdAt: T0 });
   return { accounts, settings, agents };
 }
@@ -44,6 +45,7 @@ describe('herald secrets reseal (mongo)', () => {
     expect(by('sealedCredentials')).toMatchObject({ examined: 5, resealed: 5, changedMeanwhile: 0, unreadable: [] });
     expect(by('sealedWebhookSecret')).toMatchObject({ resealed: 1 });
     expect(by('sealedSecret')).toMatchObject({ resealed: 1 });
+    expect(by('sealedSlackWebhookUrl')).toMatchObject({ resealed: 1 });
 
     const strict = createAesSecretBox(KEY, { acceptUnbound: false });
     const p3 = (await accounts.findById('conn-p3'))!;
@@ -51,7 +53,10 @@ describe('herald secrets reseal (mongo)', () => {
     // Bound now: p3's credentials copied into p4's record do not open there.
     const p4 = (await accounts.findById('conn-p4'))!;
     expect(() => openCredentials({ secrets: strict }, { ...p4, sealedCredentials: p3.sealedCredentials })).toThrow();
-    expect(strict.open((await settings.get('acc-1'))!.sealedWebhookSecret!, SEALED_FIELDS.webhookSecret('acc-1'))).toBe('whsec_old');
+    const migrated = (await settings.get('acc-1'))!;
+    expect(strict.open(migrated.sealedWebhookSecret!, SEALED_FIELDS.webhookSecret('acc-1'))).toBe('whsec_old');
+    expect(strict.open(migrated.sealedSlackWebhookUrl!, SEALED_FIELDS.slackWebhookUrl('acc-1'))).toBe(SLACK);
+    expect(JSON.stringify(await db().collection(COLLECTIONS.notificationSettings).findOne({ _id: 'acc-1' } as object))).not.toContain('plain-secret');
     expect(strict.open((await agents.clients.find('hmc_1'))!.sealedSecret!, SEALED_FIELDS.agentClientSecret('hmc_1'))).toBe('client-secret');
 
     const again = await resealStoredSecrets(db(), createAesSecretBox(KEY));

@@ -387,7 +387,7 @@ async function main(): Promise<void> {
       // closes it; idle, the run ends.
       await notifyStorage.settings.save({
         accountId: ACCOUNT, channels: { webhook: true, telegram: false, slack: false }, webhookUrl: 'https://receiver.example.test/hook', telegramChatId: null,
-        slackWebhookUrl: null, sealedWebhookSecret: secrets.seal('whsec_replay', SEALED_FIELDS.webhookSecret(ACCOUNT)), webhookEvents: null, updatedAt: new Date(),
+        sealedSlackWebhookUrl: null, sealedWebhookSecret: secrets.seal('whsec_replay', SEALED_FIELDS.webhookSecret(ACCOUNT)), webhookEvents: null, updatedAt: new Date(),
       });
       const channel = `${ACCOUNT}:webhook`;
       receiverAnswers.push(false, false, true);
