@@ -18,7 +18,14 @@ ENV_FILE=$STATE_DIR/env
 PATH=$TOOLS_BIN:$PATH:/usr/local/go/bin
 export PATH HERALD_ROOT HERALD_TEMPORAL_PORT HERALD_TEMPORAL_UI_PORT HERALD_FERRETDB_PORT HERALD_API_PORT HERALD_REDIS_PORT
 
-mkdir -p "$TOOLS_BIN" "$LOG_DIR" "$RUN_DIR"
+# .herald/ holds the secret key, the databases' files, logs and media: owner-only. Every file
+# these scripts and the daemons they start create is 0600, every directory 0700 (umask), and the
+# state directories are closed even when an older release made them world-readable
+# (docs/security/at-rest.md). Whoever must share a file with another user sets its mode itself.
+umask 077
+mkdir -p "$TOOLS_BIN"
+mkdir -p -m 700 "$STATE_DIR" "$LOG_DIR" "$RUN_DIR"
+chmod 700 "$STATE_DIR" "$LOG_DIR" "$RUN_DIR"
 
 log() { printf '\033[1;34m[herald]\033[0m %s\n' "$*" >&2; }
 warn() { printf '\033[1;33m[herald] warning:\033[0m %s\n' "$*" >&2; }
@@ -151,6 +158,7 @@ ensure_secret_key() {
       node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64")+"\n")' >"$f")
     log "generated HERALD_SECRET_KEY into $f"
   fi
+  chmod 600 "$f"   # a key file of an older release may be world-readable
   HERALD_SECRET_KEY=$(cat "$f")
   export HERALD_SECRET_KEY
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { MediaTooLargeError, type MediaStore, type StoredMedia } from '../../core/ports/media';
@@ -22,23 +22,43 @@ export type LocalMediaStore = MediaStore & {
  * so memory stays flat whatever the size and a crash never leaves a half file under a real id.
  * A whole file already on disk (`putFile`) is renamed into place, never copied on the same file
  * system, and not read again when its digest is known.
+ *
+ * Owner-only (docs/security/at-rest.md): directories 0700, files 0600 whatever the process's
+ * umask, including files moved in from elsewhere (an upload's temporary file, an ffmpeg output);
+ * the root is made 0700 on the first write, so a store of an older release is closed too. The
+ * daemon that owns the store reads its files as before.
  */
+export const STORE_DIR_MODE = 0o700;
+export const STORE_FILE_MODE = 0o600;
+
+/** mkdir -p with owner-only directories. */
+const ownerDir = (dir: string) => mkdir(dir, { recursive: true, mode: STORE_DIR_MODE });
+
 export function createLocalMediaStore(root: string): LocalMediaStore {
   const stagingDir = path.join(root, 'tmp');
   const pathOf = (id: string) => {
     if (!/^[0-9a-f]{64}$/.test(id)) throw new Error(`not a media id: ${id}`);
     return path.join(root, id.slice(0, 2), id);
   };
+  let rootClosed: Promise<void> | undefined;
+  const closeRoot = () => (rootClosed ??= (async () => {
+    await ownerDir(root);
+    // A root this user does not own (a shared volume) keeps the mode its owner gave it.
+    await chmod(root, STORE_DIR_MODE).catch((err: NodeJS.ErrnoException) => { if (err.code !== 'EPERM') throw err; });
+  })().catch((err: unknown) => { rootClosed = undefined; throw err; }));
   const stagingFile = async () => {
-    await mkdir(stagingDir, { recursive: true });
+    await closeRoot();
+    await ownerDir(stagingDir);
     return path.join(stagingDir, randomBytes(8).toString('hex'));
   };
   /** Puts a whole file of the store's own file system under its id, then writes the sidecar. */
   const settle = async (tmp: string, stored: StoredMedia): Promise<StoredMedia> => {
     const final = pathOf(stored.id);
-    await mkdir(path.dirname(final), { recursive: true });
+    await closeRoot();
+    await ownerDir(path.dirname(final));
     await rename(tmp, final);
-    await writeFile(`${final}.json`, JSON.stringify(stored));
+    await chmod(final, STORE_FILE_MODE);
+    await writeFile(`${final}.json`, JSON.stringify(stored), { mode: STORE_FILE_MODE });
     return stored;
   };
   const sha256Of = async (file: string): Promise<string> => {
@@ -61,7 +81,7 @@ export function createLocalMediaStore(root: string): LocalMediaStore {
     async put(source, meta) {
       const tmp = await stagingFile();
       const hash = createHash('sha256');
-      const out = createWriteStream(tmp);
+      const out = createWriteStream(tmp, { mode: STORE_FILE_MODE });
       let size = 0;
       try {
         for await (const chunk of source) {

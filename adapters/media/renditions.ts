@@ -6,6 +6,7 @@ import ffmpeg from 'fluent-ffmpeg';
 import type { MediaRef } from '../../core/domain/media';
 import type { MediaProbe, MediaStore } from '../../core/ports/media';
 import type { RenditionType } from '../../core/ports/platform';
+import { STORE_FILE_MODE } from './local-store';
 
 export interface RenditionOptions {
   store: MediaStore;
@@ -78,7 +79,7 @@ export function createRenditions(opts: RenditionOptions): (id: string, as: Rendi
       });
       const stored = await opts.store.put(createReadStream(out), { contentType: as });
       const ref = await describe(stored.id, as, stored.size);
-      await writeFile(indexFile, JSON.stringify(ref));
+      await writeFile(indexFile, JSON.stringify(ref), { mode: STORE_FILE_MODE });
       return ref;
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { maskedSlackUrl } from '../../core/domain/notifications';
 import type { NotificationSenders, SendOutcome } from '../../core/ports/notification-channels';
 import { AllowList, type DestinationRules, type Resolver } from '../net/destination';
 import { postOnce } from './http-post';
@@ -16,18 +17,6 @@ export interface SenderOptions {
   resolve?: Resolver;
   telegram: { botToken: string | null; apiBase: string };
   now?: () => number;
-}
-
-/** Slack incoming-webhook URLs are credentials: the log shows them with the secret part masked. */
-export function maskSlackUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    const parts = url.pathname.split('/');
-    if (parts.length > 2) parts[parts.length - 1] = '…';
-    return `${url.origin}${parts.join('/')}`;
-  } catch {
-    return 'slack';
-  }
 }
 
 /** Telegram's answer `{ok, description}` as the delivery's error. */
@@ -67,8 +56,9 @@ export function createNotificationSenders(opts: SenderOptions): NotificationSend
       const body = JSON.stringify({ chat_id: /^-?\d+$/.test(chatId) ? Number(chatId) : chatId, text: [...text].slice(0, 4096).join(''), disable_web_page_preview: true });
       return telegramOutcome(await postOnce(url, body, { 'User-Agent': opts.userAgent }, { rules: trusted, timeoutMs: opts.timeoutMs }, shown));
     },
+    // Slack incoming-webhook URLs are credentials: the delivery log keeps them masked.
     async slack(webhookUrl, text) {
-      return postOnce(webhookUrl, JSON.stringify({ text }), { 'User-Agent': opts.userAgent }, { rules, timeoutMs: opts.timeoutMs }, maskSlackUrl(webhookUrl));
+      return postOnce(webhookUrl, JSON.stringify({ text }), { 'User-Agent': opts.userAgent }, { rules, timeoutMs: opts.timeoutMs }, maskedSlackUrl(webhookUrl));
     },
   };
 }

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type { Context, Middleware, Next } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
+import { STORE_DIR_MODE } from '../../adapters/media/local-store';
 import { HeraldError, invalidInput } from '../../core/domain/errors';
 import { HttpEdgeError } from './http-errors';
 
@@ -101,7 +102,8 @@ export function bodyReader(limits: BodyLimits): Middleware {
       }
       return plain(ctx, next);
     }
-    if (limits.uploadDir) await mkdir(limits.uploadDir, { recursive: true });
+    // Owner-only, as the media store it belongs to: formidable's files inherit its privacy.
+    if (limits.uploadDir) await mkdir(limits.uploadDir, { recursive: true, mode: STORE_DIR_MODE });
     // Form fields as they stream in: formidable keeps them only for a body it read to the end.
     const seen = new Map<string, string[]>();
     const multipart = koaBody({

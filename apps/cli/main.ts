@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createAesSecretBox, randomIds, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
+import { randomIds, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { HeraldError } from '../../core/domain/errors';
 import { PLAN_NAMES } from '../../core/domain/plans';
 import {
@@ -11,13 +11,14 @@ import { dropRetiredYearDocuments } from '../../adapters/mongo/analytics-history
 import { buildAnalyticsStorage } from '../shared/analytics';
 import { createOperatorReads } from '../../adapters/mongo/operator-reads';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
-import { loadConfig, requireSecretKey } from '../shared/config';
-import { buildPlatforms, connectMongo, connectTemporal } from '../shared/compose';
+import { loadConfig } from '../shared/config';
+import { buildPlatforms, buildSecretBox, connectMongo, connectTemporal } from '../shared/compose';
+import { resealStoredSecrets } from '../../adapters/mongo/reseal';
 import { createLogger, setRootLogger } from '../shared/logging';
 import { createMongoMediaUsage } from '../../adapters/mongo/media-usage';
 import { buildNotifications } from '../shared/notifications';
 import type { OperatorAccount } from '../../core/domain/operator';
-import { failedDeliveries, mediaMinutes, redeliverOne } from './service-commands';
+import { failedDeliveries, mediaMinutes, redeliverOne, resealReport } from './service-commands';
 import {
   accountsList, connectionsNeeding, profileShow, profilesList, uploadFailures, uploadShow, type OperatorDeps, type Output,
 } from './operator-commands';
@@ -49,6 +50,10 @@ const USAGE = `Herald operator CLI
   herald webhooks redeliver --email <email> --id <delivery id>
                                                Sends a delivery again now (same id, signed anew)
 
+  herald secrets reseal [--dry-run]            Seals every stored secret sealed before secrets were
+                                               bound to their record again, bound (docs/security/at-rest.md);
+                                               then HERALD_SECRETS_ACCEPT_UNBOUND=false refuses old ones
+
   herald analytics rebuild [--email <email>]   Rebuilds total impressions' year series from the daily
                                                snapshots (every account without --email); run it
                                                between snapshot rounds (23:50 UTC by default)
@@ -64,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       email: { type: 'string' }, plan: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, username: { type: 'string' },
-      'request-id': { type: 'string' }, since: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      'request-id': { type: 'string' }, since: { type: 'string' }, json: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
   const command = positionals.join(' ');
@@ -97,13 +102,17 @@ async function main(argv: string[]): Promise<number> {
   const withNotifications = async (run: (n: Awaited<ReturnType<typeof buildNotifications>>) => Promise<Output>): Promise<void> => {
     const temporal = await connectTemporal(config);
     try {
-      print(await run(await buildNotifications(config, mongo.db, mongo.storage, createAesSecretBox(requireSecretKey(config)), temporal.client)));
+      print(await run(await buildNotifications(config, mongo.db, mongo.storage, buildSecretBox(config), temporal.client)));
     } finally {
       await temporal.connection.close();
     }
   };
   try {
     switch (command) {
+      case 'secrets reseal':
+        // Opens the old values whatever HERALD_SECRETS_ACCEPT_UNBOUND says: that is its job.
+        print(resealReport(await resealStoredSecrets(mongo.db, buildSecretBox(config, { acceptUnbound: true }), { dryRun: values['dry-run'] === true }), values['dry-run'] === true));
+        return 0;
       case 'media minutes':
         print(await mediaMinutes({ mediaUsage: await createMongoMediaUsage(mongo.db), clock: systemClock }, await operator()));
         return 0;

@@ -3,6 +3,7 @@ import { mediaConsumption } from '../../core/usecases/media-jobs';
 import { listDeliveries, redeliver, type NotificationDeps } from '../../core/usecases/notifications';
 import type { MediaUsageRepository } from '../../core/ports/storage/media-usage';
 import type { Clock } from '../../core/ports/system';
+import type { ResealReport } from '../../adapters/mongo/reseal';
 import type { Output } from './operator-commands';
 import { sinceOf, table } from './table';
 
@@ -26,4 +27,10 @@ export async function failedDeliveries(deps: NotificationDeps, account: Operator
 export async function redeliverOne(deps: NotificationDeps, account: OperatorAccount, deliveryId: string): Promise<Output> {
   const attempt = await redeliver(deps, account, deliveryId);
   return { data: attempt, text: table([{ ...attempt } as Record<string, unknown>], ['delivery_id', 'outcome', 'status_code', 'latency_ms', 'error']) };
+}
+
+/** `secrets reseal`: per sealed field, how many values were sealed again bound to their record. */
+export function resealReport(reports: ResealReport[], dryRun: boolean): Output {
+  const rows = reports.map((r) => ({ ...r, unreadable: r.unreadable.length ? r.unreadable.join(' ') : '-' }) as Record<string, unknown>);
+  return { data: reports, text: `${table(rows, ['collection', 'field', 'examined', 'resealed', 'changedMeanwhile', 'unreadable'])}${dryRun ? '\n(dry run: nothing written)' : ''}` };
 }

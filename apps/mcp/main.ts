@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createAuthFailureGuard } from '../../adapters/redis/rate-limit';
-import { createAesSecretBox, randomIds, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
+import { randomIds, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { createMongoAgentOAuthStore } from '../../adapters/mongo/agent-oauth';
 import { deleteExpiredAgentGrants } from '../../core/usecases/agent-oauth';
 import { AuthCache } from '../../core/usecases/authenticate';
 import { loadConfig, requireSecretKey } from '../shared/config';
-import { connectMongo, connectRedis, log } from '../shared/compose';
+import { buildSecretBox, connectMongo, connectRedis, log } from '../shared/compose';
 import { onShutdown } from '../shared/shutdown';
 import { startObservability } from '../shared/observability';
 import { mongoReady, redisReady } from '../shared/readiness';
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const serverOptions = mcpServerOptions(config);
   const tools = generateTools(serverOptions);
   const publicHost = new URL(config.mcp.publicBaseUrl).hostname;
-  const mcp = createMcpApp({ server: serverOptions, tools, oauth, secrets: createAesSecretBox(secretKey), auth, uploads, log }, {
+  const mcp = createMcpApp({ server: serverOptions, tools, oauth, secrets: buildSecretBox(config), auth, uploads, log }, {
     publicBaseUrl: config.mcp.publicBaseUrl,
     allowedHosts: [...new Set([publicHost, config.mcp.host, 'localhost', '127.0.0.1', '[::1]'])],
     trustProxy: config.api.trustProxy,

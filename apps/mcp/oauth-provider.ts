@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { AGENT_CLIENT_PREFIX } from '../../core/domain/agent-oauth';
+import { SEALED_FIELDS } from '../../core/domain/sealed-fields';
 import type { SecretBox } from '../../core/ports/system';
 import {
   AgentOAuthError, challengeForCode, exchangeAuthorizationCode, findLiveAccessToken, parseAgentScopes, refreshAgentTokens,
@@ -58,7 +59,7 @@ export function createAgentOAuthProvider(deps: AgentOAuthDeps & { secrets: Secre
         ...(client.metadata as Omit<OAuthClientInformationFull, 'client_id'>),
         client_id: client.clientId,
         client_id_issued_at: Math.floor(client.createdAt.getTime() / 1000),
-        ...(client.sealedSecret ? { client_secret: deps.secrets.open(client.sealedSecret) } : {}),
+        ...(client.sealedSecret ? { client_secret: deps.secrets.open(client.sealedSecret, SEALED_FIELDS.agentClientSecret(client.clientId)) } : {}),
       } as OAuthClientInformationFull;
     },
     async registerClient(client) {
@@ -68,7 +69,7 @@ export function createAgentOAuthProvider(deps: AgentOAuthDeps & { secrets: Secre
       }
       const { client_secret: secret, ...metadata } = client;
       const clientId = deps.ids.next(AGENT_CLIENT_PREFIX.slice(0, -1));
-      const record = await registerAgentClient(deps, { clientId, metadata, sealedSecret: secret ? deps.secrets.seal(secret) : null });
+      const record = await registerAgentClient(deps, { clientId, metadata, sealedSecret: secret ? deps.secrets.seal(secret, SEALED_FIELDS.agentClientSecret(clientId)) : null });
       return { ...client, client_id: clientId, client_id_issued_at: Math.floor(record.createdAt.getTime() / 1000) };
     },
   };

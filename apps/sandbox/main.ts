@@ -138,7 +138,7 @@ export function formatEnvFile(env: Record<string, string>): string {
 }
 
 async function writeEnvFile(stateDir: string, env: Record<string, string>): Promise<string> {
-  await mkdir(stateDir, { recursive: true });
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
   const envFile = join(stateDir, 'sandbox.env');
   // Written whole then renamed, so a reader never sees half a file.
   const tmp = `${envFile}.${process.pid}.tmp`;

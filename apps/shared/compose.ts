@@ -16,8 +16,9 @@ import { createFfprobe } from '../../adapters/media/ffprobe';
 import { createRenditions } from '../../adapters/media/renditions';
 import { createUrlMediaFetcher } from '../../adapters/media/url-fetcher';
 import { createMediaFetcher } from '../../adapters/media/describe';
-import { systemClock } from '../../adapters/crypto/node-crypto';
-import type { HeraldConfig } from './config';
+import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-crypto';
+import type { SecretBox } from '../../core/ports/system';
+import { requireSecretKey, type HeraldConfig } from './config';
 import { buildPlatforms as buildPlatformRegistry } from './platforms';
 import { logWith, rootLogger } from './logging';
 import type { RecordChangePublisher } from '../../core/ports/record-changes';
@@ -36,6 +37,11 @@ export const log: (message: string, fields?: Record<string, unknown>) => void = 
  * drop what they cached. A connection of its own, so announcing never waits on the rate limits'
  * fail-fast client; a lost announcement is bounded by the readers' TTL.
  */
+/** The secret box of HERALD_SECRET_KEY; `acceptUnbound` overrides HERALD_SECRETS_ACCEPT_UNBOUND (the reseal step). */
+export function buildSecretBox(config: HeraldConfig, opts: { acceptUnbound?: boolean } = {}): SecretBox {
+  return createAesSecretBox(requireSecretKey(config), { acceptUnbound: opts.acceptUnbound ?? config.secretsAcceptUnbound });
+}
+
 export function connectRecordChanges(config: HeraldConfig): { publisher: RecordChangePublisher; channel: string; close(): Promise<void> } {
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on('error', (err) => log('redis error (record change announcements)', { error: err.message }));

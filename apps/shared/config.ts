@@ -20,6 +20,11 @@ export interface HeraldConfig {
   redisKeyPrefix: string;
   temporal: { address: string; namespace: string; taskQueue: string };
   secretKey: string | undefined;
+  /**
+   * HERALD_SECRETS_ACCEPT_UNBOUND (default true): open values sealed before they were bound to
+   * their record; `false` once `herald secrets reseal` ran (docs/security/at-rest.md).
+   */
+  secretsAcceptUnbound: boolean;
   /** Per network: base URLs, OAuth client credentials, timeout (apps/shared/platforms.ts lists the variables). */
   platforms: PlatformSettings;
   rateLimit: { points: number; windowSeconds: number; lease: number; authMaxFailures: number; authBlockSeconds: number };
@@ -199,6 +204,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       taskQueue: env.HERALD_TASK_QUEUE ?? 'herald',
     },
     secretKey: env.HERALD_SECRET_KEY,
+    secretsAcceptUnbound: env.HERALD_SECRETS_ACCEPT_UNBOUND !== 'false',
     platforms: loadPlatformSettings(env),
     rateLimit: {
       points: rateLimitPoints,

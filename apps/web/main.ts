@@ -1,10 +1,10 @@
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
-import { createAesSecretBox, randomIds, s256Pkce, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
+import { randomIds, s256Pkce, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { createMongoConnectStorage } from '../../adapters/mongo/connect-storage';
 import { deleteExpiredConnectLinks } from '../../core/usecases/connect-links';
 import { createHmac } from 'node:crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
-import { buildMedia, buildPlatforms, connectMongo, connectRecordChanges, connectTemporal, log } from '../shared/compose';
+import { buildMedia, buildPlatforms, buildSecretBox, connectMongo, connectRecordChanges, connectTemporal, log } from '../shared/compose';
 import { onShutdown } from '../shared/shutdown';
 import { createHttpServer } from '../api/http-server';
 import { createWeb } from './server';
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     connect,
     platforms: buildPlatforms(config),
     runner: createTemporalUploadRunner(temporal.client, { taskQueue: config.temporal.taskQueue, timing: config.uploadTiming }),
-    secrets: createAesSecretBox(secretKey),
+    secrets: buildSecretBox(config),
     media: media.access,
     ids: randomIds,
     clock: systemClock,

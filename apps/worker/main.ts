@@ -1,8 +1,7 @@
 import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString, type LogLevel } from '@temporalio/worker';
 import { OpenTelemetryActivityInboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
-import { createAesSecretBox } from '../../adapters/crypto/node-crypto';
 import { loadConfig, requireSecretKey } from '../shared/config';
-import { buildMedia, buildPlatforms, connectMongo, connectRecordChanges, connectTemporal, log, logMongoCommands } from '../shared/compose';
+import { buildMedia, buildPlatforms, buildSecretBox, connectMongo, connectRecordChanges, connectTemporal, log, logMongoCommands } from '../shared/compose';
 import { startObservability } from '../shared/observability';
 import { mongoReady, temporalReady } from '../shared/readiness';
 import { freeLoopbackPort } from '../shared/ports';
@@ -39,7 +38,7 @@ async function main(): Promise<void> {
     observability.addMetricsSource(async () => (await fetch(`http://127.0.0.1:${sdkMetricsPort}/metrics`)).text());
   }
 
-  const secrets = createAesSecretBox(secretKey);
+  const secrets = buildSecretBox(config);
   const media = buildMedia(config, secretKey);
   // Connection state the worker writes (refreshes, reauth marks, pauses) reaches the API's caches at once.
   const changes = connectRecordChanges(config);

@@ -15,7 +15,10 @@ export interface NotificationSettings {
   channels: { webhook: boolean; telegram: boolean; slack: boolean };
   webhookUrl: string | null;
   telegramChatId: string | null;
-  slackWebhookUrl: string | null;
+  /** The Slack incoming-webhook URL, sealed (SecretBox): the URL is the credential of the channel. */
+  sealedSlackWebhookUrl: string | null;
+  /** Before issue 26 the Slack URL was stored in plain text under this name: still read, dropped by the next save. */
+  slackWebhookUrl?: string | null;
   /** The signing secret, sealed (SecretBox); created the first time a webhook URL is saved. */
   sealedWebhookSecret: string | null;
   webhookEvents: EventFilter;
@@ -37,11 +40,30 @@ export function defaultNotificationSettings(accountId: string, now: Date): Notif
     channels: { webhook: false, telegram: false, slack: false },
     webhookUrl: null,
     telegramChatId: null,
-    slackWebhookUrl: null,
+    sealedSlackWebhookUrl: null,
     sealedWebhookSecret: null,
     webhookEvents: null,
     updatedAt: now,
   };
+}
+
+/**
+ * A Slack incoming-webhook URL as the API and the delivery log show it. Whoever has the URL posts
+ * to the channel, so only a prefix that names no secret is kept: the origin, the first path
+ * segment and the first character of the second (Slack's `T` of the workspace id), each later
+ * segment shown as `…` and the last as `****`: `https://hooks.slack.com/services/T…/…/****`.
+ * Query and fragment are dropped. Never a working URL, so sending it back means "unchanged".
+ */
+export function maskedSlackUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return '****';
+  }
+  const segments = url.pathname.split('/').filter(Boolean);
+  const kept = segments.slice(0, -1).map((segment, i) => (i === 0 ? segment : i === 1 ? `${segment[0]}…` : '…'));
+  return [url.origin, ...kept, '****'].join('/');
 }
 
 /** The filter as the API shows it: every event named, true unless turned off. */

@@ -2,6 +2,7 @@ import { connectRefused, invalidInput, PlatformError, redditUnavailable } from '
 import type { ConnectedAccount } from '../domain/connected-account';
 import type { OperatorAccount } from '../domain/operator';
 import { UNAVAILABLE_PLATFORMS, type Platform } from '../domain/platforms';
+import { SEALED_FIELDS } from '../domain/sealed-fields';
 import type { PlatformRegistry, VerifiedConnection } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import type { Clock, IdGenerator, SecretBox } from '../ports/system';
@@ -66,7 +67,7 @@ export async function storeConnection(
     avatarUrl: verified.identity.avatarUrl,
     status: 'connected',
     ...(verified.identity.capabilities ? { capabilities: verified.identity.capabilities } : {}),
-    sealedCredentials: deps.secrets.seal(JSON.stringify(verified.credentials)),
+    sealedCredentials: deps.secrets.seal(JSON.stringify(verified.credentials), SEALED_FIELDS.connectionCredentials(owner)),
     // A new generation (core/domain/connection-lifecycle.ts): never the previous one's instant.
     connectedAt: previous && previous.connectedAt.getTime() >= now.getTime() ? new Date(previous.connectedAt.getTime() + 1) : now,
     updatedAt: now,

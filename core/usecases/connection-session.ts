@@ -4,6 +4,7 @@ import { LeaseBusyError, type CredentialLeases } from '../ports/credential-lease
 import type { CallContext, PlatformCredentials, PlatformRegistry, TokenRefresher } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import type { Clock, SecretBox } from '../ports/system';
+import { SEALED_FIELDS } from '../domain/sealed-fields';
 import { recordAuthStrike, recordRefreshFailure, type LifecycleDeps } from './connection-lifecycle';
 import type { Metrics } from '../ports/metrics';
 
@@ -67,7 +68,7 @@ export async function withConnection<T>(
 ): Promise<T> {
   const refresher = deps.platforms.get(connection.platform)?.refresher;
   let sealed = connection.sealedCredentials;
-  let credentials = open(deps, sealed);
+  let credentials = openCredentials(deps, connection, sealed);
   const context = (): CallContext => ({ credentials, ...(opts.signal ? { signal: opts.signal } : {}) });
   /** The refresh itself was refused (its failure is already counted: reauth_required at once). */
   let refreshRefused = false;
@@ -117,12 +118,13 @@ export async function withConnection<T>(
 export async function renewCredentials(deps: ConnectionSessionDeps, connection: ConnectedAccount): Promise<PlatformCredentials> {
   const refresher = deps.platforms.get(connection.platform)?.refresher;
   if (!refresher) throw new PlatformError(connection.platform, { kind: 'unsupported' }, `${connection.platform} tokens are not renewed.`);
-  const used = open(deps, connection.sealedCredentials);
+  const used = openCredentials(deps, connection);
   return (await refreshSerialized(deps, connection, refresher, connection.sealedCredentials, used)).credentials;
 }
 
-const open = (deps: Pick<ConnectionSessionDeps, 'secrets'>, sealed: string): PlatformCredentials =>
-  JSON.parse(deps.secrets.open(sealed)) as PlatformCredentials;
+/** The connection's credentials (`sealed`: a text read for it under the lease). */
+export const openCredentials = (deps: Pick<ConnectionSessionDeps, 'secrets'>, connection: ConnectedAccount, sealed = connection.sealedCredentials): PlatformCredentials =>
+  JSON.parse(deps.secrets.open(sealed, SEALED_FIELDS.connectionCredentials(connection))) as PlatformCredentials;
 
 function expiring(deps: Pick<ConnectionSessionDeps, 'clock'>, credentials: PlatformCredentials): boolean {
   const expiresAt = credentials.expires_at ? Date.parse(credentials.expires_at) : NaN;
@@ -145,7 +147,7 @@ async function refreshSerialized(
   }
   try {
     const current = await deps.storage.connectedAccounts.findById(connection.id);
-    if (current && current.sealedCredentials !== usedSealed) return { sealed: current.sealedCredentials, credentials: open(deps, current.sealedCredentials) };
+    if (current && current.sealedCredentials !== usedSealed) return { sealed: current.sealedCredentials, credentials: openCredentials(deps, current) };
     let renewed: PlatformCredentials;
     try {
       renewed = await refresher.refresh(used);
@@ -158,7 +160,7 @@ async function refreshSerialized(
       throw err;
     }
     deps.metrics?.inc('herald_token_refreshes_total', { network: connection.platform, outcome: 'ok' });
-    const sealed = deps.secrets.seal(JSON.stringify(renewed));
+    const sealed = deps.secrets.seal(JSON.stringify(renewed), SEALED_FIELDS.connectionCredentials(connection));
     await deps.storage.connectedAccounts.updateCredentials(connection.id, sealed, deps.clock.now());
     return { sealed, credentials: renewed };
   } finally {

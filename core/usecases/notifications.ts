@@ -1,6 +1,6 @@
 import { forbidden, invalidInput, notFound } from '../domain/errors';
 import {
-  channelId, channelWants, chatText, defaultNotificationSettings, filterView, parseChannelId, publicPayload, testPayload,
+  channelId, channelWants, chatText, defaultNotificationSettings, filterView, maskedSlackUrl, parseChannelId, publicPayload, testPayload,
   CHANNEL_KINDS, type ChannelKind, type ChannelRef, type EventFilter, type NotificationSettings, type ProfileWebhook, type PublicPayload,
 } from '../domain/notifications';
 import type { OperatorAccount } from '../domain/operator';
@@ -12,6 +12,7 @@ import type { NotificationSettingsRepository } from '../ports/storage/notificati
 import type { ProfileWebhookRepository } from '../ports/storage/profile-webhooks';
 import type { Storage } from '../ports/storage';
 import type { Clock, IdGenerator, SecretBox } from '../ports/system';
+import { hasSlackUrl, sealedForSave, sealWebhookSecret, slackUrlOf, webhookSecretOf, withSlackUrl } from './notification-secrets';
 import { requireProfile } from './profiles';
 
 /** The notification repositories, built together by each adapter. */
@@ -59,13 +60,15 @@ export interface NotificationsView {
   webhook_events: Record<HeraldEventName, boolean>;
 }
 
+/** The Slack URL is masked (`maskedSlackUrl`): it is a credential, and the read is not where it is needed. */
 function view(deps: Pick<NotificationDeps, 'secrets'>, s: NotificationSettings): NotificationsView {
+  const slack = slackUrlOf(deps, s);
   return {
     channels: { ...s.channels },
     webhook_url: s.webhookUrl,
     telegram_chat_id: s.telegramChatId,
-    slack_webhook_url: s.slackWebhookUrl,
-    webhook_secret: s.sealedWebhookSecret ? deps.secrets.open(s.sealedWebhookSecret) : null,
+    slack_webhook_url: slack && maskedSlackUrl(slack),
+    webhook_secret: webhookSecretOf(deps, s),
     webhook_events: filterView(s.webhookEvents),
   };
 }
@@ -73,6 +76,10 @@ function view(deps: Pick<NotificationDeps, 'secrets'>, s: NotificationSettings):
 async function settingsOf(deps: Pick<NotificationDeps, 'notifications' | 'clock'>, accountId: string): Promise<NotificationSettings> {
   return (await deps.notifications.settings.get(accountId)) ?? defaultNotificationSettings(accountId, deps.clock.now());
 }
+
+/** Every save seals what an older release left unsealed or unbound (notification-secrets.ts). */
+const saveSettings = (deps: Pick<NotificationDeps, 'notifications' | 'secrets'>, s: NotificationSettings): Promise<void> =>
+  deps.notifications.settings.save(sealedForSave(deps, s));
 
 export async function getNotifications(deps: NotificationDeps, account: OperatorAccount): Promise<NotificationsView> {
   return view(deps, await settingsOf(deps, account.id));
@@ -113,7 +120,7 @@ export function parseEventFilter(value: unknown, field = 'webhook_events'): Even
 }
 
 async function ensureSecret(deps: NotificationDeps, s: NotificationSettings): Promise<NotificationSettings> {
-  return s.sealedWebhookSecret ? s : { ...s, sealedWebhookSecret: deps.secrets.seal(deps.crypto.newSecret()) };
+  return s.sealedWebhookSecret ? s : { ...s, sealedWebhookSecret: sealWebhookSecret(deps, s.accountId, deps.crypto.newSecret()) };
 }
 
 /**
@@ -126,7 +133,11 @@ export async function saveNotifications(deps: NotificationDeps, account: Operato
   let next: NotificationSettings = { ...before, channels: { ...before.channels }, updatedAt: deps.clock.now() };
   const webhookUrl = optionalText(input, 'webhook_url', MAX_URL);
   const chatId = optionalText(input, 'telegram_chat_id', 200);
-  const slackUrl = optionalText(input, 'slack_webhook_url', MAX_URL);
+  const slackBefore = slackUrlOf(deps, before);
+  let slackUrl = optionalText(input, 'slack_webhook_url', MAX_URL);
+  // The masked URL of a read sent back (a client saving what it read): the stored URL stays.
+  if (slackUrl && slackBefore && slackUrl === maskedSlackUrl(slackBefore)) slackUrl = undefined;
+  const slack = slackUrl === undefined ? slackBefore : slackUrl;
   if (webhookUrl) await deps.guard.vet(webhookUrl, 'webhook_url');
   if (slackUrl) await deps.guard.vet(slackUrl, 'slack_webhook_url');
   if (chatId && !/^(-?\d{1,20}|@[A-Za-z][\w]{3,64})$/.test(chatId)) {
@@ -134,7 +145,7 @@ export async function saveNotifications(deps: NotificationDeps, account: Operato
   }
   if (webhookUrl !== undefined) { next.webhookUrl = webhookUrl; next.channels.webhook = webhookUrl !== null; }
   if (chatId !== undefined) { next.telegramChatId = chatId; next.channels.telegram = chatId !== null; }
-  if (slackUrl !== undefined) { next.slackWebhookUrl = slackUrl; next.channels.slack = slackUrl !== null; }
+  if (slackUrl !== undefined) { next = withSlackUrl(deps, next, slackUrl); next.channels.slack = slackUrl !== null; }
   const channels = input.channels;
   if (channels !== undefined && channels !== null) {
     if (typeof channels !== 'object' || Array.isArray(channels)) throw invalidInput('channels must be an object {webhook, telegram, slack} of booleans.', { violations: [{ field: 'channels', message: 'must be an object' }] });
@@ -146,7 +157,7 @@ export async function saveNotifications(deps: NotificationDeps, account: Operato
     }
   }
   next.webhookEvents = parseEventFilter(input.webhook_events);
-  const missing = ([['webhook', 'webhook_url', next.webhookUrl], ['telegram', 'telegram_chat_id', next.telegramChatId], ['slack', 'slack_webhook_url', next.slackWebhookUrl]] as const)
+  const missing = ([['webhook', 'webhook_url', next.webhookUrl], ['telegram', 'telegram_chat_id', next.telegramChatId], ['slack', 'slack_webhook_url', slack]] as const)
     .filter(([channel, , address]) => next.channels[channel] && !address);
   if (missing.length) {
     throw invalidInput(`Turning on ${missing.map(([c]) => c).join(', ')} needs ${missing.map(([, f]) => f).join(', ')}.`,
@@ -157,13 +168,13 @@ export async function saveNotifications(deps: NotificationDeps, account: Operato
   }
   // The secret is created the first time a webhook URL is saved.
   if (next.webhookUrl) next = await ensureSecret(deps, next);
-  await deps.notifications.settings.save(next);
+  await saveSettings(deps, next);
   // A changed address gets a fresh chance: its channel's pause ends now.
   if (deps.queue?.resume) {
     const changed: ChannelKind[] = [];
     if (next.webhookUrl !== before.webhookUrl) changed.push('webhook');
     if (next.telegramChatId !== before.telegramChatId) changed.push('telegram');
-    if (next.slackWebhookUrl !== before.slackWebhookUrl) changed.push('slack');
+    if (slack !== slackBefore) changed.push('slack');
     await Promise.all(changed.map((kind) => deps.queue!.resume!(channelId({ accountId: account.id, kind })).catch(() => undefined)));
   }
   return view(deps, next);
@@ -175,7 +186,7 @@ export async function deleteWebhook(deps: NotificationDeps, account: OperatorAcc
   const next: NotificationSettings = {
     ...before, channels: { ...before.channels, webhook: false }, webhookUrl: null, webhookEvents: null, sealedWebhookSecret: null, updatedAt: deps.clock.now(),
   };
-  await deps.notifications.settings.save(next);
+  await saveSettings(deps, next);
   return view(deps, next);
 }
 
@@ -183,7 +194,7 @@ export async function deleteWebhook(deps: NotificationDeps, account: OperatorAcc
 export async function rotateWebhookSecret(deps: NotificationDeps, account: OperatorAccount): Promise<string> {
   const before = await settingsOf(deps, account.id);
   const secret = deps.crypto.newSecret();
-  await deps.notifications.settings.save({ ...before, sealedWebhookSecret: deps.secrets.seal(secret), updatedAt: deps.clock.now() });
+  await saveSettings(deps, { ...before, sealedWebhookSecret: sealWebhookSecret(deps, account.id, secret), updatedAt: deps.clock.now() });
   return secret;
 }
 
@@ -221,7 +232,7 @@ export async function saveProfileWebhook(deps: NotificationDeps, account: Operat
   await deps.notifications.profileWebhooks.save(hook);
   // Signed with the account's secret: created now if the account has none yet.
   const settings = await settingsOf(deps, account.id);
-  if (!settings.sealedWebhookSecret) await deps.notifications.settings.save(await ensureSecret(deps, { ...settings, updatedAt: deps.clock.now() }));
+  if (!settings.sealedWebhookSecret) await saveSettings(deps, await ensureSecret(deps, { ...settings, updatedAt: deps.clock.now() }));
   if (before && before.webhookUrl !== url) await deps.queue?.resume?.(channelId({ accountId: account.id, kind: 'profile_webhook', profileUsername: profile })).catch(() => undefined);
   return { profile_username: profile, webhook_url: url, webhook_events: filter ? filterView(filter) : null };
 }
@@ -243,14 +254,16 @@ interface Target {
 }
 
 async function targetOf(deps: NotificationDeps, ref: ChannelRef, settings: NotificationSettings): Promise<Target | string> {
-  const secret = settings.sealedWebhookSecret ? deps.secrets.open(settings.sealedWebhookSecret) : null;
+  const secret = webhookSecretOf(deps, settings);
   switch (ref.kind) {
     case 'webhook':
       return settings.channels.webhook && settings.webhookUrl ? { kind: 'webhook', address: settings.webhookUrl, secret } : 'the webhook channel is turned off';
     case 'telegram':
       return settings.channels.telegram && settings.telegramChatId ? { kind: 'telegram', address: settings.telegramChatId, secret: null } : 'the telegram channel is turned off';
-    case 'slack':
-      return settings.channels.slack && settings.slackWebhookUrl ? { kind: 'slack', address: settings.slackWebhookUrl, secret: null } : 'the slack channel is turned off';
+    case 'slack': {
+      const url = settings.channels.slack ? slackUrlOf(deps, settings) : null;
+      return url ? { kind: 'slack', address: url, secret: null } : 'the slack channel is turned off';
+    }
     case 'profile_webhook': {
       const hook = await deps.notifications.profileWebhooks.get(ref.accountId, ref.profileUsername!);
       return hook ? { kind: 'profile_webhook', address: hook.webhookUrl, secret } : `profile ${ref.profileUsername} has no webhook any more`;
@@ -277,10 +290,10 @@ export async function channelsFor(deps: Pick<NotificationDeps, 'notifications' |
   const settings = await once(cache, `s|${event.account_id}`, () => deps.notifications.settings.get(event.account_id));
   const refs: ChannelRef[] = [];
   if (settings) {
-    const on = (kind: 'webhook' | 'telegram' | 'slack', address: string | null) => settings.channels[kind] && address && channelWants({ accountId: event.account_id, kind }, event, settings.webhookEvents);
-    if (on('webhook', settings.webhookUrl)) refs.push({ accountId: event.account_id, kind: 'webhook' });
-    if (on('telegram', settings.telegramChatId)) refs.push({ accountId: event.account_id, kind: 'telegram' });
-    if (on('slack', settings.slackWebhookUrl)) refs.push({ accountId: event.account_id, kind: 'slack' });
+    const on = (kind: 'webhook' | 'telegram' | 'slack', addressed: boolean) => settings.channels[kind] && addressed && channelWants({ accountId: event.account_id, kind }, event, settings.webhookEvents);
+    if (on('webhook', Boolean(settings.webhookUrl))) refs.push({ accountId: event.account_id, kind: 'webhook' });
+    if (on('telegram', Boolean(settings.telegramChatId))) refs.push({ accountId: event.account_id, kind: 'telegram' });
+    if (on('slack', hasSlackUrl(settings))) refs.push({ accountId: event.account_id, kind: 'slack' });
   }
   if (event.profile_username) {
     const profile = event.profile_username;

@@ -2,7 +2,7 @@ import { connectionGeneration } from '../domain/connection-lifecycle';
 import { PlatformError } from '../domain/errors';
 import type { PlatformCredentials } from '../ports/platform';
 import type { ConnectionRefreshes, RefreshAheadOutcome } from '../ports/connection-refreshes';
-import { renewCredentials, type ConnectionSessionDeps } from './connection-session';
+import { openCredentials, renewCredentials, type ConnectionSessionDeps } from './connection-session';
 import { disconnectIfStillReauth, markReauthRequired } from './connection-lifecycle';
 import type { ReauthReason } from '../ports/notifications';
 
@@ -29,7 +29,7 @@ export async function refreshAhead(deps: RefreshAheadDeps, input: { connectionId
     return reauth(connection);
   }
   if (!deps.platforms.get(connection.platform)?.refresher) return { kind: 'done', reason: 'no_expiry' };
-  const credentials = JSON.parse(deps.secrets.open(connection.sealedCredentials)) as PlatformCredentials;
+  const credentials = openCredentials(deps, connection);
   const expiresAt = expiryOf(credentials);
   if (!Number.isFinite(expiresAt)) return { kind: 'done', reason: 'no_expiry' };
   const dueAt = expiresAt - input.marginMs;

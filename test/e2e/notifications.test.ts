@@ -217,6 +217,12 @@ describe('notifications end to end', () => {
     const hook = slack.createWebhook({ channel: '#herald' });
     const saved = await api.post('/api/herald/users/notifications', { telegram_chat_id: String(chatId), slack_webhook_url: hook.url });
     expect(saved).toMatchObject({ status: 200, body: { notifications: { channels: { webhook: false, telegram: true, slack: true } } } });
+    // Issue 26: the URL is the channel's credential: sealed at rest, masked on reads, kept by a save that sends the mask back.
+    const masked = `${new URL(hook.url).origin}/services/T…/…/****`;
+    expect(saved.body.notifications.slack_webhook_url).toBe(masked);
+    expect((await api.get('/api/herald/users/notifications')).body.notifications.slack_webhook_url).toBe(masked);
+    expect(JSON.stringify(await db.collection('notification_settings').findOne({ _id: id } as object))).not.toContain(new URL(hook.url).pathname);
+    expect(await api.post('/api/herald/users/notifications', { slack_webhook_url: masked })).toMatchObject({ status: 200, body: { notifications: { slack_webhook_url: masked } } });
     await emitConnected(id, '@chat_account');
     await eventually(async () => ({ t: telegram.messages(chatId).length, s: slack.messages('#herald').length }), (v) => v.t >= 1 && v.s >= 1, 90_000);
     expect(telegram.messages(chatId)[0]!.text).toBe('🔗 x account @chat_account connected (profile alice)');

@@ -38,7 +38,7 @@ import { createConnectionRefreshActivities } from '../../workflows/activities/co
 import { createTemporalConnectionRefreshes } from '../../adapters/temporal/connection-refreshes';
 import { fakeTextPlatform } from '../support/fake-platform';
 import { noMedia } from '../support/media-access';
-import { aConnectedAccount, anOperator, anUpload, aProfile } from '../support/mothers';
+import { aConnectedAccount, anOperator, anUpload, aProfile, sealedCredentialsOf } from '../support/mothers';
 import { historyToJSON } from './history-json';
 import { createMemoryNotificationStorage } from '../../adapters/memory/notifications';
 import { webhookCrypto } from '../../adapters/notify/signature';
@@ -63,6 +63,7 @@ import { fakeAnalytics } from '../support/fake-analytics';
 import { createMemoryAnalyticsSnapshots, createMemoryPostMetricsCaptures } from '../../adapters/memory/analytics-history';
 import { createAnalyticsSnapshotActivities } from '../../workflows/activities/analytics-snapshots';
 import { createTemporalAnalyticsSnapshots } from '../../adapters/temporal/analytics-snapshots';
+import { SEALED_FIELDS } from '../../core/domain/sealed-fields';
 
 const BUILT = path.resolve(__dirname, '../..');
 /** The worktree (this file runs from dist/). */
@@ -232,7 +233,7 @@ async function main(): Promise<void> {
   for (const platform of Object.keys(fakes) as Array<keyof typeof fakes>) {
     connections[platform] = await storage.connectedAccounts.upsert(aConnectedAccount({
       id: `conn-replay-${platform}`, accountId: ACCOUNT, profileUsername: PROFILE, platform,
-      sealedCredentials: secrets.seal(JSON.stringify({ secret: 'good' })),
+      sealedCredentials: sealedCredentialsOf(secrets, { accountId: ACCOUNT, profileUsername: PROFILE, platform }, { secret: 'good' }),
     }));
   }
 
@@ -386,7 +387,7 @@ async function main(): Promise<void> {
       // closes it; idle, the run ends.
       await notifyStorage.settings.save({
         accountId: ACCOUNT, channels: { webhook: true, telegram: false, slack: false }, webhookUrl: 'https://receiver.example.test/hook', telegramChatId: null,
-        slackWebhookUrl: null, sealedWebhookSecret: secrets.seal('whsec_replay'), webhookEvents: null, updatedAt: new Date(),
+        sealedSlackWebhookUrl: null, sealedWebhookSecret: secrets.seal('whsec_replay', SEALED_FIELDS.webhookSecret(ACCOUNT)), webhookEvents: null, updatedAt: new Date(),
       });
       const channel = `${ACCOUNT}:webhook`;
       receiverAnswers.push(false, false, true);
@@ -450,7 +451,7 @@ async function main(): Promise<void> {
       // Refresh-ahead of an account whose tokens live 3 s: renewed twice ahead of expiry, then the
       // refresh token is refused (reauth_required), and 2 s later the account is disconnected (account_blocked).
       const connection = await storage.connectedAccounts.upsert({
-        ...connections.tiktok, sealedCredentials: secrets.seal(JSON.stringify({ access_token: 'at-0', refresh_token: 'rt', expires_at: inMs(3000).toISOString() })),
+        ...connections.tiktok, sealedCredentials: sealedCredentialsOf(secrets, connections.tiktok!, { access_token: 'at-0', refresh_token: 'rt', expires_at: inMs(3000).toISOString() }),
       });
       await refreshes.connected(connection);
       const handle = client.workflow.getHandle(workflowIds.connectionRefresh(connection.id));

@@ -3,6 +3,9 @@ import type { Profile } from '../../core/domain/profile';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
 import type { TargetResult, UploadRequest } from '../../core/domain/upload';
 import type { UploadCompletedEvent } from '../../core/ports/notifications';
+import type { PlatformCredentials } from '../../core/ports/platform';
+import type { SecretBox } from '../../core/ports/system';
+import { SEALED_FIELDS } from '../../core/domain/sealed-fields';
 
 /**
  * Object mothers: valid domain objects with unique ids, any field overridable.
@@ -119,4 +122,9 @@ export function anUploadCompletedEvent(overrides: Partial<UploadCompletedEvent> 
     created_at: T0.toISOString(),
     ...overrides,
   };
+}
+
+/** Credentials sealed as a connection of `owner` stores them (bound to its account, profile and platform). */
+export function sealedCredentialsOf(secrets: SecretBox, owner: Pick<ConnectedAccount, 'accountId' | 'profileUsername' | 'platform'>, credentials: PlatformCredentials): string {
+  return secrets.seal(JSON.stringify(credentials), SEALED_FIELDS.connectionCredentials(owner));
 }

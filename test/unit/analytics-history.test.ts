@@ -21,7 +21,7 @@ import { rebuildAnalyticsSeries, snapshotPage } from '../../core/usecases/snapsh
 import { nextRoundAt } from '../../workflows/analytics-snapshots.workflow';
 import { fakeTextPlatform } from '../support/fake-platform';
 import { fakeAnalytics } from '../support/fake-analytics';
-import { aConnectedAccount, anOperator, anUpload, aProfile, aTargetResult } from '../support/mothers';
+import { aConnectedAccount, anOperator, anUpload, aProfile, aTargetResult, sealedCredentialsOf } from '../support/mothers';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
 const snap = (platform: Platform, date: string, metrics: AnalyticsSnapshot['metrics']): AnalyticsSnapshot => ({
@@ -193,7 +193,7 @@ function world(opts: { limit?: { points: number; windowSeconds: number } } = {})
     await storage.operators.insert(account);
     await storage.profiles.insert(aProfile({ accountId: account.id, username: 'alice' }));
     for (const p of Object.keys(nets) as Platform[]) {
-      await storage.connectedAccounts.upsert(aConnectedAccount({ id: `conn-${p}`, accountId: account.id, profileUsername: 'alice', platform: p, sealedCredentials: secrets.seal(JSON.stringify({ secret: 'good' })) }));
+      await storage.connectedAccounts.upsert(aConnectedAccount({ id: `conn-${p}`, accountId: account.id, profileUsername: 'alice', platform: p, sealedCredentials: sealedCredentialsOf(secrets, { accountId: account.id, profileUsername: 'alice', platform: p }, { secret: 'good' }) }));
     }
   };
   return { deps, nets, account, clock, setup, advance: (ms: number) => { now += ms; } };

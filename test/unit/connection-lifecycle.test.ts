@@ -18,6 +18,8 @@ import { disconnectAccount } from '../../core/usecases/disconnect-account';
 import { ensureRefreshAheadForAll, refreshAhead } from '../../core/usecases/refresh-ahead';
 import { ensureOperatorAccount } from '../../core/usecases/operator-accounts';
 import { createProfile, deleteProfile } from '../../core/usecases/profiles';
+import { openCredentials } from '../../core/usecases/connection-session';
+import { sealedCredentialsOf } from '../support/mothers';
 
 const EMAIL = 'lifecycle@example.com';
 
@@ -357,7 +359,7 @@ describe('refresh-ahead (one round of the per-account workflow)', () => {
     const w = await setup();
     w.network.state.ttlMs = 3600_000;
     const connection = await w.connect();
-    const expiry = Date.parse(JSON.parse(w.deps.secrets.open(connection.sealedCredentials)).expires_at);
+    const expiry = Date.parse(openCredentials(w.deps, connection).expires_at!);
     expect(await refreshAhead(w.deps, { connectionId: connection.id, marginMs: margin })).toEqual({ kind: 'next', nextAt: new Date(expiry - margin).toISOString() });
     expect(w.network.state.refreshes).toBe(0);
 
@@ -407,7 +409,7 @@ describe('refresh-ahead (one round of the per-account workflow)', () => {
     const w = await setup();
     expect(await refreshAhead(w.deps, { connectionId: 'no-such-connection', marginMs: margin })).toEqual({ kind: 'done', reason: 'gone' });
     const connection = await w.connect();
-    const noExpiry: ConnectedAccount = { ...connection, sealedCredentials: w.deps.secrets.seal(JSON.stringify({ access_token: 'x' })) };
+    const noExpiry: ConnectedAccount = { ...connection, sealedCredentials: sealedCredentialsOf(w.deps.secrets, connection, { access_token: 'x' }) };
     await w.deps.storage.connectedAccounts.updateCredentials(connection.id, noExpiry.sealedCredentials, w.deps.clock.now());
     expect(await refreshAhead(w.deps, { connectionId: connection.id, marginMs: margin })).toEqual({ kind: 'done', reason: 'no_expiry' });
   });

@@ -7,14 +7,15 @@ import type { ConnectedAccount } from '../../core/domain/connected-account';
 import type { ConnectedAccountRepository } from '../../core/ports/storage';
 import type { CallContext, PlatformAdapter, PlatformCredentials } from '../../core/ports/platform';
 import { ConnectionReadCache } from '../../core/usecases/connection-read-cache';
-import { withConnection } from '../../core/usecases/connection-session';
+import { openCredentials, withConnection } from '../../core/usecases/connection-session';
 import { connectionReads } from '../../apps/api/connection-reads';
 import type { ApiDeps } from '../../apps/api/deps';
+import { sealedCredentialsOf } from '../support/mothers';
 
 const TTL_MS = 3_000;
 const secrets = createAesSecretBox(Buffer.alloc(32, 7).toString('base64'));
-const seal = (c: PlatformCredentials) => secrets.seal(JSON.stringify(c));
-const open = (c: ConnectedAccount | null) => (c ? JSON.parse(secrets.open(c.sealedCredentials)) as PlatformCredentials : null);
+const seal = (c: PlatformCredentials) => sealedCredentialsOf(secrets, { accountId: 'acc-1', profileUsername: 'alice', platform: 'tiktok' }, c);
+const open = (c: ConnectedAccount | null) => (c ? openCredentials({ secrets }, c) : null);
 
 /** A clock the test moves by hand. */
 function fakeClock(start = '2026-03-01T00:00:00Z') {

@@ -5,7 +5,8 @@ import { PlatformError } from '../../core/domain/errors';
 import { NO_SETTINGS } from '../../core/domain/settings';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
 import type { CallContext, PlatformAdapter, PlatformCredentials } from '../../core/ports/platform';
-import { withConnection } from '../../core/usecases/connection-session';
+import { openCredentials, withConnection } from '../../core/usecases/connection-session';
+import { sealedCredentialsOf } from '../support/mothers';
 
 /**
  * A network that rotates refresh tokens like TikTok and X: each refresh token works once, and a
@@ -43,11 +44,11 @@ async function setup(credentials: PlatformCredentials, network = rotatingNetwork
   const connection: ConnectedAccount = {
     id: 'conn-1', accountId: 'acc-1', profileUsername: 'alice', platform: 'tiktok', status: 'connected',
     platformUserId: 'u1', handle: '@u1', displayName: 'U1', avatarUrl: '',
-    sealedCredentials: secrets.seal(JSON.stringify(credentials)), connectedAt: now, updatedAt: now,
+    sealedCredentials: sealedCredentialsOf(secrets, { accountId: 'acc-1', profileUsername: 'alice', platform: 'tiktok' }, credentials), connectedAt: now, updatedAt: now,
   } as ConnectedAccount;
   await storage.connectedAccounts.upsert(connection);
   const deps = { storage, secrets, clock: { now: () => now }, platforms: createPlatformRegistry([network.adapter]) };
-  const stored = async () => JSON.parse(secrets.open((await storage.connectedAccounts.findById('conn-1'))!.sealedCredentials)) as PlatformCredentials;
+  const stored = async () => openCredentials({ secrets }, (await storage.connectedAccounts.findById('conn-1'))!);
   return { deps, network, connection, stored, storage };
 }
 

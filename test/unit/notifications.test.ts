@@ -1,3 +1,4 @@
+import { createAesSecretBox } from '../../adapters/crypto/node-crypto';
 import { createMemoryNotificationStorage } from '../../adapters/memory/notifications';
 import { createMemoryStorage } from '../../adapters/memory/storage';
 import type { NotificationSenders, SendOutcome, WebhookRequest } from '../../core/ports/notification-channels';
@@ -6,7 +7,9 @@ import {
   deliverBatch, deleteWebhook, dispatchPendingEvents, deliverToChannel, getNotifications, listDeliveries, redeliver, requireAccountPrincipal,
   rotateWebhookSecret, saveNotifications, saveProfileWebhook, sendTestNotification, type NotificationDeps,
 } from '../../core/usecases/notifications';
+import { defaultNotificationSettings, maskedSlackUrl, type NotificationSettings } from '../../core/domain/notifications';
 import { anOperator, anUploadCompletedEvent, aProfile, T0 } from '../support/mothers';
+import { sealedUnbound } from '../support/legacy-seal';
 
 function world(opts: { telegram?: boolean } = {}) {
   const storage = createMemoryStorage();
@@ -27,7 +30,7 @@ function world(opts: { telegram?: boolean } = {}) {
     storage, notifications, senders,
     guard: { async vet(url) { if (url.includes('forbidden')) throw Object.assign(new Error('no'), { kind: 'invalid_input' }); } },
     crypto: { newSecret: () => `whsec_${++n}`, deliveryId: (k, c) => `dlv_${k}|${c}` },
-    secrets: { seal: (p) => `sealed:${p}`, open: (s) => s.replace(/^sealed:/, '') },
+    secrets: createAesSecretBox(Buffer.alloc(32, 3).toString('base64')),
     ids: { next: (p) => `${p}_${++n}` },
     clock: { now: () => T0 },
     retentionMs: 30 * 24 * 3600_000,
@@ -85,6 +88,61 @@ describe('notification settings', () => {
     expect(() => requireAccountPrincipal({})).not.toThrow();
     expect(() => requireAccountPrincipal({ scope: 'account' })).not.toThrow();
     expect(() => requireAccountPrincipal({ scope: 'profile' })).toThrow(expect.objectContaining({ kind: 'forbidden', errorCode: 'account_key_required' }));
+  });
+});
+
+describe('the Slack URL at rest (issue 26)', () => {
+  const URL = 'https://hooks.slack.com/services/T0123ABC/B0456DEF/SeCrEtToKeN42';
+  const MASKED = 'https://hooks.slack.com/services/T…/…/****';
+  const slackSent = (w: ReturnType<typeof world>) => w.sent.filter((x) => x.kind === 'slack').map((x) => x.to);
+
+  it('is stored sealed, read masked, and sent whole; saves that omit it or send the mask back keep it', async () => {
+    const w = world();
+    expect((await saveNotifications(w.deps, w.account, { slack_webhook_url: URL })).slack_webhook_url).toBe(MASKED);
+    expect((await getNotifications(w.deps, w.account)).slack_webhook_url).toBe(MASKED);
+    const stored = JSON.stringify(await w.notifications.settings.get('acct-1'));
+    expect(stored).not.toContain('SeCrEtToKeN42');
+    expect(stored).not.toContain('B0456DEF');
+
+    await saveNotifications(w.deps, w.account, { telegram_chat_id: '-100123' });
+    const read = await getNotifications(w.deps, w.account);
+    await saveNotifications(w.deps, w.account, { ...read, webhook_secret: undefined });
+    expect(w.resumed).toEqual(['acct-1:slack', 'acct-1:telegram']);
+    await sendTestNotification(w.deps, w.account);
+    expect(slackSent(w)).toEqual([URL]);
+    await expect(saveNotifications(w.deps, w.account, { slack_webhook_url: null })).resolves.toMatchObject({ slack_webhook_url: null, channels: { slack: false } });
+  });
+
+  it('still reads the plain-text URL of an older release, and seals it (and an unbound secret) on the next save', async () => {
+    const w = world();
+    const legacySecret = sealedUnbound(Buffer.alloc(32, 3).toString('base64'), 'whsec_legacy');
+    const { sealedSlackWebhookUrl, ...older } = {
+      ...defaultNotificationSettings('acct-1', T0), channels: { webhook: true, telegram: false, slack: true },
+      webhookUrl: 'https://r.test/h', slackWebhookUrl: URL, sealedWebhookSecret: legacySecret,
+    };
+    void sealedSlackWebhookUrl;
+    await w.notifications.settings.save(older as NotificationSettings);
+    expect(await getNotifications(w.deps, w.account)).toMatchObject({ slack_webhook_url: MASKED, webhook_secret: 'whsec_legacy' });
+    await sendTestNotification(w.deps, w.account);
+    expect(slackSent(w)).toEqual([URL]);
+
+    await saveNotifications(w.deps, w.account, { telegram_chat_id: '@ops_chat' });
+    const migrated = (await w.notifications.settings.get('acct-1'))!;
+    expect(migrated.slackWebhookUrl).toBeUndefined();
+    expect(JSON.stringify(migrated)).not.toContain('SeCrEtToKeN42');
+    expect(w.deps.secrets.isUnbound(migrated.sealedWebhookSecret!)).toBe(false);
+    expect(await getNotifications(w.deps, w.account)).toMatchObject({ slack_webhook_url: MASKED, webhook_secret: 'whsec_legacy' });
+    await sendTestNotification(w.deps, w.account);
+    expect(slackSent(w)).toEqual([URL, URL]);
+  });
+
+  it('masks any URL to a non-secret prefix that is never a working URL', () => {
+    expect(maskedSlackUrl(URL)).toBe(MASKED);
+    expect(maskedSlackUrl('https://hooks.slack.test/services/T1/B1/x?token=abc#f')).toBe('https://hooks.slack.test/services/T…/…/****');
+    expect(maskedSlackUrl('https://chat.example.test/hooks/abcdef')).toBe('https://chat.example.test/hooks/****');
+    expect(maskedSlackUrl('https://chat.example.test/sEcReT')).toBe('https://chat.example.test/****');
+    expect(maskedSlackUrl('https://user:pw@chat.example.test/a/b/c')).toBe('https://chat.example.test/a/b…/****');
+    expect(maskedSlackUrl('not a url')).toBe('****');
   });
 });
 

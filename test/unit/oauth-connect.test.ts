@@ -6,6 +6,7 @@ import type { PlatformAdapter } from '../../core/ports/platform';
 import { completeOAuth, startOAuth } from '../../core/usecases/oauth-connect';
 import { createProfile, getProfile } from '../../core/usecases/profiles';
 import { aWorld } from '../support/world';
+import { openCredentials } from '../../core/usecases/connection-session';
 
 function oauthNetwork() {
   const exchanges: Array<{ code: string; redirectUri: string; codeVerifier?: string }> = [];
@@ -48,7 +49,7 @@ describe('OAuth connect', () => {
     const profile = await getProfile(deps, account, 'alice');
     expect(profile.social_accounts.x).toEqual({ username: 'u-1', handle: '@alice', display_name: 'Alice', social_images: 'https://a', reauth_required: false });
     const conn = await deps.storage.connectedAccounts.find(account.id, 'alice', 'x');
-    expect(JSON.parse(deps.secrets.open(conn!.sealedCredentials))).toEqual({ access_token: 'at', refresh_token: 'rt' });
+    expect(openCredentials(deps, conn!)).toEqual({ access_token: 'at', refresh_token: 'rt' });
   });
 
   it('accepts a state once', async () => {

@@ -10,7 +10,7 @@ import { createMemoryStorage } from '../../adapters/memory/storage';
 import { createPlatformRegistry } from '../../adapters/platforms/registry';
 import { createAesSecretBox, randomIds } from '../../adapters/crypto/node-crypto';
 import { fakeTextPlatform } from '../support/fake-platform';
-import { aConnectedAccount, anOperator, anUpload, aProfile, aTargetResult, at } from '../support/mothers';
+import { aConnectedAccount, anOperator, anUpload, aProfile, aTargetResult, at, sealedCredentialsOf } from '../support/mothers';
 
 const secrets = createAesSecretBox(Buffer.alloc(32, 3).toString('base64'));
 const operator = anOperator({ id: 'acct-1' });
@@ -27,7 +27,7 @@ function world(editor: PostEditor) {
 async function seeded(editor: PostEditor, status: 'connected' | 'reauth_required' = 'connected') {
   const w = world(editor);
   await w.storage.profiles.insert(aProfile({ accountId: 'acct-1', username: 'pat' }));
-  await w.storage.connectedAccounts.upsert(aConnectedAccount({ accountId: 'acct-1', profileUsername: 'pat', platform: 'x', status, sealedCredentials: secrets.seal(JSON.stringify({ access_token: 't' })) }));
+  await w.storage.connectedAccounts.upsert(aConnectedAccount({ accountId: 'acct-1', profileUsername: 'pat', platform: 'x', status, sealedCredentials: sealedCredentialsOf(secrets, { accountId: 'acct-1', profileUsername: 'pat', platform: 'x' }, { access_token: 't' }) }));
   const upload = anUpload({ accountId: 'acct-1', profileUsername: 'pat', status: 'completed' });
   await w.storage.uploads.insert(upload);
   await w.storage.uploads.recordResult('acct-1', upload.requestId, aTargetResult({ platform: 'x', post_id: '100', url: 'https://x.example/100', thread_ids: ['100', '101'] }), at(1));

@@ -1,6 +1,7 @@
 import { createProfile, deleteProfile, getProfile, listProfiles } from '../../core/usecases/profiles';
 import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
 import { aWorld } from '../support/world';
+import { openCredentials } from '../../core/usecases/connection-session';
 
 describe('profiles', () => {
   it('creates, lists, reads and deletes a profile', async () => {
@@ -60,7 +61,7 @@ describe('profiles', () => {
     await createProfile(world.deps, account, { username: 'alice' });
     const connection = await connectWithCredentials(world.deps, account, 'discord', { profile_username: 'alice', secret: 'good' });
     expect(connection.sealedCredentials).not.toContain('good');
-    expect(JSON.parse(world.deps.secrets.open(connection.sealedCredentials))).toEqual({ secret: 'good' });
+    expect(openCredentials(world.deps, connection)).toEqual({ secret: 'good' });
     expect((await getProfile(world.deps, account, 'alice')).social_accounts).toEqual({
       discord: { username: 'discord-user-1', handle: '@discorduser', display_name: 'discord user', social_images: '', reauth_required: false },
     });

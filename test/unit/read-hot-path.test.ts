@@ -9,6 +9,7 @@ import { isoTime } from '../../adapters/platforms/instagram/media';
 import { cachedOperationOf, operationOf, tracedFetch } from '../../adapters/platforms/kit/traced-fetch';
 import { tracingActive } from '../../adapters/telemetry/tracing-active';
 import { createAesSecretBox } from '../../adapters/crypto/node-crypto';
+import { SEALED_FIELDS } from '../../core/domain/sealed-fields';
 import { createPrometheusMetrics } from '../../adapters/telemetry/prometheus';
 import { observeHttp } from '../../apps/shared/http-observe';
 import { createLogger, registerSecret, scrub, scrubText } from '../../apps/shared/logging';
@@ -157,40 +158,41 @@ describe('exchangeJson outcomes', () => {
 
 describe('credential memo of the secret box', () => {
   const key = Buffer.alloc(32, 9).toString('base64');
+  const at = SEALED_FIELDS.connectionCredentials({ accountId: 'acc-1', profileUsername: 'alice', platform: 'x' });
 
   it('opens each sealed text to its own plaintext, remembered or not', () => {
     const box = createAesSecretBox(key, { openCacheEntries: 2 });
     const plains = ['{"access_token":"a1"}', '{"access_token":"a2"}', '{"access_token":"a1"}', '{"access_token":"a3"}'];
-    const sealed = plains.map((p) => box.seal(p));
+    const sealed = plains.map((p) => box.seal(p, at));
     expect(new Set(sealed).size).toBe(4); // a fresh IV each time: a rotated secret never shares a key
     for (let round = 0; round < 3; round++) {
-      sealed.forEach((s, i) => expect(box.open(s)).toBe(plains[i]));
-      expect(box.open(sealed[1]!)).toBe(plains[1]);
+      sealed.forEach((s, i) => expect(box.open(s, at)).toBe(plains[i]));
+      expect(box.open(sealed[1]!, at)).toBe(plains[1]);
     }
     // Another box (another process) opens the same texts the same way.
     const other = createAesSecretBox(key, { openCacheEntries: 0 });
-    sealed.forEach((s, i) => expect(other.open(s)).toBe(plains[i]));
+    sealed.forEach((s, i) => expect(other.open(s, at)).toBe(plains[i]));
   });
 
   it('never remembers a failure, and never answers for a text it did not open', () => {
     const box = createAesSecretBox(key);
-    const good = box.seal('{"access_token":"secret"}');
-    expect(box.open(good)).toBe('{"access_token":"secret"}');
+    const good = box.seal('{"access_token":"secret"}', at);
+    expect(box.open(good, at)).toBe('{"access_token":"secret"}');
     const [v, iv, tag, body] = good.split('.');
     const flipped = `${body![0] === 'A' ? 'B' : 'A'}${body!.slice(1)}`;
-    for (let i = 0; i < 2; i++) expect(() => box.open([v, iv, tag, flipped].join('.'))).toThrow();
-    expect(() => box.open('v2.x.y.z')).toThrow(/unknown format/);
+    for (let i = 0; i < 2; i++) expect(() => box.open([v, iv, tag, flipped].join('.'), at)).toThrow();
+    expect(() => box.open('v9.x.y.z', at)).toThrow(/unknown format/);
     const otherKey = createAesSecretBox(Buffer.alloc(32, 1).toString('base64'));
-    expect(() => otherKey.open(good)).toThrow();
+    expect(() => otherKey.open(good, at)).toThrow();
   });
 
   it('gives every opener its own credentials object to change', () => {
     const box = createAesSecretBox(key);
-    const sealed = box.seal(JSON.stringify({ access_token: 't', pages: [{ id: 'p1' }] }));
-    const first = JSON.parse(box.open(sealed)) as { access_token: string; pages: Array<{ id: string }> };
+    const sealed = box.seal(JSON.stringify({ access_token: 't', pages: [{ id: 'p1' }] }), at);
+    const first = JSON.parse(box.open(sealed, at)) as { access_token: string; pages: Array<{ id: string }> };
     first.access_token = 'changed';
     first.pages[0]!.id = 'changed';
-    expect(JSON.parse(box.open(sealed))).toEqual({ access_token: 't', pages: [{ id: 'p1' }] });
+    expect(JSON.parse(box.open(sealed, at))).toEqual({ access_token: 't', pages: [{ id: 'p1' }] });
   });
 });
 

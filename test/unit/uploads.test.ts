@@ -6,6 +6,7 @@ import { publishOnlyTarget, publishTarget } from '../../core/usecases/run-upload
 import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
 import type { DispatchClaims } from '../../core/ports/dispatch-claims';
 import { aWorld } from '../support/world';
+import { openCredentials } from '../../core/usecases/connection-session';
 
 async function connectedWorld() {
   const world = aWorld();
@@ -335,7 +336,7 @@ describe('tokens and first comments', () => {
     await connectWithCredentials(world.deps, account, 'discord', { profile_username: 'alice', secret: 'good', ...credentialExtras });
     const stored = async () => {
       const conn = await world.deps.storage.connectedAccounts.find(account.id, 'alice', 'discord');
-      return { conn, credentials: JSON.parse(world.deps.secrets.open(conn!.sealedCredentials)) };
+      return { conn, credentials: openCredentials(world.deps, conn!) };
     };
     return { world, account, stored };
   }

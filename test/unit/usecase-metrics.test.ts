@@ -13,6 +13,7 @@ import { createInlineUploadRunner } from '../../adapters/memory/upload-runner';
 import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
 import { createProfile } from '../../core/usecases/profiles';
 import { submitUpload, type UploadInput } from '../../core/usecases/submit-upload';
+import { sealedCredentialsOf } from '../support/mothers';
 
 /** Token refreshes and reauth marks are counted by the connection session, through the Metrics port. */
 describe('use cases count through the Metrics port', () => {
@@ -24,7 +25,7 @@ describe('use cases count through the Metrics port', () => {
     const connection = {
       id: 'conn-1', accountId: 'acc-1', profileUsername: 'alice', platform: 'tiktok', status: 'connected',
       platformUserId: 'u1', handle: '@u1', displayName: 'U1', avatarUrl: '',
-      sealedCredentials: secrets.seal(JSON.stringify(credentials)), connectedAt: now, updatedAt: now,
+      sealedCredentials: sealedCredentialsOf(secrets, { accountId: 'acc-1', profileUsername: 'alice', platform: 'tiktok' }, credentials), connectedAt: now, updatedAt: now,
     } as ConnectedAccount;
     await storage.connectedAccounts.upsert(connection);
     const adapter: PlatformAdapter = {

@@ -13,7 +13,7 @@ const Notifications = z.object({
   channels: z.object({ webhook: z.boolean(), telegram: z.boolean(), slack: z.boolean() }),
   webhook_url: z.string().nullable(),
   telegram_chat_id: z.string().nullable(),
-  slack_webhook_url: z.string().nullable(),
+  slack_webhook_url: z.string().nullable().describe('Masked, the URL being the channel\'s credential: origin, first path segment and the first character of the second, e.g. https://hooks.slack.com/services/T…/…/****. Sending it back unchanged keeps the stored URL.'),
   webhook_secret: z.string().nullable().describe('Signing secret of the webhook (created with the first webhook_url).'),
   webhook_events: EventFilter,
 });
@@ -37,7 +37,7 @@ export const getNotifications = operation({
 export const saveNotifications = operation({
   id: 'saveNotifications', method: 'post', path: '/svc/users/notifications', tags: ['notifications'],
   summary: 'Save notification settings',
-  description: `Sets the webhook URL (checked: public http(s) only), telegram chat, slack webhook, channels on/off and the event filter; omitted fields stay. The signing secret is created with the first webhook_url. Errors: 400 naming the field.${ACCOUNT_ONLY}`,
+  description: `Sets the webhook URL (checked: public http(s) only), telegram chat, slack webhook (stored sealed; reads show it masked, and the masked value sent back keeps it), channels on/off and the event filter; omitted fields stay. The signing secret is created with the first webhook_url. Errors: 400 naming the field.${ACCOUNT_ONLY}`,
   auth: 'apiKey',
   body: z.looseObject({
     webhook_url: checkedByCore(z.url().nullable().optional().describe('null clears it.')),
