@@ -161,6 +161,8 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
             else reject(new MediaProcessError('failed', scrubbed(stderr)));
           });
         });
+        // The output becomes the worker's again before it joins the store (owner-only, the worker's).
+        if (ids) await chown(output, process.getuid?.() ?? 0, process.getgid?.() ?? 0).catch(() => undefined);
         const size = await stat(output).then((s) => s.size, () => -1);
         if (size < 0) throw new MediaProcessError('failed', 'ffmpeg wrote no {output}.');
         if (size > request.maxOutputBytes) throw new MediaProcessError('too_large', `The output passed the limit of ${request.maxOutputBytes} bytes.`);
