@@ -86,7 +86,8 @@ export interface ApiDeps {
 export interface ApiOptions {
   namespace: string;
   syncTimeoutMs: number;
-  trustProxy: boolean;
+  /** Reverse proxies in front whose X-Forwarded-For entries are trusted (HERALD_TRUST_PROXY); 0: none. */
+  trustProxy: number;
   /** Herald's address as networks and browsers reach it (OAuth callbacks, media URLs). */
   publicBaseUrl: string;
   duplicateWindowMs: number;

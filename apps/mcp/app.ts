@@ -19,7 +19,8 @@ export interface McpAppOptions {
   publicBaseUrl: string;
   /** Host names the daemon answers to (DNS-rebinding protection). */
   allowedHosts: string[];
-  trustProxy: boolean;
+  /** Reverse proxies in front whose X-Forwarded-For entries are trusted (HERALD_TRUST_PROXY); 0: none. */
+  trustProxy: number;
   /** Largest JSON request on /mcp (inline base64 files make tool calls large). */
   jsonLimitBytes: number;
   /** Signs the consent form's pending request. */

@@ -40,7 +40,8 @@ export interface WebOptions {
   namespace: string;
   /** Key of the forms' CSRF tokens (HMAC of the session). */
   csrfKey: string;
-  trustProxy: boolean;
+  /** Reverse proxies in front whose X-Forwarded-For entries are trusted (HERALD_TRUST_PROXY); 0: none. */
+  trustProxy: number;
   /** One log line, metrics and a span per request (apps/shared/http-observe.ts), as on the API. */
   telemetry?: { logger: Logger; metrics: Metrics };
 }
@@ -72,7 +73,7 @@ async function readForm(ctx: Context): Promise<Record<string, string>> {
 const single = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
 
 export function createWeb(deps: WebDeps, options: WebOptions): Koa {
-  const app = new Koa({ proxy: options.trustProxy });
+  const app = new Koa({ proxy: options.trustProxy > 0, maxIpsCount: options.trustProxy });
   // First, so it sees every answer.
   if (options.telemetry) app.use(observeHttp(options.telemetry));
   const secureCookies = options.publicBaseUrl.startsWith('https://');
