@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { AGENT_ACCESS_TOKEN_PREFIX, AGENT_SCOPES } from '../../core/domain/agent-oauth';
+import { AGENT_ACCESS_TOKEN_PREFIX, AGENT_SCOPES, isAgentResource } from '../../core/domain/agent-oauth';
 import { HeraldError } from '../../core/domain/errors';
 import type { SecretBox } from '../../core/ports/system';
 import type { AgentOAuthDeps } from '../../core/usecases/agent-oauth';
@@ -15,7 +15,7 @@ import type { GeneratedTool } from './tools';
 import { UploadRefused, type UploadHandles } from './uploads';
 
 export interface McpAppOptions {
-  /** The daemon's address as agents reach it: the OAuth issuer; the protected resource is `{publicBaseUrl}/mcp`. */
+  /** The daemon's address as agents reach it: the OAuth issuer; the protected resource is `{publicBaseUrl}/mcp` (deps.oauth.resource). */
   publicBaseUrl: string;
   /** Host names the daemon answers to (DNS-rebinding protection). */
   allowedHosts: string[];
@@ -55,7 +55,8 @@ export function createMcpApp(deps: McpAppDeps, options: McpAppOptions): { app: E
   app.set('trust proxy', options.trustProxy);
   app.use(hostHeaderValidation(options.allowedHosts));
 
-  const mcpUrl = new URL(`${options.publicBaseUrl}/mcp`);
+  // The protected resource, and the audience every token is issued for (core/domain/agent-oauth.ts).
+  const mcpUrl = new URL(deps.oauth.resource);
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
   const provider = createAgentOAuthProvider({ ...deps.oauth, secrets: deps.secrets, consent: consentRenderer(options.consentKey) });
 
@@ -64,7 +65,7 @@ export function createMcpApp(deps: McpAppDeps, options: McpAppOptions): { app: E
   // A token is only issued for this server: a resource indicator naming another is refused before consent.
   app.use('/authorize', express.urlencoded({ extended: false }), (req, res, next) => {
     const resource = (req.method === 'POST' ? (req.body as Record<string, unknown> | undefined)?.resource : req.query.resource) as string | undefined;
-    if (resource !== undefined && resource.replace(/\/$/, '') !== mcpUrl.href.replace(/\/$/, '')) {
+    if (resource !== undefined && !isAgentResource(resource, mcpUrl.href)) {
       res.status(400).json({ error: 'invalid_target', error_description: `This authorization server issues tokens for ${mcpUrl.href} only.` });
       return;
     }

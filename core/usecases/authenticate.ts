@@ -16,9 +16,11 @@ export interface AuthenticateDeps {
   authCache?: AuthCache;
   /**
    * Access tokens of the agent authorization server (the MCP daemon's OAuth 2.1): with it,
-   * `Authorization: Bearer hma_…` authenticates as the API key the operator signed in with.
+   * `Authorization: Bearer hma_…` authenticates as the API key the operator signed in with, if
+   * the token was issued for `resource` (the MCP server's canonical URL, agentResourceOf; the API
+   * serves the MCP server's tool calls with the token the agent gave it).
    */
-  agentTokens?: Pick<AgentOAuthStore, 'tokens'>;
+  agentTokens?: { store: Pick<AgentOAuthStore, 'tokens'>; resource: string };
 }
 
 /**
@@ -163,11 +165,12 @@ async function verify(deps: AuthenticateDeps, hash: string): Promise<Caller | nu
 
 /**
  * An agent's access token acts as the API key its operator signed in with (same account, same
- * rate-limit bucket, refused once that key is revoked), narrowed to the grant's scope.
+ * rate-limit bucket, refused once that key is revoked), narrowed to the grant's scope, and only at
+ * the resource it was issued for.
  */
 async function verifyAgentToken(deps: AuthenticateDeps, tokenHash: string): Promise<Caller | null> {
   if (!deps.agentTokens) return null;
-  const token = await findLiveAccessToken({ store: deps.agentTokens, clock: deps.clock }, tokenHash);
+  const token = await findLiveAccessToken({ store: deps.agentTokens.store, clock: deps.clock }, tokenHash, deps.agentTokens.resource);
   if (!token) return null;
   const caller = await verify(deps, token.keyHash);
   return caller && caller.account.id === token.accountId ? { ...caller, scope: agentScopeLevel(token.scope) } : null;
