@@ -18,6 +18,7 @@ import { postRoutes } from './routes/posts';
 import { commentRoutes } from './routes/comments';
 import { disconnectRoute } from './routes/connections';
 import { healthRoutes, observeHttp } from '../shared/http-observe';
+import { SECURITY_HEADERS } from '../shared/security-headers';
 import { mediaJobRoutes } from './routes/media-jobs';
 import { notificationRoutes } from './routes/notifications';
 import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
@@ -34,6 +35,11 @@ export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
   const ns = options.namespace;
   // One log line, metrics and a span per request (apps/shared/http-observe.ts); first, so it sees every answer.
   if (deps.telemetry) app.use(observeHttp(deps.telemetry));
+  // Every answer, errors included (a page sets a policy of its own: routes/documents.ts).
+  app.use(async (ctx, next) => {
+    ctx.set(SECURITY_HEADERS);
+    await next();
+  });
   app.use(errorMiddleware(deps.log));
 
   // GET /healthz: liveness; GET /readyz: MongoDB, Redis and Temporal reachable.

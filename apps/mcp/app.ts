@@ -8,6 +8,7 @@ import { HeraldError } from '../../core/domain/errors';
 import type { SecretBox } from '../../core/ports/system';
 import type { AgentOAuthDeps } from '../../core/usecases/agent-oauth';
 import { authenticate, type AuthenticateDeps } from '../../core/usecases/authenticate';
+import { SECURITY_HEADERS } from '../shared/security-headers';
 import { consentRenderer, consentRoutes } from './consent';
 import { createHeraldMcpServer, type HeraldMcpOptions, type Principal } from './mcp-server';
 import { createAgentOAuthProvider } from './oauth-provider';
@@ -53,6 +54,8 @@ export function createMcpApp(deps: McpAppDeps, options: McpAppOptions): { app: E
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy);
+  // Every answer (the consent page sets a page policy of its own).
+  app.use((_req, res, next) => { res.set(SECURITY_HEADERS); next(); });
   app.use(hostHeaderValidation(options.allowedHosts));
 
   // The protected resource, and the audience every token is issued for (core/domain/agent-oauth.ts).
@@ -154,6 +157,9 @@ export function createMcpApp(deps: McpAppDeps, options: McpAppOptions): { app: E
     jsonRpcError(res, 405, -32000, 'Method not allowed: this server is stateless; send JSON-RPC messages with POST.');
   });
 
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ success: false, error_code: 'not_found', message: `No such endpoint: ${req.method} ${req.path}.` });
+  });
   app.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
     void _next;
     deps.log('mcp request failed', { error: err.message });

@@ -21,7 +21,7 @@ import { listLookup } from '../../core/usecases/lookups';
 import { setPin } from '../../core/usecases/pins';
 import type { SubmitDeps } from '../../core/usecases/submit-upload';
 import { calendarGrid, dayNumber, parseIsoDay, todayIn, type CalendarView } from './calendar';
-import { html, layout, SECURITY_HEADERS } from './html';
+import { html, layout, PAGE_SECURITY_HEADERS } from './html';
 import { isLabelKey, pickLanguage, translator, type LabelKey, type Translate } from './i18n';
 import { calendarPage, connectPage, messagePage, mobileContinuePage, PIN_LOOKUP, PIN_OF, type Notice, type PageContext, type PlatformRow } from './pages';
 
@@ -101,7 +101,7 @@ export function createWeb(deps: WebDeps, options: WebOptions): Koa {
   const platformName = (p: Platform) => deps.platforms.get(p)?.descriptor.displayName ?? p;
 
   app.use(async (ctx, next) => {
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) ctx.set(k, v);
+    for (const [k, v] of Object.entries(PAGE_SECURITY_HEADERS)) ctx.set(k, v);
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new PageError(404, 'link.invalid.title', 'link.invalid.text');
