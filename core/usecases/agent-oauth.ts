@@ -144,12 +144,13 @@ export async function refreshAgentTokens(deps: AgentOAuthDeps, input: { clientId
   if (!token || token.kind !== 'refresh' || token.clientId !== input.clientId || token.expiresAt <= now) {
     throw new AgentOAuthError('invalid_grant', 'The refresh token is unknown, expired, revoked or issued to another client.');
   }
+  // Checked before the token is spent: a refused request leaves it usable.
+  const resource = grantResource(deps, token.resource, input.resource);
+  await requireLiveKey(deps, token);
   if (token.rotatedAt || !(await deps.store.tokens.markRotated(token, now))) {
     await deps.store.tokens.deleteGrant(token.grantId);
     throw new AgentOAuthError('invalid_grant', 'The refresh token was already used: every token of this authorization is revoked; authorize again.');
   }
-  await requireLiveKey(deps, token);
-  const resource = grantResource(deps, token.resource, input.resource);
   let scope = token.scope;
   if (input.scopes?.length) {
     const asked = parseAgentScopes(input.scopes);

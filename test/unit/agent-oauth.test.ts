@@ -124,6 +124,8 @@ describe('agent OAuth (MCP authorization server)', () => {
       const tokens = await exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: await code() });
       await expect(refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: tokens.refresh_token, resource: 'https://elsewhere.example/mcp' }))
         .rejects.toMatchObject({ oauthError: 'invalid_target' });
+      // The refused refresh did not spend the token.
+      await expect(refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: tokens.refresh_token })).resolves.toMatchObject({ token_type: 'Bearer' });
     });
 
     it('refuses a token at a resource it was not issued for, and a token bound to none', async () => {
