@@ -1,5 +1,4 @@
-import type { AgentOAuthStore } from '../../core/ports/storage/agent-oauth';
-import type { AuthCache, Caller } from '../../core/usecases/authenticate';
+import type { AuthCache, AuthenticateDeps, Caller } from '../../core/usecases/authenticate';
 import type { PlatformRegistry } from '../../core/ports/platform';
 import type { AuthFailureGuard, RequestRateLimiter } from '../../core/ports/rate-limit';
 import type { Storage } from '../../core/ports/storage';
@@ -38,8 +37,8 @@ export interface ApiDeps {
   guard: AuthFailureGuard;
   /** Keys verified and addresses found clean in the last few seconds (HERALD_AUTH_CACHE_MS): no database or guard read per request. */
   authCache?: AuthCache;
-  /** Agents' OAuth access tokens (the MCP daemon issues them), accepted as `Bearer hma_…`. */
-  agentTokens?: Pick<AgentOAuthStore, 'tokens'>;
+  /** Agents' OAuth access tokens (the MCP daemon issues them), accepted as `Bearer hma_…` when issued for the MCP server. */
+  agentTokens?: AuthenticateDeps['agentTokens'];
   limiter: RequestRateLimiter;
   /** Claims of the duplicate window (HERALD_DUPLICATE_WINDOW_MS), shared by every API process. */
   duplicates?: DuplicateWindow;
@@ -86,7 +85,8 @@ export interface ApiDeps {
 export interface ApiOptions {
   namespace: string;
   syncTimeoutMs: number;
-  trustProxy: boolean;
+  /** Reverse proxies in front whose X-Forwarded-For entries are trusted (HERALD_TRUST_PROXY); 0: none. */
+  trustProxy: number;
   /** Herald's address as networks and browsers reach it (OAuth callbacks, media URLs). */
   publicBaseUrl: string;
   duplicateWindowMs: number;

@@ -1,6 +1,7 @@
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
+import { SECURITY_HEADERS } from '../shared/security-headers';
 
 /** What Node refuses before Koa sees a request, answered in the API's JSON error shape. */
 function clientErrorAnswer(code: string | undefined): { status: number; reason: string; errorCode: string; message: string } {
@@ -40,7 +41,8 @@ export function createHttpServer(
     const body = JSON.stringify({ success: false, message: answer.message, error_code: answer.errorCode });
     // The answer to a HEAD request has no body (the client would read it as the next response).
     const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-    socket.end(`HTTP/1.1 ${answer.status} ${answer.reason}\r\nContent-Type: application/json; charset=utf-8\r\n`
+    const security = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.end(`HTTP/1.1 ${answer.status} ${answer.reason}\r\nContent-Type: application/json; charset=utf-8\r\n${security}`
       + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`);
   });
   return server;

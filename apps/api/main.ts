@@ -25,6 +25,7 @@ import { buildNotifications } from '../shared/notifications';
 import { buildAnalyticsApi } from '../shared/analytics';
 import { createMongoConnectStorage } from '../../adapters/mongo/connect-storage';
 import { createMongoAgentOAuthStore } from '../../adapters/mongo/agent-oauth';
+import { agentResourceOf } from '../../core/domain/agent-oauth';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
       maxFailures: config.rateLimit.authMaxFailures, blockSeconds: config.rateLimit.authBlockSeconds, keyPrefix: `${config.redisKeyPrefix}:authfail`,
     }),
     authCache: new AuthCache(config.api.authCacheMs),
-    agentTokens: await createMongoAgentOAuthStore(mongo.db),
+    agentTokens: { store: await createMongoAgentOAuthStore(mongo.db), resource: agentResourceOf(config.mcp.publicBaseUrl) },
     limiter: createRequestRateLimiter(redis, {
       points: config.rateLimit.points, windowSeconds: config.rateLimit.windowSeconds, keyPrefix: `${config.redisKeyPrefix}:req`, lease: config.rateLimit.lease,
     }),

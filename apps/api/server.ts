@@ -18,6 +18,7 @@ import { postRoutes } from './routes/posts';
 import { commentRoutes } from './routes/comments';
 import { disconnectRoute } from './routes/connections';
 import { healthRoutes, observeHttp } from '../shared/http-observe';
+import { SECURITY_HEADERS } from '../shared/security-headers';
 import { mediaJobRoutes } from './routes/media-jobs';
 import { notificationRoutes } from './routes/notifications';
 import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
@@ -30,10 +31,15 @@ import { connectionReads } from './connection-reads';
 
 export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
   const { deps, reads, intake } = connectionReads(given);
-  const app = new Koa<AppState>({ proxy: options.trustProxy });
+  const app = new Koa<AppState>({ proxy: options.trustProxy > 0, maxIpsCount: options.trustProxy });
   const ns = options.namespace;
   // One log line, metrics and a span per request (apps/shared/http-observe.ts); first, so it sees every answer.
   if (deps.telemetry) app.use(observeHttp(deps.telemetry));
+  // Every answer, errors included (a page sets a policy of its own: routes/documents.ts).
+  app.use(async (ctx, next) => {
+    ctx.set(SECURITY_HEADERS);
+    await next();
+  });
   app.use(errorMiddleware(deps.log));
 
   // GET /healthz: liveness; GET /readyz: MongoDB, Redis and Temporal reachable.
@@ -64,7 +70,10 @@ export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
   app.use(open.routes());
 
   // Authentication, then the per-key rate limit whose figures go on every authenticated response.
-  app.use(async (ctx, next) => {
+  // Router middleware: it runs only when a route answers this method on this path, so 404, 405 and
+  // the OPTIONS answer (a CORS preflight) need no credential and never count toward a block.
+  const router = new Router<AppState>();
+  router.use(async (ctx, next) => {
     ctx.state.caller = await authenticate(deps, { authorization: ctx.get('Authorization'), address: ctx.ip });
     // An agent token granted `herald:read` reads only (core/domain/agent-oauth.ts).
     if (ctx.state.caller.scope === 'read' && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
@@ -82,10 +91,9 @@ export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
     await next();
   });
 
-  app.use(queryIdGuard);
-  app.use(bodyReader({ formBytes: 1024 * 1024, fileBytes: options.maxUploadBytes, ...(options.uploadDir ? { uploadDir: options.uploadDir } : {}) }));
+  router.use(queryIdGuard);
+  router.use(bodyReader({ formBytes: 1024 * 1024, fileBytes: options.maxUploadBytes, ...(options.uploadDir ? { uploadDir: options.uploadDir } : {}) }));
 
-  const router = new Router<AppState>();
   router.param('username', idParam('username')).param('job_id', idParam('job_id'));
   mount(router, getMe, ns, (ctx) => {
     const { account } = ctx.state.caller;

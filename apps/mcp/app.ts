@@ -3,11 +3,12 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { AGENT_ACCESS_TOKEN_PREFIX, AGENT_SCOPES } from '../../core/domain/agent-oauth';
+import { AGENT_ACCESS_TOKEN_PREFIX, AGENT_SCOPES, isAgentResource } from '../../core/domain/agent-oauth';
 import { HeraldError } from '../../core/domain/errors';
 import type { SecretBox } from '../../core/ports/system';
 import type { AgentOAuthDeps } from '../../core/usecases/agent-oauth';
 import { authenticate, type AuthenticateDeps } from '../../core/usecases/authenticate';
+import { SECURITY_HEADERS } from '../shared/security-headers';
 import { consentRenderer, consentRoutes } from './consent';
 import { createHeraldMcpServer, type HeraldMcpOptions, type Principal } from './mcp-server';
 import { createAgentOAuthProvider } from './oauth-provider';
@@ -15,11 +16,12 @@ import type { GeneratedTool } from './tools';
 import { UploadRefused, type UploadHandles } from './uploads';
 
 export interface McpAppOptions {
-  /** The daemon's address as agents reach it: the OAuth issuer; the protected resource is `{publicBaseUrl}/mcp`. */
+  /** The daemon's address as agents reach it: the OAuth issuer; the protected resource is `{publicBaseUrl}/mcp` (deps.oauth.resource). */
   publicBaseUrl: string;
   /** Host names the daemon answers to (DNS-rebinding protection). */
   allowedHosts: string[];
-  trustProxy: boolean;
+  /** Reverse proxies in front whose X-Forwarded-For entries are trusted (HERALD_TRUST_PROXY); 0: none. */
+  trustProxy: number;
   /** Largest JSON request on /mcp (inline base64 files make tool calls large). */
   jsonLimitBytes: number;
   /** Signs the consent form's pending request. */
@@ -52,9 +54,12 @@ export function createMcpApp(deps: McpAppDeps, options: McpAppOptions): { app: E
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy);
+  // Every answer (the consent page sets a page policy of its own).
+  app.use((_req, res, next) => { res.set(SECURITY_HEADERS); next(); });
   app.use(hostHeaderValidation(options.allowedHosts));
 
-  const mcpUrl = new URL(`${options.publicBaseUrl}/mcp`);
+  // The protected resource, and the audience every token is issued for (core/domain/agent-oauth.ts).
+  const mcpUrl = new URL(deps.oauth.resource);
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
   const provider = createAgentOAuthProvider({ ...deps.oauth, secrets: deps.secrets, consent: consentRenderer(options.consentKey) });
 
@@ -63,7 +68,7 @@ export function createMcpApp(deps: McpAppDeps, options: McpAppOptions): { app: E
   // A token is only issued for this server: a resource indicator naming another is refused before consent.
   app.use('/authorize', express.urlencoded({ extended: false }), (req, res, next) => {
     const resource = (req.method === 'POST' ? (req.body as Record<string, unknown> | undefined)?.resource : req.query.resource) as string | undefined;
-    if (resource !== undefined && resource.replace(/\/$/, '') !== mcpUrl.href.replace(/\/$/, '')) {
+    if (resource !== undefined && !isAgentResource(resource, mcpUrl.href)) {
       res.status(400).json({ error: 'invalid_target', error_description: `This authorization server issues tokens for ${mcpUrl.href} only.` });
       return;
     }
@@ -152,6 +157,9 @@ export function createMcpApp(deps: McpAppDeps, options: McpAppOptions): { app: E
     jsonRpcError(res, 405, -32000, 'Method not allowed: this server is stateless; send JSON-RPC messages with POST.');
   });
 
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ success: false, error_code: 'not_found', message: `No such endpoint: ${req.method} ${req.path}.` });
+  });
   app.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
     void _next;
     deps.log('mcp request failed', { error: err.message });

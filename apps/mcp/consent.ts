@@ -5,7 +5,7 @@ import type { AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/
 import { HeraldError } from '../../core/domain/errors';
 import { authenticate, type AuthenticateDeps } from '../../core/usecases/authenticate';
 import { issueAuthorizationCode, parseAgentScopes, type AgentOAuthDeps } from '../../core/usecases/agent-oauth';
-import { html, layout, SECURITY_HEADERS } from '../web/html';
+import { html, layout, PAGE_SECURITY_HEADERS } from '../web/html';
 import type { ConsentRenderer } from './oauth-provider';
 
 /**
@@ -64,7 +64,7 @@ function page(res: Response, status: number, pending: PendingAuthorization, sign
       <button type="submit" name="decision" value="allow">Allow</button>
       <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
     </form>`;
-  res.status(status).set(SECURITY_HEADERS).type('html').send(layout({ lang: 'en', title: `Allow ${pending.client_name}?`, body }));
+  res.status(status).set(PAGE_SECURITY_HEADERS).type('html').send(layout({ lang: 'en', title: `Allow ${pending.client_name}?`, body }));
 }
 
 function redirectBack(res: Response, pending: PendingAuthorization, params: Record<string, string>): void {
@@ -99,7 +99,7 @@ export function consentRoutes(deps: { oauth: AgentOAuthDeps; auth: AuthenticateD
     const form = (req.body ?? {}) as Record<string, unknown>;
     const pending = verify(deps.key, form.request, (deps.now ?? Date.now)());
     if (!pending) {
-      res.status(400).set(SECURITY_HEADERS).type('html')
+      res.status(400).set(PAGE_SECURITY_HEADERS).type('html')
         .send(layout({ lang: 'en', title: 'Authorization expired', body: html`<h1>This authorization request expired or is invalid</h1><p>Start again from the app that sent you here.</p>` }));
       return;
     }

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { createAuthFailureGuard } from '../../adapters/redis/rate-limit';
 import { randomIds, sha256KeyHasher, systemClock } from '../../adapters/crypto/node-crypto';
 import { createMongoAgentOAuthStore } from '../../adapters/mongo/agent-oauth';
+import { agentResourceOf } from '../../core/domain/agent-oauth';
 import { deleteExpiredAgentGrants } from '../../core/usecases/agent-oauth';
 import { AuthCache } from '../../core/usecases/authenticate';
 import { loadConfig, requireSecretKey } from '../shared/config';
@@ -31,12 +32,13 @@ async function main(): Promise<void> {
   const mongo = await connectMongo(config);
   const redis = connectRedis(config);
   const store = await createMongoAgentOAuthStore(mongo.db);
+  const resource = agentResourceOf(config.mcp.publicBaseUrl);
   const oauth = {
-    store, hasher: sha256KeyHasher, ids: randomIds, clock: systemClock,
+    store, hasher: sha256KeyHasher, ids: randomIds, clock: systemClock, resource, apiKeys: mongo.storage.apiKeys,
     ttls: { codeMs: config.mcp.codeTtlMs, accessMs: config.mcp.accessTokenTtlMs, refreshMs: config.mcp.refreshTokenTtlMs },
   };
   const auth = {
-    storage: mongo.storage, hasher: sha256KeyHasher, clock: systemClock, agentTokens: store,
+    storage: mongo.storage, hasher: sha256KeyHasher, clock: systemClock, agentTokens: { store, resource },
     guard: createAuthFailureGuard(redis, {
       maxFailures: config.rateLimit.authMaxFailures, blockSeconds: config.rateLimit.authBlockSeconds, keyPrefix: `${config.redisKeyPrefix}:authfail`,
     }),

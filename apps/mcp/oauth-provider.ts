@@ -3,7 +3,7 @@ import type { OAuthServerProvider, AuthorizationParams } from '@modelcontextprot
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
-  InvalidClientMetadataError, InvalidGrantError, InvalidRequestError, InvalidScopeError, InvalidTokenError, InvalidClientError,
+  InvalidClientMetadataError, InvalidGrantError, InvalidRequestError, InvalidScopeError, InvalidTargetError, InvalidTokenError, InvalidClientError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { AGENT_CLIENT_PREFIX } from '../../core/domain/agent-oauth';
@@ -43,6 +43,7 @@ function mapError(err: unknown): never {
       case 'invalid_grant': throw new InvalidGrantError(err.message);
       case 'invalid_scope': throw new InvalidScopeError(err.message);
       case 'invalid_client': throw new InvalidClientError(err.message);
+      case 'invalid_target': throw new InvalidTargetError(err.message);
       default: throw new InvalidRequestError(err.message);
     }
   }
@@ -96,12 +97,14 @@ export function createAgentOAuthProvider(deps: AgentOAuthDeps & { secrets: Secre
       }).catch(mapError);
     },
 
-    async exchangeRefreshToken(client, refreshToken, scopes): Promise<OAuthTokens> {
-      return refreshAgentTokens(deps, { clientId: client.client_id, refreshToken, ...(scopes ? { scopes } : {}) }).catch(mapError);
+    async exchangeRefreshToken(client, refreshToken, scopes, resource): Promise<OAuthTokens> {
+      return refreshAgentTokens(deps, {
+        clientId: client.client_id, refreshToken, ...(scopes ? { scopes } : {}), ...(resource ? { resource: resource.href } : {}),
+      }).catch(mapError);
     },
 
     async verifyAccessToken(token): Promise<AuthInfo> {
-      const found = await findLiveAccessToken(deps, deps.hasher.hash(token));
+      const found = await findLiveAccessToken(deps, deps.hasher.hash(token), deps.resource);
       if (!found) throw new InvalidTokenError('Invalid, expired or revoked access token.');
       return {
         token, clientId: found.clientId, scopes: found.scope, expiresAt: Math.floor(found.expiresAt.getTime() / 1000),

@@ -11,7 +11,7 @@ import { defaultRateLimitLease } from '../../core/ports/rate-limit';
 /** Every setting of the daemons, read from the environment here and nowhere else. */
 export interface HeraldConfig {
   namespace: string;
-  api: { host: string; port: number; trustProxy: boolean; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number; authCacheMs: number; connectionCacheMs: number };
+  api: { host: string; port: number; trustProxy: number; syncTimeoutMs: number; shutdownGraceMs: number; duplicateWindowMs: number; statusCacheMs: number; authCacheMs: number; connectionCacheMs: number };
   mongoUri: string;
   /** Concurrent database operations per process (the MongoDB driver's maxPoolSize). */
   mongoMaxPoolSize: number;
@@ -144,6 +144,20 @@ function int(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+/**
+ * `HERALD_TRUST_PROXY`: how many reverse proxies stand in front of the daemons, each appending the
+ * address it received the request from to `X-Forwarded-For`. The client address is the entry that
+ * many places from the end: the one the outermost trusted proxy wrote. Entries before it are the
+ * client's own to write and never trusted. `true` is one proxy; unset or `false`, none (the socket's
+ * address is the client's). See docs/security/auth-block.md.
+ */
+function trustProxyOf(env: Env): number {
+  const raw = env.HERALD_TRUST_PROXY;
+  if (raw === 'true') return 1;
+  if (raw === 'false') return 0;
+  return int(env, 'HERALD_TRUST_PROXY', 0);
+}
+
 /** A period: 0 would probe in a tight loop. */
 function positive(env: Env, name: string, fallback: number): number {
   const value = int(env, name, fallback);
@@ -175,7 +189,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
     api: {
       host: env.HERALD_API_HOST ?? '127.0.0.1',
       port: int(env, 'HERALD_API_PORT', 8787),
-      trustProxy: env.HERALD_TRUST_PROXY === 'true',
+      trustProxy: trustProxyOf(env),
       syncTimeoutMs: int(env, 'HERALD_SYNC_TIMEOUT_MS', 59_000),
       shutdownGraceMs: int(env, 'HERALD_SHUTDOWN_GRACE_MS', 30_000),
       // Identical uploads (same profile, platforms, content) within this window return the first one.

@@ -1,3 +1,5 @@
+import { pagePolicy, SECURITY_HEADERS } from '../shared/security-headers';
+
 /** HTML text: every value put into the page goes through `esc` (text and attribute values alike). */
 export const esc = (value: unknown): string =>
   String(value ?? '').replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -105,10 +107,8 @@ export function layout(opts: { lang: string; title: string; body: Html }): strin
 }
 
 /** Headers of every page: no script runs (labels, titles and handles can never become code), no framing, no caching. */
-export const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; script-src 'none'; base-uri 'none'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
+export const PAGE_SECURITY_HEADERS: Record<string, string> = {
+  ...SECURITY_HEADERS,
+  'Content-Security-Policy': pagePolicy({ 'style-src': "'unsafe-inline'", 'img-src': 'http: https: data:', 'script-src': "'none'" }),
   'Cache-Control': 'no-store',
 };

@@ -21,7 +21,7 @@ import { listLookup } from '../../core/usecases/lookups';
 import { setPin } from '../../core/usecases/pins';
 import type { SubmitDeps } from '../../core/usecases/submit-upload';
 import { calendarGrid, dayNumber, parseIsoDay, todayIn, type CalendarView } from './calendar';
-import { html, layout, SECURITY_HEADERS } from './html';
+import { html, layout, PAGE_SECURITY_HEADERS } from './html';
 import { isLabelKey, pickLanguage, translator, type LabelKey, type Translate } from './i18n';
 import { calendarPage, connectPage, messagePage, mobileContinuePage, PIN_LOOKUP, PIN_OF, type Notice, type PageContext, type PlatformRow } from './pages';
 
@@ -40,7 +40,8 @@ export interface WebOptions {
   namespace: string;
   /** Key of the forms' CSRF tokens (HMAC of the session). */
   csrfKey: string;
-  trustProxy: boolean;
+  /** Reverse proxies in front whose X-Forwarded-For entries are trusted (HERALD_TRUST_PROXY); 0: none. */
+  trustProxy: number;
   /** One log line, metrics and a span per request (apps/shared/http-observe.ts), as on the API. */
   telemetry?: { logger: Logger; metrics: Metrics };
 }
@@ -72,7 +73,7 @@ async function readForm(ctx: Context): Promise<Record<string, string>> {
 const single = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
 
 export function createWeb(deps: WebDeps, options: WebOptions): Koa {
-  const app = new Koa({ proxy: options.trustProxy });
+  const app = new Koa({ proxy: options.trustProxy > 0, maxIpsCount: options.trustProxy });
   // First, so it sees every answer.
   if (options.telemetry) app.use(observeHttp(options.telemetry));
   const secureCookies = options.publicBaseUrl.startsWith('https://');
@@ -100,7 +101,7 @@ export function createWeb(deps: WebDeps, options: WebOptions): Koa {
   const platformName = (p: Platform) => deps.platforms.get(p)?.descriptor.displayName ?? p;
 
   app.use(async (ctx, next) => {
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) ctx.set(k, v);
+    for (const [k, v] of Object.entries(PAGE_SECURITY_HEADERS)) ctx.set(k, v);
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new PageError(404, 'link.invalid.title', 'link.invalid.text');

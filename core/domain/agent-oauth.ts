@@ -23,6 +23,19 @@ export function isAgentScope(value: string): value is AgentScope {
   return (AGENT_SCOPES as readonly string[]).includes(value);
 }
 
+/**
+ * The canonical URI of the MCP server (RFC 8707, MCP authorization): the one resource this
+ * authorization server issues tokens for, and the audience every token is bound to.
+ */
+export function agentResourceOf(mcpPublicBaseUrl: string): string {
+  return new URL(`${mcpPublicBaseUrl.replace(/\/+$/, '')}/mcp`).href;
+}
+
+/** Whether a resource indicator names `canonical` (a trailing slash is the same resource). */
+export function isAgentResource(resource: string, canonical: string): boolean {
+  return resource.replace(/\/+$/, '') === canonical.replace(/\/+$/, '');
+}
+
 /** A client registered through RFC 7591; `metadata` is what it registered (redirect_uris, name, auth method…). */
 export interface AgentClient {
   clientId: string;
@@ -45,7 +58,7 @@ export interface AgentAuthorizationCode extends AgentPrincipal {
   /** S256 only. */
   codeChallenge: string;
   redirectUri: string;
-  /** RFC 8707 resource indicator the client asked for, if any. */
+  /** RFC 8707 resource indicator the client asked for, if any (null: the MCP server's own). */
   resource: string | null;
   createdAt: Date;
   expiresAt: Date;
@@ -58,6 +71,7 @@ export interface AgentToken extends AgentPrincipal {
   grantId: string;
   clientId: string;
   scope: AgentScope[];
+  /** The audience (RFC 8707): only this resource accepts the token. Null on tokens issued before binding: accepted nowhere. */
   resource: string | null;
   createdAt: Date;
   expiresAt: Date;

@@ -1,8 +1,9 @@
 import {
-  AGENT_ACCESS_TOKEN_PREFIX, AGENT_CODE_PREFIX, AGENT_REFRESH_TOKEN_PREFIX, DEFAULT_AGENT_SCOPE, isAgentScope,
+  AGENT_ACCESS_TOKEN_PREFIX, AGENT_CODE_PREFIX, AGENT_REFRESH_TOKEN_PREFIX, DEFAULT_AGENT_SCOPE, isAgentResource, isAgentScope,
   type AgentClient, type AgentOAuthTtls, type AgentPrincipal, type AgentScope, type AgentToken,
 } from '../domain/agent-oauth';
 import { HeraldError } from '../domain/errors';
+import type { Storage } from '../ports/storage';
 import type { AgentOAuthStore } from '../ports/storage/agent-oauth';
 import type { Clock, IdGenerator, KeyHasher } from '../ports/system';
 
@@ -13,11 +14,15 @@ export interface AgentOAuthDeps {
   ids: IdGenerator;
   clock: Clock;
   ttls: AgentOAuthTtls;
+  /** The canonical resource tokens are issued for (agentResourceOf: the MCP server's URL). */
+  resource: string;
+  /** A grant lives only as long as the API key it was made with. */
+  apiKeys: Pick<Storage['apiKeys'], 'findByHash'>;
 }
 
 /** An OAuth error (RFC 6749 §5.2 codes): the MCP daemon answers it in the protocol's shape. */
 export class AgentOAuthError extends HeraldError {
-  constructor(readonly oauthError: 'invalid_grant' | 'invalid_scope' | 'invalid_request' | 'invalid_client', message: string) {
+  constructor(readonly oauthError: 'invalid_grant' | 'invalid_scope' | 'invalid_request' | 'invalid_client' | 'invalid_target', message: string) {
     super(oauthError === 'invalid_client' ? 'unauthenticated' : 'invalid_input', message, oauthError);
   }
 }
@@ -77,7 +82,28 @@ export async function challengeForCode(deps: AgentOAuthDeps, clientId: string, c
   return (await liveCode(deps, clientId, code)).codeChallenge;
 }
 
-async function issueTokens(deps: AgentOAuthDeps, grant: AgentPrincipal & { grantId: string; clientId: string; scope: AgentScope[]; resource: string | null }): Promise<AgentTokens> {
+/**
+ * The one resource a grant's tokens are for: this server's (the authorization request may only
+ * name it, or none). A token request may name it again (RFC 8707 §2.2), never another one.
+ */
+function grantResource(deps: AgentOAuthDeps, granted: string | null, asked: string | undefined): string {
+  for (const named of [granted, asked]) {
+    if (named !== null && named !== undefined && !isAgentResource(named, deps.resource)) {
+      throw new AgentOAuthError('invalid_target', `This authorization is for the resource ${deps.resource} only, not ${named}.`);
+    }
+  }
+  return deps.resource;
+}
+
+/** The grant's API key is still live: a revoked or deleted key ends the grant and every token of it. */
+async function requireLiveKey(deps: AgentOAuthDeps, grant: AgentPrincipal & { grantId?: string }): Promise<void> {
+  const key = await deps.apiKeys.findByHash(grant.keyHash);
+  if (key && !key.revokedAt && key.accountId === grant.accountId) return;
+  if (grant.grantId) await deps.store.tokens.deleteGrant(grant.grantId);
+  throw new AgentOAuthError('invalid_grant', 'The API key this authorization was made with is revoked: every token of it is revoked; authorize again.');
+}
+
+async function issueTokens(deps: AgentOAuthDeps, grant: AgentPrincipal & { grantId: string; clientId: string; scope: AgentScope[]; resource: string }): Promise<AgentTokens> {
   const now = deps.clock.now();
   const access = secret(deps.ids, AGENT_ACCESS_TOKEN_PREFIX);
   const refresh = secret(deps.ids, AGENT_REFRESH_TOKEN_PREFIX);
@@ -90,22 +116,20 @@ async function issueTokens(deps: AgentOAuthDeps, grant: AgentPrincipal & { grant
 /**
  * The authorization-code grant, after the caller checked the PKCE verifier against
  * challengeForCode: the code is consumed (a second exchange fails), the redirect URI must be the
- * one the code was issued for.
+ * one the code was issued for, and so must the resource if the request names one.
  */
 export async function exchangeAuthorizationCode(deps: AgentOAuthDeps, input: { clientId: string; code: string; redirectUri?: string; resource?: string }): Promise<AgentTokens> {
   const code = await liveCode(deps, input.clientId, input.code);
   if (input.redirectUri !== undefined && input.redirectUri !== code.redirectUri) {
     throw new AgentOAuthError('invalid_grant', 'redirect_uri differs from the one of the authorization request.');
   }
-  if (input.resource !== undefined && code.resource !== null && input.resource !== code.resource) {
-    throw new AgentOAuthError('invalid_grant', 'resource differs from the one of the authorization request.');
-  }
+  const resource = grantResource(deps, code.resource, input.resource);
   if (!(await deps.store.codes.consume(code.codeHash))) {
     throw new AgentOAuthError('invalid_grant', 'The authorization code was already used.');
   }
+  await requireLiveKey(deps, code);
   return issueTokens(deps, {
-    grantId: deps.ids.next('grant'), clientId: code.clientId, accountId: code.accountId, keyHash: code.keyHash,
-    scope: code.scope, resource: input.resource ?? code.resource,
+    grantId: deps.ids.next('grant'), clientId: code.clientId, accountId: code.accountId, keyHash: code.keyHash, scope: code.scope, resource,
   });
 }
 
@@ -113,13 +137,16 @@ export async function exchangeAuthorizationCode(deps: AgentOAuthDeps, input: { c
  * The refresh-token grant with rotation: the presented refresh token is spent and a new pair is
  * issued. A spent refresh token presented again means it leaked: the whole grant is revoked.
  */
-export async function refreshAgentTokens(deps: AgentOAuthDeps, input: { clientId: string; refreshToken: string; scopes?: string[] }): Promise<AgentTokens> {
+export async function refreshAgentTokens(deps: AgentOAuthDeps, input: { clientId: string; refreshToken: string; scopes?: string[]; resource?: string }): Promise<AgentTokens> {
   const hash = deps.hasher.hash(input.refreshToken);
   const token = await deps.store.tokens.find(hash);
   const now = deps.clock.now();
   if (!token || token.kind !== 'refresh' || token.clientId !== input.clientId || token.expiresAt <= now) {
     throw new AgentOAuthError('invalid_grant', 'The refresh token is unknown, expired, revoked or issued to another client.');
   }
+  // Checked before the token is spent: a refused request leaves it usable.
+  const resource = grantResource(deps, token.resource, input.resource);
+  await requireLiveKey(deps, token);
   if (token.rotatedAt || !(await deps.store.tokens.markRotated(token, now))) {
     await deps.store.tokens.deleteGrant(token.grantId);
     throw new AgentOAuthError('invalid_grant', 'The refresh token was already used: every token of this authorization is revoked; authorize again.');
@@ -131,7 +158,7 @@ export async function refreshAgentTokens(deps: AgentOAuthDeps, input: { clientId
     if (wider.length) throw new AgentOAuthError('invalid_scope', `The refresh asks for scopes the authorization did not grant: ${wider.join(', ')}.`);
     scope = asked;
   }
-  return issueTokens(deps, { grantId: token.grantId, clientId: token.clientId, accountId: token.accountId, keyHash: token.keyHash, scope, resource: token.resource });
+  return issueTokens(deps, { grantId: token.grantId, clientId: token.clientId, accountId: token.accountId, keyHash: token.keyHash, scope, resource });
 }
 
 /**
@@ -146,10 +173,13 @@ export async function revokeAgentToken(deps: AgentOAuthDeps, input: { clientId: 
   else await deps.store.tokens.delete(hash);
 }
 
-/** A live access token by its hash, or null (unknown, revoked, expired, or a refresh token). */
-export async function findLiveAccessToken(deps: { store: Pick<AgentOAuthStore, 'tokens'>; clock: Clock }, tokenHash: string): Promise<AgentToken | null> {
+/**
+ * A live access token by its hash for `resource`, or null (unknown, revoked, expired, a refresh
+ * token, or issued for another resource: RFC 8707 audience binding).
+ */
+export async function findLiveAccessToken(deps: { store: Pick<AgentOAuthStore, 'tokens'>; clock: Clock }, tokenHash: string, resource: string): Promise<AgentToken | null> {
   const token = await deps.store.tokens.find(tokenHash);
-  return token && token.kind === 'access' && token.expiresAt > deps.clock.now() ? token : null;
+  return token && token.kind === 'access' && token.expiresAt > deps.clock.now() && token.resource !== null && isAgentResource(token.resource, resource) ? token : null;
 }
 
 export async function deleteExpiredAgentGrants(deps: Pick<AgentOAuthDeps, 'store' | 'clock'>): Promise<number> {

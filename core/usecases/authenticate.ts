@@ -16,9 +16,11 @@ export interface AuthenticateDeps {
   authCache?: AuthCache;
   /**
    * Access tokens of the agent authorization server (the MCP daemon's OAuth 2.1): with it,
-   * `Authorization: Bearer hma_…` authenticates as the API key the operator signed in with.
+   * `Authorization: Bearer hma_…` authenticates as the API key the operator signed in with, if
+   * the token was issued for `resource` (the MCP server's canonical URL, agentResourceOf; the API
+   * serves the MCP server's tool calls with the token the agent gave it).
    */
-  agentTokens?: Pick<AgentOAuthStore, 'tokens'>;
+  agentTokens?: { store: Pick<AgentOAuthStore, 'tokens'>; resource: string };
 }
 
 /**
@@ -163,11 +165,12 @@ async function verify(deps: AuthenticateDeps, hash: string): Promise<Caller | nu
 
 /**
  * An agent's access token acts as the API key its operator signed in with (same account, same
- * rate-limit bucket, refused once that key is revoked), narrowed to the grant's scope.
+ * rate-limit bucket, refused once that key is revoked), narrowed to the grant's scope, and only at
+ * the resource it was issued for.
  */
 async function verifyAgentToken(deps: AuthenticateDeps, tokenHash: string): Promise<Caller | null> {
   if (!deps.agentTokens) return null;
-  const token = await findLiveAccessToken({ store: deps.agentTokens, clock: deps.clock }, tokenHash);
+  const token = await findLiveAccessToken({ store: deps.agentTokens.store, clock: deps.clock }, tokenHash, deps.agentTokens.resource);
   if (!token) return null;
   const caller = await verify(deps, token.keyHash);
   return caller && caller.account.id === token.accountId ? { ...caller, scope: agentScopeLevel(token.scope) } : null;
@@ -175,20 +178,35 @@ async function verifyAgentToken(deps: AuthenticateDeps, tokenHash: string): Prom
 
 const AGENT_BEARER = new RegExp(`^Bearer\\s+(${AGENT_ACCESS_TOKEN_PREFIX}\\S+)\\s*$`, 'i');
 
+/** The credential an `Authorization` header presents under `scheme`, if any. */
+export function credentialOf(authorization: string | undefined, scheme: 'Apikey' | 'Bearer'): string | undefined {
+  return new RegExp(`^${scheme}\\s+(\\S+)\\s*$`, 'i').exec(authorization ?? '')?.[1];
+}
+
+function missingCredential(authorization: string | undefined): HeraldError {
+  return new HeraldError('unauthenticated', /^Bearer\s/i.test(authorization ?? '')
+    ? 'A connect token (Bearer) only works at GET /users/validate-jwt and on the connect page: this endpoint needs "Authorization: Apikey <API_KEY>".'
+    : 'Missing credentials: send the header "Authorization: Apikey <API_KEY>".');
+}
+
 /**
  * Resolves `Authorization: Apikey <key>` to its account. Consecutive failures from one client
  * address are answered 401; the one that reaches the limit (ten by default) blocks the address for
  * the block time, so the request after it is the first answered 429 `auth_blocked` (with
- * Retry-After), whatever key it carries.
+ * Retry-After), whatever key it carries. Only a credential that is looked up and fails counts: a
+ * request with none (or one of a scheme this endpoint does not verify) is answered 401 without
+ * reading or touching the guard, so anonymous requests from a shared address (NAT, proxy, a
+ * browser's stray requests) cannot lock out the clients behind it, and reveal nothing to guess with.
  */
 export async function authenticate(deps: AuthenticateDeps, input: { authorization?: string; address: string }): Promise<Caller> {
   const cache = deps.authCache;
-  const match = /^Apikey\s+(\S+)\s*$/i.exec(input.authorization ?? '');
-  const agentToken = deps.agentTokens ? AGENT_BEARER.exec(input.authorization ?? '') : null;
-  const secret = match?.[1] ?? agentToken?.[1];
-  const hash = secret ? (cache ? cache.digest(secret, (k) => deps.hasher.hash(k)) : deps.hasher.hash(secret)) : undefined;
+  const apiKey = credentialOf(input.authorization, 'Apikey');
+  const agentToken = deps.agentTokens ? AGENT_BEARER.exec(input.authorization ?? '')?.[1] : undefined;
+  const secret = apiKey ?? agentToken;
+  if (!secret) throw missingCredential(input.authorization);
+  const hash = cache ? cache.digest(secret, (k) => deps.hasher.hash(k)) : deps.hasher.hash(secret);
   const now = deps.clock.now().getTime();
-  let caller = hash ? cache?.caller(hash, now) : undefined;
+  let caller = cache?.caller(hash, now);
 
   // The guard is read before any key is looked up, unless both key and address are known good.
   let failures = 0;
@@ -197,21 +215,15 @@ export async function authenticate(deps: AuthenticateDeps, input: { authorizatio
     if (guard.blockedMs > 0) throw blocked(guard.blockedMs);
     failures = guard.failures;
   }
-  if (hash && !caller) {
-    const lookup = () => (match ? verify(deps, hash) : verifyAgentToken(deps, hash));
+  if (!caller) {
+    const lookup = () => (apiKey ? verify(deps, hash) : verifyAgentToken(deps, hash));
     caller = (await (cache ? cache.shared(hash, lookup) : lookup())) ?? undefined;
     if (caller) cache?.verified(hash, caller, now, secret);
   }
   if (!caller) {
     cache?.failed(input.address);
     await deps.guard.recordFailure(input.address);
-    throw new HeraldError('unauthenticated', match
-      ? 'Invalid API key.'
-      : agentToken
-        ? 'Invalid, expired or revoked access token: refresh it or authorize again.'
-        : /^Bearer\s/i.test(input.authorization ?? '')
-        ? 'A connect token (Bearer) only works at GET /users/validate-jwt and on the connect page: this endpoint needs "Authorization: Apikey <API_KEY>".'
-        : 'Missing credentials: send the header "Authorization: Apikey <API_KEY>".');
+    throw new HeraldError('unauthenticated', apiKey ? 'Invalid API key.' : 'Invalid, expired or revoked access token: refresh it or authorize again.');
   }
   // Only an address with failures on record has anything to reset.
   if (failures > 0) await deps.guard.recordSuccess(input.address);

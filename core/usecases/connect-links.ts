@@ -12,6 +12,7 @@ import type { ConnectStorage } from '../ports/connect-storage';
 import type { PlatformRegistry } from '../ports/platform';
 import { DuplicateKeyError, type Storage } from '../ports/storage';
 import type { Clock, IdGenerator, KeyHasher } from '../ports/system';
+import { credentialOf } from './authenticate';
 import { requireProfile } from './profiles';
 
 export interface ConnectLinkDeps {
@@ -96,9 +97,9 @@ export async function socialAccountsOf(storage: Pick<Storage, 'connectedAccounts
  * a link already used or whose profile is gone or blocked; else the profile.
  */
 export async function validateConnectToken(deps: ConnectLinkDeps, authorization: string | undefined): Promise<ValidTokenView | InvalidTokenView> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) throw new HeraldError('unauthenticated', 'Missing credentials: send the header "Authorization: Bearer <ACCESS_TOKEN>" with the token of the connect URL.');
-  const tokenHash = deps.hasher.hash(match[1]!);
+  const token = credentialOf(authorization, 'Bearer');
+  if (!token) throw new HeraldError('unauthenticated', 'Missing credentials: send the header "Authorization: Bearer <ACCESS_TOKEN>" with the token of the connect URL.');
+  const tokenHash = deps.hasher.hash(token);
   const link = await deps.connect.connectLinks.findByTokenHash(tokenHash);
   if (!link) throw new HeraldError('unauthenticated', 'Invalid token: it is not a connect token of this service.', 'invalid_token');
   if (link.expiresAt <= deps.clock.now()) throw new HeraldError('unauthenticated', `This connect token expired at ${link.expiresAt.toISOString()}: generate a new link.`, 'token_expired');

@@ -33,6 +33,26 @@ describe('authentication guard, rate limits and key management over HTTP', () =>
     expect((await apiClient(stack.apiUrl, key).get('/api/herald/me')).status).toBe(200);
   });
 
+  it('never blocks the address for requests without credentials, preflights or unknown paths (the MCP daemon\'s included)', async () => {
+    await stack.startMcp();
+    for (let i = 0; i < 12; i += 1) {
+      const anonymous = await fetch(`${stack.apiUrl}/api/herald/me`);
+      expect(anonymous.status).toBe(401);
+      expect(await anonymous.json()).toMatchObject({ success: false, error_code: 'unauthenticated' });
+      expect(anonymous.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      const preflight = await fetch(`${stack.apiUrl}/api/herald/users`, {
+        method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' },
+      });
+      expect(preflight.status).toBe(200);
+      const unknown = await fetch(`${stack.apiUrl}/api/herald/no-such-endpoint`);
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toMatchObject({ error_code: 'not_found' });
+      expect((await fetch(`${stack.mcpUrl}/mcp`, { method: 'POST' })).status).toBe(401);
+      expect((await fetch(`${stack.mcpUrl}/no-such-endpoint`)).status).toBe(404);
+    }
+    expect((await apiClient(stack.apiUrl, key).get('/api/herald/me')).status).toBe(200);
+  });
+
   it('counts requests per key with X-RateLimit headers and answers 429 past the window', async () => {
     const api = apiClient(stack.apiUrl, await stack.newApiKey('limits@herald.dev', 'free'));
     const remaining = [];

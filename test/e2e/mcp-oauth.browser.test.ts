@@ -213,7 +213,18 @@ describe('MCP OAuth 2.1 with PKCE through the consent page', () => {
     expect(back.searchParams.get('code')).toBeNull();
   });
 
-  it('ends every grant made with an API key when that key is revoked', async () => {
+  it('issues tokens for this server only: a token request naming another resource gets invalid_target', async () => {
+    const { code, verifier } = await authorize('herald');
+    const exchange = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri };
+    expect(await token({ ...exchange, resource: 'https://elsewhere.example/mcp' })).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    const tokens = await token({ ...exchange, resource: `${stack.mcpUrl}/mcp` });
+    expect(tokens.status).toBe(200);
+    expect(await mcpStatus(tokens.body.access_token)).toBe(200);
+    expect(await token({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, resource: 'https://elsewhere.example/mcp' }))
+      .toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+  });
+
+  it('ends every grant made with an API key when that key is revoked: no refresh either', async () => {
     const { code, verifier } = await authorize('herald');
     const tokens = (await token({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri })).body;
     expect(await mcpStatus(tokens.access_token)).toBe(200);
@@ -222,5 +233,6 @@ describe('MCP OAuth 2.1 with PKCE through the consent page', () => {
     expect(keyId).toBeDefined();
     expect((await stack.cli('key', 'revoke', '--email', 'oauth@herald.dev', '--id', keyId!)).code).toBe(0);
     expect(await mcpStatus(tokens.access_token)).toBe(401);
+    expect(await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 });

@@ -170,8 +170,8 @@ describe('observability end to end', () => {
   });
 
   it('keeps metrics off the public port; serves liveness and readiness on both', async () => {
-    // Not on the public port, not even with an API key.
-    expect((await fetch(`${stack.apiUrl}/metrics`)).status).toBe(401);
+    // Not on the public port, with or without an API key (no route: 404, no credential asked for).
+    expect((await fetch(`${stack.apiUrl}/metrics`)).status).toBe(404);
     expect((await api.get('/metrics')).status).toBe(404);
     expect(await (await fetch(`${stack.apiUrl}/healthz`)).json()).toMatchObject({ success: true });
     expect(await (await fetch(`${stack.apiUrl}/readyz`)).json()).toMatchObject({ success: true, checks: { mongodb: true, redis: true, temporal: true } });

@@ -5,7 +5,8 @@ const CHROMIUM = process.env.HERALD_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * The API reference page in a real browser: Swagger UI from the bundled copy renders every
- * operation of the generated document, and the page asks nothing of any other host.
+ * operation of the generated document under the page's Content-Security-Policy, and the page asks
+ * nothing of any other host.
  */
 describe('API reference page in Chromium', () => {
   let api: Awaited<ReturnType<typeof anApiServer>>;
@@ -29,7 +30,12 @@ describe('API reference page in Chromium', () => {
     });
     page.on('requestfailed', (req) => failed.push(req.url()));
     page.on('response', (res) => { if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`); });
-    await page.goto(`http://127.0.0.1:${api.port}/api/docs`);
+    // The page runs under its Content-Security-Policy: anything it refuses is reported here.
+    const refused: string[] = [];
+    await page.exposeFunction('reportViolation', (text: string) => { refused.push(text); });
+    await page.addInitScript({ content: "document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(e.violatedDirective + ' ' + e.blockedURI));" });
+    const answer = await page.goto(`http://127.0.0.1:${api.port}/api/docs`);
+    expect(answer?.headers()['content-security-policy']).toContain("script-src 'self' 'sha256-");
     // Swagger UI renders one block per operation once the document is loaded and parsed.
     await page.waitForSelector('.opblock', { timeout: 60_000 });
     const spec = (await api.send({ method: 'GET', path: '/api/openapi.json', auth: false })).json;
@@ -40,7 +46,7 @@ describe('API reference page in Chromium', () => {
     expect(await page.locator('.opblock').count()).toBe(operations);
     expect(await page.locator('.info .title').innerText()).toContain('Herald API');
     expect(await page.locator('[data-path="/api/herald/users/{username}"]').count()).toBeGreaterThan(0);
-    expect({ elsewhere, failed }).toEqual({ elsewhere: [], failed: [] });
+    expect({ elsewhere, failed, refused }).toEqual({ elsewhere: [], failed: [], refused: [] });
     await page.close();
   }, 120_000);
 });

@@ -77,7 +77,7 @@ export function asStrictAsFerretDb(storage: Storage): Storage {
  * checks). Media go to a temporary directory; URL media are refused (no network in unit tests).
  * The API's storage refuses what FerretDB refuses (the runner's does not: it is not the edge).
  */
-export async function anApiServer(opts: { maxUploadBytes?: number } = {}) {
+export async function anApiServer(opts: { maxUploadBytes?: number; trustProxy?: number } = {}) {
   const world = aWorld();
   const { account, secret } = await world.operator('business');
   await createProfile(world.deps, account, { username: 'alice' });
@@ -127,7 +127,7 @@ export async function anApiServer(opts: { maxUploadBytes?: number } = {}) {
     },
     connect: createMemoryConnectStorage(),
   }, {
-    namespace: 'herald', syncTimeoutMs: 5_000, trustProxy: false, publicBaseUrl: 'http://127.0.0.1',
+    namespace: 'herald', syncTimeoutMs: 5_000, trustProxy: opts.trustProxy ?? 0, publicBaseUrl: 'http://127.0.0.1',
     duplicateWindowMs: 0, statusCacheMs: 0, maxUploadBytes: opts.maxUploadBytes ?? 10 * 1024 * 1024,
     connectLinks: { ttlMs: 48 * 3600_000, webBaseUrl: 'http://127.0.0.1:8788' },
   });

@@ -1,5 +1,5 @@
 import { createMemoryAgentOAuthStore } from '../../adapters/memory/agent-oauth';
-import { DEFAULT_AGENT_OAUTH_TTLS } from '../../core/domain/agent-oauth';
+import { agentResourceOf, DEFAULT_AGENT_OAUTH_TTLS } from '../../core/domain/agent-oauth';
 import {
   challengeForCode, deleteExpiredAgentGrants, exchangeAuthorizationCode, issueAuthorizationCode, parseAgentScopes, refreshAgentTokens,
   revokeAgentToken, type AgentOAuthDeps,
@@ -8,18 +8,27 @@ import { authenticate } from '../../core/usecases/authenticate';
 import { listApiKeys, revokeApiKey } from '../../core/usecases/operator-accounts';
 import { aWorld } from '../support/world';
 
+const RESOURCE = agentResourceOf('http://127.0.0.1:8789');
+
 /** The agent authorization server's use cases on the in-memory store, and the API accepting its tokens. */
 describe('agent OAuth (MCP authorization server)', () => {
   const setup = async () => {
     const world = aWorld();
     const store = createMemoryAgentOAuthStore();
-    const oauth: AgentOAuthDeps = { store, hasher: world.deps.hasher, ids: world.deps.ids, clock: world.deps.clock, ttls: DEFAULT_AGENT_OAUTH_TTLS };
+    const oauth: AgentOAuthDeps = {
+      store, hasher: world.deps.hasher, ids: world.deps.ids, clock: world.deps.clock, ttls: DEFAULT_AGENT_OAUTH_TTLS,
+      resource: RESOURCE, apiKeys: world.deps.storage.apiKeys,
+    };
     const { account, secret } = await world.operator();
-    const auth = { ...world.deps, agentTokens: store };
-    const code = (scope = parseAgentScopes(['herald']), clientId = 'hmcl_a') => issueAuthorizationCode(oauth, {
-      clientId, accountId: account.id, keyHash: world.deps.hasher.hash(secret), scope, codeChallenge: 'challenge', redirectUri: 'http://127.0.0.1:1/cb', resource: null,
+    const auth = { ...world.deps, agentTokens: { store, resource: RESOURCE } };
+    const code = (scope = parseAgentScopes(['herald']), clientId = 'hmcl_a', resource: string | null = null) => issueAuthorizationCode(oauth, {
+      clientId, accountId: account.id, keyHash: world.deps.hasher.hash(secret), scope, codeChallenge: 'challenge', redirectUri: 'http://127.0.0.1:1/cb', resource,
     });
-    return { world, store, oauth, account, secret, auth, code };
+    const revokeKey = async () => {
+      const [key] = await listApiKeys(world.deps, { email: account.email });
+      await revokeApiKey(world.deps, { email: account.email, keyId: key!.id });
+    };
+    return { world, store, oauth, account, secret, auth, code, revokeKey };
   };
   const bearer = (token: string) => ({ authorization: `Bearer ${token}`, address: '10.1.1.1' });
 
@@ -68,11 +77,69 @@ describe('agent OAuth (MCP authorization server)', () => {
   });
 
   it('ends the grant when the API key it carries is revoked', async () => {
-    const { world, oauth, auth, account, code } = await setup();
+    const { oauth, auth, code, revokeKey } = await setup();
     const tokens = await exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: await code() });
-    const [key] = await listApiKeys(world.deps, { email: account.email });
-    await revokeApiKey(world.deps, { email: account.email, keyId: key!.id });
+    await revokeKey();
     await expect(authenticate(auth, bearer(tokens.access_token))).rejects.toMatchObject({ kind: 'unauthenticated' });
+  });
+
+  it('refuses the refresh grant once the API key is revoked, and revokes every refresh token of the grant', async () => {
+    const { store, world, oauth, code, revokeKey } = await setup();
+    const first = await exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: await code() });
+    const second = await refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: first.refresh_token });
+    const pending = await code();
+    await revokeKey();
+    await expect(refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: second.refresh_token }))
+      .rejects.toMatchObject({ oauthError: 'invalid_grant', message: expect.stringContaining('revoked') });
+    expect(await store.tokens.find(world.deps.hasher.hash(second.refresh_token))).toBeNull();
+    // A code issued before the revocation gets no tokens either.
+    await expect(exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: pending })).rejects.toMatchObject({ oauthError: 'invalid_grant' });
+  });
+
+  it('refuses the refresh grant for a deleted API key', async () => {
+    const { oauth, code } = await setup();
+    const tokens = await exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: await code() });
+    const gone = { ...oauth, apiKeys: { findByHash: async () => null } };
+    await expect(refreshAgentTokens(gone, { clientId: 'hmcl_a', refreshToken: tokens.refresh_token })).rejects.toMatchObject({ oauthError: 'invalid_grant' });
+    await expect(refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: tokens.refresh_token })).rejects.toMatchObject({ oauthError: 'invalid_grant' });
+  });
+
+  describe('audience binding (RFC 8707)', () => {
+    it('issues every token for the MCP server\'s resource, also when the authorization request named none', async () => {
+      const { store, world, oauth, code } = await setup();
+      const tokens = await exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: await code() });
+      expect(await store.tokens.find(world.deps.hasher.hash(tokens.access_token))).toMatchObject({ resource: RESOURCE });
+      const refreshed = await refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: tokens.refresh_token, resource: `${RESOURCE}/` });
+      expect(await store.tokens.find(world.deps.hasher.hash(refreshed.access_token))).toMatchObject({ resource: RESOURCE });
+    });
+
+    it('refuses a token request naming another resource with invalid_target, and keeps the code usable', async () => {
+      const { oauth, code } = await setup();
+      for (const granted of [null, RESOURCE]) {
+        const c = await code(undefined, undefined, granted);
+        await expect(exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: c, resource: 'https://elsewhere.example/mcp' }))
+          .rejects.toMatchObject({ oauthError: 'invalid_target' });
+        await expect(exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: c, resource: RESOURCE })).resolves.toMatchObject({ token_type: 'Bearer' });
+      }
+      const tokens = await exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: await code() });
+      await expect(refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: tokens.refresh_token, resource: 'https://elsewhere.example/mcp' }))
+        .rejects.toMatchObject({ oauthError: 'invalid_target' });
+      // The refused refresh did not spend the token.
+      await expect(refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: tokens.refresh_token })).resolves.toMatchObject({ token_type: 'Bearer' });
+    });
+
+    it('refuses a token at a resource it was not issued for, and a token bound to none', async () => {
+      const { store, world, oauth, auth, code } = await setup();
+      const tokens = await exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: await code() });
+      const elsewhere = { ...auth, agentTokens: { store, resource: agentResourceOf('https://other.example') } };
+      await expect(authenticate(elsewhere, bearer(tokens.access_token))).rejects.toMatchObject({ kind: 'unauthenticated' });
+      await expect(authenticate(auth, bearer(tokens.access_token))).resolves.toBeDefined();
+      // Issued before tokens were bound (resource null): refused until refreshed.
+      const legacy = await store.tokens.find(world.deps.hasher.hash(tokens.access_token));
+      await store.tokens.delete(legacy!.tokenHash);
+      await store.tokens.insert({ ...legacy!, resource: null });
+      await expect(authenticate(auth, bearer(tokens.access_token))).rejects.toMatchObject({ kind: 'unauthenticated' });
+    });
   });
 
   it('rotates refresh tokens; a spent one presented again revokes the whole grant', async () => {

@@ -43,6 +43,20 @@ describe('authenticate', () => {
     await expect(authenticate(world.deps, { authorization: `Apikey ${secret}`, address: '9.9.9.8' })).resolves.toBeDefined();
   });
 
+  it('does not count requests that present no credential: they never block the address', async () => {
+    const world = aWorld();
+    const { secret } = await world.operator();
+    const failures = jest.spyOn(world.deps.guard, 'recordFailure');
+    for (const authorization of [undefined, '', 'Apikey', 'Basic dXNlcjpwYXNz', 'Bearer connect-token']) {
+      for (let i = 0; i < 10; i += 1) {
+        await expect(authenticate(world.deps, { ...(authorization !== undefined ? { authorization } : {}), address: '5.5.5.5' }))
+          .rejects.toMatchObject({ kind: 'unauthenticated' });
+      }
+    }
+    expect(failures).not.toHaveBeenCalled();
+    await expect(authenticate(world.deps, { authorization: `Apikey ${secret}`, address: '5.5.5.5' })).resolves.toBeDefined();
+  });
+
   it('counts only consecutive failures: a success resets the count', async () => {
     const world = aWorld();
     const { secret } = await world.operator();

@@ -10,7 +10,7 @@ import { operationRequest } from '../../apps/api/catalogue/requests';
 import { anApiServer } from '../support/api-app';
 
 const OPTIONS: ApiOptions = {
-  namespace: 'herald', syncTimeoutMs: 5_000, trustProxy: false, publicBaseUrl: 'http://127.0.0.1', duplicateWindowMs: 0, statusCacheMs: 0,
+  namespace: 'herald', syncTimeoutMs: 5_000, trustProxy: 0, publicBaseUrl: 'http://127.0.0.1', duplicateWindowMs: 0, statusCacheMs: 0,
   maxUploadBytes: 1024, connectLinks: { ttlMs: 1000, webBaseUrl: 'http://127.0.0.1:8788' },
 };
 

@@ -35,7 +35,7 @@ describe('connect page (in-process)', () => {
     accountId = account.id;
     await createProfile(deps, account, { username: 'alice' });
     await connectWithCredentials(deps, account, 'discord', { profile_username: 'alice', secret: 'good' });
-    const app = createWeb(deps, { publicBaseUrl: 'http://web.test', apiPublicBaseUrl: 'http://api.test', namespace: 'herald', csrfKey: 'k', trustProxy: false });
+    const app = createWeb(deps, { publicBaseUrl: 'http://web.test', apiPublicBaseUrl: 'http://api.test', namespace: 'herald', csrfKey: 'k', trustProxy: 0 });
     server = createHttpServer(app, { requestTimeoutMs: 10_000 });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

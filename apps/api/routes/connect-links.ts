@@ -4,6 +4,7 @@ import type { ConnectStorage } from '../../../core/ports/connect-storage';
 import {
   generateConnectLink, getPreferences, setPreferences, validateConnectToken, type ConnectLinkOptions,
 } from '../../../core/usecases/connect-links';
+import { credentialOf } from '../../../core/usecases/authenticate';
 import { bodyFields } from '../input';
 import { readBody } from '../body';
 import { checkIdFields } from '../ids';
@@ -16,11 +17,16 @@ type ConnectApiDeps = ApiDeps & { connect: ConnectStorage };
 
 /**
  * GET /users/validate-jwt: its credential is the connect token (`Authorization: Bearer`), not an
- * API key, so it is registered before the API-key authentication. Failures count toward the
- * client address's authentication-failure block like any other.
+ * API key, so it is registered before the API-key authentication. A token presented and refused
+ * counts toward the client address's authentication-failure block like a wrong API key.
  */
 export function validateJwtRoute(open: Router, deps: ConnectApiDeps, ns: string): void {
   mount(open, ops.validateConnectToken, ns, async (ctx) => {
+    // Without a token there is nothing to count: answered 401 without touching the address's record.
+    if (!credentialOf(ctx.get('Authorization'), 'Bearer')) {
+      ctx.body = await validateConnectToken(deps, ctx.get('Authorization'));
+      return;
+    }
     const guard = await deps.guard.check(ctx.ip);
     if (guard.blockedMs > 0) {
       const seconds = Math.max(1, Math.ceil(guard.blockedMs / 1000));

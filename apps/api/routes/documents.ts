@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type Router from '@koa/router';
@@ -6,6 +7,7 @@ import { OPERATIONS } from '../catalogue';
 import { mount } from '../catalogue/mount';
 import { openApiDocument } from '../catalogue/openapi';
 import * as ops from '../catalogue/documents';
+import { pagePolicy } from '../../shared/security-headers';
 
 /** The bundled, offline Swagger UI (swagger-ui-dist): the page loads nothing from elsewhere. */
 const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -18,7 +20,25 @@ const ASSETS: Record<string, string> = {
   'favicon-16x16.png': 'image/png',
 };
 
-const page = (documentUrl: string, docsUrl: string) => `<!doctype html>
+/** The page's one inline script: Swagger UI started on the generated document. */
+const initScript = (documentUrl: string) => `
+window.ui = SwaggerUIBundle({ url: ${JSON.stringify(documentUrl)}, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' });
+`;
+
+/**
+ * The page's policy: scripts and styles from this API only (plus the init script, by its hash,
+ * and the inline styles Swagger UI sets), the document and "Try it out" requests to this API and
+ * to its public address, images inline or from here.
+ */
+const pageCsp = (init: string, publicBaseUrl: string) => pagePolicy({
+  'script-src': `'self' 'sha256-${createHash('sha256').update(init).digest('base64')}'`,
+  'style-src': "'self' 'unsafe-inline'",
+  'img-src': "'self' data:",
+  'connect-src': `'self' ${new URL(publicBaseUrl).origin}`,
+});
+
+const page = (init: string, docsUrl: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -31,10 +51,7 @@ const page = (documentUrl: string, docsUrl: string) => `<!doctype html>
 <div id="swagger-ui"></div>
 <script src="${docsUrl}/swagger-ui-bundle.js"></script>
 <script src="${docsUrl}/swagger-ui-standalone-preset.js"></script>
-<script>
-window.ui = SwaggerUIBundle({ url: ${JSON.stringify(documentUrl)}, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null,
-  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' });
-</script>
+<script>${init}</script>
 </body>
 </html>
 `;
@@ -50,10 +67,13 @@ export function documentRoutes(open: Router, ns: string, publicBaseUrl: string):
     ctx.type = 'application/json';
     ctx.body = document;
   });
+  const init = initScript('/api/openapi.json');
+  const csp = pageCsp(init, publicBaseUrl);
   mount(open, ops.getReferencePage, ns, (ctx) => {
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = page('/api/openapi.json', '/api/docs');
+    ctx.set('Content-Security-Policy', csp);
+    ctx.body = page(init, '/api/docs');
   });
   mount(open, ops.getReferencePageAsset, ns, (ctx, { params }) => {
     const asset = String(params.asset);
