@@ -73,18 +73,24 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
       // An MP4/MOV file says its duration in its own header (and cannot be a playlist): no ffprobe.
       const quick = await probeIsoBmff(opts.pathOf(id));
       if (quick) return quick;
+      // ffprobe reads a tenant's file too: in the sandbox, with only that file to see (bwrap
+      // shows it read-only as /input), no network, and as no user that can reach Herald's state.
+      const confined = await sandboxOf();
+      const file = opts.pathOf(id);
+      const inside = confined.mode === 'bwrap' ? '/input' : file;
+      const command = sandboxCommand({ mode: confined.mode, limits: limitsFor(60_000, 1024 ** 2), readOnly: [[file, inside]] }, ffprobe,
+        ['-v', 'error', '-protocol_whitelist', 'file', '-show_entries', 'format=duration,format_name', '-of', 'json', inside], null);
       return new Promise((resolve) => {
-        execFile(ffprobe, ['-v', 'error', '-protocol_whitelist', 'file', '-show_entries', 'format=duration,format_name', '-of', 'json', opts.pathOf(id)],
-          { timeout: 60_000, maxBuffer: 1024 * 1024 }, (err, stdout) => {
-            if (err) return resolve({ durationSeconds: null, format: null });
-            try {
-              const format = (JSON.parse(stdout) as { format?: { duration?: string; format_name?: string } }).format ?? {};
-              const duration = Number(format.duration);
-              resolve({ durationSeconds: Number.isFinite(duration) && duration > 0 ? duration : null, format: format.format_name ?? null });
-            } catch {
-              resolve({ durationSeconds: null, format: null });
-            }
-          });
+        execFile(command.file, command.args, { timeout: 60_000, maxBuffer: 1024 * 1024, env: command.env, cwd: '/' }, (err, stdout) => {
+          if (err) return resolve({ durationSeconds: null, format: null });
+          try {
+            const format = (JSON.parse(stdout) as { format?: { duration?: string; format_name?: string } }).format ?? {};
+            const duration = Number(format.duration);
+            resolve({ durationSeconds: Number.isFinite(duration) && duration > 0 ? duration : null, format: format.format_name ?? null });
+          } catch {
+            resolve({ durationSeconds: null, format: null });
+          }
+        });
       });
     },
 

@@ -30,6 +30,8 @@ export interface SandboxOptions {
   mode: SandboxMode;
   /** A root worker's unprivileged user for ffmpeg (its numeric ids: nothing inside resolves names). */
   ids?: { uid: number; gid: number };
+  /** Files shown read-only inside a bwrap sandbox: [path outside, path inside]. */
+  readOnly?: Array<[string, string]>;
   limits: SandboxLimits;
 }
 
@@ -46,7 +48,7 @@ const isRoot = (): boolean => userInfo().uid === 0;
  * user's numeric ids (`opts.ids`): bwrap then sets up the namespaces and mounts as root (it can
  * reach the owner-only scratch directory) and setpriv drops to the user inside, just before ffmpeg.
  */
-export function sandboxCommand(opts: SandboxOptions, program: string, args: string[], jobDir: string): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+export function sandboxCommand(opts: SandboxOptions, program: string, args: string[], jobDir: string | null): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
   const { limits } = opts;
   const chain: string[] = [
     'prlimit', `--cpu=${Math.max(1, Math.ceil(limits.cpuSeconds))}`, `--as=${limits.memoryBytes}`, `--fsize=${limits.fileBytes}`,
@@ -55,19 +57,24 @@ export function sandboxCommand(opts: SandboxOptions, program: string, args: stri
   const drop = opts.ids && opts.mode !== 'none'
     ? ['setpriv', `--reuid=${opts.ids.uid}`, `--regid=${opts.ids.gid}`, '--clear-groups', '--no-new-privs', '--']
     : [];
-  const env: NodeJS.ProcessEnv = { ...CLEAN_ENV, HOME: opts.mode === 'bwrap' ? SANDBOX_JOB_DIR : jobDir };
+  const env: NodeJS.ProcessEnv = { ...CLEAN_ENV, HOME: opts.mode === 'bwrap' || !jobDir ? SANDBOX_JOB_DIR : jobDir };
+  // Without ids a root caller stays uid 0 of a user namespace of its own, with no capability.
+  const rootInNamespace = !drop.length && isRoot();
   if (opts.mode === 'unshare') chain.push('unshare', '--net', '--ipc', '--uts', '--pid', '--fork', '--kill-child', '--', ...drop);
   if (opts.mode === 'userns') chain.push('unshare', '--user', '--map-root-user', '--net', '--');
   if (opts.mode === 'bwrap') {
     chain.push(
       'bwrap', ...(drop.length ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'] : ['--unshare-all']),
+      ...(rootInNamespace ? ['--unshare-user', '--cap-drop', 'ALL'] : []),
       '--die-with-parent', '--new-session', '--clearenv',
       // Parents bwrap makes are 0700 root's when it runs as root: made readable first.
       '--perms', '0755', '--dir', '/etc', '--perms', '0755', '--dir', '/var', '--perms', '0755', '--dir', '/var/cache',
       '--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin',
       '--ro-bind-try', '/etc/ld.so.cache', '/etc/ld.so.cache', '--ro-bind-try', '/etc/alternatives', '/etc/alternatives',
       '--ro-bind-try', '/etc/fonts', '/etc/fonts', '--ro-bind-try', '/var/cache/fontconfig', '/var/cache/fontconfig',
-      '--dev', '/dev', '--tmpfs', '/tmp', '--bind', jobDir, SANDBOX_JOB_DIR, '--chdir', SANDBOX_JOB_DIR,
+      '--dev', '/dev', '--tmpfs', '/tmp',
+      ...(jobDir ? ['--bind', jobDir, SANDBOX_JOB_DIR, '--chdir', SANDBOX_JOB_DIR] : ['--chdir', '/']),
+      ...(opts.readOnly ?? []).flatMap(([source, target]) => ['--ro-bind', source, target]),
       ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v!]), '--', ...drop,
     );
   }

@@ -2,6 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { createFfmpegProcessor } from '../../adapters/media/ffmpeg-processor';
@@ -120,6 +121,19 @@ describe('the media-job sandbox', () => {
       expect(bytes.length).toBeGreaterThan(1000);
       expect(bytes.includes(secretText)).toBe(false);
       expect(bytes.includes(secret)).toBe(true); // the path itself is the title: text, never opened
+    });
+
+    it('ffprobe of an uploaded playlist cannot open the files it names', async () => {
+      // A clip of Herald's own, in the owner-only state directory, named by an uploaded playlist.
+      const hidden = path.join(state, 'hidden.ts');
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=32x24:rate=5:duration=7', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'mpegts', hidden]);
+      const playlist = `#EXTM3U\n#EXT-X-TARGETDURATION:7\n#EXTINF:7.0,\n${hidden}\n#EXT-X-ENDLIST\n`;
+      const stored = await store.put(Readable.from([Buffer.from(playlist)]), { contentType: 'application/vnd.apple.mpegurl' });
+      const probed = await processor.probeInput(stored.id);
+      // Outside the sandbox ffprobe reads the segment and answers its 7 s (checked here).
+      const open = execFileSync('ffprobe', ['-v', 'error', '-protocol_whitelist', 'file', '-show_entries', 'format=duration', '-of', 'csv=p=0', store.pathOf(stored.id)]).toString();
+      expect(Number(open)).toBeGreaterThan(6);
+      expect(probed.durationSeconds).toBeNull();
     });
 
     it('a stored command that would open a file is refused by the runner before ffmpeg starts', async () => {
