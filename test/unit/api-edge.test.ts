@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import { anApiServer, multipart, type HttpAnswer } from '../support/api-app';
+import { rawExchange } from '../support/raw-http';
 
 /**
  * The HTTP edge of the API daemon in-process (Koa app + Node server over the in-memory world):
@@ -112,13 +112,7 @@ describe('the HTTP edge', () => {
     it('431 headers_too_large and 400 for a request Node cannot parse, written as JSON by the server', async () => {
       const big = await api.send({ method: 'GET', path: '/api/herald/me', headers: { 'X-Padding': 'x'.repeat(20_000) } });
       expect(errorOf(big)).toEqual(jsonError(431, 'headers_too_large', /headers are larger than 16 KB/));
-      const raw = await new Promise<string>((resolve, reject) => {
-        const socket = connect(api.port, '127.0.0.1', () => socket.end('GET /api/herald/me HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
-        let text = '';
-        socket.on('data', (b) => { text += b.toString(); });
-        socket.on('end', () => resolve(text));
-        socket.on('error', reject);
-      });
+      const raw = await rawExchange(api.port, 'GET /api/herald/me HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
       expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
       expect(raw).toContain('Content-Type: application/json; charset=utf-8');
       expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ success: false, error_code: 'malformed_request', message: expect.stringMatching(/^The request is not valid HTTP/) });

@@ -1,6 +1,6 @@
-import { connect } from 'node:net';
 import { anApiServer, type HttpAnswer } from '../support/api-app';
 import { anMcpServer } from '../support/mcp-app';
+import { rawExchange } from '../support/raw-http';
 
 const JSON_POLICY = "default-src 'none'; frame-ancestors 'none'";
 const common = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' };
@@ -50,13 +50,7 @@ describe('security headers', () => {
     });
 
     it('on the answers Node writes for requests it cannot parse', async () => {
-      const raw = await new Promise<string>((resolve, reject) => {
-        const socket = connect(api.port, '127.0.0.1', () => socket.end('GET /api/herald/me HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
-        let text = '';
-        socket.on('data', (b) => { text += b.toString(); });
-        socket.on('end', () => resolve(text));
-        socket.on('error', reject);
-      });
+      const raw = await rawExchange(api.port, 'GET /api/herald/me HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
       expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
       expect(raw).toContain(`\r\nContent-Security-Policy: ${JSON_POLICY}\r\n`);
       expect(raw).toContain('\r\nX-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n');
