@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const temporal = await connectTemporal(config, observability.tracing.enabled ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {});
   const checks = { mongodb: mongoReady(mongo.db), redis: redisReady(redis), temporal: temporalReady(temporal.connection) };
 
-  const mediaJobs = await buildMediaJobs(config, mongo.db, media.store);
+  const mediaJobs = await buildMediaJobs(config, mongo.db, media.store, log);
   const connect = await createMongoConnectStorage(mongo.db);
   const timing = config.debugTiming ? createRequestTiming() : undefined;
   if (timing) timing.observe(mongo.client);

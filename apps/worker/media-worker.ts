@@ -19,6 +19,8 @@ export interface MediaWorkerDeps {
   storage: Storage;
   platforms: PlatformRegistry;
   media: { store: MediaStore & { pathOf(id: string): string }; probe: MediaProbe };
+  /** The daemon's log (the sandbox ffmpeg runs in is said here). */
+  log?: (message: string, fields?: Record<string, unknown>) => void;
   /** The pool's worker options (connection, task queue, concurrency, interceptors); these defaults otherwise. */
   options?: Pick<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'shutdownGraceTime' | 'maxConcurrentActivityTaskExecutions' | 'interceptors' | 'sinks'>;
 }
@@ -30,7 +32,7 @@ export interface MediaWorkerDeps {
  */
 export async function createMediaWorker(deps: MediaWorkerDeps): Promise<Worker> {
   const { config } = deps;
-  const jobs = await buildMediaJobs(config, deps.db, deps.media.store);
+  const jobs = await buildMediaJobs(config, deps.db, deps.media.store, deps.log);
   return Worker.create({
     ...(deps.options ?? {
       connection: deps.connection,

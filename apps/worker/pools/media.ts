@@ -14,7 +14,7 @@ export const mediaPool: WorkerPool = {
   async start(ctx) {
     const worker = await createMediaWorker({
       config: ctx.config, connection: ctx.connection, temporal: ctx.temporal, db: ctx.mongo.db, storage: ctx.mongo.storage,
-      platforms: ctx.platforms, media: ctx.media, options: ctx.workerOptions(mediaPool),
+      platforms: ctx.platforms, media: ctx.media, log: ctx.log, options: ctx.workerOptions(mediaPool),
     });
     return { worker };
   },
