@@ -10,6 +10,7 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { DestinationRefused, pinnedLookup, resolveDestination, type Destination, type DestinationRules } from './destination';
+import { REDIRECT_STATUSES, redirectHop } from './redirect';
 
 export interface OutboundInit {
   method?: string;
@@ -30,10 +31,8 @@ export interface OutboundAnswer {
   response: IncomingMessage;
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Headers that are credentials for one origin: not carried to another. */
 const ORIGIN_BOUND = ['authorization', 'cookie', 'proxy-authorization'];
-const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
 
 function send(url: URL, destination: Destination, method: string, headers: Record<string, string>, body: Buffer | undefined, signal?: AbortSignal): Promise<IncomingMessage> {
   const length = body ? String(body.byteLength) : method === 'POST' || method === 'PUT' ? '0' : undefined;
@@ -65,17 +64,13 @@ export async function outboundRequest(start: URL, init: OutboundInit, rules: Des
     const response = await send(url, destination, method, headers, body, init.signal);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
-    if (init.redirect === 'manual' || !REDIRECTS.has(status) || !location) return { url, destination, response };
+    if (init.redirect === 'manual' || !REDIRECT_STATUSES.has(status) || !location) return { url, destination, response };
     response.resume();
     if (hop >= maxRedirects) throw new DestinationRefused(`more than ${maxRedirects} redirects`, 'EREDIRECTS');
-    const next = new URL(location, url);
-    if ((status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST')) {
-      method = 'GET';
-      body = undefined;
-      for (const h of BODY_HEADERS) delete headers[h];
-    }
-    if (next.origin !== url.origin) for (const h of ORIGIN_BOUND) delete headers[h];
-    url = next;
+    const next = redirectHop(url, status, location, method, headers, ORIGIN_BOUND);
+    if (next.asGet) body = undefined;
+    method = next.method;
+    url = next.url;
   }
 }
 
@@ -114,7 +109,7 @@ export function outboundFetch(rules: DestinationRules): typeof fetch {
     }
     const { response: res } = answer;
     const status = res.statusCode ?? 0;
-    if (request.redirect === 'error' && REDIRECTS.has(status)) {
+    if (request.redirect === 'error' && REDIRECT_STATUSES.has(status)) {
       res.resume();
       throw Object.assign(new TypeError('fetch failed'), { cause: new Error('unexpected redirect') });
     }

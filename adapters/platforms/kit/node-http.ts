@@ -9,6 +9,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
+import { REDIRECT_STATUSES, redirectHop } from '../../net/redirect';
 
 export interface TextAnswer {
   status: number;
@@ -64,23 +65,17 @@ function decoded(buf: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** The native fetch, for the hops after a redirect. */
 const nativeFetch = globalThis.fetch;
 
 /**
- * A redirect's next hop as fetch takes it (Fetch standard, HTTP-redirect fetch): 303, and 301/302
- * after a POST, go on as a GET without the body; 307/308 keep method and body; a different origin
- * loses the Authorization header. Further hops and `redirect: 'error'` are fetch's own.
+ * A redirect's next hop as fetch takes it (adapters/net/redirect.ts; a different origin loses the
+ * Authorization header). Further hops and `redirect: 'error'` are fetch's own.
  */
 async function followWithFetch(from: URL, status: number, location: string, init: TextExchangeInit, deadlineAt: number | undefined): Promise<TextAnswer> {
   if (init.redirect === 'error') throw fetchFailed(new Error('unexpected redirect'));
-  const next = new URL(location, from);
-  const method = (init.method ?? 'GET').toUpperCase();
-  const asGet = (status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST');
   const headers = headerRecord(init.headers);
-  if (asGet) for (const h of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) delete headers[h];
-  if (next.origin !== from.origin) delete headers.authorization;
+  const { url: next, asGet } = redirectHop(from, status, location, (init.method ?? 'GET').toUpperCase(), headers, ['authorization']);
   // The rest of the exchange's time, and the caller's cancellation, as fetch's signal.
   const controller = new AbortController();
   const caller = init.signal ?? undefined;
@@ -139,7 +134,7 @@ export function nodeTextExchange(url: string, init: TextExchangeInit = {}): Prom
     const failure = (err: unknown) => timedOut ?? (signal?.aborted ? signal.reason : fetchFailed(err));
     const req = (target.protocol === 'https:' ? https : http).request(target, { method: (init.method ?? 'GET').toUpperCase(), headers, agent }, (res) => {
       const status = res.statusCode ?? 0;
-      if (REDIRECTS.has(status) && res.headers.location && init.redirect !== 'manual') {
+      if (REDIRECT_STATUSES.has(status) && res.headers.location && init.redirect !== 'manual') {
         // The request has been sent and answered: the rest of the way is fetch's, from this hop on
         // (never the first request again, which may have taken effect).
         res.resume();
