@@ -60,12 +60,15 @@ export function createFfmpegProcessor(opts: FfmpegProcessorOptions): MediaProces
     openFiles: settings.openFiles,
   });
   let sandbox: Promise<ResolvedSandbox> | null = null;
+  /** Resolved once, on first use; a failed resolution is tried again by the next job. */
   const sandboxOf = () => {
     sandbox ??= resolveSandbox(settings.mode, settings.user, ffmpeg, limitsFor(60_000, 1024 ** 2)).then((resolved) => {
       opts.onSandbox?.(resolved);
       return resolved;
+    }, (err: unknown) => {
+      sandbox = null;
+      throw err;
     });
-    sandbox.catch(() => { sandbox = null; });
     return sandbox;
   };
   return {
