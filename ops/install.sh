@@ -46,13 +46,15 @@ fi
 # of platform packages (@swc/core-*, @unrs/resolver-binding-*), so the lock
 # lacks the darwin/win entries and `npm ci` rejects it as out of sync.
 # `npm install` honours the same locked versions and skips those optionals.
+# The checkout's own files (node_modules, dist/) are no secret: readable by the service user that
+# ops/start.sh runs the daemons as, whatever the owner-only umask of ops/lib.sh.
 npm_ci() {
   log "npm ci (node_modules missing or older than package-lock.json)"
   local out; out=$(mktemp)
-  if ! (cd "$HERALD_ROOT" && npm ci --no-audit --no-fund --loglevel=error) 2>"$out"; then
+  if ! (cd "$HERALD_ROOT" && umask 022 && npm ci --no-audit --no-fund --loglevel=error) 2>"$out"; then
     grep -q 'in sync' "$out" || { cat "$out" >&2; rm -f "$out"; die "npm ci failed"; }
     warn "npm ci refused the lockfile (platform optionals missing); using npm install"
-    (cd "$HERALD_ROOT" && npm install --no-audit --no-fund --loglevel=error)
+    (cd "$HERALD_ROOT" && umask 022 && npm install --no-audit --no-fund --loglevel=error)
   fi
   rm -f "$out"
   touch "$HERALD_ROOT/node_modules/.package-lock.json"

@@ -17,7 +17,7 @@ ensure_secret_key
 cd "$HERALD_ROOT"
 
 log "building TypeScript (npx tsc)"
-npx tsc -p tsconfig.json
+(umask 022; npx tsc -p tsconfig.json)   # dist/ is read by the service user (ops/install.sh)
 # `npx herald-mcp` (the MCP stdio entry, package.json "bin") runs the built file itself.
 chmod +x "$HERALD_ROOT/dist/apps/mcp/stdio.js"
 

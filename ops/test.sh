@@ -16,7 +16,7 @@ cd "$HERALD_ROOT"
 # One emitting tsc both typechecks (same diagnostics as --noEmit, non-zero on
 # any error) and builds the dist/ daemons the e2e tests spawn: half the time.
 log "typecheck + build (npx tsc -p tsconfig.json)"
-npx tsc -p tsconfig.json
+(umask 022; npx tsc -p tsconfig.json)   # dist/ is read by the service user (ops/install.sh)
 log "lint (npm run lint)"
 npm run lint --silent
 log "jest"
