@@ -26,7 +26,9 @@ fi
 
 # The equality lookups of the repositories in adapters/mongo/ (names: adapters/mongo/collections.ts), per collection.
 declare -A FIELDS=(
-  [uploads]="requestId jobId connectionIds capDay"
+  [uploads]="requestId jobId hk hs_scheduled hs_pending hs_in_progress hs_completed hs_cancelled xk capk sk pq"
+  [list_counters]="ck"
+  [counter_writers]="_id"
   [upload_targets]="_id requestId postId"
   [connected_accounts]="_id profileUsername"
   [api_keys]="_id hash accountId"

@@ -1,5 +1,6 @@
+import type { PagePosition } from '../../core/domain/page-cursor';
 import type { TargetResult, UploadRequest } from '../../core/domain/upload';
-import { DuplicateKeyError, type UploadHistoryQuery, type UploadRepository } from '../../core/ports/storage';
+import { DuplicateKeyError, type ListPage, type UploadHistoryQuery, type UploadRepository } from '../../core/ports/storage';
 import { compare, copy, key } from './values';
 
 function matchesHistory(u: UploadRequest, q: UploadHistoryQuery): boolean {
@@ -15,10 +16,33 @@ function matchesHistory(u: UploadRequest, q: UploadHistoryQuery): boolean {
   return true;
 }
 
+/** A page of `sorted` (in the list's order) by offset or after a position, as the Mongo adapter's bucket lists page. */
+function pageOf(sorted: UploadRequest[], time: (u: UploadRequest) => Date, page: { limit: number; offset: number; after?: PagePosition }, asc = false): ListPage<UploadRequest> {
+  const limit = Math.max(0, Math.floor(page.limit));
+  let from = Math.max(0, Math.floor(page.offset));
+  if (page.after) {
+    const { t, id } = page.after;
+    const afterIt = (u: UploadRequest) => {
+      const ut = time(u).getTime();
+      return asc ? ut > t || (ut === t && u.requestId > id) : ut < t || (ut === t && u.requestId < id);
+    };
+    from = sorted.findIndex(afterIt);
+    if (from < 0) from = sorted.length;
+  }
+  const items = sorted.slice(from, from + limit);
+  const last = items[items.length - 1];
+  const next = from + limit < sorted.length && last
+    ? { hour: time(last).toISOString().slice(0, 13), t: time(last).getTime(), id: last.requestId }
+    : undefined;
+  return { items: items.map((u) => copy(u)), total: sorted.length, ...(next ? { next } : {}) };
+}
+
 /** Uploads, unique per (account, request id), their targets' results and dispatches inside. */
 export function createMemoryUploads(): UploadRepository {
   const byKey = new Map<string, UploadRequest>();
   const get = (accountId: string, requestId: string) => byKey.get(key(accountId, requestId));
+  /** When a retried upload became pending again (the reconciler's clock for it). */
+  const pendingSince = new Map<string, Date>();
   return {
     async insert(upload) {
       const k = key(upload.accountId, upload.requestId);
@@ -88,6 +112,7 @@ export function createMemoryUploads(): UploadRepository {
       delete found.completedAt;
       found.updatedAt = new Date(at.getTime());
       found.retryCount = (found.retryCount ?? 0) + 1;
+      pendingSince.set(key(accountId, requestId), new Date(at.getTime()));
       for (const platform of platforms) delete found.results[platform];
       return found.retryCount;
     },
@@ -114,9 +139,13 @@ export function createMemoryUploads(): UploadRepository {
       const matching = [...byKey.values()]
         .filter((u) => matchesHistory(u, query))
         .sort((a, b) => compare(b.createdAt.getTime(), a.createdAt.getTime()) || compare(b.requestId, a.requestId));
-      const limit = Math.max(0, Math.floor(query.limit));
-      const skip = Math.max(0, (Math.floor(query.page) - 1) * limit);
-      return { items: matching.slice(skip, skip + limit).map((u) => copy(u)), total: matching.length };
+      return pageOf(matching, (u) => u.createdAt, { limit: query.limit, offset: (Math.max(1, Math.floor(query.page)) - 1) * Math.max(0, Math.floor(query.limit)), ...(query.after ? { after: query.after } : {}) });
+    },
+    async listScheduled(accountId, page) {
+      const scheduled = [...byKey.values()]
+        .filter((u) => u.accountId === accountId && u.status === 'scheduled' && u.scheduledFor)
+        .sort((a, b) => compare(a.scheduledFor!.getTime(), b.scheduledFor!.getTime()) || compare(a.requestId, b.requestId));
+      return pageOf(scheduled, (u) => u.scheduledFor!, { limit: page.limit, offset: page.offset ?? 0, ...(page.after ? { after: page.after } : {}) }, true);
     },
     async countSince(accountId, since) {
       return [...byKey.values()].filter((u) => u.accountId === accountId && u.createdAt >= since && u.status !== 'cancelled').length;
@@ -139,7 +168,7 @@ export function createMemoryUploads(): UploadRepository {
     },
     async listStalePending(olderThan, limit) {
       return [...byKey.values()]
-        .filter((u) => u.status === 'pending' && u.createdAt.getTime() < olderThan.getTime())
+        .filter((u) => u.status === 'pending' && (pendingSince.get(key(u.accountId, u.requestId)) ?? u.createdAt).getTime() < olderThan.getTime())
         .sort(
           (a, b) =>
             compare(a.createdAt.getTime(), b.createdAt.getTime()) ||

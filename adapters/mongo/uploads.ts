@@ -1,20 +1,113 @@
-import type { Db, Document, Filter } from 'mongodb';
+import type { Db, Document } from 'mongodb';
+import type { PagePosition } from '../../core/domain/page-cursor';
 import type { PostOperation } from '../../core/domain/post-operations';
 import type { TargetResult, UploadRequest, UploadStatus } from '../../core/domain/upload';
-import type { UploadHistoryQuery, UploadRepository } from '../../core/ports/storage';
+import type { ListPage, UploadHistoryQuery, UploadRepository } from '../../core/ports/storage';
+import { bucketPage } from './bucket-list';
 import { clean, COLLECTIONS, ensureIndexes, isDuplicateKey, mapDuplicate, retryDuplicateUpsert, strip } from './collections';
+import { hourBucket, laneHours, listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
 
 /**
- * Storage-only fields of uploads: the target platforms (history filter), their connections and
- * the UTC day of the post's cap time (`scheduledFor`, else `createdAt`) for the daily caps.
+ * Storage-only fields of uploads: the target platforms and connections, the list keys (below) and
+ * the UTC day of the post's cap time kept by earlier versions.
  */
-const UPLOAD_STORAGE_ONLY = ['platforms', 'connectionIds', 'capDay', 'results', 'dispatches'];
+const UPLOAD_STORAGE_ONLY = ['platforms', 'connectionIds', 'capDay', 'results', 'dispatches', 'hk', 'hs_scheduled', 'hs_pending', 'hs_in_progress', 'hs_completed', 'hs_cancelled', 'xk', 'capk', 'sk', 'pq', 'pendingSince', 'lv'];
+
+/** The version of the list keys an upload document carries (`lv`); the migration fills older ones. */
+export const UPLOAD_LIST_VERSION = 1;
+const STATUSES: UploadStatus[] = ['scheduled', 'pending', 'in_progress', 'completed', 'cancelled'];
 
 /** `YYYY-MM-DD` (UTC). */
-const utcDay = (d: Date) => d.toISOString().slice(0, 10);
-const DAY = 24 * 3600_000;
-/** Windows spanning more days than this are counted with one unbucketed query. */
-const MAX_BUCKETS = 8;
+const enc = encodeURIComponent;
+
+/**
+ * The lists an upload is in (docs/storage/lists.md). Each is a list id, a sort time whose hour is
+ * the bucket, and the lanes it is counted in:
+ * - history, for each combination of the optional profile and platform filters
+ *   (`u|<account>|<profile or empty>|<platform or empty>`), by createdAt, lanes `all` and the status;
+ *   the record's keys are `hk` and `hs_<status>` (the same keys, under its status's name, moved by
+ *   `$rename` when the status changes, so a status change needs no read);
+ * - by external id (`x|<account>|<external id>`), by createdAt (`xk`);
+ * - by connection for the daily caps (`c|<connection>`), by cap time (scheduledFor, else
+ *   createdAt), lanes `all` and `cancelled` (`capk`);
+ * - the schedule (`s|<account>`), by scheduledFor, while scheduled (`sk`).
+ * `pq` (the hour it became pending) is the stale-pending reconciler's key while pending.
+ */
+interface ListedUpload {
+  accountId: string;
+  requestId: string;
+  profileUsername: string;
+  platforms: string[];
+  connectionIds: string[];
+  status: UploadStatus;
+  createdAt: Date;
+  scheduledFor?: Date;
+  externalId?: string;
+}
+
+export const historyList = (accountId: string, profile?: string, platform?: string) => `u|${enc(accountId)}|${profile ? enc(profile) : ''}|${platform ?? ''}`;
+const externalList = (accountId: string, externalId: string) => `x|${enc(accountId)}|${enc(externalId)}`;
+const connectionList = (connectionId: string) => `c|${enc(connectionId)}`;
+const scheduleList = (accountId: string) => `s|${enc(accountId)}`;
+const keyOf = (list: string, at: Date) => `${list}#${hourBucket(at)}`;
+
+function historyLists(u: Pick<ListedUpload, 'accountId' | 'profileUsername' | 'platforms'>): string[] {
+  const out = [historyList(u.accountId), historyList(u.accountId, u.profileUsername)];
+  for (const platform of new Set(u.platforms)) out.push(historyList(u.accountId, undefined, platform), historyList(u.accountId, u.profileUsername, platform));
+  return out;
+}
+const capTime = (u: Pick<ListedUpload, 'scheduledFor' | 'createdAt'>) => u.scheduledFor ?? u.createdAt;
+
+/** The counter deltas of an upload entering (+1) or leaving (-1) its lists. */
+function listDeltas(u: ListedUpload, by: number): CounterDelta[] {
+  const out: CounterDelta[] = [];
+  for (const list of historyLists(u)) {
+    out.push({ list, lane: 'all', at: u.createdAt, by }, { list, lane: u.status, at: u.createdAt, by });
+  }
+  if (u.externalId !== undefined) out.push({ list: externalList(u.accountId, u.externalId), lane: 'all', at: u.createdAt, by });
+  for (const connectionId of new Set(u.connectionIds)) {
+    out.push({ list: connectionList(connectionId), lane: 'all', at: capTime(u), by });
+    if (u.status === 'cancelled') out.push({ list: connectionList(connectionId), lane: 'cancelled', at: capTime(u), by });
+  }
+  if (u.status === 'scheduled' && u.scheduledFor) out.push({ list: scheduleList(u.accountId), lane: 'all', at: u.scheduledFor, by });
+  return out;
+}
+
+/** What an upload's change does to the counters: it leaves its lists as it was and enters them as it is. */
+export const changeDeltas = (before: ListedUpload, after: ListedUpload): CounterDelta[] => [...listDeltas(before, -1), ...listDeltas(after, 1)];
+export const uploadCounterDeltas = (u: UploadRequest): CounterDelta[] => listDeltas(listed(u), 1);
+
+function listed(u: UploadRequest): ListedUpload {
+  return {
+    accountId: u.accountId, requestId: u.requestId, profileUsername: u.profileUsername,
+    platforms: u.targets.map((t) => t.platform), connectionIds: u.targets.map((t) => t.connectedAccountId),
+    status: u.status, createdAt: u.createdAt,
+    ...(u.scheduledFor ? { scheduledFor: u.scheduledFor } : {}), ...(u.externalId !== undefined ? { externalId: u.externalId } : {}),
+  };
+}
+
+/** The list keys of a stored upload document (insert, edit, migration). */
+export function listKeys(u: ListedUpload, pendingSince?: Date): Document {
+  const hk = historyLists(u).map((list) => keyOf(list, u.createdAt));
+  return {
+    lv: UPLOAD_LIST_VERSION,
+    hk,
+    [`hs_${u.status}`]: hk,
+    capk: [...new Set(u.connectionIds)].map((c) => keyOf(connectionList(c), capTime(u))),
+    ...(u.externalId !== undefined ? { xk: keyOf(externalList(u.accountId, u.externalId), u.createdAt) } : {}),
+    ...(u.status === 'scheduled' && u.scheduledFor ? { sk: keyOf(scheduleList(u.accountId), u.scheduledFor) } : {}),
+    ...(u.status === 'pending' ? { pq: hourBucket(pendingSince ?? u.createdAt), pendingSince: pendingSince ?? u.createdAt } : {}),
+  };
+}
+
+/** The fields a status change or an edit reads back (findOneAndUpdate's `before`). */
+const LISTED_PROJECTION = { accountId: 1, requestId: 1, profileUsername: 1, platforms: 1, connectionIds: 1, status: 1, createdAt: 1, scheduledFor: 1, externalId: 1 };
+const listedFromDoc = (d: Document): ListedUpload => ({
+  accountId: d.accountId, requestId: d.requestId, profileUsername: d.profileUsername,
+  platforms: (d.platforms ?? []) as string[], connectionIds: (d.connectionIds ?? []) as string[],
+  status: d.status, createdAt: d.createdAt,
+  ...(d.scheduledFor ? { scheduledFor: d.scheduledFor } : {}), ...(d.externalId !== undefined ? { externalId: d.externalId } : {}),
+});
 
 /**
  * The targets of an upload finish concurrently. FerretDB 1.x applies an update by reading the
@@ -35,7 +128,8 @@ interface TargetDoc extends Document {
 
 const targetId = (accountId: string, requestId: string, platform: string) => `${accountId}:${requestId}:${platform}`;
 
-function toUploadDoc(upload: UploadRequest): Document {
+/** The stored document of a new upload (the repository's insert, the scale bench's seeding). */
+export function toUploadDoc(upload: UploadRequest): Document {
   const { results: _results, dispatches: _dispatches, operations: _operations, ...rest } = clean(upload);
   void _results;
   void _dispatches;
@@ -44,7 +138,7 @@ function toUploadDoc(upload: UploadRequest): Document {
     ...rest,
     platforms: upload.targets.map((t) => t.platform),
     connectionIds: upload.targets.map((t) => t.connectedAccountId),
-    capDay: utcDay(upload.scheduledFor ?? upload.createdAt),
+    ...listKeys(listed(upload)),
   };
 }
 
@@ -64,36 +158,71 @@ function fromUploadDoc(doc: Document, targets: TargetDoc[]): UploadRequest {
   return upload;
 }
 
-function historyFilter(q: UploadHistoryQuery): Filter<Document> {
-  const filter: Filter<Document> = { accountId: q.accountId };
-  if (q.platform !== undefined) filter.platforms = q.platform;
-  if (q.status !== undefined) filter.status = q.status;
-  if (q.profileUsername !== undefined) filter.profileUsername = q.profileUsername;
-  if (q.requestId !== undefined) filter.requestId = q.requestId;
-  if (q.jobId !== undefined) filter.jobId = q.jobId;
-  if (q.externalId !== undefined) filter.externalId = q.externalId;
-  if (q.start !== undefined || q.end !== undefined) {
-    filter.createdAt = {
-      ...(q.start !== undefined ? { $gte: q.start } : {}),
-      ...(q.end !== undefined ? { $lte: q.end } : {}),
-    };
+const positionOf = (d: Document, time: 'createdAt' | 'scheduledFor') => ({ t: (d[time] as Date).getTime(), id: d.requestId as string });
+
+function matchesHistory(d: Document, q: UploadHistoryQuery): boolean {
+  if (q.platform !== undefined && !(d.platforms as string[]).includes(q.platform)) return false;
+  if (q.status !== undefined && d.status !== q.status) return false;
+  if (q.profileUsername !== undefined && d.profileUsername !== q.profileUsername) return false;
+  if (q.start !== undefined && (d.createdAt as Date).getTime() < q.start.getTime()) return false;
+  if (q.end !== undefined && (d.createdAt as Date).getTime() > q.end.getTime()) return false;
+  if (q.requestId !== undefined && d.requestId !== q.requestId) return false;
+  if (q.jobId !== undefined && d.jobId !== q.jobId) return false;
+  if (q.externalId !== undefined && d.externalId !== q.externalId) return false;
+  return true;
+}
+
+/** A page of documents already in memory (exact lookups), in the history's order. */
+function pageInMemory(docs: Document[], q: UploadHistoryQuery): { docs: Document[]; total: number; next?: PagePosition } {
+  const all = docs.filter((d) => matchesHistory(d, q)).sort((a, b) => {
+    const pa = positionOf(a, 'createdAt'); const pb = positionOf(b, 'createdAt');
+    return pb.t - pa.t || (pa.id < pb.id ? 1 : pa.id > pb.id ? -1 : 0);
+  });
+  const limit = Math.max(0, Math.floor(q.limit));
+  let from = Math.max(0, (Math.floor(q.page) - 1) * limit);
+  if (q.after) {
+    const after = q.after;
+    from = all.findIndex((d) => { const p = positionOf(d, 'createdAt'); return p.t < after.t || (p.t === after.t && p.id < after.id); });
+    if (from < 0) from = all.length;
   }
-  return filter;
+  const page = all.slice(from, from + limit);
+  const last = page[page.length - 1];
+  const next = from + limit < all.length && last ? { hour: hourBucket(last.createdAt as Date), ...positionOf(last, 'createdAt') } : undefined;
+  return { docs: page, total: all.length, ...(next ? { next } : {}) };
+}
+
+/** How a status change moves the status keys: the document's filter and update parts. */
+function statusMove(from: UploadStatus, to: UploadStatus, at: Date): { filter: Document; update: Document } {
+  const unset: Document = {};
+  const set: Document = { status: to, updatedAt: at };
+  if (from === 'scheduled') unset.sk = '';
+  if (from === 'pending') Object.assign(unset, { pq: '', pendingSince: '' });
+  if (to === 'pending') Object.assign(set, { pq: hourBucket(at), pendingSince: at });
+  return {
+    filter: { status: from },
+    update: { $set: set, $rename: { [`hs_${from}`]: `hs_${to}` }, ...(Object.keys(unset).length ? { $unset: unset } : {}) },
+  };
 }
 
 /**
  * Uploads (one document each, unique per (account, request id)) and their targets (one document
- * per platform target, see TargetDoc).
+ * per platform target, see TargetDoc). Every list and count reads the list counters and the hour
+ * buckets a page falls in (docs/storage/lists.md), never every upload of an account.
  */
-export async function createMongoUploads(db: Db): Promise<UploadRepository> {
+export async function createMongoUploads(db: Db, counters?: ListCounters): Promise<UploadRepository> {
+  counters ??= await listCountersFor(db);
   const col = db.collection<Document>(COLLECTIONS.uploads);
   const targets = db.collection<TargetDoc>(COLLECTIONS.uploadTargets);
   await ensureIndexes(col, [
     { key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId_unique', unique: true },
     { key: { accountId: 1, jobId: 1 }, name: 'accountId_jobId' },
-    { key: { accountId: 1, createdAt: -1 }, name: 'accountId_createdAt' },
-    { key: { status: 1, createdAt: 1 }, name: 'status_createdAt' },
-    { key: { connectionIds: 1, capDay: 1 }, name: 'connectionIds_capDay' },
+    // The list keys (FerretDB: the GIN indexes of ops/ferretdb-tune.sh serve their equalities).
+    { key: { hk: 1 }, name: 'hk' },
+    ...STATUSES.map((st) => ({ key: { [`hs_${st}`]: 1 }, name: `hs_${st}` })),
+    { key: { xk: 1 }, name: 'xk' },
+    { key: { capk: 1 }, name: 'capk' },
+    { key: { sk: 1 }, name: 'sk' },
+    { key: { pq: 1 }, name: 'pq' },
   ]);
   await ensureIndexes(targets, [
     { key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' },
@@ -110,9 +239,50 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
     Promise.all(docs.map(async (d) => fromUploadDoc(d, await targets.find({ accountId: d.accountId, requestId: d.requestId }).toArray())));
   const one = async (doc: Document | null) => (doc ? (await withTargets([doc]))[0] : null);
 
+  /**
+   * A status change: the document moves (its status keys renamed), then the counters follow.
+   * Returns false when the upload was not in `from`.
+   */
+  const move = async (accountId: string, requestId: string, from: UploadStatus, to: UploadStatus, at: Date, extra: Document = {}): Promise<boolean> => {
+    const { filter, update } = statusMove(from, to, at);
+    const before = await col.findOneAndUpdate(
+      { accountId, requestId, ...filter },
+      { ...update, $set: { ...(update.$set as Document), ...extra } },
+      { returnDocument: 'before' }, // FerretDB's findAndModify takes no projection
+    );
+    if (!before) return false;
+    const was = listedFromDoc(before);
+    await counters.add(changeDeltas(was, { ...was, status: to }));
+    return true;
+  };
+
+  /** Replaces a scheduled upload's listed fields (an edit, a postponement): keys and counters follow. */
+  const relist = async (accountId: string, requestId: string, change: (u: ListedUpload) => ListedUpload, set: Document, more: Document = {}): Promise<boolean> => {
+    const doc = await col.findOne({ accountId, requestId, status: 'scheduled' }, { projection: LISTED_PROJECTION });
+    if (!doc) return false;
+    const before = listedFromDoc(doc);
+    const after = change(before);
+    const deltas = changeDeltas(before, after);
+    // Counted in the new place before it is there, uncounted from the old one after: a crash in
+    // between leaves a count too high (a total one too large), never a post missing from a list.
+    await counters.add(deltas.filter((d) => d.by > 0));
+    const res = await col.updateOne({ accountId, requestId, status: 'scheduled' }, { $set: { ...set, ...listKeys(after) }, ...more });
+    await counters.add(res.modifiedCount === 1 ? deltas.filter((d) => d.by < 0) : deltas.filter((d) => d.by > 0).map((d) => ({ ...d, by: -d.by })));
+    return res.modifiedCount === 1;
+  };
+
+  const readBucket = (field: string, list: string) => (hour: string) => col.find({ [field]: `${list}#${hour}` }).toArray();
+
   return {
     async insert(upload) {
-      await mapDuplicate(`upload ${upload.requestId}`, () => col.insertOne(toUploadDoc(upload)));
+      const deltas = uploadCounterDeltas(upload);
+      await counters.add(deltas);
+      try {
+        await mapDuplicate(`upload ${upload.requestId}`, () => col.insertOne(toUploadDoc(upload)));
+      } catch (err) {
+        await counters.add(deltas.map((d) => ({ ...d, by: -d.by })));
+        throw err;
+      }
     },
     async find(accountId, requestId) {
       return one(await col.findOne({ accountId, requestId }));
@@ -125,39 +295,31 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
       return doc?.requestId ?? null;
     },
     async markInProgress(accountId, requestId, at) {
-      const res = await col.updateOne(
-        { accountId, requestId, status: { $in: ['pending', 'scheduled'] } },
-        { $set: { status: 'in_progress', startedAt: at, updatedAt: at } },
-      );
-      if (res.modifiedCount === 1) return 'in_progress';
+      for (const from of ['pending', 'scheduled'] as const) {
+        if (await move(accountId, requestId, from, 'in_progress', at, { startedAt: at })) return 'in_progress';
+      }
       // Not pending or scheduled (cancelled, a retried start, or no such upload): say what it is.
       const doc = await col.findOne({ accountId, requestId }, { projection: { status: 1 } });
       return doc ? (doc.status as UploadStatus) : null;
     },
     async cancelScheduled(accountId, requestId, at) {
-      const res = await col.updateOne({ accountId, requestId, status: 'scheduled' }, { $set: { status: 'cancelled', completedAt: at, updatedAt: at } });
-      return res.modifiedCount === 1;
+      return move(accountId, requestId, 'scheduled', 'cancelled', at, { completedAt: at });
     },
     async updateScheduled(accountId, requestId, patch, at) {
-      const res = await col.updateOne(
-        { accountId, requestId, status: 'scheduled' },
-        { $set: {
-          ...clean(patch), platforms: patch.targets.map((t) => t.platform), connectionIds: patch.targets.map((t) => t.connectedAccountId),
-          ...(patch.scheduledFor ? { capDay: utcDay(patch.scheduledFor) } : {}), updatedAt: at,
-        } },
-      );
-      return res.modifiedCount === 1;
+      return relist(accountId, requestId, (u) => ({
+        ...u, platforms: patch.targets.map((t) => t.platform), connectionIds: patch.targets.map((t) => t.connectedAccountId),
+        ...(patch.scheduledFor ? { scheduledFor: patch.scheduledFor } : {}),
+      }), {
+        ...clean(patch), platforms: patch.targets.map((t) => t.platform), connectionIds: patch.targets.map((t) => t.connectedAccountId), updatedAt: at,
+      });
     },
     async setMedia(accountId, requestId, media, at) {
       const res = await col.updateOne({ accountId, requestId }, { $set: { 'content.media': clean(media), updatedAt: at } });
       return res.matchedCount === 1;
     },
     async postponeScheduled(accountId, requestId, to, warning, at) {
-      const res = await col.updateOne(
-        { accountId, requestId, status: 'scheduled' },
-        { $set: { scheduledFor: to, capDay: utcDay(to), updatedAt: at }, $push: { warnings: warning } as Document, $unset: { queueSlot: '' } },
-      );
-      return res.modifiedCount === 1;
+      return relist(accountId, requestId, (u) => ({ ...u, scheduledFor: to }), { scheduledFor: to, updatedAt: at },
+        { $push: { warnings: warning } as Document, $unset: { queueSlot: '' } });
     },
     async recordDispatch(accountId, requestId, platform, attempt, at) {
       // Attempts of one target run one after another, so this upsert never races itself.
@@ -187,23 +349,25 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
       return (stored?.result as TargetResult | undefined) ?? result;
     },
     async resetForRetry(accountId, requestId, platforms, at) {
-      const res = await col.updateOne(
-        { accountId, requestId, status: 'completed' },
-        { $set: { status: 'pending', updatedAt: at }, $unset: { completedAt: '' }, $inc: { retryCount: 1 } },
+      const { filter, update } = statusMove('completed', 'pending', at);
+      const before = await col.findOneAndUpdate(
+        { accountId, requestId, ...filter },
+        { ...update, $unset: { completedAt: '' }, $inc: { retryCount: 1 } },
+        { returnDocument: 'before' },
       );
-      if (res.modifiedCount !== 1) return null;
+      if (!before) return null;
+      const was = listedFromDoc(before);
+      await counters.add(changeDeltas(was, { ...was, status: 'pending' }));
       // Each target document on its own (no multi-document transaction): the old result is kept aside.
       for (const platform of platforms) {
         await targets.updateOne({ _id: targetId(accountId, requestId, platform), result: { $exists: true } }, { $rename: { result: 'previousResult' } });
       }
-      const doc = await col.findOne({ accountId, requestId }, { projection: { retryCount: 1 } });
-      return Number(doc?.retryCount ?? 1);
+      return Number(before.retryCount ?? 0) + 1;
     },
     async markCompleted(accountId, requestId, at) {
-      await col.updateOne(
-        { accountId, requestId, status: { $ne: 'completed' } },
-        { $set: { status: 'completed', completedAt: at, updatedAt: at } },
-      );
+      for (const from of ['in_progress', 'pending', 'scheduled'] as const) {
+        if (await move(accountId, requestId, from, 'completed', at, { completedAt: at })) return;
+      }
     },
     // Equality lookups only (FerretDB pushes them down): the target's result, else an operation that gave the post a new id.
     async findByPostId(accountId, platform, postId) {
@@ -215,46 +379,104 @@ export async function createMongoUploads(db: Db): Promise<UploadRepository> {
       const { accountId, requestId, platform } = operation;
       await targets.insertOne({ _id: `${targetId(accountId, requestId, platform)}:op:${operation.id}`, accountId, requestId, platform, operation: clean(operation) });
     },
-    async history(query) {
-      const filter = historyFilter(query);
+    async history(query): Promise<ListPage<UploadRequest>> {
       const limit = Math.max(0, Math.floor(query.limit));
-      const skip = Math.max(0, (Math.floor(query.page) - 1) * limit);
-      const total = await col.countDocuments(filter);
-      // limit 0 means "no limit" to the server: an empty page is answered here.
-      const docs =
-        limit === 0 || skip >= total
-          ? []
-          : await col.find(filter).sort({ createdAt: -1, requestId: -1 }).skip(skip).limit(limit).toArray();
-      return { items: await withTargets(docs), total };
+      // Exact lookups: one upload, or the uploads sharing an external id; the other filters apply to those.
+      if (query.requestId !== undefined || query.jobId !== undefined) {
+        const doc = query.requestId !== undefined
+          ? await col.findOne({ accountId: query.accountId, requestId: query.requestId })
+          : await col.findOne({ accountId: query.accountId, jobId: query.jobId });
+        const page = pageInMemory(doc ? [doc] : [], query);
+        return { items: await withTargets(page.docs), total: page.total, ...(page.next ? { next: page.next } : {}) };
+      }
+      const exact = query.externalId !== undefined;
+      const list = exact ? externalList(query.accountId, query.externalId!) : historyList(query.accountId, query.profileUsername, query.platform);
+      const field = exact ? 'xk' : query.status !== undefined ? `hs_${query.status}` : 'hk';
+      const counts = await counters.hours(list);
+      if (exact && (query.status !== undefined || query.platform !== undefined || query.profileUsername !== undefined)) {
+        // The uploads of one external id, filtered here: as many as share that id.
+        const docs = (await Promise.all(laneHours(counts, 'all', query.start, query.end).map(([h]) => readBucket(field, list)(h)))).flat();
+        const page = pageInMemory(docs, query);
+        return { items: await withTargets(page.docs), total: page.total, ...(page.next ? { next: page.next } : {}) };
+      }
+      const page = await bucketPage({
+        counts, lane: exact ? 'all' : query.status ?? 'all', limit,
+        ...(query.start ? { from: query.start } : {}), ...(query.end ? { to: query.end } : {}),
+        ...(query.after ? { after: query.after } : { offset: (Math.max(1, Math.floor(query.page)) - 1) * limit }),
+        read: readBucket(field, list),
+        position: (d: Document) => positionOf(d, 'createdAt'),
+      });
+      return { items: await withTargets(page.items), total: page.total, ...(page.next ? { next: page.next } : {}) };
+    },
+    async listScheduled(accountId, q) {
+      const list = scheduleList(accountId);
+      const page = await bucketPage({
+        counts: await counters.hours(list), lane: 'all', limit: Math.max(0, Math.floor(q.limit)), order: 'asc',
+        ...(q.after ? { after: q.after } : { offset: q.offset ?? 0 }),
+        // The bucket holds what was scheduled for that hour; one that started meanwhile has left it.
+        read: async (hour) => (await col.find({ sk: `${list}#${hour}` }).toArray()).filter((d) => d.status === 'scheduled'),
+        position: (d: Document) => positionOf(d, 'scheduledFor'),
+      });
+      return { items: await withTargets(page.items), total: page.total, ...(page.next ? { next: page.next } : {}) };
     },
     async countSince(accountId, since) {
-      return col.countDocuments({ accountId, createdAt: { $gte: since }, status: { $ne: 'cancelled' } });
+      // The account's uploads created since `since`, cancelled ones excluded: counters, and the
+      // hour `since` falls in read exactly.
+      const list = historyList(accountId);
+      const counts = await counters.hours(list);
+      const sum = (lane: string) => laneHours(counts, lane, since).reduce((n, [, c]) => n + c, 0);
+      let total = sum('all') - sum('cancelled');
+      const edge = hourBucket(since);
+      if (since.getTime() !== Date.parse(`${edge}:00:00.000Z`)) {
+        const docs = await col.find({ hk: `${list}#${edge}` }, { projection: { createdAt: 1, status: 1 } }).toArray();
+        total -= docs.filter((d) => (d.createdAt as Date).getTime() < since.getTime() && d.status !== 'cancelled').length;
+      }
+      return Math.max(0, total);
     },
     async countForConnection(connectionId, from, to, excludeRequestId) {
-      // One equality query per UTC day of the window (FerretDB pushes equalities down, not ranges),
-      // so only that connection's posts of those days are read; the exact bounds are applied here.
-      const first = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate());
-      const days: string[] = [];
-      for (let t = first; t <= to.getTime() && days.length <= MAX_BUCKETS; t += DAY) days.push(utcDay(new Date(t)));
-      const filters: Filter<Document>[] = days.length > MAX_BUCKETS
-        ? [{ connectionIds: connectionId, status: { $ne: 'cancelled' } }]
-        : days.map((capDay) => ({ connectionIds: connectionId, capDay, status: { $ne: 'cancelled' } }));
-      const found = await Promise.all(filters.map((f) =>
-        col.find(f, { projection: { requestId: 1, scheduledFor: 1, createdAt: 1 } }).toArray()));
-      return found.flat().filter((d) => {
+      const list = connectionList(connectionId);
+      const counts = await counters.hours(list);
+      const inRange = (lane: string) => laneHours(counts, lane, from, to);
+      let total = inRange('all').reduce((n, [, c]) => n + c, 0) - inRange('cancelled').reduce((n, [, c]) => n + c, 0);
+      // The hours the window cuts are read and counted exactly; the excluded upload is found where it counts.
+      const edges = new Set([hourBucket(from), hourBucket(to)]);
+      const exact = (d: Document) => {
         const capAt = ((d.scheduledFor as Date | undefined) ?? (d.createdAt as Date)).getTime();
-        return capAt >= from.getTime() && capAt <= to.getTime() && d.requestId !== excludeRequestId;
-      }).length;
+        return capAt >= from.getTime() && capAt <= to.getTime() && d.status !== 'cancelled';
+      };
+      let excludedSeen = false;
+      for (const hour of edges) {
+        const docs = await col.find({ capk: `${list}#${hour}` }, { projection: { requestId: 1, scheduledFor: 1, createdAt: 1, status: 1 } }).toArray();
+        total += docs.filter(exact).length - docs.filter((d) => d.status !== 'cancelled').length;
+        const excluded = docs.find((d) => d.requestId === excludeRequestId);
+        if (excluded) {
+          excludedSeen = true;
+          if (exact(excluded)) total -= 1;
+        }
+      }
+      if (excludeRequestId !== undefined && !excludedSeen) {
+        const doc = await col.findOne({ requestId: excludeRequestId, connectionIds: connectionId }, { projection: { scheduledFor: 1, createdAt: 1, status: 1 } });
+        if (doc && exact(doc)) total -= 1;
+      }
+      return Math.max(0, total);
     },
     async listStalePending(olderThan, limit) {
       const n = Math.max(0, Math.floor(limit));
       if (n === 0) return [];
-      const docs = await col
-        .find({ status: 'pending', createdAt: { $lt: olderThan } })
-        .sort({ createdAt: 1, accountId: 1, requestId: 1 })
-        .limit(n)
-        .toArray();
-      return withTargets(docs);
+      // The pending ones of each hour up to `olderThan`, newest hour first, over the reconciler's
+      // look-back (STALE_PENDING_LOOKBACK_HOURS): equality reads of bounded buckets.
+      const found: Document[] = [];
+      const last = Date.parse(`${hourBucket(olderThan)}:00:00.000Z`);
+      for (let h = 0; h < STALE_PENDING_LOOKBACK_HOURS && found.length < n; h += 1) {
+        const hour = hourBucket(new Date(last - h * 3600_000));
+        const docs = await col.find({ pq: hour }).limit(n - found.length).toArray();
+        found.push(...docs.filter((d) => ((d.pendingSince ?? d.createdAt) as Date).getTime() < olderThan.getTime() && d.status === 'pending'));
+      }
+      found.sort((a, b) => (a.createdAt as Date).getTime() - (b.createdAt as Date).getTime() || String(a.accountId).localeCompare(String(b.accountId)) || String(a.requestId).localeCompare(String(b.requestId)));
+      return withTargets(found.slice(0, n));
     },
   };
 }
+
+/** How far back the stale-pending reconciler looks (hours): a start lost longer ago is not retried. */
+export const STALE_PENDING_LOOKBACK_HOURS = 72;

@@ -19,7 +19,7 @@ export type { OAuthState, OAuthStateRepository } from './storage/oauth-states';
 export type { OperatorAccountRepository } from './storage/operator-accounts';
 export type { ProfileRepository } from './storage/profiles';
 export type { QueueRepository } from './storage/queues';
-export type { UploadHistoryQuery, UploadRepository } from './storage/uploads';
+export type { ListPage, UploadHistoryQuery, UploadRepository } from './storage/uploads';
 
 /**
  * Every repository, for the composition roots that build them together. A use case names the

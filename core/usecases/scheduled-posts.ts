@@ -1,5 +1,6 @@
 import { conflict, notFound } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
+import { decodePageCursor, encodePageCursor, listFingerprint } from '../domain/page-cursor';
 import { parseScheduledDate } from '../domain/schedule';
 import type { UploadRequest } from '../domain/upload';
 import { toUploadView, type UploadView } from '../domain/upload-view';
@@ -22,10 +23,14 @@ async function requireJob(deps: SubmitDeps, account: OperatorAccount, jobId: str
   return upload;
 }
 
-/** Scheduled posts that have not run yet, soonest first. */
-export async function listScheduled(deps: SubmitDeps, account: OperatorAccount): Promise<ScheduledView[]> {
-  const { items } = await deps.storage.uploads.history({ accountId: account.id, status: 'scheduled', page: 1, limit: 1000 });
-  return items.sort((a, b) => a.scheduledFor!.getTime() - b.scheduledFor!.getTime()).map(scheduledView);
+/** Scheduled posts that have not run yet, soonest first; `limit` per page, the next page by `cursor`. */
+export async function listScheduled(
+  deps: Pick<SubmitDeps, 'storage'>, account: OperatorAccount, page: { limit: number; cursor?: string },
+): Promise<{ scheduled: ScheduledView[]; total: number; has_more: boolean; next_cursor: string | null }> {
+  const fingerprint = listFingerprint('schedule', {});
+  const after = page.cursor !== undefined ? decodePageCursor(page.cursor, fingerprint) : undefined;
+  const { items, total, next } = await deps.storage.uploads.listScheduled(account.id, { limit: page.limit, ...(after ? { after } : {}) });
+  return { scheduled: items.map(scheduledView), total, has_more: next !== undefined, next_cursor: next ? encodePageCursor(next, fingerprint) : null };
 }
 
 /** Cancels a scheduled post before it runs: it will not publish. */

@@ -101,7 +101,7 @@ describe('createMongoStorage (mongo only)', () => {
     expect(await unique('uploads')).toEqual([{ accountId: 1, requestId: 1 }]);
     const uploadKeys = (await db.collection('uploads').indexes()).map((i) => i.key);
     expect(uploadKeys).toEqual(
-      expect.arrayContaining([{ accountId: 1, jobId: 1 }, { accountId: 1, createdAt: -1 }, { status: 1, createdAt: 1 }]),
+      expect.arrayContaining([{ accountId: 1, jobId: 1 }, { hk: 1 }, { hs_completed: 1 }, { capk: 1 }, { sk: 1 }]),
     );
   });
 
@@ -117,7 +117,8 @@ describe('createMongoStorage (mongo only)', () => {
       api_keys: ['_id_', 'accountId', 'hash_unique'],
       profiles: ['_id_', 'accountId_username_unique'],
       connected_accounts: ['_id_', 'accountId_profileUsername_platform_unique'],
-      uploads: ['_id_', 'accountId_createdAt', 'accountId_jobId', 'accountId_requestId_unique', 'connectionIds_capDay', 'status_createdAt'],
+      uploads: ['_id_', 'accountId_jobId', 'accountId_requestId_unique', 'capk', 'hk', 'hs_cancelled', 'hs_completed', 'hs_in_progress', 'hs_pending', 'hs_scheduled', 'pq', 'sk', 'xk'],
+      list_counters: ['_id_', 'ck'],
       upload_targets: ['_id_', 'accountId_requestId', 'postId_accountId_platform'],
       oauth_states: ['_id_', 'expiresAt'],
       queue_slots: ['_id_', 'accountId_profile_slotAt'],

@@ -176,24 +176,30 @@ export const HistoryQuery = z.object({
   request_id: z.string().optional(),
   job_id: z.string().optional(),
   external_id: z.string().optional(),
+  cursor: z.string().optional().describe('Cursor form: the next_cursor of the previous page, with the same filters (page is then ignored).'),
 });
 
 export const listUploadHistory = operation({
   id: 'listUploadHistory', method: 'get', path: '/svc/history', tags: ['uploads'],
   summary: 'Upload history',
-  description: 'Past and pending uploads, newest first, paginated, filtered by network, status, profile, creation date, or an exact request_id / job_id / external_id. Use to find an upload you did not keep the request_id of. Errors: 400 naming the filter.',
+  description: 'Past and pending uploads, newest first, paginated, filtered by network, status, profile, creation date, or an exact request_id / job_id / external_id. Use to find an upload you did not keep the request_id of. Page by `page` or, to walk the whole history, by `cursor` = the previous page\'s `next_cursor` (null on the last page): both cost the same on any page. Errors: 400 naming the filter, 400 `invalid_cursor`.',
   auth: 'apiKey',
   query: HistoryQuery,
-  responses: { 200: { description: 'One page of uploads.', schema: ok({ history: z.array(Upload), page: z.number(), limit: z.number(), total: z.number(), has_more: z.boolean() }) } },
-  errors: { 400: 'A filter is invalid (named in the message).' },
+  responses: { 200: { description: 'One page of uploads.', schema: ok({ history: z.array(Upload), page: z.number(), limit: z.number(), total: z.number(), has_more: z.boolean(), next_cursor: z.string().nullable().describe('The cursor of the next page; null on the last page.') }) } },
+  errors: { 400: 'A filter is invalid (named in the message), or invalid_cursor.' },
 });
 
 export const listScheduledPosts = operation({
   id: 'listScheduledPosts', method: 'get', path: '/svc/schedule', tags: ['scheduled'],
   summary: 'List scheduled posts',
-  description: 'Every scheduled or queued post that has not run yet, with its job_id and date. Use job_id to edit or cancel one.',
+  description: 'Scheduled or queued posts that have not run yet, soonest first, with their job_id and date. Use job_id to edit or cancel one. Up to `limit` per page (default 1000); the next page by `cursor` = `next_cursor`. Errors: 400 `invalid_cursor`.',
   auth: 'apiKey',
-  responses: { 200: { description: 'Scheduled posts.', schema: ok({ scheduled: z.array(Scheduled) }) } },
+  query: z.object({
+    limit: z.coerce.number().int().min(1).max(1000).default(1000).describe('Posts per page, 1-1000.'),
+    cursor: z.string().optional().describe('The next_cursor of the previous page.'),
+  }),
+  responses: { 200: { description: 'Scheduled posts.', schema: ok({ scheduled: z.array(Scheduled), total: z.number(), has_more: z.boolean(), next_cursor: z.string().nullable() }) } },
+  errors: { 400: 'invalid_cursor.' },
 });
 
 const JobIdParams = z.object({ job_id: z.string().describe('The job_id of the scheduled post.') });

@@ -180,12 +180,13 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
         ...(q.request_id ? { requestId: q.request_id } : {}),
         ...(q.job_id ? { jobId: q.job_id } : {}),
         ...(q.external_id ? { externalId: q.external_id } : {}),
+        ...(q.cursor ? { cursor: q.cursor } : {}),
       })),
     };
   });
 
-  mount(router, ops.listScheduledPosts, ns, async (ctx) => {
-    ctx.body = { success: true, scheduled: await listScheduled(deps, ctx.state.caller.account) };
+  mount(router, ops.listScheduledPosts, ns, async (ctx, { query: q }) => {
+    ctx.body = { success: true, ...(await listScheduled(deps, ctx.state.caller.account, { limit: q.limit, ...(q.cursor ? { cursor: q.cursor } : {}) })) };
   });
 
   mount(router, ops.cancelScheduledPost, ns, async (ctx) => {

@@ -1,4 +1,5 @@
 import type { MediaRef } from '../../domain/media';
+import type { PagePosition } from '../../domain/page-cursor';
 import type { Platform } from '../../domain/platforms';
 import type { PostOperation } from '../../domain/post-operations';
 import type { TargetResult, UploadRequest, UploadStatus } from '../../domain/upload';
@@ -13,9 +14,23 @@ export interface UploadHistoryQuery {
   requestId?: string;
   jobId?: string;
   externalId?: string;
-  /** 1-based page. */
+  /** 1-based page (ignored when `after` is given). */
   page: number;
   limit: number;
+  /** Cursor form: the page after this position (a previous page's `next`). */
+  after?: PagePosition;
+}
+
+/**
+ * One page of a list, its total and where the next page starts. Every list of the storage ports
+ * pages this way (docs/storage/lists.md): the adapters read a number of records that depends on
+ * the page, not on how many are stored.
+ */
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+  /** The position after the last item; absent on the last page. */
+  next?: PagePosition;
 }
 
 export interface UploadRepository {
@@ -58,8 +73,11 @@ export interface UploadRepository {
   findByPostId(accountId: string, platform: Platform, postId: string): Promise<UploadRequest | null>;
   /** Stores one operation on a published post (insert only); reads return it in `operations`. */
   recordPostOperation(operation: PostOperation): Promise<void>;
-  history(query: UploadHistoryQuery): Promise<{ items: UploadRequest[]; total: number }>;
-  /** Uploads still `pending` that were created before `olderThan` (for the start reconciler). */
+  /** Uploads of an operator, newest first (createdAt, then request id), filtered. */
+  history(query: UploadHistoryQuery): Promise<ListPage<UploadRequest>>;
+  /** Scheduled uploads of an operator that have not started, soonest first (scheduledFor, then request id). */
+  listScheduled(accountId: string, page: { limit: number; offset?: number; after?: PagePosition }): Promise<ListPage<UploadRequest>>;
+  /** Uploads still `pending` (since creation or a retry) from before `olderThan` (for the start reconciler). */
   listStalePending(olderThan: Date, limit: number): Promise<UploadRequest[]>;
   /** Uploads of an operator created since `since`, cancelled ones excluded (monthly plan quota). */
   countSince(accountId: string, since: Date): Promise<number>;

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import type { Collection, Db, Document } from 'mongodb';
+import { isDuplicateKey } from './collections';
+
+/**
+ * Counts of listed records per list, lane and hour, kept so that a list's totals, its pages'
+ * offsets and its non-empty hour buckets are known without reading the records: the shape every
+ * growing list uses (docs/storage/lists.md).
+ *
+ * FerretDB loses concurrent updates of one document, so each counter document has one writer:
+ * `_id` = `<list>|<YYYY-MM>|<writer>`, where the writer is a slot this process holds
+ * (`counter_writers`, a unique-key insert renewed while the process lives). Within the process the
+ * updates of one document run one after another and the ones queued meanwhile go together in
+ * the next `$inc`. A read sums the documents of every writer.
+ *
+ * Fields: `ck` (the list, equality key), `m` (the month), `c.<lane>.h<DDHH>` (count of that hour).
+ * A lane is a subset of the list (`all`, or a status) and a plain lower-case word.
+ */
+export const LIST_COUNTERS = 'list_counters';
+export const COUNTER_WRITERS = 'counter_writers';
+
+export interface CounterDelta {
+  list: string;
+  lane: string;
+  /** The record's sort time: its hour is the bucket counted. */
+  at: Date;
+  by: number;
+}
+
+/** Per lane, per hour bucket (`YYYY-MM-DDTHH`): the count, summed over writers. */
+export type HourCounts = Map<string, Map<string, number>>;
+
+export interface ListCounters {
+  /** Applies the deltas; resolves once they are stored. */
+  add(deltas: CounterDelta[]): Promise<void>;
+  hours(list: string): Promise<HourCounts>;
+  /** Replaces every count of the lists (backfill and recount), as this process's writer. */
+  replace(lists: string[], counts: CounterDelta[]): Promise<void>;
+}
+
+export const hourBucket = (d: Date): string => d.toISOString().slice(0, 13);
+const LANE = /^[a-z_]+$/;
+const WRITER_TTL_MS = 60_000;
+
+interface DocState {
+  pending: Map<string, number>;
+  waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }>;
+  running: boolean;
+  meta: { ck: string; m: string };
+}
+
+/**
+ * The process's writer slot: the lowest free `w<n>`. An expired slot (its process died or
+ * stalled past the lease) is taken over; a process that finds its slot taken takes another.
+ */
+function writerSlot(col: Collection<Document>, ttlMs: number, now: () => number) {
+  const owner = randomUUID();
+  let held: Promise<string> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  const claim = async (): Promise<string> => {
+    for (let n = 0; ; n += 1) {
+      const _id = `w${n}`;
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        try {
+          await col.insertOne({ _id: _id as unknown as Document['_id'], owner, expiresAt: new Date(now() + ttlMs) });
+          return _id;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+        }
+        const doc = await col.findOne({ _id: _id as unknown as Document['_id'] });
+        if (!doc || (doc.expiresAt as Date).getTime() > now()) break;
+        await col.deleteOne({ _id: _id as unknown as Document['_id'], owner: doc.owner, expiresAt: doc.expiresAt });
+      }
+    }
+  };
+  const renew = async () => {
+    if (!held) return;
+    const id = await held.catch(() => null);
+    if (!id) return;
+    const res = await col.updateOne({ _id: id as unknown as Document['_id'], owner }, { $set: { expiresAt: new Date(now() + ttlMs) } });
+    if (res.matchedCount === 0) held = null; // taken over after a stall: the next write claims another slot
+  };
+  return {
+    id(): Promise<string> {
+      if (!held) {
+        held = claim();
+        held.catch(() => { held = null; });
+        if (!timer) {
+          timer = setInterval(() => { void renew().catch(() => undefined); }, Math.max(1000, Math.floor(ttlMs / 3)));
+          timer.unref();
+        }
+      }
+      return held;
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+}
+
+export async function createListCounters(db: Db, opts: { writerTtlMs?: number; now?: () => number } = {}): Promise<ListCounters & { stop(): void }> {
+  const counters = db.collection<Document>(LIST_COUNTERS);
+  const writers = db.collection<Document>(COUNTER_WRITERS);
+  await counters.createIndex({ ck: 1 }, { name: 'ck' });
+  const slot = writerSlot(writers, opts.writerTtlMs ?? WRITER_TTL_MS, opts.now ?? Date.now);
+  const states = new Map<string, DocState>();
+
+  const run = async (docId: string, s: DocState) => {
+    s.running = true;
+    while (s.waiters.length > 0) {
+      const inc: Record<string, number> = {};
+      for (const [field, n] of s.pending) if (n !== 0) inc[field] = n;
+      const waiters = s.waiters;
+      s.pending = new Map();
+      s.waiters = [];
+      try {
+        if (Object.keys(inc).length > 0) {
+          await counters.updateOne({ _id: docId as unknown as Document['_id'] }, { $inc: inc, $setOnInsert: s.meta }, { upsert: true });
+        }
+        for (const w of waiters) w.resolve();
+      } catch (err) {
+        for (const w of waiters) w.reject(err);
+      }
+    }
+    s.running = false;
+    states.delete(docId);
+  };
+
+  const enqueue = (docId: string, meta: DocState['meta'], fields: Map<string, number>): Promise<void> => {
+    let s = states.get(docId);
+    if (!s) {
+      s = { pending: new Map(), waiters: [], running: false, meta };
+      states.set(docId, s);
+    }
+    for (const [field, n] of fields) s.pending.set(field, (s.pending.get(field) ?? 0) + n);
+    const state = s;
+    return new Promise<void>((resolve, reject) => {
+      state.waiters.push({ resolve, reject });
+      if (!state.running) void run(docId, state);
+    });
+  };
+
+  const group = (writer: string, deltas: CounterDelta[]) => {
+    const docs = new Map<string, { meta: DocState['meta']; fields: Map<string, number> }>();
+    for (const d of deltas) {
+      if (!LANE.test(d.lane)) throw new Error(`counter lane "${d.lane}" is not a plain word`);
+      if (d.by === 0) continue;
+      const iso = d.at.toISOString();
+      const m = iso.slice(0, 7);
+      const docId = `${d.list}|${m}|${writer}`;
+      let g = docs.get(docId);
+      if (!g) docs.set(docId, (g = { meta: { ck: d.list, m }, fields: new Map() }));
+      const field = `c.${d.lane}.h${iso.slice(8, 10)}${iso.slice(11, 13)}`;
+      g.fields.set(field, (g.fields.get(field) ?? 0) + d.by);
+    }
+    return docs;
+  };
+
+  return {
+    async add(deltas) {
+      if (deltas.length === 0) return;
+      const writer = await slot.id();
+      await Promise.all([...group(writer, deltas)].map(([docId, g]) => enqueue(docId, g.meta, g.fields)));
+    },
+    async hours(list) {
+      const out: HourCounts = new Map();
+      for (const doc of await counters.find({ ck: list }).toArray()) {
+        const m = doc.m as string;
+        for (const [lane, hours] of Object.entries((doc.c ?? {}) as Record<string, Record<string, number>>)) {
+          let laneCounts = out.get(lane);
+          if (!laneCounts) out.set(lane, (laneCounts = new Map()));
+          for (const [h, n] of Object.entries(hours)) {
+            const key = `${m}-${h.slice(1, 3)}T${h.slice(3, 5)}`;
+            laneCounts.set(key, (laneCounts.get(key) ?? 0) + n);
+          }
+        }
+      }
+      return out;
+    },
+    async replace(lists, counts) {
+      for (const list of lists) await counters.deleteMany({ ck: list });
+      const writer = await slot.id();
+      const docs = group(writer, counts);
+      for (const [docId, g] of docs) {
+        const c: Record<string, Record<string, number>> = {};
+        for (const [field, n] of g.fields) {
+          const [, lane, h] = field.split('.');
+          (c[lane] ??= {})[h] = n;
+        }
+        await counters.replaceOne({ _id: docId as unknown as Document['_id'] }, { ...g.meta, c }, { upsert: true });
+      }
+    },
+    stop: () => slot.stop(),
+  };
+}
+
+/** The counts of one lane within [from, to] (whole hours), newest hour first, zero hours left out. */
+export function laneHours(counts: HourCounts, lane: string, from?: Date, to?: Date): Array<[string, number]> {
+  const lo = from ? hourBucket(from) : '';
+  const hi = to ? hourBucket(to) : '\uffff';
+  return [...(counts.get(lane) ?? new Map<string, number>())]
+    .filter(([h, n]) => n > 0 && h >= lo && h <= hi)
+    .sort((a, b) => (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
+}
+
+const perDb = new WeakMap<Db, Promise<ListCounters & { stop(): void }>>();
+
+/** The process's list counters of `db`: one writer slot and one queue per database, shared by every repository. */
+export function listCountersFor(db: Db): Promise<ListCounters & { stop(): void }> {
+  let counters = perDb.get(db);
+  if (!counters) {
+    counters = createListCounters(db);
+    counters.catch(() => perDb.delete(db));
+    perDb.set(db, counters);
+  }
+  return counters;
+}
