@@ -6,6 +6,9 @@ import { compare, copy } from './values';
 /** Connected accounts, one per (account, profile, platform). */
 export function createMemoryConnectedAccounts(): ConnectedAccountRepository {
   const byId = new Map<string, ConnectedAccount>();
+  /** The hour each connection was first stored (its place in the sweep, as the Mongo adapter's `pk`). */
+  const firstHour = new Map<string, string>();
+  const sweepKey = (id: string) => `${firstHour.get(id) ?? ''}|${id}`;
   const findByKey = (accountId: string, profileUsername: string, platform: Platform): ConnectedAccount | undefined => {
     for (const c of byId.values()) {
       if (c.accountId === accountId && c.profileUsername === profileUsername && c.platform === platform) return c;
@@ -23,6 +26,7 @@ export function createMemoryConnectedAccounts(): ConnectedAccountRepository {
       if (byId.has(account.id)) throw new DuplicateKeyError('connected account id');
       const stored = copy(account);
       byId.set(stored.id, stored);
+      firstHour.set(stored.id, account.connectedAt.toISOString().slice(0, 13));
       return copy(stored);
     },
     async findById(id) {
@@ -100,20 +104,25 @@ export function createMemoryConnectedAccounts(): ConnectedAccountRepository {
       const found = byId.get(id);
       if (!found || found.connectedAt.getTime() !== connectedAt.getTime()) return false;
       byId.delete(id);
+      firstHour.delete(id);
       return true;
     },
     async listByPlatform(platform, page) {
-      return [...byId.values()]
-        .filter((c) => c.platform === platform && (page.afterId === undefined || c.id > page.afterId))
-        .sort((a, b) => compare(a.id, b.id))
-        .slice(0, page.limit)
-        .map((c) => copy(c));
+      // A position handed out (`<hour>|<id>`), or a connection id (resumes after that connection, from the start when it is gone).
+      const after = page.afterId === undefined ? undefined
+        : page.afterId.includes('|') ? page.afterId : byId.has(page.afterId) ? sweepKey(page.afterId) : undefined;
+      const sorted = [...byId.values()].filter((c) => c.platform === platform).sort((a, b) => compare(sweepKey(a.id), sweepKey(b.id)));
+      const rest = after === undefined ? sorted : sorted.filter((c) => sweepKey(c.id) > after);
+      const items = rest.slice(0, Math.max(0, page.limit));
+      const last = items[items.length - 1];
+      return { items: items.map((c) => copy(c)), ...(rest.length > items.length && last ? { next: sweepKey(last.id) } : {}) };
     },
     async deleteByProfile(accountId, profileUsername) {
       let n = 0;
       for (const [id, c] of byId) {
         if (c.accountId === accountId && c.profileUsername === profileUsername) {
           byId.delete(id);
+          firstHour.delete(id);
           n += 1;
         }
       }

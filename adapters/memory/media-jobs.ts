@@ -1,7 +1,10 @@
 import type { MediaJob } from '../../core/domain/media-job';
 import { DuplicateKeyError } from '../../core/ports/storage';
 import type { MediaJobRepository } from '../../core/ports/storage/media-jobs';
+import { newestFirst, pageSorted } from './paging';
 import { copy } from './values';
+
+const position = (j: MediaJob) => ({ t: j.createdAt.getTime(), id: j.id });
 
 export function createMemoryMediaJobs(): MediaJobRepository {
   const jobs = new Map<string, MediaJob>();
@@ -18,10 +21,10 @@ export function createMemoryMediaJobs(): MediaJobRepository {
       const job = jobs.get(id);
       return job ? copy(job) : null;
     },
-    async list(accountId, { limit, skip = 0 }) {
-      return [...jobs.values()].filter((j) => j.accountId === accountId)
-        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
-        .slice(skip, skip + limit).map((j) => copy(j));
+    async list(accountId, page) {
+      const sorted = [...jobs.values()].filter((j) => j.accountId === accountId).sort((a, b) => newestFirst(position(a), position(b)));
+      const out = pageSorted(sorted, position, { limit: page.limit, offset: page.skip ?? 0, ...(page.after ? { after: page.after } : {}) });
+      return { ...out, items: out.items.map((j) => copy(j)) };
     },
     async update(id, patch) {
       const job = jobs.get(id);

@@ -1,13 +1,14 @@
 import type { Profile } from '../../core/domain/profile';
-import { DuplicateKeyError, type ProfileRepository } from '../../core/ports/storage';
+import { DuplicateKeyError, ProfileLimitError, type ProfileRepository } from '../../core/ports/storage';
 import { compare, copy, key } from './values';
 
 /** Profiles, unique per (account, username). */
 export function createMemoryProfiles(): ProfileRepository {
   const byKey = new Map<string, Profile>();
   return {
-    async insert(profile) {
+    async insert(profile, opts = {}) {
       const k = key(profile.accountId, profile.username);
+      if (opts.limit !== undefined && [...byKey.values()].filter((p) => p.accountId === profile.accountId).length >= opts.limit) throw new ProfileLimitError(opts.limit);
       if (byKey.has(k)) throw new DuplicateKeyError(`profile ${profile.username}`);
       byKey.set(k, copy(profile));
     },

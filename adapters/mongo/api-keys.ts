@@ -18,6 +18,8 @@ export async function createMongoApiKeys(db: Db): Promise<ApiKeyRepository> {
       return fromIdDoc<ApiKey>(await col.findOne({ hash }));
     },
     async listByAccount(accountId) {
+      // Bounded by design, one equality query: keys are issued by hand (`herald keys issue`,
+      // the operator CLI; no API makes them) and only the CLI's `keys list` reads this list.
       const docs = await col.find({ accountId }).sort({ createdAt: 1, _id: 1 }).toArray();
       return docs.map((d) => fromIdDoc<ApiKey>(d) as ApiKey);
     },

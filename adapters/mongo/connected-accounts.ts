@@ -1,14 +1,68 @@
 import type { Db, Document } from 'mongodb';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
+import type { PagePosition } from '../../core/domain/page-cursor';
 import type { ConnectedAccountRepository } from '../../core/ports/storage';
-import { clean, COLLECTIONS, ensureIndexes, fromIdDoc, retryDuplicateUpsert, type IdDoc } from './collections';
+import { bucketPage } from './bucket-list';
+import { clean, COLLECTIONS, ensureIndexes, fromIdDoc, retryDuplicateUpsert, strip, type IdDoc } from './collections';
+import { hourBucket, listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
 
 /** Optional ConnectedAccount fields: removed on replace when the new value lacks them. */
 // Absent optional fields are unset on upsert: reconnecting ends a pause and clears a checkpoint flag.
 const CONNECTED_ACCOUNT_OPTIONAL = ['capabilities', 'restriction', 'checkpointRequired', 'refreshFailures', 'authStrikes', 'reauthReason', 'reauthSince'] as const;
 
+/**
+ * The sweep list of a network (docs/storage/lists.md), what the refresh-ahead back-fill and the
+ * analytics snapshots walk: list id `ca|<platform>`, lane `all`, by the hour the connection was
+ * first stored (its connectedAt then). The connection carries its bucket key `pk` =
+ * `ca|<platform>#<YYYY-MM-DDTHH>`, set when the document is inserted and kept by every later
+ * upsert (a reconnect keeps the connection's `_id` and its place in the list).
+ */
+export const platformList = (platform: string): string => `ca|${encodeURIComponent(platform)}`;
+const CONNECTION_STORAGE_ONLY = ['pk'];
+
+/** The list keys of a connection first stored at `at` (its connectedAt then; a stored document's own connectedAt for the migration). */
+export const connectedAccountListKeys = (c: { platform: string }, at: Date): { pk: string } => ({ pk: `${platformList(c.platform)}#${hourBucket(at)}` });
+
+/** The stored document of a new connection (the scale bench's seeding; the repository upserts the same fields). */
+export function toConnectedAccountDoc(account: ConnectedAccount): IdDoc {
+  const { id, ...fields } = clean(account);
+  return { _id: id, ...fields, ...connectedAccountListKeys(account, account.connectedAt) };
+}
+
+const hourOfKey = (pk: unknown): string | null => (typeof pk === 'string' && /#\d{4}-\d{2}-\d{2}T\d{2}$/.test(pk) ? pk.slice(-13) : null);
+const hourStart = (hour: string) => Date.parse(`${hour}:00:00.000Z`);
+
+/**
+ * The counter deltas of a connection entering (+1) or leaving (-1) its network's sweep list, at
+ * the hour of its `pk`; a stored document without one (from before the keys) enters at its
+ * connectedAt (the hour `backfillConnectedAccount` gives it) and, never counted, leaves nothing.
+ */
+export function connectedAccountCounterDeltas(c: Document | { platform: string; pk?: string; connectedAt: Date }, by = 1): CounterDelta[] {
+  const hour = hourOfKey(c.pk);
+  if ((!hour && by < 0) || typeof c.platform !== 'string') return [];
+  const at = hour ? new Date(hourStart(hour)) : c.connectedAt instanceof Date ? c.connectedAt : null;
+  return at ? [{ list: platformList(c.platform), lane: 'all', at, by }] : [];
+}
+
+/** Migration: the list key a connection document written before them lacks (null when it has one). */
+export function backfillConnectedAccount(doc: Document): { $set: Document } | null {
+  if (hourOfKey(doc.pk) || typeof doc.platform !== 'string' || !(doc.connectedAt instanceof Date)) return null;
+  return { $set: connectedAccountListKeys({ platform: doc.platform }, doc.connectedAt) };
+}
+
+/**
+ * A sweep position as text (`<YYYY-MM-DDTHH>|<id>`): what `listByPlatform` hands out as `next`
+ * and takes back as `afterId`.
+ */
+const encodeSweep = (p: PagePosition) => `${p.hour}|${p.id}`;
+function decodeSweep(text: string): PagePosition | null {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2})\|(.+)$/.exec(text);
+  return m ? { hour: m[1]!, t: hourStart(m[1]!), id: m[2]! } : null;
+}
+
 /** Connected accounts, `_id` = the connection id; one per (account, profile, platform). */
-export async function createMongoConnectedAccounts(db: Db): Promise<ConnectedAccountRepository> {
+export async function createMongoConnectedAccounts(db: Db, counters?: ListCounters): Promise<ConnectedAccountRepository> {
+  counters ??= await listCountersFor(db);
   const col = db.collection<IdDoc>(COLLECTIONS.connectedAccounts);
   await ensureIndexes(col, [
     {
@@ -16,8 +70,17 @@ export async function createMongoConnectedAccounts(db: Db): Promise<ConnectedAcc
       name: 'accountId_profileUsername_platform_unique',
       unique: true,
     },
+    { key: { pk: 1 }, name: 'pk' },
   ]);
-  const fromDoc = (doc: Document | null) => fromIdDoc<ConnectedAccount>(doc);
+  const fromDoc = (doc: Document | null) => (doc ? fromIdDoc<ConnectedAccount>({ _id: doc._id, ...strip(doc, ...CONNECTION_STORAGE_ONLY) }) : null);
+  /** Where a page of the sweep starts: a position it handed out, or (a value from before it) the connection of that id. */
+  const sweepStart = async (afterId: string): Promise<PagePosition | null> => {
+    const decoded = decodeSweep(afterId);
+    if (decoded) return decoded;
+    const doc = await col.findOne({ _id: afterId }, { projection: { pk: 1 } });
+    const hour = hourOfKey(doc?.pk);
+    return hour ? { hour, t: hourStart(hour), id: afterId } : null;
+  };
   return {
     async upsert(account) {
       const { id, ...fields } = clean(account);
@@ -30,13 +93,24 @@ export async function createMongoConnectedAccounts(db: Db): Promise<ConnectedAcc
       for (const field of CONNECTED_ACCOUNT_OPTIONAL) {
         if (account[field] === undefined) unset[field] = '';
       }
-      const update: Document = { $set: fields, $setOnInsert: { _id: id } };
+      const keys = connectedAccountListKeys(account, account.connectedAt);
+      const listed = { platform: account.platform, pk: keys.pk };
+      const update: Document = { $set: fields, $setOnInsert: { _id: id, ...keys } };
       if (Object.keys(unset).length > 0) update.$unset = unset;
-      // The existing connection keeps its _id; a new one takes `account.id`. Concurrent first
-      // upserts of one key race on the unique index: MongoDB retries that server-side, FerretDB
-      // answers E11000 to the losers, which then match the winner's document on a retry. An
-      // E11000 that persists is a real conflict (`account.id` taken by another connection).
-      await retryDuplicateUpsert(() => col.updateOne(filter, update, { upsert: true }), 'connected account');
+      // Counted before a document can be inserted (an upsert may insert), uncounted when it
+      // matched an existing one instead (which is counted already) or failed: never too low.
+      await counters.add(connectedAccountCounterDeltas(listed));
+      let inserted = false;
+      try {
+        // The existing connection keeps its _id; a new one takes `account.id`. Concurrent first
+        // upserts of one key race on the unique index: MongoDB retries that server-side, FerretDB
+        // answers E11000 to the losers, which then match the winner's document on a retry. An
+        // E11000 that persists is a real conflict (`account.id` taken by another connection).
+        const res = await retryDuplicateUpsert(() => col.updateOne(filter, update, { upsert: true }), 'connected account');
+        inserted = res.upsertedCount === 1;
+      } finally {
+        if (!inserted) await counters.add(connectedAccountCounterDeltas(listed, -1));
+      }
       const stored = fromDoc(await col.findOne(filter));
       if (!stored) throw new Error('connected account vanished right after its upsert');
       return stored;
@@ -48,7 +122,10 @@ export async function createMongoConnectedAccounts(db: Db): Promise<ConnectedAcc
       return fromDoc(await col.findOne({ accountId, profileUsername, platform }));
     },
     async listByProfile(accountId, profileUsername) {
-      const docs = await col.find({ accountId, profileUsername }).sort({ platform: 1 }).toArray();
+      // Bounded by design: one connection per network of the profile (the unique index), so a
+      // profile holds at most one per network Herald knows. One equality query, sorted here.
+      const docs = (await col.find({ accountId, profileUsername }).toArray())
+        .sort((a, b) => (a.platform < b.platform ? -1 : a.platform > b.platform ? 1 : 0));
       return docs.map((d) => fromDoc(d) as ConnectedAccount);
     },
     async setStatus(id, status, at) {
@@ -87,16 +164,30 @@ export async function createMongoConnectedAccounts(db: Db): Promise<ConnectedAcc
       await col.updateOne({ _id: id }, { $unset: { refreshFailures: '', authStrikes: '' }, $set: { updatedAt: at } });
     },
     async deleteIf(id, connectedAt) {
-      const res = await col.deleteOne({ _id: id, connectedAt });
-      return res.deletedCount > 0;
+      // Uncounted after it is gone (findAndModify takes no projection on FerretDB: the document comes back).
+      const gone = await col.findOneAndDelete({ _id: id, connectedAt });
+      if (!gone) return false;
+      await counters.add(connectedAccountCounterDeltas(gone, -1));
+      return true;
     },
     async listByPlatform(platform, page) {
-      const filter: Document = page.afterId ? { platform, _id: { $gt: page.afterId } } : { platform };
-      const docs = await col.find(filter).sort({ _id: 1 }).limit(page.limit).toArray();
-      return docs.map((d) => fromDoc(d) as ConnectedAccount);
+      // Oldest hour first, then by id: the hours holding connections come from the list's
+      // counters, each hour is one equality read of `pk`.
+      const list = platformList(platform);
+      const after = page.afterId !== undefined ? await sweepStart(page.afterId) : null;
+      const found = await bucketPage({
+        counts: await counters.hours(list), lane: 'all', limit: Math.max(0, Math.floor(page.limit)), order: 'asc',
+        ...(after ? { after } : {}),
+        read: (hour) => col.find({ pk: `${list}#${hour}` }).toArray(),
+        position: (d: Document) => ({ t: hourStart(hourOfKey(d.pk)!), id: d._id as string }),
+      });
+      return { items: found.items.map((d) => fromDoc(d) as ConnectedAccount), ...(found.next ? { next: encodeSweep(found.next) } : {}) };
     },
     async deleteByProfile(accountId, profileUsername) {
+      // The profile's connections (at most one per network), then each uncounted once deleted.
+      const docs = await col.find({ accountId, profileUsername }, { projection: { platform: 1, pk: 1, connectedAt: 1 } }).toArray();
       const res = await col.deleteMany({ accountId, profileUsername });
+      await counters.add(docs.flatMap((d) => connectedAccountCounterDeltas(d, -1)));
       return res.deletedCount;
     },
   };

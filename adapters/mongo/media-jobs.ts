@@ -1,27 +1,77 @@
-import type { Db } from 'mongodb';
+import type { Db, Document } from 'mongodb';
 import type { MediaJob } from '../../core/domain/media-job';
 import type { MediaJobRepository } from '../../core/ports/storage/media-jobs';
-import { clean, ensureIndexes, fromIdDoc, mapDuplicate, toIdDoc, type IdDoc } from './collections';
+import { bucketPage } from './bucket-list';
+import { clean, ensureIndexes, fromIdDoc, mapDuplicate, strip, toIdDoc, type IdDoc } from './collections';
+import { hourBucket, listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
 
 /** Collection of media-processing jobs (`_id` = job id); listed per account, newest first. */
 export const MEDIA_JOBS_COLLECTION = 'media_jobs';
 
-export async function createMongoMediaJobs(db: Db): Promise<MediaJobRepository> {
+/**
+ * The job list of an account (docs/storage/lists.md): list id `mj|<account>`, sorted by
+ * createdAt, one lane (`all`). A job carries its bucket key `jk` = `mj|<account>#<YYYY-MM-DDTHH>`;
+ * neither the account nor the creation time of a job changes, so the key is written once.
+ */
+export const mediaJobList = (accountId: string): string => `mj|${encodeURIComponent(accountId)}`;
+const JOB_STORAGE_ONLY = ['jk'];
+
+type Listed = Pick<MediaJob, 'accountId' | 'createdAt'>;
+
+/** The list keys of a stored job document. */
+export const mediaJobListKeys = (job: Listed): { jk: string } => ({ jk: `${mediaJobList(job.accountId)}#${hourBucket(job.createdAt)}` });
+
+/** The stored document of a new job (the repository's insert, the scale bench's seeding). */
+export const toMediaJobDoc = (job: MediaJob): IdDoc => ({ ...toIdDoc(job), ...mediaJobListKeys(job) });
+
+/** The counter deltas of a job entering (+1) or leaving (-1) the account's list; a stored document will do. */
+export const mediaJobCounterDeltas = (job: Listed | Document, by = 1): CounterDelta[] => [{ list: mediaJobList(String(job.accountId)), lane: 'all', at: job.createdAt as Date, by }];
+
+/** Migration: the list keys a job document written before them lacks (null when it has them). */
+export function backfillMediaJob(doc: Document): { $set: Document } | null {
+  if (typeof doc.accountId !== 'string' || !(doc.createdAt instanceof Date)) return null;
+  const keys = mediaJobListKeys({ accountId: doc.accountId, createdAt: doc.createdAt });
+  return doc.jk === keys.jk ? null : { $set: keys };
+}
+
+const fromJobDoc = (doc: Document | null): MediaJob | null => (doc ? fromIdDoc<MediaJob>({ _id: doc._id, ...strip(doc, ...JOB_STORAGE_ONLY) }) : null);
+
+/**
+ * Media jobs. The list reads the account's list counters and the hour buckets a page falls in
+ * (equality reads of `jk`), never every job of the account.
+ */
+export async function createMongoMediaJobs(db: Db, counters?: ListCounters): Promise<MediaJobRepository> {
+  counters ??= await listCountersFor(db);
   const jobs = db.collection<IdDoc>(MEDIA_JOBS_COLLECTION);
-  await ensureIndexes(jobs, [{ key: { accountId: 1, createdAt: -1 }, name: 'accountId_createdAt' }]);
+  await ensureIndexes(jobs, [{ key: { jk: 1 }, name: 'jk' }]);
   return {
     async insert(job) {
-      await mapDuplicate('media job', () => jobs.insertOne(toIdDoc(job)));
+      // Counted before it is stored, uncounted when the insert fails: a count is never too low.
+      const deltas = mediaJobCounterDeltas(job);
+      await counters.add(deltas);
+      try {
+        await mapDuplicate('media job', () => jobs.insertOne(toMediaJobDoc(job)));
+      } catch (err) {
+        await counters.add(mediaJobCounterDeltas(job, -1));
+        throw err;
+      }
     },
     async find(accountId, id) {
-      return fromIdDoc<MediaJob>(await jobs.findOne({ _id: id, accountId }));
+      return fromJobDoc(await jobs.findOne({ _id: id, accountId }));
     },
     async get(id) {
-      return fromIdDoc<MediaJob>(await jobs.findOne({ _id: id }));
+      return fromJobDoc(await jobs.findOne({ _id: id }));
     },
-    async list(accountId, { limit, skip = 0 }) {
-      const docs = await jobs.find({ accountId }).sort({ createdAt: -1 }).skip(skip).limit(limit).toArray();
-      return docs.map((d) => fromIdDoc<MediaJob>(d)!);
+    async list(accountId, page) {
+      const list = mediaJobList(accountId);
+      const limit = Math.max(0, Math.floor(page.limit));
+      const found = await bucketPage({
+        counts: await counters.hours(list), lane: 'all', limit,
+        ...(page.after ? { after: page.after } : { offset: page.skip ?? 0 }),
+        read: (hour) => jobs.find({ jk: `${list}#${hour}` }).toArray(),
+        position: (d: Document) => ({ t: (d.createdAt as Date).getTime(), id: d._id as string }),
+      });
+      return { items: found.items.map((d) => fromJobDoc(d)!), total: found.total, ...(found.next ? { next: found.next } : {}) };
     },
     async update(id, patch) {
       const set = clean(patch) as Record<string, unknown>;

@@ -12,8 +12,9 @@ export function createOperatorReads(db: Db) {
   const operators = db.collection(COLLECTIONS.operators);
   const connections = db.collection(COLLECTIONS.connectedAccounts);
   const withoutCredentials = (doc: Record<string, unknown>): Omit<ConnectedAccount, 'sealedCredentials'> => {
-    const { sealedCredentials, ...rest } = fromIdDoc<ConnectedAccount>(doc)!;
+    const { sealedCredentials, pk, ...rest } = fromIdDoc<ConnectedAccount & { pk?: string }>(doc)!;
     void sealedCredentials;
+    void pk; // the sweep list's key (adapters/mongo/connected-accounts.ts)
     return rest;
   };
   return {

@@ -7,13 +7,14 @@ import type { ResealReport } from '../../adapters/mongo/reseal';
 import type { Output } from './operator-commands';
 import { sinceOf, table } from './table';
 
-/** `media minutes`: the account's media-job minutes this month, as GET /ffmpeg/consumption answers. */
+/** `media minutes`: the account's media-job minutes this month, as GET /ffmpeg/consumption answers (its first page of jobs). */
 export async function mediaMinutes(deps: { mediaUsage: MediaUsageRepository; clock: Clock }, account: OperatorAccount): Promise<Output> {
   const record = await mediaConsumption(deps, account);
   const c = record.consumption;
   const head = `${account.email} (${c.plan}): ${c.used_minutes} of ${c.quota_minutes} minutes used in ${c.current_month} (${c.usage_percentage} %), `
     + `${c.remaining_minutes} left, ${c.total_requests} jobs; resets ${record.quota_info.next_reset}`;
-  return { data: record, text: record.history.length ? `${head}\n${table(record.history, ['timestamp', 'job_id', 'duration_minutes', 'type', 'settled'])}` : head };
+  const more = record.has_more ? `\n(the newest ${record.history.length} of ${c.total_requests} jobs)` : '';
+  return { data: record, text: record.history.length ? `${head}\n${table(record.history, ['timestamp', 'job_id', 'duration_minutes', 'type', 'settled'])}${more}` : head };
 }
 
 /** `webhooks failed`: failed delivery attempts of the account (newest first), optionally since a time. */

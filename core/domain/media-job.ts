@@ -140,12 +140,33 @@ export function secondsToSettle(job: Pick<MediaJob, 'reservedSeconds' | 'process
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
-/** The spec's consumption record of one account in the month of `now`. */
-export function consumptionRecord(plan: PlanName, entries: MediaUsageEntry[], now: Date) {
+/** An account's month of media minutes: the seconds it counts and its number of entries. */
+export interface MediaMonthUsage {
+  seconds: number;
+  requests: number;
+}
+
+/** The history's view of one ledger entry. */
+export function usageEntryView(e: MediaUsageEntry) {
+  return {
+    job_id: e.jobId,
+    duration_seconds: e.seconds,
+    duration_minutes: round2(e.seconds / 60),
+    timestamp: e.createdAt.toISOString(),
+    month: e.month,
+    type: e.type,
+    settled: e.settled,
+  };
+}
+
+/**
+ * The spec's consumption record of one account in the month of `now`: the totals of the month
+ * (`usage`, from the counters) and one page of its entries, newest first (`history`).
+ */
+export function consumptionRecord(plan: PlanName, usage: MediaMonthUsage, history: MediaUsageEntry[], now: Date) {
   const quotaMinutes = PLANS[plan].mediaMinutesPerMonth;
   const month = quotaMonth(now);
-  const current = entries.filter((e) => e.month === month);
-  const usedSeconds = current.reduce((sum, e) => sum + e.seconds, 0);
+  const usedSeconds = Math.max(0, usage.seconds);
   const usedMinutes = round2(usedSeconds / 60);
   return {
     consumption: {
@@ -153,19 +174,11 @@ export function consumptionRecord(plan: PlanName, entries: MediaUsageEntry[], no
       remaining_minutes: round2(Math.max(0, quotaMinutes - usedSeconds / 60)),
       quota_minutes: quotaMinutes,
       usage_percentage: quotaMinutes ? round2((usedSeconds / 60 / quotaMinutes) * 100) : 0,
-      total_requests: current.length,
+      total_requests: Math.max(0, usage.requests),
       current_month: month,
       plan,
     },
-    history: [...current].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()).map((e) => ({
-      job_id: e.jobId,
-      duration_seconds: e.seconds,
-      duration_minutes: round2(e.seconds / 60),
-      timestamp: e.createdAt.toISOString(),
-      month: e.month,
-      type: e.type,
-      settled: e.settled,
-    })),
+    history: history.filter((e) => e.month === month).map(usageEntryView),
     quota_info: {
       plan,
       quota_minutes: quotaMinutes,

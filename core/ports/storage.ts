@@ -17,6 +17,7 @@ export type { ApiKeyRepository } from './storage/api-keys';
 export type { ConnectedAccountRepository } from './storage/connected-accounts';
 export type { OAuthState, OAuthStateRepository } from './storage/oauth-states';
 export type { OperatorAccountRepository } from './storage/operator-accounts';
+export { ProfileLimitError } from './storage/profiles';
 export type { ProfileRepository } from './storage/profiles';
 export type { QueueRepository } from './storage/queues';
 export type { ListPage, UploadHistoryQuery, UploadRepository } from './storage/uploads';

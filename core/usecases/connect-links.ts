@@ -42,8 +42,14 @@ export function connectablePlatforms(platforms: PlatformRegistry): Platform[] {
 /** A random token: two 96-bit random ids, prefixed so it is never mistaken for an API key. */
 const newSecret = (ids: IdGenerator, prefix = ''): string => `${prefix}${ids.next()}${ids.next()}`;
 
+/**
+ * Whether the profile lies past the plan's limit (after a downgrade). Within the limit (the
+ * counters say so) no profile is: the profiles are read only for an account holding more.
+ */
 async function profileBlocked(deps: Pick<ConnectLinkDeps, 'storage'>, account: OperatorAccount, username: string): Promise<boolean> {
-  return isProfileBlocked(await deps.storage.profiles.list(account.id), username, PLANS[account.plan].profiles);
+  const limit = PLANS[account.plan].profiles;
+  if ((await deps.storage.profiles.count(account.id)) <= limit) return false;
+  return isProfileBlocked(await deps.storage.profiles.list(account.id), username, limit);
 }
 
 /**

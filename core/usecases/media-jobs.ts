@@ -6,6 +6,7 @@ import {
   type MediaJob, type MediaJobInput, type MediaJobPublish,
 } from '../domain/media-job';
 import type { OperatorAccount } from '../domain/operator';
+import { decodePageCursor, encodePageCursor, listFingerprint, type PagePosition } from '../domain/page-cursor';
 import type { MediaProcessor } from '../ports/media';
 import type { MediaJobRunner } from '../ports/media-job-runner';
 import type { MediaJobRepository } from '../ports/storage/media-jobs';
@@ -28,10 +29,40 @@ export interface MediaJobRequest {
   publish?: MediaJobPublish;
 }
 
-/** The account's consumption record for the month of the clock. */
-export async function mediaConsumption(deps: Pick<MediaJobDeps, 'mediaUsage' | 'clock'>, account: OperatorAccount) {
+/** Entries of the consumption `history` per page unless `limit` says otherwise, and at most. */
+export const CONSUMPTION_HISTORY_LIMIT = 100;
+export const CONSUMPTION_HISTORY_MAX_LIMIT = 1000;
+
+const consumptionFingerprint = (month: string) => listFingerprint('media-consumption', { month });
+
+/** The consumption record with one page of the month's history and where the next page starts. */
+async function consumptionPage(
+  deps: Pick<MediaJobDeps, 'mediaUsage'>, account: OperatorAccount, now: Date, usage: { seconds: number; requests: number },
+  page: { limit: number; after?: PagePosition },
+) {
+  const month = quotaMonth(now);
+  const history = await deps.mediaUsage.history(account.id, month, { limit: page.limit, ...(page.after ? { after: page.after } : {}) });
+  return {
+    ...consumptionRecord(account.plan, usage, history.items, now),
+    has_more: history.next !== undefined,
+    next_cursor: history.next ? encodePageCursor(history.next, consumptionFingerprint(month)) : null,
+  };
+}
+
+/**
+ * The account's consumption record for the month of the clock. The totals come from the month's
+ * counters; `history` is one page of the month's jobs, newest first (`limit`, default 100, at most
+ * 1000), the next page by `cursor` = the previous `next_cursor` (issued for that month only).
+ */
+export async function mediaConsumption(
+  deps: Pick<MediaJobDeps, 'mediaUsage' | 'clock'>, account: OperatorAccount, page: { limit?: number; cursor?: string } = {},
+) {
   const now = deps.clock.now();
-  return consumptionRecord(account.plan, await deps.mediaUsage.listMonth(account.id, quotaMonth(now)), now);
+  const month = quotaMonth(now);
+  const after = page.cursor !== undefined ? decodePageCursor(page.cursor, consumptionFingerprint(month)) : undefined;
+  const limit = Math.min(CONSUMPTION_HISTORY_MAX_LIMIT, Math.max(1, Math.floor(page.limit ?? CONSUMPTION_HISTORY_LIMIT)));
+  const totals = await deps.mediaUsage.totals(account.id, month);
+  return consumptionPage(deps, account, now, { seconds: totals.reservedSeconds + totals.settledSeconds, requests: totals.requests }, { limit, ...(after ? { after } : {}) });
 }
 
 /**
@@ -39,8 +70,9 @@ export async function mediaConsumption(deps: Pick<MediaJobDeps, 'mediaUsage' | '
  * reserves its minutes in the month (429 `media_quota_exceeded` with the consumption record when
  * the plan's minutes would be passed), stores it PENDING and starts its run.
  *
- * The reservation is a ledger entry inserted first and checked after: two racing submissions may
- * both be refused near the limit, never both accepted past it.
+ * The reservation is a ledger entry counted and inserted first, checked after against the month's
+ * counters (not by reading the month's entries): two racing submissions may both be refused near
+ * the limit, never both accepted past it.
  */
 export async function submitMediaJob(deps: MediaJobDeps, account: OperatorAccount, request: MediaJobRequest): Promise<MediaJob> {
   if (request.inputs.length < request.command.inputCount) {
@@ -60,12 +92,12 @@ export async function submitMediaJob(deps: MediaJobDeps, account: OperatorAccoun
   const seconds = secondsToReserve(duration);
   const id = deps.ids.next('mj');
   await deps.mediaUsage.reserve({ jobId: id, accountId: account.id, month, seconds, settled: false, type: 'ffmpeg_job', createdAt: now });
-  const entries = await deps.mediaUsage.listMonth(account.id, month);
-  // Every entry of the month, this one included: a racing reservation counts against both.
-  const others = entries.filter((e) => e.jobId !== id).reduce((sum, e) => sum + e.seconds, 0);
+  // The month's counters, this reservation included: a racing reservation counts against both.
+  const totals = await deps.mediaUsage.totals(account.id, month);
+  const others = totals.reservedSeconds + totals.settledSeconds - seconds;
   if (!fitsQuota(account.plan, others, seconds)) {
     await deps.mediaUsage.release(id);
-    const record = consumptionRecord(account.plan, entries.filter((e) => e.jobId !== id), now);
+    const record = await consumptionPage(deps, account, now, { seconds: others, requests: totals.requests - 1 }, { limit: CONSUMPTION_HISTORY_LIMIT });
     throw new HeraldError('too_many_requests',
       `This job needs ${Math.round((seconds / 60) * 100) / 100} media minutes; ${record.consumption.remaining_minutes} of the ${record.consumption.quota_minutes} minutes of the ${account.plan} plan are left this month (reset ${record.quota_info.next_reset}).`,
       'media_quota_exceeded', record);
@@ -92,9 +124,22 @@ export async function getMediaJob(deps: Pick<MediaJobDeps, 'mediaJobs'>, account
   return job;
 }
 
-export async function listMediaJobs(deps: Pick<MediaJobDeps, 'mediaJobs'>, account: OperatorAccount, opts: { limit: number; page: number }) {
-  const jobs = await deps.mediaJobs.list(account.id, { limit: opts.limit, skip: (opts.page - 1) * opts.limit });
-  return jobs.map(toMediaJobView);
+/**
+ * One page of the account's jobs, newest first: page form (`page`, `limit`) or cursor form
+ * (`cursor` = a previous page's `next_cursor`); both read only the jobs of the page.
+ */
+export async function listMediaJobs(deps: Pick<MediaJobDeps, 'mediaJobs'>, account: OperatorAccount, opts: { limit: number; page: number; cursor?: string }) {
+  const fingerprint = listFingerprint('media-jobs', {});
+  const after = opts.cursor !== undefined ? decodePageCursor(opts.cursor, fingerprint) : undefined;
+  const { items, total, next } = await deps.mediaJobs.list(account.id, { limit: opts.limit, ...(after ? { after } : { skip: (opts.page - 1) * opts.limit }) });
+  return {
+    jobs: items.map(toMediaJobView),
+    page: opts.page,
+    limit: opts.limit,
+    total,
+    has_more: next !== undefined,
+    next_cursor: next ? encodePageCursor(next, fingerprint) : null,
+  };
 }
 
 /** Cancels a job that has not ended: its process is killed and the unprocessed time given back. */

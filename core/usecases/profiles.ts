@@ -3,7 +3,7 @@ import type { OperatorAccount } from '../domain/operator';
 import { PLANS } from '../domain/plans';
 import { assertNewProfileUsername, assertProfileUsername, type Profile } from '../domain/profile';
 import { toSocialAccountView, type SocialAccountView } from '../domain/connected-account';
-import { DuplicateKeyError, type Storage } from '../ports/storage';
+import { DuplicateKeyError, ProfileLimitError, type Storage } from '../ports/storage';
 import type { Clock } from '../ports/system';
 import { disconnectConnection, type LifecycleDeps } from './connection-lifecycle';
 
@@ -46,19 +46,25 @@ export async function requireProfile(storage: Pick<Storage, 'profiles'>, account
 export async function createProfile(deps: ProfileDeps, account: OperatorAccount, input: { username: unknown }): Promise<ProfileView> {
   assertNewProfileUsername(input.username);
   const limit = PLANS[account.plan].profiles;
-  if ((await deps.storage.profiles.count(account.id)) >= limit) {
-    throw forbidden(`Profile limit reached: the ${account.plan} plan allows ${limit} profiles. Delete one or upgrade the plan.`, 'PROFILE_LIMIT_REACHED');
-  }
   const profile: Profile = { accountId: account.id, username: input.username, createdAt: deps.clock.now(), uiLabels: {} };
   try {
-    await deps.storage.profiles.insert(profile);
+    // The limit is checked by the insert against the account's counters, strictly (racing creations near it cannot both pass).
+    await deps.storage.profiles.insert(profile, { limit });
   } catch (err) {
+    if (err instanceof ProfileLimitError) {
+      throw forbidden(`Profile limit reached: the ${account.plan} plan allows ${limit} profiles. Delete one or upgrade the plan.`, 'PROFILE_LIMIT_REACHED');
+    }
     if (err instanceof DuplicateKeyError) throw conflict(`Profile "${input.username}" already exists.`, 'PROFILE_EXISTS');
     throw err;
   }
   return { ...(await view(deps.storage, profile)), created_at: profile.createdAt.toUTCString() };
 }
 
+/**
+ * Every profile of the account (the spec's GET /users takes no paging): a short list by design,
+ * at most the largest plan's limit (core/ports/storage/profiles.ts), each with its connections
+ * (at most one per network).
+ */
 export async function listProfiles(deps: ProfileDeps, account: OperatorAccount): Promise<{ limit: number; plan: string; profiles: ProfileView[] }> {
   const profiles = await deps.storage.profiles.list(account.id);
   return {

@@ -47,7 +47,7 @@ export function profileWrites(store: ProfileRepository, changed: Changed): Profi
     find: (accountId, username) => store.find(accountId, username),
     list: (accountId) => store.list(accountId),
     count: (accountId) => store.count(accountId),
-    insert: (profile) => of(profile.accountId, profile.username, store.insert(profile)),
+    insert: (profile, opts) => of(profile.accountId, profile.username, store.insert(profile, opts)),
     delete: (accountId, username) => of(accountId, username, store.delete(accountId, username)),
     setPin: (accountId, username, field, value) => of(accountId, username, store.setPin(accountId, username, field, value)),
     setUiLabels: (accountId, username, labels) => of(accountId, username, store.setUiLabels(accountId, username, labels)),

@@ -70,10 +70,10 @@ export async function ensureRefreshAheadForAll(
     let afterId: string | undefined;
     for (;;) {
       const page = await deps.storage.connectedAccounts.listByPlatform(adapter.descriptor.id, { limit, ...(afterId ? { afterId } : {}) });
-      for (const connection of page) await deps.refreshes.ensure(connection);
-      seen += page.length;
-      if (page.length < limit) break;
-      afterId = page[page.length - 1]!.id;
+      for (const connection of page.items) await deps.refreshes.ensure(connection);
+      seen += page.items.length;
+      if (page.next === undefined) break;
+      afterId = page.next;
     }
   }
   return seen;

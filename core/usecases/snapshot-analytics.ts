@@ -45,7 +45,7 @@ function numbersOf(metrics: Record<string, unknown>): Record<string, number | nu
 }
 
 export interface SnapshotPage {
-  /** Pass back as `afterId` for the next page; null after the last. */
+  /** Pass back as `afterId` for the next page (an opaque position of the sweep); null after the last. */
   nextAfterId: string | null;
   taken: number;
   failed: number;
@@ -54,7 +54,7 @@ export interface SnapshotPage {
 
 /** One page of a network's connections, by id: connected ones measured, `concurrency` at a time. */
 export async function snapshotPage(deps: SnapshotDeps, platform: Platform, page: { afterId?: string; limit: number }): Promise<SnapshotPage> {
-  const connections = await deps.storage.connectedAccounts.listByPlatform(platform, page);
+  const { items: connections, next: after } = await deps.storage.connectedAccounts.listByPlatform(platform, page);
   const due = connections.filter((c) => c.status === 'connected');
   let taken = 0;
   let failed = 0;
@@ -72,8 +72,7 @@ export async function snapshotPage(deps: SnapshotDeps, platform: Platform, page:
     }
   };
   await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 4, due.length) }, lane));
-  const last = connections[connections.length - 1];
-  return { nextAfterId: connections.length === page.limit && last ? last.id : null, taken, failed, skipped: connections.length - due.length };
+  return { nextAfterId: after ?? null, taken, failed, skipped: connections.length - due.length };
 }
 
 /** Removes expired snapshots and post metric captures (no TTL indexes on FerretDB). */

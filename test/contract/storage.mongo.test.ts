@@ -116,7 +116,7 @@ describe('createMongoStorage (mongo only)', () => {
       operator_accounts: ['_id_', 'email_unique'],
       api_keys: ['_id_', 'accountId', 'hash_unique'],
       profiles: ['_id_', 'accountId_username_unique'],
-      connected_accounts: ['_id_', 'accountId_profileUsername_platform_unique'],
+      connected_accounts: ['_id_', 'accountId_profileUsername_platform_unique', 'pk'],
       uploads: ['_id_', 'accountId_jobId', 'accountId_requestId_unique', 'capk', 'hk', 'hs_cancelled', 'hs_completed', 'hs_in_progress', 'hs_pending', 'hs_scheduled', 'pq', 'sk', 'xk'],
       list_counters: ['_id_', 'ck'],
       upload_targets: ['_id_', 'accountId_requestId', 'postId_accountId_platform'],

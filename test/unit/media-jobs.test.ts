@@ -5,7 +5,7 @@ import { parseCommandTemplate } from '../../core/domain/ffmpeg-command';
 import { consumptionRecord, nextQuotaReset, quotaMonth, secondsToReserve, secondsToSettle, toMediaJobView } from '../../core/domain/media-job';
 import type { OperatorAccount } from '../../core/domain/operator';
 import { MediaProcessError, type MediaProcessor } from '../../core/ports/media';
-import { cancelMediaJob, mediaConsumption, submitMediaJob, type MediaJobDeps } from '../../core/usecases/media-jobs';
+import { cancelMediaJob, listMediaJobs, mediaConsumption, submitMediaJob, type MediaJobDeps } from '../../core/usecases/media-jobs';
 import { finishMediaJob, runMediaJob } from '../../core/usecases/run-media-job';
 
 const free: OperatorAccount = { id: 'acct-1', email: 'a@herald.dev', plan: 'free', createdAt: new Date(0) };
@@ -51,7 +51,7 @@ describe('media quota math', () => {
   });
 
   it('the consumption record has the spec\'s fields', () => {
-    const record = consumptionRecord('free', [
+    const record = consumptionRecord('free', { seconds: 90, requests: 1 }, [
       { jobId: 'a', accountId: 'x', month: '2026-03', seconds: 90, settled: true, type: 'ffmpeg_job', createdAt: new Date('2026-03-02T00:00:00Z') },
     ], new Date('2026-03-10T00:00:00Z'));
     expect(record).toEqual({
@@ -174,5 +174,57 @@ describe('running, cancelling and settling', () => {
         ffmpeg_ended_at: '2026-03-10T10:00:09.000Z', output_stored_at: '2026-03-10T10:00:09.250Z',
       },
     });
+  });
+});
+
+describe('media job and consumption pages', () => {
+  it('lists jobs by page and by cursor; a foreign or altered cursor is 400 invalid_cursor', async () => {
+    const w = world('2026-03-10T10:00:00Z');
+    for (let i = 0; i < 5; i += 1) {
+      w.setNow(`2026-03-10T1${i}:00:00Z`);
+      await w.submit(10);
+    }
+    const first = await listMediaJobs(w.deps, free, { limit: 2, page: 1 });
+    expect(first).toMatchObject({ page: 1, limit: 2, total: 5, has_more: true, next_cursor: expect.any(String) });
+    expect(first.jobs.map((j) => j.job_id)).toEqual(['mj_5', 'mj_4']);
+    const second = await listMediaJobs(w.deps, free, { limit: 2, page: 1, cursor: first.next_cursor! });
+    expect(second.jobs.map((j) => j.job_id)).toEqual(['mj_3', 'mj_2']);
+    const last = await listMediaJobs(w.deps, free, { limit: 2, page: 3 });
+    expect(last).toMatchObject({ has_more: false, next_cursor: null });
+    expect(last.jobs.map((j) => j.job_id)).toEqual(['mj_1']);
+    await expect(listMediaJobs(w.deps, free, { limit: 2, page: 1, cursor: 'nope' })).rejects.toMatchObject({ kind: 'invalid_input', errorCode: 'invalid_cursor' });
+    const consumption = await mediaConsumption(w.deps, free, { limit: 2 });
+    await expect(listMediaJobs(w.deps, free, { limit: 2, page: 1, cursor: consumption.next_cursor! })).rejects.toMatchObject({ errorCode: 'invalid_cursor' });
+  });
+
+  it('the consumption record counts the whole month and pages its history, newest first; a cursor is valid in its month only', async () => {
+    const w = world('2026-03-02T08:00:00Z');
+    for (let i = 0; i < 5; i += 1) {
+      w.setNow(`2026-03-0${i + 2}T08:00:00Z`);
+      await w.submit(60);
+    }
+    const first = await mediaConsumption(w.deps, free, { limit: 2 });
+    expect(first).toMatchObject({ consumption: { used_minutes: 5, total_requests: 5 }, has_more: true });
+    expect(first.history.map((h) => h.job_id)).toEqual(['mj_5', 'mj_4']);
+    const second = await mediaConsumption(w.deps, free, { limit: 2, cursor: first.next_cursor! });
+    expect(second.history.map((h) => h.job_id)).toEqual(['mj_3', 'mj_2']);
+    const third = await mediaConsumption(w.deps, free, { limit: 2, cursor: second.next_cursor! });
+    expect(third).toMatchObject({ history: [{ job_id: 'mj_1' }], has_more: false, next_cursor: null });
+    // The default page holds up to 100 entries: the whole month here, as before pages.
+    expect((await mediaConsumption(w.deps, free)).history).toHaveLength(5);
+    w.setNow('2026-04-01T00:00:00Z');
+    await expect(mediaConsumption(w.deps, free, { cursor: first.next_cursor! })).rejects.toMatchObject({ errorCode: 'invalid_cursor' });
+    expect(await mediaConsumption(w.deps, free)).toMatchObject({ consumption: { current_month: '2026-04', used_minutes: 0, total_requests: 0 }, history: [], has_more: false });
+  });
+
+  it('a refusal past the quota carries the consumption record of the month without the refused job', async () => {
+    const w = world('2026-03-02T08:00:00Z');
+    await w.submit(20 * 60);
+    const refused = await w.submit(11 * 60).catch((e: HeraldError) => e);
+    expect(refused).toMatchObject({
+      errorCode: 'media_quota_exceeded',
+      details: { consumption: { used_minutes: 20, remaining_minutes: 10, total_requests: 1 }, history: [{ job_id: 'mj_1' }], has_more: false },
+    });
+    expect((await mediaConsumption(w.deps, free)).consumption).toMatchObject({ used_minutes: 20, total_requests: 1 });
   });
 });

@@ -62,20 +62,35 @@ export const submitMediaJob = operation({
 export const listMediaJobs = operation({
   id: 'listMediaJobs', method: 'get', path: '/svc/ffmpeg/jobs', tags: ['media jobs'],
   summary: 'List media jobs',
-  description: 'The account\'s media jobs, newest first, with status and progress; use getMediaJob for one job.',
+  description: 'The account\'s media jobs, newest first (created_at, then job_id), with status and progress; use getMediaJob for one job. Page by `page` or, to walk every job, by `cursor` = the previous page\'s `next_cursor` (null on the last page): both cost the same on any page, and a cursor walk returns every job once even while new ones are submitted. Errors: 400 `invalid_cursor`.',
   auth: 'apiKey',
   query: z.object({
-    page: checkedByCore(z.coerce.number().int().min(1).optional().describe('From 1; invalid values fall back to 1.')),
+    page: checkedByCore(z.coerce.number().int().min(1).optional().describe('From 1; invalid values fall back to 1. Ignored with cursor.')),
     limit: checkedByCore(z.coerce.number().int().min(1).max(100).optional().describe('1-100 (clamped), default 20.')),
+    cursor: z.string().optional().describe('Cursor form: the next_cursor of the previous page (page is then ignored).'),
   }),
-  responses: { 200: { description: 'Jobs.', schema: ok({ jobs: z.array(MediaJob), page: z.number(), limit: z.number() }) } },
+  responses: {
+    200: {
+      description: 'One page of jobs.',
+      schema: ok({
+        jobs: z.array(MediaJob), page: z.number(), limit: z.number(),
+        total: z.number().describe('Jobs of the account.'), has_more: z.boolean(),
+        next_cursor: z.string().nullable().describe('The cursor of the next page; null on the last page.'),
+      }),
+    },
+  },
+  errors: { 400: 'invalid_cursor: the cursor is not a next_cursor of this list.' },
 });
 
 export const getMediaConsumption = operation({
   id: 'getMediaConsumption', method: 'get', path: '/svc/ffmpeg/consumption', tags: ['media jobs'],
   summary: 'Media minutes used',
-  description: 'Media-processing minutes used and left this month (the quota resets on the 1st, 00:00 UTC), with the month\'s jobs.',
+  description: 'Media-processing minutes used and left this month (the quota resets on the 1st, 00:00 UTC) and the month\'s jobs in `history`, newest first: the newest `limit` (default 100) of them; `consumption.total_requests` counts them all. The older ones by `cursor` = the previous answer\'s `next_cursor` (null when `history` holds the rest of the month); a cursor is valid within the month it was issued in. Errors: 400 `invalid_cursor`.',
   auth: 'apiKey',
+  query: z.object({
+    limit: checkedByCore(z.coerce.number().int().min(1).max(1000).optional().describe('History entries per answer, 1-1000 (clamped), default 100.')),
+    cursor: z.string().optional().describe('The next_cursor of the previous answer: the month\'s next, older history entries.'),
+  }),
   responses: {
     200: {
       description: 'The consumption record.',
@@ -86,9 +101,12 @@ export const getMediaConsumption = operation({
         }),
         history: z.array(z.looseObject({ job_id: z.string(), duration_seconds: z.number(), duration_minutes: z.number(), timestamp: z.string(), month: z.string() })),
         quota_info: z.looseObject({}),
+        has_more: z.boolean().describe('Older entries of the month follow (next_cursor).'),
+        next_cursor: z.string().nullable().describe('The cursor of the month\'s older history entries; null when history holds the rest.'),
       }),
     },
   },
+  errors: { 400: 'invalid_cursor: not a next_cursor of this month\'s history.' },
 });
 
 export const getMediaJob = operation({

@@ -6,7 +6,7 @@ import { isMediaPreset, MEDIA_PRESETS, parseCommandTemplate, presetTemplate, typ
 import { isOutputExtension, OUTPUT_TYPES, toMediaJobView, type MediaJobInput } from '../../../core/domain/media-job';
 import type { StoredMedia } from '../../../core/ports/media';
 import {
-  cancelMediaJob, getMediaJob, listMediaJobs, mediaConsumption, submitMediaJob, type MediaJobDeps,
+  cancelMediaJob, CONSUMPTION_HISTORY_LIMIT, getMediaJob, listMediaJobs, mediaConsumption, submitMediaJob, type MediaJobDeps,
 } from '../../../core/usecases/media-jobs';
 import { removeTempFiles, storeUpload, type UploadedFile } from '../media-intake';
 import { bodyFields, single } from '../input';
@@ -141,14 +141,15 @@ export function mediaJobRoutes(router: Router<AppState>, deps: ApiDeps & { media
     ctx.body = { success: true, job_id: job.id, status: job.status };
   }
 
-  mount(router, ops.listMediaJobs, ns, async (ctx) => {
+  mount(router, ops.listMediaJobs, ns, async (ctx, { query: q }) => {
     const limit = Math.min(100, Math.max(1, Number(single(ctx.query.limit) ?? 20) || 20));
     const page = Math.max(1, Number(single(ctx.query.page) ?? 1) || 1);
-    ctx.body = { success: true, jobs: await listMediaJobs(jobs, ctx.state.caller.account, { limit, page }), page, limit };
+    ctx.body = { success: true, ...(await listMediaJobs(jobs, ctx.state.caller.account, { limit, page, ...(q.cursor ? { cursor: q.cursor } : {}) })) };
   });
 
-  mount(router, ops.getMediaConsumption, ns, async (ctx) => {
-    ctx.body = { success: true, ...(await mediaConsumption(jobs, ctx.state.caller.account)) };
+  mount(router, ops.getMediaConsumption, ns, async (ctx, { query: q }) => {
+    const limit = Number(single(ctx.query.limit) ?? CONSUMPTION_HISTORY_LIMIT) || CONSUMPTION_HISTORY_LIMIT;
+    ctx.body = { success: true, ...(await mediaConsumption(jobs, ctx.state.caller.account, { limit, ...(q.cursor ? { cursor: q.cursor } : {}) })) };
   });
 
   mount(router, ops.getMediaJob, ns, async (ctx) => {

@@ -6,6 +6,7 @@ export interface ConnectedAccountRepository {
   upsert(account: ConnectedAccount): Promise<ConnectedAccount>;
   findById(id: string): Promise<ConnectedAccount | null>;
   find(accountId: string, profileUsername: string, platform: Platform): Promise<ConnectedAccount | null>;
+  /** The profile's connections, by platform: at most one per network (bounded by design). */
   listByProfile(accountId: string, profileUsername: string): Promise<ConnectedAccount[]>;
   setStatus(id: string, status: ConnectedAccount['status'], at: Date): Promise<void>;
   /** Pauses (or, with null, resumes) a connection after a network restriction verdict. */
@@ -25,7 +26,14 @@ export interface ConnectedAccountRepository {
   clearFailures(id: string, at: Date): Promise<void>;
   /** Deletes the connection while it is still the generation `connectedAt` names; false when it is not. */
   deleteIf(id: string, connectedAt: Date): Promise<boolean>;
-  /** One page of every connection of `platform`, by id (after `afterId`): for sweeps such as the refresh-ahead back-fill. */
-  listByPlatform(platform: Platform, page: { afterId?: string; limit: number }): Promise<ConnectedAccount[]>;
+  /**
+   * One page of every connection of `platform`, for sweeps such as the refresh-ahead back-fill
+   * and the analytics snapshots: oldest first (by the hour the connection was first stored, then
+   * by id), reading the connections of the page only (docs/storage/lists.md). `next` (absent on
+   * the last page) is passed back as `afterId` for the next page; a connection id given as
+   * `afterId` (a sweep from before this order) resumes after that connection, or from the start
+   * when it is gone. A sweep sees every connection stored before it started once.
+   */
+  listByPlatform(platform: Platform, page: { afterId?: string; limit: number }): Promise<{ items: ConnectedAccount[]; next?: string }>;
   deleteByProfile(accountId: string, profileUsername: string): Promise<number>;
 }

@@ -1,4 +1,6 @@
 import type { MediaJob } from '../../domain/media-job';
+import type { PagePosition } from '../../domain/page-cursor';
+import type { ListPage } from './uploads';
 
 /**
  * Media-processing jobs, one document each (`_id` = job id). After creation the job's workflow is
@@ -11,7 +13,12 @@ export interface MediaJobRepository {
   find(accountId: string, id: string): Promise<MediaJob | null>;
   /** The job by id alone (the worker). */
   get(id: string): Promise<MediaJob | null>;
-  /** The account's jobs, newest first. */
-  list(accountId: string, opts: { limit: number; skip?: number }): Promise<MediaJob[]>;
-  update(id: string, patch: Partial<Omit<MediaJob, 'id' | 'accountId'>>): Promise<void>;
+  /**
+   * One page of the account's jobs, newest first (createdAt, then id, descending), with the
+   * account's job count: page form (`skip`) or cursor form (`after` = a previous page's `next`).
+   * Reads the jobs of the page, not every job of the account (docs/storage/lists.md).
+   */
+  list(accountId: string, page: { limit: number; skip?: number; after?: PagePosition }): Promise<ListPage<MediaJob>>;
+  /** The listed fields (account, creation time) never change. */
+  update(id: string, patch: Partial<Omit<MediaJob, 'id' | 'accountId' | 'createdAt'>>): Promise<void>;
 }

@@ -201,14 +201,47 @@ export function connectedAccountsContract(name: string, make: MakeRepository<Con
           for (const field of ['authStrikes', 'refreshFailures', 'reauthReason', 'reauthSince']) expect(reconnected).not.toHaveProperty(field);
         });
 
-        it('listByPlatform pages through every connection of a platform by id', async () => {
+        it('listByPlatform pages through every connection of a platform, oldest hour first, then by id', async () => {
           const tiktoks = ['c-1', 'c-2', 'c-3'].map((id, i) => aConnectedAccount({ ...key, id, profileUsername: `p${i}`, platform: 'tiktok' }));
           for (const c of [...tiktoks, aConnectedAccount({ ...key, id: 'c-0', platform: 'x' })]) await connectedAccounts.upsert(c);
           const first = await connectedAccounts.listByPlatform('tiktok', { limit: 2 });
-          expect(first.map((c) => c.id)).toEqual(['c-1', 'c-2']);
-          const second = await connectedAccounts.listByPlatform('tiktok', { afterId: 'c-2', limit: 2 });
-          expect(second).toEqual([tiktoks[2]]);
-          expect(await connectedAccounts.listByPlatform('bluesky', { limit: 2 })).toEqual([]);
+          expect(first.items.map((c) => c.id)).toEqual(['c-1', 'c-2']);
+          expect(first.next).toEqual(expect.any(String));
+          const second = await connectedAccounts.listByPlatform('tiktok', { afterId: first.next!, limit: 2 });
+          expect(second).toEqual({ items: [tiktoks[2]] });
+          // A connection id (a sweep from before the positions) resumes after that connection.
+          expect((await connectedAccounts.listByPlatform('tiktok', { afterId: 'c-1', limit: 5 })).items.map((c) => c.id)).toEqual(['c-2', 'c-3']);
+          expect((await connectedAccounts.listByPlatform('tiktok', { afterId: 'c-gone', limit: 5 })).items.map((c) => c.id)).toEqual(['c-1', 'c-2', 'c-3']);
+          expect(await connectedAccounts.listByPlatform('bluesky', { limit: 2 })).toEqual({ items: [] });
+        });
+
+        it('listByPlatform: a sweep sees every connection once, across hours, whatever reconnects and deletes do meanwhile', async () => {
+          const hours = [0, 0, 60, 61, 180, 24 * 60 * 40, 24 * 60 * 40 + 5];
+          const made = hours.map((m, i) => aConnectedAccount({ ...key, id: `s-${String(9 - i)}`, profileUsername: `q${i}`, platform: 'tiktok', connectedAt: at(m) }));
+          for (const c of [...made].reverse()) await connectedAccounts.upsert(c);
+          await connectedAccounts.upsert(aConnectedAccount({ ...key, platform: 'x', connectedAt: at(60) }));
+          const expected = [...made].sort((a, b) => {
+            const ha = a.connectedAt.toISOString().slice(0, 13); const hb = b.connectedAt.toISOString().slice(0, 13);
+            return ha < hb ? -1 : ha > hb ? 1 : a.id < b.id ? -1 : 1;
+          }).map((c) => c.id);
+          for (const limit of [1, 2, 3, 50]) {
+            const seen: string[] = [];
+            let afterId: string | undefined;
+            for (;;) {
+              const page = await connectedAccounts.listByPlatform('tiktok', { limit, ...(afterId ? { afterId } : {}) });
+              expect(page.items.length).toBeLessThanOrEqual(limit);
+              seen.push(...page.items.map((c) => c.id));
+              if (!page.next) break;
+              afterId = page.next;
+            }
+            expect(seen).toEqual(expected);
+          }
+          // A reconnect keeps the connection's place; a deleted one leaves the sweep.
+          await connectedAccounts.upsert(aConnectedAccount({ ...key, profileUsername: 'q0', platform: 'tiktok', connectedAt: at(24 * 60 * 90) }));
+          expect(await connectedAccounts.deleteIf(made[3]!.id, made[3]!.connectedAt)).toBe(true);
+          expect(await connectedAccounts.deleteByProfile('acct-1', 'q4')).toBe(1);
+          const after = (await connectedAccounts.listByPlatform('tiktok', { limit: 50 })).items.map((c) => c.id);
+          expect(after).toEqual(expected.filter((id) => id !== made[3]!.id && id !== made[4]!.id));
         });
 
         it('deleteIf deletes the named generation only', async () => {

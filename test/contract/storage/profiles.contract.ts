@@ -1,4 +1,4 @@
-import { DuplicateKeyError, type ProfileRepository } from '../../../core/ports/storage';
+import { DuplicateKeyError, ProfileLimitError, type ProfileRepository } from '../../../core/ports/storage';
 import { aProfile, at } from '../../support/mothers';
 import { freshForEachTest, type MakeRepository } from './repository-under-test';
 
@@ -53,6 +53,32 @@ export function profilesContract(name: string, make: MakeRepository<ProfileRepos
         expect(await profiles.count('acct-2')).toBe(1);
         expect(await profiles.count('acct-3')).toBe(0);
         expect(await profiles.list('acct-3')).toEqual([]);
+      });
+
+      it('insert with a limit refuses a profile past it, strictly, and the count follows every insert and delete', async () => {
+        await profiles.insert(aProfile({ accountId: 'acct-1', username: 'a', createdAt: at(1) }), { limit: 2 });
+        await profiles.insert(aProfile({ accountId: 'acct-1', username: 'b', createdAt: at(90) }), { limit: 2 });
+        await expect(profiles.insert(aProfile({ accountId: 'acct-1', username: 'c' }), { limit: 2 })).rejects.toBeInstanceOf(ProfileLimitError);
+        await expect(profiles.insert(aProfile({ accountId: 'acct-1', username: 'a' }), { limit: 5 })).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(await profiles.count('acct-1')).toBe(2);
+        expect(await profiles.find('acct-1', 'c')).toBeNull();
+        // Another account has its own room; a delete makes room again.
+        await profiles.insert(aProfile({ accountId: 'acct-2', username: 'c' }), { limit: 1 });
+        expect(await profiles.delete('acct-1', 'a')).toBe(true);
+        expect(await profiles.count('acct-1')).toBe(1);
+        await profiles.insert(aProfile({ accountId: 'acct-1', username: 'c', createdAt: at(200) }), { limit: 2 });
+        expect((await profiles.list('acct-1')).map((p) => p.username)).toEqual(['b', 'c']);
+        expect(await profiles.count('acct-1')).toBe(2);
+      });
+
+      it('racing inserts with a limit never store more than it', async () => {
+        const results = await Promise.allSettled(['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((username) =>
+          profiles.insert(aProfile({ accountId: 'acct-1', username }), { limit: 3 })));
+        const stored = await profiles.list('acct-1');
+        expect(stored.length).toBeLessThanOrEqual(3);
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(stored.length);
+        for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ProfileLimitError);
+        expect(await profiles.count('acct-1')).toBe(stored.length);
       });
 
       it('deletes one profile and says whether there was one', async () => {
