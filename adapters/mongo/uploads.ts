@@ -33,7 +33,7 @@ const enc = encodeURIComponent;
  * - the schedule (`s|<account>`), by scheduledFor, while scheduled (`sk`).
  * `pq` (the hour it became pending) is the stale-pending reconciler's key while pending.
  */
-interface ListedUpload {
+export interface ListedUpload {
   accountId: string;
   requestId: string;
   profileUsername: string;
@@ -76,6 +76,10 @@ function listDeltas(u: ListedUpload, by: number): CounterDelta[] {
 /** What an upload's change does to the counters: it leaves its lists as it was and enters them as it is. */
 export const changeDeltas = (before: ListedUpload, after: ListedUpload): CounterDelta[] => [...listDeltas(before, -1), ...listDeltas(after, 1)];
 export const uploadCounterDeltas = (u: UploadRequest): CounterDelta[] => listDeltas(listed(u), 1);
+/** The counter deltas of a stored upload (as `listedFromDoc` reads it) entering its lists: the migration's recount. */
+export const storedCounterDeltas = (u: ListedUpload): CounterDelta[] => listDeltas(u, 1);
+/** The lists of an account that exist whatever its uploads are (a recount clears them too). */
+export const listLists = (accountId: string): string[] => [historyList(accountId), scheduleList(accountId)];
 
 function listed(u: UploadRequest): ListedUpload {
   return {
@@ -102,7 +106,7 @@ export function listKeys(u: ListedUpload, pendingSince?: Date): Document {
 
 /** The fields a status change or an edit reads back (findOneAndUpdate's `before`). */
 const LISTED_PROJECTION = { accountId: 1, requestId: 1, profileUsername: 1, platforms: 1, connectionIds: 1, status: 1, createdAt: 1, scheduledFor: 1, externalId: 1 };
-const listedFromDoc = (d: Document): ListedUpload => ({
+export const listedFromDoc = (d: Document): ListedUpload => ({
   accountId: d.accountId, requestId: d.requestId, profileUsername: d.profileUsername,
   platforms: (d.platforms ?? []) as string[], connectionIds: (d.connectionIds ?? []) as string[],
   status: d.status, createdAt: d.createdAt,
