@@ -146,8 +146,9 @@ export async function migrate(
   return reports;
 }
 
-/** The steps not done yet (the API warns at start-up while any is). */
+/** The steps not done yet (the API warns at start-up while any is); none on a database without accounts. */
 export async function pendingMigrations(db: Db, steps: MigrationStep[] = MIGRATION_STEPS): Promise<string[]> {
+  if (!(await db.collection(COLLECTIONS.operators).findOne({}, { projection: { _id: 1 } }))) return [];
   const state = db.collection<Document>(MIGRATIONS);
   const pending: string[] = [];
   for (const step of steps) {
