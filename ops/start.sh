@@ -80,8 +80,18 @@ set +a
 # Operator ports (/healthz, /readyz, /metrics) at fixed local addresses.
 export HERALD_API_OPS_PORT=${HERALD_API_OPS_PORT:-9464} HERALD_WORKER_OPS_PORT=${HERALD_WORKER_OPS_PORT:-9465}
 
-# ---- api ----------------------------------------------------------------------
+# ---- data: migrations (docs/storage/migrations.md) ----------------------------
+# Before any daemon writes: a migration rebuilds counters from the records. Quick when done already.
 api_healthy() { curl -fs -m 2 "http://127.0.0.1:$HERALD_API_PORT/healthz" >/dev/null; }
+if api_healthy; then
+  log "migrate: skipped while the api runs (ops/stop.sh, then ops/start.sh, to migrate)"
+else
+  "${as_service[@]}" node --enable-source-maps "$(app_js cli)" migrate >/dev/null ||
+    die "migrate failed: see the lines above; the data is unchanged where a step did not finish, run it again"
+  log "migrate: stored data is at this version's shape"
+fi
+
+# ---- api ----------------------------------------------------------------------
 if api_healthy; then
   log "api: already healthy on $HERALD_API_PORT"
 else

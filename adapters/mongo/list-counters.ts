@@ -34,8 +34,11 @@ export interface ListCounters {
   /** Applies the deltas; resolves once they are stored. */
   add(deltas: CounterDelta[]): Promise<void>;
   hours(list: string): Promise<HourCounts>;
-  /** Replaces every count of the lists (backfill and recount), as this process's writer. */
-  replace(lists: string[], counts: CounterDelta[]): Promise<void>;
+  /**
+   * Writes the counts of the lists as this process's writer, in bulk (the migration, the scale
+   * bench's seeding). With `clear`, every count the lists held before is deleted first (a recount).
+   */
+  replace(lists: string[], counts: CounterDelta[], opts?: { clear?: boolean }): Promise<void>;
 }
 
 export const hourBucket = (d: Date): string => d.toISOString().slice(0, 13);
@@ -179,18 +182,18 @@ export async function createListCounters(db: Db, opts: { writerTtlMs?: number; n
       }
       return out;
     },
-    async replace(lists, counts) {
-      for (const list of lists) await counters.deleteMany({ ck: list });
+    async replace(lists, counts, opts = {}) {
+      if (opts.clear) for (const list of lists) await counters.deleteMany({ ck: list });
       const writer = await slot.id();
-      const docs = group(writer, counts);
-      for (const [docId, g] of docs) {
+      const ops = [...group(writer, counts)].map(([docId, g]) => {
         const c: Record<string, Record<string, number>> = {};
         for (const [field, n] of g.fields) {
           const [, lane, h] = field.split('.');
           (c[lane] ??= {})[h] = n;
         }
-        await counters.replaceOne({ _id: docId as unknown as Document['_id'] }, { ...g.meta, c }, { upsert: true });
-      }
+        return { replaceOne: { filter: { _id: docId as unknown as Document['_id'] }, replacement: { ...g.meta, c }, upsert: true } };
+      });
+      for (let i = 0; i < ops.length; i += 500) await counters.bulkWrite(ops.slice(i, i + 500), { ordered: false });
     },
     stop: () => slot.stop(),
   };

@@ -3,7 +3,7 @@ import type { PagePosition } from '../../core/domain/page-cursor';
 import type { PostOperation } from '../../core/domain/post-operations';
 import type { TargetResult, UploadRequest, UploadStatus } from '../../core/domain/upload';
 import type { ListPage, UploadHistoryQuery, UploadRepository } from '../../core/ports/storage';
-import { bucketPage } from './bucket-list';
+import { bucketPage, bucketsOf } from './bucket-list';
 import { clean, COLLECTIONS, ensureIndexes, isDuplicateKey, mapDuplicate, retryDuplicateUpsert, strip } from './collections';
 import { hourBucket, laneHours, listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
 
@@ -33,7 +33,7 @@ const enc = encodeURIComponent;
  * - the schedule (`s|<account>`), by scheduledFor, while scheduled (`sk`).
  * `pq` (the hour it became pending) is the stale-pending reconciler's key while pending.
  */
-interface ListedUpload {
+export interface ListedUpload {
   accountId: string;
   requestId: string;
   profileUsername: string;
@@ -50,6 +50,8 @@ const externalList = (accountId: string, externalId: string) => `x|${enc(account
 const connectionList = (connectionId: string) => `c|${enc(connectionId)}`;
 const scheduleList = (accountId: string) => `s|${enc(accountId)}`;
 const keyOf = (list: string, at: Date) => `${list}#${hourBucket(at)}`;
+/** A record's keys of one list: its month, day and hour buckets (bucket-list.ts reads whichever the page needs). */
+const keysOf = (list: string, at: Date) => bucketsOf(at).map((b) => `${list}#${b}`);
 
 function historyLists(u: Pick<ListedUpload, 'accountId' | 'profileUsername' | 'platforms'>): string[] {
   const out = [historyList(u.accountId), historyList(u.accountId, u.profileUsername)];
@@ -76,6 +78,10 @@ function listDeltas(u: ListedUpload, by: number): CounterDelta[] {
 /** What an upload's change does to the counters: it leaves its lists as it was and enters them as it is. */
 export const changeDeltas = (before: ListedUpload, after: ListedUpload): CounterDelta[] => [...listDeltas(before, -1), ...listDeltas(after, 1)];
 export const uploadCounterDeltas = (u: UploadRequest): CounterDelta[] => listDeltas(listed(u), 1);
+/** The counter deltas of a stored upload (as `listedFromDoc` reads it) entering its lists: the migration's recount. */
+export const storedCounterDeltas = (u: ListedUpload): CounterDelta[] => listDeltas(u, 1);
+/** The lists of an account that exist whatever its uploads are (a recount clears them too). */
+export const listLists = (accountId: string): string[] => [historyList(accountId), scheduleList(accountId)];
 
 function listed(u: UploadRequest): ListedUpload {
   return {
@@ -88,21 +94,21 @@ function listed(u: UploadRequest): ListedUpload {
 
 /** The list keys of a stored upload document (insert, edit, migration). */
 export function listKeys(u: ListedUpload, pendingSince?: Date): Document {
-  const hk = historyLists(u).map((list) => keyOf(list, u.createdAt));
+  const hk = historyLists(u).flatMap((list) => keysOf(list, u.createdAt));
   return {
     lv: UPLOAD_LIST_VERSION,
     hk,
     [`hs_${u.status}`]: hk,
     capk: [...new Set(u.connectionIds)].map((c) => keyOf(connectionList(c), capTime(u))),
-    ...(u.externalId !== undefined ? { xk: keyOf(externalList(u.accountId, u.externalId), u.createdAt) } : {}),
-    ...(u.status === 'scheduled' && u.scheduledFor ? { sk: keyOf(scheduleList(u.accountId), u.scheduledFor) } : {}),
+    ...(u.externalId !== undefined ? { xk: keysOf(externalList(u.accountId, u.externalId), u.createdAt) } : {}),
+    ...(u.status === 'scheduled' && u.scheduledFor ? { sk: keysOf(scheduleList(u.accountId), u.scheduledFor) } : {}),
     ...(u.status === 'pending' ? { pq: hourBucket(pendingSince ?? u.createdAt), pendingSince: pendingSince ?? u.createdAt } : {}),
   };
 }
 
 /** The fields a status change or an edit reads back (findOneAndUpdate's `before`). */
 const LISTED_PROJECTION = { accountId: 1, requestId: 1, profileUsername: 1, platforms: 1, connectionIds: 1, status: 1, createdAt: 1, scheduledFor: 1, externalId: 1 };
-const listedFromDoc = (d: Document): ListedUpload => ({
+export const listedFromDoc = (d: Document): ListedUpload => ({
   accountId: d.accountId, requestId: d.requestId, profileUsername: d.profileUsername,
   platforms: (d.platforms ?? []) as string[], connectionIds: (d.connectionIds ?? []) as string[],
   status: d.status, createdAt: d.createdAt,
@@ -271,7 +277,7 @@ export async function createMongoUploads(db: Db, counters?: ListCounters): Promi
     return res.modifiedCount === 1;
   };
 
-  const readBucket = (field: string, list: string) => (hour: string) => col.find({ [field]: `${list}#${hour}` }).toArray();
+  const readBucket = (field: string, list: string) => (bucket: string) => col.find({ [field]: `${list}#${bucket}` }).toArray();
 
   return {
     async insert(upload) {
@@ -395,7 +401,8 @@ export async function createMongoUploads(db: Db, counters?: ListCounters): Promi
       const counts = await counters.hours(list);
       if (exact && (query.status !== undefined || query.platform !== undefined || query.profileUsername !== undefined)) {
         // The uploads of one external id, filtered here: as many as share that id.
-        const docs = (await Promise.all(laneHours(counts, 'all', query.start, query.end).map(([h]) => readBucket(field, list)(h)))).flat();
+        const months = [...new Set(laneHours(counts, 'all', query.start, query.end).map(([h]) => h.slice(0, 7)))];
+        const docs = (await Promise.all(months.map((m) => readBucket(field, list)(m)))).flat();
         const page = pageInMemory(docs, query);
         return { items: await withTargets(page.docs), total: page.total, ...(page.next ? { next: page.next } : {}) };
       }
@@ -414,7 +421,7 @@ export async function createMongoUploads(db: Db, counters?: ListCounters): Promi
         counts: await counters.hours(list), lane: 'all', limit: Math.max(0, Math.floor(q.limit)), order: 'asc',
         ...(q.after ? { after: q.after } : { offset: q.offset ?? 0 }),
         // The bucket holds what was scheduled for that hour; one that started meanwhile has left it.
-        read: async (hour) => (await col.find({ sk: `${list}#${hour}` }).toArray()).filter((d) => d.status === 'scheduled'),
+        read: async (bucket) => (await col.find({ sk: `${list}#${bucket}` }).toArray()).filter((d) => d.status === 'scheduled'),
         position: (d: Document) => positionOf(d, 'scheduledFor'),
       });
       return { items: await withTargets(page.items), total: page.total, ...(page.next ? { next: page.next } : {}) };

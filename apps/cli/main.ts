@@ -14,11 +14,13 @@ import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runne
 import { loadConfig } from '../shared/config';
 import { buildPlatforms, buildSecretBox, connectMongo, connectTemporal } from '../shared/compose';
 import { resealStoredSecrets } from '../../adapters/mongo/reseal';
+import { listCountersFor } from '../../adapters/mongo/list-counters';
+import { migrate } from '../../adapters/mongo/migrate';
 import { createLogger, setRootLogger } from '../shared/logging';
 import { createMongoMediaUsage } from '../../adapters/mongo/media-usage';
 import { buildNotifications } from '../shared/notifications';
 import type { OperatorAccount } from '../../core/domain/operator';
-import { failedDeliveries, mediaMinutes, redeliverOne, resealReport } from './service-commands';
+import { failedDeliveries, mediaMinutes, migrateReport, redeliverOne, resealReport } from './service-commands';
 import {
   accountsList, connectionsNeeding, profileShow, profilesList, uploadFailures, uploadShow, type OperatorDeps, type Output,
 } from './operator-commands';
@@ -54,6 +56,11 @@ const USAGE = `Herald operator CLI
                                                bound to their record again, bound (docs/security/at-rest.md);
                                                then HERALD_SECRETS_ACCEPT_UNBOUND=false refuses old ones
 
+  herald migrate [--recount] [--dry-run]      Brings stored data to this version's shape (list keys and
+                                               counters, docs/storage/migrations.md): resumable, idempotent;
+                                               ops/start.sh runs it before the daemons start. --recount
+                                               rebuilds every list's counters from the records
+
   herald analytics rebuild [--email <email>]   Rebuilds total impressions' year series from the daily
                                                snapshots (every account without --email); run it
                                                between snapshot rounds (23:50 UTC by default)
@@ -69,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       email: { type: 'string' }, plan: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, username: { type: 'string' },
-      'request-id': { type: 'string' }, since: { type: 'string' }, json: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      'request-id': { type: 'string' }, since: { type: 'string' }, json: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, recount: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
   const command = positionals.join(' ');
@@ -109,6 +116,15 @@ async function main(argv: string[]): Promise<number> {
   };
   try {
     switch (command) {
+      case 'migrate': {
+        const counters = await listCountersFor(mongo.db);
+        const reports = await migrate(mongo.db, counters, {
+          recount: values.recount === true, dryRun: values['dry-run'] === true, log: (line) => process.stderr.write(`${line}\n`),
+        });
+        counters.stop();
+        print(migrateReport(reports));
+        return 0;
+      }
       case 'secrets reseal':
         // Opens the old values whatever HERALD_SECRETS_ACCEPT_UNBOUND says: that is its job.
         print(resealReport(await resealStoredSecrets(mongo.db, buildSecretBox(config, { acceptUnbound: true }), { dryRun: values['dry-run'] === true }), values['dry-run'] === true));

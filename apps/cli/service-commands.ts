@@ -4,6 +4,7 @@ import { listDeliveries, redeliver, type NotificationDeps } from '../../core/use
 import type { MediaUsageRepository } from '../../core/ports/storage/media-usage';
 import type { Clock } from '../../core/ports/system';
 import type { ResealReport } from '../../adapters/mongo/reseal';
+import type { StepReport } from '../../adapters/mongo/migrate';
 import type { Output } from './operator-commands';
 import { sinceOf, table } from './table';
 
@@ -28,6 +29,11 @@ export async function failedDeliveries(deps: NotificationDeps, account: Operator
 export async function redeliverOne(deps: NotificationDeps, account: OperatorAccount, deliveryId: string): Promise<Output> {
   const attempt = await redeliver(deps, account, deliveryId);
   return { data: attempt, text: table([{ ...attempt } as Record<string, unknown>], ['delivery_id', 'outcome', 'status_code', 'latency_ms', 'error']) };
+}
+
+/** `migrate`: per step, what it did. */
+export function migrateReport(reports: StepReport[]): Output {
+  return { data: reports, text: table(reports.map((r) => ({ ...r })), ['id', 'status', 'accounts', 'changed', 'counted']) };
 }
 
 /** `secrets reseal`: per sealed field, how many values were sealed again bound to their record. */

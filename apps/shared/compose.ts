@@ -5,6 +5,7 @@ import { withoutAsyncHooksForNamespaceScopes } from '../../adapters/temporal/cal
 import type { PlatformRegistry } from '../../core/ports/platform';
 import type { Storage } from '../../core/ports/storage';
 import { createMongoStorage } from '../../adapters/mongo/storage';
+import { pendingMigrations } from '../../adapters/mongo/migrate';
 import { createMongoCredentialLeases } from '../../adapters/mongo/credential-leases';
 import { createMongoDispatchClaims } from '../../adapters/mongo/dispatch-claims';
 import type { DispatchClaims } from '../../core/ports/dispatch-claims';
@@ -67,6 +68,10 @@ export async function connectMongo(config: HeraldConfig, opts: { announce?: Reco
   const capabilities = await detectCapabilities(db);
   const extras = await applyCapabilities(db, capabilities);
   log('database capabilities', { ...capabilities, created: extras });
+  const notMigrated = await pendingMigrations(db);
+  if (notMigrated.length > 0) {
+    log('stored data is not migrated to this version: lists miss the records written before it until `npm run herald -- migrate` runs (docs/storage/migrations.md)', { pending: notMigrated });
+  }
   return { client, db, storage, leases: createMongoCredentialLeases(db), claims: createMongoDispatchClaims(db), capabilities };
 }
 

@@ -487,6 +487,147 @@ export function uploadsContract(name: string, make: MakeRepository<UploadReposit
         });
       });
 
+      describe('lists over many hours (page and cursor forms)', () => {
+        const target = (platform: 'x' | 'bluesky' | 'linkedin') => ({ platform, connectedAccountId: `c-${platform}`, title: 't', settings: {} });
+        /** 40 uploads 37 minutes apart (about 25 hours), two profiles, varied networks and statuses. */
+        const seedMany = async () => {
+          const made: UploadRequest[] = [];
+          for (let i = 0; i < 40; i += 1) {
+            const platforms = (['x', 'bluesky', 'linkedin'] as const).filter((_, k) => (i + k) % 3 !== 0);
+            made.push(await insert({
+              requestId: `m-${String(i).padStart(2, '0')}`, createdAt: at(i * 37), profileUsername: i % 4 === 0 ? 'bob' : 'alice',
+              targets: platforms.map(target), ...(i % 5 === 0 ? { externalId: 'batch' } : {}),
+            }));
+          }
+          for (let i = 0; i < 40; i += 3) await uploads.markInProgress('acct-1', `m-${String(i).padStart(2, '0')}`, at(2000));
+          for (let i = 0; i < 40; i += 6) await uploads.markCompleted('acct-1', `m-${String(i).padStart(2, '0')}`, at(2001));
+          return made;
+        };
+        /** Every page by cursor: the ids in order, each page's total, and the number of pages. */
+        const walk = async (query: Omit<UploadHistoryQuery, 'page' | 'limit'>, limit: number) => {
+          const seen: string[] = [];
+          const totals = new Set<number>();
+          let after: UploadHistoryQuery['after'];
+          let pages = 0;
+          do {
+            const page = await uploads.history({ ...query, page: 1, limit, ...(after ? { after } : {}) });
+            seen.push(...page.items.map((u) => u.requestId));
+            totals.add(page.total);
+            after = page.next;
+            pages += 1;
+          } while (after && pages < 100);
+          return { seen, totals: [...totals], pages };
+        };
+        const expected = (made: UploadRequest[], keep: (i: number, u: UploadRequest) => boolean) =>
+          made.map((u, i) => [i, u] as const).filter(([i, u]) => keep(i, u)).map(([, u]) => u.requestId).reverse();
+        const statusOf = (i: number) => (i % 6 === 0 ? 'completed' : i % 3 === 0 ? 'in_progress' : 'pending');
+
+        it('walks every upload once, newest first, by cursor, for every filter and combination', async () => {
+          const made = await seedMany();
+          const cases: Array<[Omit<UploadHistoryQuery, 'page' | 'limit'>, (i: number, u: UploadRequest) => boolean]> = [
+            [{ accountId: 'acct-1' }, () => true],
+            [{ accountId: 'acct-1', status: 'pending' }, (i) => statusOf(i) === 'pending'],
+            [{ accountId: 'acct-1', status: 'completed' }, (i) => statusOf(i) === 'completed'],
+            [{ accountId: 'acct-1', platform: 'linkedin' }, (_, u) => u.targets.some((t) => t.platform === 'linkedin')],
+            [{ accountId: 'acct-1', profileUsername: 'bob' }, (_, u) => u.profileUsername === 'bob'],
+            [{ accountId: 'acct-1', profileUsername: 'alice', platform: 'x', status: 'in_progress' },
+              (i, u) => u.profileUsername === 'alice' && u.targets.some((t) => t.platform === 'x') && statusOf(i) === 'in_progress'],
+            [{ accountId: 'acct-1', start: at(5 * 37 + 1), end: at(30 * 37) }, (i) => i * 37 >= 5 * 37 + 1 && i * 37 <= 30 * 37],
+            [{ accountId: 'acct-1', externalId: 'batch' }, (i) => i % 5 === 0],
+            [{ accountId: 'acct-1', externalId: 'batch', status: 'completed' }, (i) => i % 5 === 0 && statusOf(i) === 'completed'],
+          ];
+          for (const [query, keep] of cases) {
+            const want = expected(made, keep);
+            const { seen, totals, pages } = await walk(query, 7);
+            expect({ query, seen }).toEqual({ query, seen: want });
+            expect({ query, totals }).toEqual({ query, totals: [want.length] });
+            expect(pages).toBe(Math.max(1, Math.ceil(want.length / 7)));
+          }
+        });
+
+        it('serves a middle and the last page in the page form, the same as the cursor form', async () => {
+          const made = await seedMany();
+          const all = expected(made, () => true);
+          for (const page of [1, 3, 6]) {
+            expect(await ids({ accountId: 'acct-1', page, limit: 7 })).toEqual({ ids: all.slice((page - 1) * 7, page * 7), total: 40 });
+          }
+          expect(await ids({ accountId: 'acct-1', page: 7, limit: 7 })).toEqual({ ids: [], total: 40 });
+          const last = await uploads.history({ accountId: 'acct-1', page: 6, limit: 7 });
+          expect(last.next).toBeUndefined();
+          expect((await uploads.history({ accountId: 'acct-1', page: 5, limit: 7 })).next).toBeDefined();
+        });
+
+        it('moves an upload between status lanes as it runs, is retried or cancelled, and counts it once', async () => {
+          const upload = await insert({ requestId: 'lane', createdAt: at(100), targets: [target('x')] });
+          const lane = async (status: UploadHistoryQuery['status']) => (await ids({ accountId: 'acct-1', status })).ids;
+          expect(await lane('pending')).toEqual(['lane']);
+          await uploads.markInProgress('acct-1', upload.requestId, at(101));
+          expect([await lane('pending'), await lane('in_progress')]).toEqual([[], ['lane']]);
+          await uploads.markCompleted('acct-1', upload.requestId, at(102));
+          expect([await lane('in_progress'), await lane('completed')]).toEqual([[], ['lane']]);
+          await uploads.resetForRetry('acct-1', upload.requestId, ['x'], at(103));
+          expect([await lane('completed'), await lane('pending')]).toEqual([[], ['lane']]);
+          expect((await ids({ accountId: 'acct-1' })).total).toBe(1);
+          expect((await ids({ accountId: 'acct-1', platform: 'x', status: 'pending' })).total).toBe(1);
+        });
+
+        it('lists scheduled posts soonest first by page and cursor; started, cancelled, postponed and edited ones move', async () => {
+          for (let i = 0; i < 12; i += 1) {
+            await insert({ requestId: `s-${String(i).padStart(2, '0')}`, status: 'scheduled', jobId: `j-${i}`, createdAt: at(i), scheduledFor: at(5000 - i * 97), targets: [target('x')] });
+          }
+          const order = (ids: number[]) => ids.map((i) => `s-${String(i).padStart(2, '0')}`);
+          const all = async (limit: number) => {
+            const seen: string[] = [];
+            let after: UploadHistoryQuery['after'];
+            let total = -1;
+            do {
+              const page = await uploads.listScheduled('acct-1', { limit, ...(after ? { after } : {}) });
+              seen.push(...page.items.map((u) => u.requestId));
+              total = page.total;
+              after = page.next;
+            } while (after);
+            return { seen, total };
+          };
+          expect(await all(5)).toEqual({ seen: order([11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]), total: 12 });
+          expect((await uploads.listScheduled('acct-1', { limit: 5, offset: 5 })).items.map((u) => u.requestId)).toEqual(order([6, 5, 4, 3, 2]));
+          await uploads.markInProgress('acct-1', 's-11', at(6000));
+          await uploads.cancelScheduled('acct-1', 's-00', at(6000));
+          await uploads.postponeScheduled('acct-1', 's-10', at(9000), 'cap reached', at(6000));
+          const s05 = await mustFind('s-05');
+          await uploads.updateScheduled('acct-1', 's-05', { scheduledFor: at(100), timezone: 'UTC', content: s05.content, targets: [target('bluesky')], fields: {} }, at(6000));
+          expect(await all(4)).toEqual({ seen: order([5, 9, 8, 7, 6, 4, 3, 2, 1, 10]), total: 10 });
+          expect(await ids({ accountId: 'acct-1', platform: 'bluesky' })).toEqual({ ids: ['s-05'], total: 1 });
+          expect(await ids({ accountId: 'acct-1', status: 'cancelled' })).toEqual({ ids: ['s-00'], total: 1 });
+          expect(await uploads.listScheduled('acct-2', { limit: 5 })).toEqual({ items: [], total: 0 });
+        });
+
+        it('counts the caps of a connection exactly over windows that cut hours, following postponements and cancellations', async () => {
+          for (let i = 0; i < 30; i += 1) await insert({ requestId: `c-${i}`, createdAt: at(i * 11), targets: [target('x')] });
+          await insert({ requestId: 'later', status: 'scheduled', jobId: 'jl', createdAt: at(1), scheduledFor: at(100 * 11 + 5), targets: [target('x')] });
+          const count = (from: number, to: number, exclude?: string) => uploads.countForConnection('c-x', at(from), at(to), exclude);
+          expect(await count(0, 29 * 11)).toBe(30);
+          expect(await count(23, 150)).toBe(11); // i = 3..13
+          expect(await count(23, 150, 'c-5')).toBe(10);
+          expect(await count(23, 150, 'c-29')).toBe(11);
+          await uploads.cancelScheduled('acct-1', 'later', at(2));
+          expect(await count(0, 2000)).toBe(30);
+          await insert({ requestId: 'later2', status: 'scheduled', jobId: 'jl2', createdAt: at(1), scheduledFor: at(50), targets: [target('x')] });
+          expect(await count(45, 55)).toBe(2); // c-5 at 55, later2 at 50
+          await uploads.postponeScheduled('acct-1', 'later2', at(3000), 'cap', at(3));
+          expect([await count(45, 55), await count(2990, 3010)]).toEqual([1, 1]);
+          expect(await uploads.countForConnection('c-bluesky', at(0), at(5000))).toBe(0);
+        });
+
+        it('counts the monthly quota from a time inside an hour, cancelled ones excluded', async () => {
+          for (let i = 0; i < 20; i += 1) await insert({ requestId: `q-${i}`, createdAt: at(i * 13) });
+          await insert({ requestId: 'q-cancel', status: 'scheduled', jobId: 'jq', createdAt: at(200), scheduledFor: at(9000) });
+          await uploads.cancelScheduled('acct-1', 'q-cancel', at(201));
+          expect(await uploads.countSince('acct-1', at(0))).toBe(20);
+          expect(await uploads.countSince('acct-1', at(70))).toBe(14); // i = 6..19
+          expect(await uploads.countSince('acct-2', at(0))).toBe(0);
+        });
+      });
+
       it('lists stale pending uploads of every account, oldest first, up to the limit', async () => {
         const old1 = await insert({ requestId: 'old-1', createdAt: at(1) });
         const old2 = await insert({ accountId: 'acct-2', requestId: 'old-2', createdAt: at(2) });

@@ -1,0 +1,243 @@
+/**
+ * Scale: every list and per-request check costs the same at 1,000,000 stored uploads as at a
+ * handful (issue "Data that grows", docs/storage/lists.md). `npm run bench -- scale`.
+ *
+ * 1. Starts the API on its own database (no worker: accepted uploads wait in Temporal), with a
+ *    small account (the bench key's), a large one and SCALE_OTHERS more, each with profiles and
+ *    connected accounts.
+ * 2. Step 1: seeds the small account alone (SCALE_SMALL uploads) and measures every request
+ *    of every plugin (test/bench/scale/*.ts) on it: the figures on a database holding nothing else.
+ * 3. Step 2: seeds the large account (SCALE_LARGE_SHARE of SCALE_UPLOADS) and the others (the
+ *    rest, evenly), with the other plugins' records in proportion, tunes FerretDB's indexes, and
+ *    measures again on the small and the large account.
+ * 4. Prints p50/p99 at SCALE_CLIENTS clients and p50 at one client, beside the small account's
+ *    figures, with the goals: large ≤ 2× small (≤ 1.2× for the async accept), none above 50 ms
+ *    p50 at one client, small after ≤ 1.5× small before.
+ *
+ * Seeding uses bulk writes of the documents the repositories write (their exported builders and
+ * counter deltas); it takes minutes at full size. Measuring takes seconds per request.
+ *
+ * Knobs: SCALE_UPLOADS (1000000), SCALE_LARGE_SHARE (0.3), SCALE_OTHERS (50), SCALE_SMALL (50),
+ * SCALE_MONTHS (13), SCALE_CLIENTS (20), SCALE_REQUESTS (requests per figure at SCALE_CLIENTS, 200),
+ * SCALE_SERIAL (requests per figure at one client, 30), SCALE_PLUGINS (all: uploads,notifications,media,analytics).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { MongoClient } from 'mongodb';
+import { createListCounters } from '../../adapters/mongo/list-counters';
+import type { ScaleList, SeedContext, SeededAccount, MeasuredRequest } from './scale/plugin';
+import { uploadsScale } from './scale/uploads';
+import { seededRandom } from '../support/seeded-random';
+import {
+  connectNetworks, describeEnvironment, envInt, envList, harness, heading, ms, onCleanup, percentile, ROOT, runMain, say, startBenchStack, table, type BenchStack,
+} from './support';
+
+const UPLOADS = envInt('SCALE_UPLOADS', 1_000_000);
+const LARGE_SHARE = Number(process.env.SCALE_LARGE_SHARE ?? '0.3');
+const OTHERS = envInt('SCALE_OTHERS', 50);
+const SMALL = envInt('SCALE_SMALL', 50);
+const MONTHS = envInt('SCALE_MONTHS', 13);
+const CLIENTS = envInt('SCALE_CLIENTS', 20);
+const REQUESTS = envInt('SCALE_REQUESTS', 200);
+const SERIAL = envInt('SCALE_SERIAL', 30);
+
+/** The plugins that exist in this checkout (each list family adds its own file). */
+async function plugins(): Promise<ScaleList[]> {
+  const wanted = envList('SCALE_PLUGINS', ['uploads', 'notifications', 'media', 'analytics']);
+  const out: ScaleList[] = [];
+  for (const name of wanted) {
+    if (name === 'uploads') { out.push(uploadsScale); continue; }
+    const file = path.join(__dirname, 'scale', `${name}.js`);
+    if (!existsSync(file)) { say(`(no scale plugin ${name} in this checkout)`); continue; }
+    const mod = (await import(file)) as Record<string, unknown>;
+    const plugin = Object.values(mod).find((v): v is ScaleList => typeof v === 'object' && v !== null && 'seed' in v && 'requests' in v);
+    if (plugin) out.push(plugin);
+  }
+  return out;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+
+function send(base: string, key: string, r: MeasuredRequest): Promise<{ status: number; body: string }> {
+  const url = new URL(r.path, base);
+  const payload = r.body === undefined ? undefined : JSON.stringify(r.body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: r.method ?? 'GET', agent,
+      headers: { authorization: `Apikey ${key}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+interface Figure { p50: number; p99: number; serialP50: number; errors: number }
+
+/** p50/p99 of `count` requests with `clients` in flight, and p50 of SERIAL requests one at a time. */
+async function measure(base: string, key: string, r: MeasuredRequest, fresh: (i: number) => MeasuredRequest = () => r): Promise<Figure> {
+  const want = r.status ?? 200;
+  let errors = 0;
+  const one = async (i: number): Promise<number> => {
+    const started = performance.now();
+    const res = await send(base, key, fresh(i));
+    const took = performance.now() - started;
+    if (res.status !== want) {
+      errors += 1;
+      if (errors <= 2) say(`  ${r.name}: ${res.status} ${res.body.slice(0, 200)}`);
+    }
+    return took;
+  };
+  for (let i = 0; i < 3; i += 1) await one(-1 - i); // warm-up
+  const serial: number[] = [];
+  for (let i = 0; i < SERIAL; i += 1) serial.push(await one(i));
+  const latencies: number[] = [];
+  let next = SERIAL;
+  await Promise.all(Array.from({ length: CLIENTS }, async () => {
+    while (next < SERIAL + REQUESTS) {
+      const i = next++;
+      latencies.push(await one(i));
+    }
+  }));
+  const sorted = latencies.sort((a, b) => a - b);
+  const serialSorted = serial.sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), serialP50: percentile(serialSorted, 50), errors };
+}
+
+/** An async text upload to discord (no daily cap): the accept path's checks (monthly quota, duplicate window, idempotency, rate limit). */
+const acceptRequest = (account: SeededAccount, tag: string) => (i: number): MeasuredRequest => ({
+  name: 'async accept', method: 'POST', path: '/api/upload_text', status: 202,
+  body: { user: account.profiles[0], 'platform[]': ['discord'], title: `scale ${tag} ${i} ${Math.random().toString(36).slice(2)}`, async_upload: true },
+});
+/** A post scheduled on x (daily cap 50) on one of 300 days ahead: the daily-cap check over the connection's history. */
+const scheduleRequest = (account: SeededAccount, tag: string) => (i: number): MeasuredRequest => ({
+  name: 'scheduled accept (cap check)', method: 'POST', path: '/api/upload_text', status: 202,
+  body: {
+    user: account.profiles[0], 'platform[]': ['x'], title: `scale ${tag} ${i} ${Math.random().toString(36).slice(2)}`,
+    scheduled_date: new Date(Date.now() + (2 + (i + 3) % 300) * 24 * 3600_000 + Math.floor(Math.random() * 3600_000)).toISOString(),
+  },
+});
+
+async function measureAccount(b: BenchStack, account: SeededAccount, lists: ScaleList[], tag: string): Promise<Map<string, Figure>> {
+  const out = new Map<string, Figure>();
+  const get = async (p: string) => {
+    const res = await send(b.stack.apiUrl, account.apiKey, { name: 'probe', path: p });
+    if (res.status !== 200) throw new Error(`${p} answered ${res.status}: ${res.body.slice(0, 300)}`);
+    return JSON.parse(res.body) as Record<string, unknown>;
+  };
+  for (const list of lists) {
+    for (const r of await list.requests(account, get)) {
+      out.set(`${list.name}: ${r.name}`, await measure(b.stack.apiUrl, account.apiKey, r));
+    }
+  }
+  const accept = acceptRequest(account, tag);
+  out.set('checks: async accept', await measure(b.stack.apiUrl, account.apiKey, accept(0), accept));
+  const scheduled = scheduleRequest(account, tag);
+  out.set('checks: scheduled accept (cap check)', await measure(b.stack.apiUrl, account.apiKey, scheduled(0), scheduled));
+  return out;
+}
+
+async function makeAccount(b: BenchStack, role: SeededAccount['role'], n: number, db: ReturnType<MongoClient['db']>, real: boolean): Promise<SeededAccount> {
+  const email = role === 'small' ? 'bench-scale@herald.dev' : `scale-${role}-${n}@herald.dev`;
+  const apiKey = role === 'small' ? b.key : await b.stack.newApiKey(email);
+  const operator = await db.collection('operator_accounts').findOne({ email });
+  if (!operator) throw new Error(`no operator account ${email}`);
+  const profiles = role === 'large' ? ['brand', 'shop', 'news'] : [role === 'small' ? 'bench' : `p${n}`];
+  const connections: SeededAccount['connections'] = {};
+  for (const profile of profiles) {
+    if (profile !== 'bench') {
+      const res = await send(b.stack.apiUrl, apiKey, { name: 'profile', method: 'POST', path: '/api/herald/users', body: { username: profile } });
+      if (res.status !== 201) throw new Error(`profile ${profile}: ${res.status} ${res.body}`);
+    }
+    if (real && profile === profiles[0]) {
+      await connectNetworks({ ...b, key: apiKey, api: harness.apiClient(b.stack.apiUrl, apiKey) }, profile, ['bluesky', 'discord', 'x']);
+    }
+    const stored = await db.collection('connected_accounts').find({ accountId: String(operator._id), profileUsername: profile }).toArray();
+    connections[profile] = [
+      ...stored.map((c) => ({ platform: String(c.platform), connectionId: String(c._id) })),
+      // Networks only the seeded history used (their connections are gone since): ids only.
+      ...['linkedin', 'threads'].map((platform) => ({ platform, connectionId: `seeded-${String(operator._id)}-${profile}-${platform}` })),
+      ...(real ? [] : ['x', 'bluesky'].map((platform) => ({ platform, connectionId: `seeded-${String(operator._id)}-${profile}-${platform}` }))),
+    ];
+  }
+  return { id: String(operator._id), role, apiKey, profiles, connections };
+}
+
+function tune(dbName: string): void {
+  try {
+    execFileSync('bash', [path.join(ROOT, 'ops/ferretdb-tune.sh'), dbName], { stdio: 'pipe' });
+  } catch (err) {
+    say(`ferretdb-tune failed: ${(err as Error).message}`);
+  }
+}
+
+async function main(): Promise<void> {
+  heading(`scale: lists and checks at ${UPLOADS.toLocaleString('en')} stored uploads`);
+  say(describeEnvironment());
+  const lists = await plugins();
+  say(`plugins: ${lists.map((l) => l.name).join(', ')}`);
+  const b = await startBenchStack({ name: 'scale', worker: false, profile: 'bench' });
+  const client = await MongoClient.connect(b.stack.env.MONGODB_URI!);
+  onCleanup(() => client.close());
+  const db = client.db();
+  const dbName = db.databaseName;
+  const counters = await createListCounters(db);
+  onCleanup(() => counters.stop());
+  const random = seededRandom(27);
+  const small = await makeAccount(b, 'small', 0, db, true);
+  const large = await makeAccount(b, 'large', 0, db, true);
+  say('accounts: creating the others');
+  const others: SeededAccount[] = [];
+  for (let n = 0; n < OTHERS; n += 1) others.push(await makeAccount(b, 'other', n, db, false));
+  const largeUploads = Math.round(UPLOADS * LARGE_SHARE);
+  const perOther = OTHERS ? Math.floor((UPLOADS - largeUploads - SMALL) / OTHERS) : 0;
+  const uploadsOf = (a: SeededAccount) => (a.role === 'small' ? SMALL : a.role === 'large' ? largeUploads : perOther);
+  const ctx = (accounts: SeededAccount[]): SeedContext => ({
+    db, counters, accounts, uploadsOf, now: new Date(), months: MONTHS, random, say: (line) => say(`  ${line}`),
+  });
+
+  const seed = async (accounts: SeededAccount[]) => {
+    for (const list of lists) {
+      const started = performance.now();
+      const { written } = await list.seed(ctx(accounts));
+      say(`seeded ${list.name}: ${written.toLocaleString('en')} records in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    }
+    tune(dbName);
+  };
+
+  heading('step 1: the small account alone');
+  await seed([small]);
+  const before = await measureAccount(b, small, lists, 'before');
+
+  heading(`step 2: ${largeUploads.toLocaleString('en')} uploads on the large account, ${(perOther * OTHERS).toLocaleString('en')} over ${OTHERS} others`);
+  await seed([large, ...others]);
+  const after = await measureAccount(b, small, lists, 'after');
+  const big = await measureAccount(b, large, lists, 'large');
+
+  heading('figures (ms): p50 and p99 at ' + `${CLIENTS} clients, p50 at 1 client`);
+  const rows: Array<Array<string | number>> = [];
+  const failed: string[] = [];
+  for (const [name, s0] of before) {
+    const s1 = after.get(name);
+    const l = big.get(name);
+    if (!s1 || !l) continue;
+    const largeRatio = l.p50 / s1.p50;
+    const smallRatio = s1.p50 / s0.p50;
+    const largeGoal = name.includes('accept') ? 1.2 : 2;
+    const ok = largeRatio <= largeGoal && smallRatio <= 1.5 && l.serialP50 <= 50 && s1.serialP50 <= 50 && l.errors + s1.errors + s0.errors === 0;
+    if (!ok) failed.push(name);
+    rows.push([name, ms(s0.p50), ms(s1.p50), `${smallRatio.toFixed(2)}×`, ms(l.p50), `${largeRatio.toFixed(2)}× (≤ ${largeGoal})`,
+      `${ms(s1.p99)} / ${ms(l.p99)}`, `${ms(s1.serialP50)} / ${ms(l.serialP50)}`, l.errors + s1.errors + s0.errors, ok ? 'ok' : 'MISSED']);
+  }
+  say(table(['request', 'small empty p50', 'small full p50', 'full/empty (≤1.5)', 'large p50', 'large/small', 'p99 small/large', '1-client p50 small/large', 'errors', 'goal'], rows));
+  say(failed.length ? `\ngoals missed: ${failed.join('; ')}` : '\nevery goal met');
+}
+
+runMain('scale', main);
