@@ -2,9 +2,9 @@ import type { Db, Document } from 'mongodb';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
 import type { PagePosition } from '../../core/domain/page-cursor';
 import type { ConnectedAccountRepository } from '../../core/ports/storage';
-import { bucketPage } from './bucket-list';
+import { bucketPage, bucketsOf } from './bucket-list';
 import { clean, COLLECTIONS, ensureIndexes, fromIdDoc, retryDuplicateUpsert, strip, type IdDoc } from './collections';
-import { hourBucket, listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
+import { listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
 
 /** Optional ConnectedAccount fields: removed on replace when the new value lacks them. */
 // Absent optional fields are unset on upsert: reconnecting ends a pause and clears a checkpoint flag.
@@ -13,15 +13,16 @@ const CONNECTED_ACCOUNT_OPTIONAL = ['capabilities', 'restriction', 'checkpointRe
 /**
  * The sweep list of a network (docs/storage/lists.md), what the refresh-ahead back-fill and the
  * analytics snapshots walk: list id `ca|<platform>`, lane `all`, by the hour the connection was
- * first stored (its connectedAt then). The connection carries its bucket key `pk` =
- * `ca|<platform>#<YYYY-MM-DDTHH>`, set when the document is inserted and kept by every later
- * upsert (a reconnect keeps the connection's `_id` and its place in the list).
+ * first stored (its connectedAt then). The connection carries its bucket keys `pk` =
+ * `ca|<platform>#<bucket>` for that month, day and hour (bucket-list.ts reads whichever a page
+ * needs), set when the document is inserted and kept by every later upsert (a reconnect keeps
+ * the connection's `_id` and its place in the list).
  */
 export const platformList = (platform: string): string => `ca|${encodeURIComponent(platform)}`;
 const CONNECTION_STORAGE_ONLY = ['pk'];
 
 /** The list keys of a connection first stored at `at` (its connectedAt then; a stored document's own connectedAt for the migration). */
-export const connectedAccountListKeys = (c: { platform: string }, at: Date): { pk: string } => ({ pk: `${platformList(c.platform)}#${hourBucket(at)}` });
+export const connectedAccountListKeys = (c: { platform: string }, at: Date): { pk: string[] } => ({ pk: bucketsOf(at).map((b) => `${platformList(c.platform)}#${b}`) });
 
 /** The stored document of a new connection (the scale bench's seeding; the repository upserts the same fields). */
 export function toConnectedAccountDoc(account: ConnectedAccount): IdDoc {
@@ -29,7 +30,11 @@ export function toConnectedAccountDoc(account: ConnectedAccount): IdDoc {
   return { _id: id, ...fields, ...connectedAccountListKeys(account, account.connectedAt) };
 }
 
-const hourOfKey = (pk: unknown): string | null => (typeof pk === 'string' && /#\d{4}-\d{2}-\d{2}T\d{2}$/.test(pk) ? pk.slice(-13) : null);
+/** The hour of a stored connection's keys (the one ending in `YYYY-MM-DDTHH`), null without keys. */
+function hourOfKey(pk: unknown): string | null {
+  const hourKey = (Array.isArray(pk) ? pk : [pk]).find((k): k is string => typeof k === 'string' && /#\d{4}-\d{2}-\d{2}T\d{2}$/.test(k));
+  return hourKey ? hourKey.slice(-13) : null;
+}
 const hourStart = (hour: string) => Date.parse(`${hour}:00:00.000Z`);
 
 /**
@@ -37,7 +42,7 @@ const hourStart = (hour: string) => Date.parse(`${hour}:00:00.000Z`);
  * the hour of its `pk`; a stored document without one (from before the keys) enters at its
  * connectedAt (the hour `backfillConnectedAccount` gives it) and, never counted, leaves nothing.
  */
-export function connectedAccountCounterDeltas(c: Document | { platform: string; pk?: string; connectedAt: Date }, by = 1): CounterDelta[] {
+export function connectedAccountCounterDeltas(c: Document | { platform: string; pk?: string[]; connectedAt: Date }, by = 1): CounterDelta[] {
   const hour = hourOfKey(c.pk);
   if ((!hour && by < 0) || typeof c.platform !== 'string') return [];
   const at = hour ? new Date(hourStart(hour)) : c.connectedAt instanceof Date ? c.connectedAt : null;
@@ -172,13 +177,13 @@ export async function createMongoConnectedAccounts(db: Db, counters?: ListCounte
     },
     async listByPlatform(platform, page) {
       // Oldest hour first, then by id: the hours holding connections come from the list's
-      // counters, each hour is one equality read of `pk`.
+      // counters, each bucket (month, day or hour, as bucket-list.ts plans) one equality read of `pk`.
       const list = platformList(platform);
       const after = page.afterId !== undefined ? await sweepStart(page.afterId) : null;
       const found = await bucketPage({
         counts: await counters.hours(list), lane: 'all', limit: Math.max(0, Math.floor(page.limit)), order: 'asc',
         ...(after ? { after } : {}),
-        read: (hour) => col.find({ pk: `${list}#${hour}` }).toArray(),
+        read: (bucket) => col.find({ pk: `${list}#${bucket}` }).toArray(),
         position: (d: Document) => ({ t: hourStart(hourOfKey(d.pk)!), id: d._id as string }),
       });
       return { items: found.items.map((d) => fromDoc(d) as ConnectedAccount), ...(found.next ? { next: encodeSweep(found.next) } : {}) };

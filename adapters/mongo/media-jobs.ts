@@ -1,17 +1,18 @@
 import type { Db, Document } from 'mongodb';
 import type { MediaJob } from '../../core/domain/media-job';
 import type { MediaJobRepository } from '../../core/ports/storage/media-jobs';
-import { bucketPage } from './bucket-list';
+import { bucketPage, bucketsOf } from './bucket-list';
 import { clean, ensureIndexes, fromIdDoc, mapDuplicate, strip, toIdDoc, type IdDoc } from './collections';
-import { hourBucket, listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
+import { listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
 
 /** Collection of media-processing jobs (`_id` = job id); listed per account, newest first. */
 export const MEDIA_JOBS_COLLECTION = 'media_jobs';
 
 /**
  * The job list of an account (docs/storage/lists.md): list id `mj|<account>`, sorted by
- * createdAt, one lane (`all`). A job carries its bucket key `jk` = `mj|<account>#<YYYY-MM-DDTHH>`;
- * neither the account nor the creation time of a job changes, so the key is written once.
+ * createdAt, one lane (`all`). A job carries its bucket keys `jk` = `mj|<account>#<bucket>` for
+ * the month, day and hour of its creation (bucket-list.ts reads whichever a page needs); neither
+ * the account nor the creation time of a job changes, so the keys are written once.
  */
 export const mediaJobList = (accountId: string): string => `mj|${encodeURIComponent(accountId)}`;
 const JOB_STORAGE_ONLY = ['jk'];
@@ -19,7 +20,7 @@ const JOB_STORAGE_ONLY = ['jk'];
 type Listed = Pick<MediaJob, 'accountId' | 'createdAt'>;
 
 /** The list keys of a stored job document. */
-export const mediaJobListKeys = (job: Listed): { jk: string } => ({ jk: `${mediaJobList(job.accountId)}#${hourBucket(job.createdAt)}` });
+export const mediaJobListKeys = (job: Listed): { jk: string[] } => ({ jk: bucketsOf(job.createdAt).map((b) => `${mediaJobList(job.accountId)}#${b}`) });
 
 /** The stored document of a new job (the repository's insert, the scale bench's seeding). */
 export const toMediaJobDoc = (job: MediaJob): IdDoc => ({ ...toIdDoc(job), ...mediaJobListKeys(job) });
@@ -31,8 +32,10 @@ export const mediaJobCounterDeltas = (job: Listed | Document, by = 1): CounterDe
 export function backfillMediaJob(doc: Document): { $set: Document } | null {
   if (typeof doc.accountId !== 'string' || !(doc.createdAt instanceof Date)) return null;
   const keys = mediaJobListKeys({ accountId: doc.accountId, createdAt: doc.createdAt });
-  return doc.jk === keys.jk ? null : { $set: keys };
+  return sameKeys(doc.jk, keys.jk) ? null : { $set: keys };
 }
+
+const sameKeys = (a: unknown, b: string[]) => Array.isArray(a) && a.length === b.length && a.every((k, i) => k === b[i]);
 
 const fromJobDoc = (doc: Document | null): MediaJob | null => (doc ? fromIdDoc<MediaJob>({ _id: doc._id, ...strip(doc, ...JOB_STORAGE_ONLY) }) : null);
 
@@ -68,7 +71,7 @@ export async function createMongoMediaJobs(db: Db, counters?: ListCounters): Pro
       const found = await bucketPage({
         counts: await counters.hours(list), lane: 'all', limit,
         ...(page.after ? { after: page.after } : { offset: page.skip ?? 0 }),
-        read: (hour) => jobs.find({ jk: `${list}#${hour}` }).toArray(),
+        read: (bucket) => jobs.find({ jk: `${list}#${bucket}` }).toArray(),
         position: (d: Document) => ({ t: (d.createdAt as Date).getTime(), id: d._id as string }),
       });
       return { items: found.items.map((d) => fromJobDoc(d)!), total: found.total, ...(found.next ? { next: found.next } : {}) };

@@ -1,9 +1,9 @@
 import type { Db, Document } from 'mongodb';
 import type { MediaUsageEntry } from '../../core/domain/media-job';
 import type { MediaUsageRepository } from '../../core/ports/storage/media-usage';
-import { bucketPage } from './bucket-list';
+import { bucketPage, bucketsOf } from './bucket-list';
 import { ensureIndexes, mapDuplicate, strip, type IdDoc } from './collections';
-import { hourBucket, listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
+import { listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
 
 /** The media-minute ledger (`_id` = job id). */
 export const MEDIA_USAGE_COLLECTION = 'media_usage';
@@ -15,7 +15,8 @@ export const MEDIA_USAGE_COLLECTION = 'media_usage';
  * - `reserved`: seconds of the entries whose job has not ended (`by` = seconds),
  * - `settled`: seconds of the settled entries (`by` = seconds),
  * - `requests`: entries (`by` = 1), the lane the history pages walk.
- * An entry carries its bucket key `uk` = `mu|<account>|<YYYY-MM>#<YYYY-MM-DDTHH>`.
+ * An entry carries its bucket keys `uk` = `mu|<account>|<YYYY-MM>#<bucket>` for the month, day
+ * and hour of its creation (bucket-list.ts reads whichever a page needs).
  */
 export const mediaUsageList = (accountId: string, month: string): string => `mu|${encodeURIComponent(accountId)}|${month}`;
 const USAGE_STORAGE_ONLY = ['uk'];
@@ -23,8 +24,8 @@ const USAGE_STORAGE_ONLY = ['uk'];
 type Listed = Pick<MediaUsageEntry, 'accountId' | 'month' | 'seconds' | 'settled' | 'createdAt'>;
 
 /** The list keys of a stored entry document. */
-export const mediaUsageListKeys = (entry: Pick<MediaUsageEntry, 'accountId' | 'month' | 'createdAt'>): { uk: string } =>
-  ({ uk: `${mediaUsageList(entry.accountId, entry.month)}#${hourBucket(entry.createdAt)}` });
+export const mediaUsageListKeys = (entry: Pick<MediaUsageEntry, 'accountId' | 'month' | 'createdAt'>): { uk: string[] } =>
+  ({ uk: bucketsOf(entry.createdAt).map((b) => `${mediaUsageList(entry.accountId, entry.month)}#${b}`) });
 
 /** The stored document of a new entry (the repository's reserve, the scale bench's seeding). */
 export const toMediaUsageDoc = (entry: MediaUsageEntry): IdDoc => ({ ...entry, _id: entry.jobId, ...mediaUsageListKeys(entry) });
@@ -43,7 +44,7 @@ export function mediaUsageCounterDeltas(entry: Listed | Document, by = 1): Count
 export function backfillMediaUsage(doc: Document): { $set: Document } | null {
   if (typeof doc.accountId !== 'string' || typeof doc.month !== 'string' || !(doc.createdAt instanceof Date)) return null;
   const keys = mediaUsageListKeys({ accountId: doc.accountId, month: doc.month, createdAt: doc.createdAt });
-  return doc.uk === keys.uk ? null : { $set: keys };
+  return Array.isArray(doc.uk) && doc.uk.length === keys.uk.length && doc.uk.every((k: unknown, i: number) => k === keys.uk[i]) ? null : { $set: keys };
 }
 
 const fromUsageDoc = (d: Document): MediaUsageEntry => ({ ...strip(d, ...USAGE_STORAGE_ONLY), jobId: d._id }) as unknown as MediaUsageEntry;
@@ -79,7 +80,7 @@ export async function createMongoMediaUsage(db: Db, counters?: ListCounters): Pr
       const found = await bucketPage({
         counts: await counters.hours(list), lane: 'requests', limit: Math.max(0, Math.floor(page.limit)),
         ...(page.after ? { after: page.after } : { offset: page.skip ?? 0 }),
-        read: (hour) => entries.find({ uk: `${list}#${hour}` }).toArray(),
+        read: (bucket) => entries.find({ uk: `${list}#${bucket}` }).toArray(),
         position: (d: Document) => ({ t: (d.createdAt as Date).getTime(), id: d._id as string }),
       });
       return { items: found.items.map(fromUsageDoc), total: found.total, ...(found.next ? { next: found.next } : {}) };
