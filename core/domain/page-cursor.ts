@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { invalidInput } from './errors';
 
 /**
@@ -23,7 +22,25 @@ const HOUR = /^\d{4}-\d{2}-\d{2}T\d{2}$/;
  */
 export function listFingerprint(list: string, filters: Record<string, unknown>): string {
   const canonical = JSON.stringify([list, Object.keys(filters).sort().map((k) => [k, filters[k] instanceof Date ? (filters[k] as Date).toISOString() : filters[k] ?? null])]);
-  return createHash('sha256').update(canonical).digest('base64url').slice(0, 10);
+  return digest(canonical);
+}
+
+/**
+ * 60 bits of two FNV-1a hashes of the text's UTF-8 bytes, as 10 base64url characters: enough to
+ * tell one list's filter sets apart (a fingerprint, not a secret; core/ takes no Node built-in).
+ */
+function digest(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (const byte of new TextEncoder().encode(text)) {
+    a = Math.imul(a ^ byte, 0x01000193) >>> 0;
+    b = Math.imul(b ^ byte, 0x01000193) >>> 0;
+    b = (b ^ (b >>> 15)) >>> 0;
+  }
+  const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  let out = '';
+  for (let i = 0; i < 5; i += 1) out += ALPHABET[(a >>> (i * 6)) & 63]! + ALPHABET[(b >>> (i * 6)) & 63]!;
+  return out;
 }
 
 /** The opaque `next_cursor` text: base64url of a small JSON document. */
