@@ -1,7 +1,11 @@
 import type { Db, Document } from 'mongodb';
 import { COLLECTIONS } from './collections';
 import { hourBucket, type CounterDelta, type ListCounters } from './list-counters';
+import { MEDIA_MIGRATION_STEPS } from './migrate-media';
+import type { MigrationStep } from './migration-step';
 import { listedFromDoc, listKeys, listLists, storedCounterDeltas, UPLOAD_LIST_VERSION } from './uploads';
+
+export type { MigrationStep } from './migration-step';
 
 /**
  * Versioned, idempotent, resumable migrations of stored data (`npm run herald -- migrate`,
@@ -16,15 +20,6 @@ import { listedFromDoc, listKeys, listLists, storedCounterDeltas, UPLOAD_LIST_VE
  * from them.
  */
 export const MIGRATIONS = 'herald_migrations';
-
-export interface MigrationStep {
-  id: string;
-  description: string;
-  /** Migrates one account's records; returns how many records it changed and counted. */
-  account(db: Db, counters: ListCounters, accountId: string, opts: { recount: boolean }): Promise<{ changed: number; counted: number }>;
-  /** Once every account is done (dropping what the step replaced, e.g. obsolete indexes). */
-  finish?(db: Db): Promise<void>;
-}
 
 export interface StepReport {
   id: string;
@@ -92,7 +87,7 @@ export const uploadListsStep: MigrationStep = {
 };
 
 /** Every step, in the order they run. Steps of other collections join this list. */
-export const MIGRATION_STEPS: MigrationStep[] = [uploadListsStep];
+export const MIGRATION_STEPS: MigrationStep[] = [uploadListsStep, ...MEDIA_MIGRATION_STEPS];
 
 /**
  * Runs the steps not yet done (all of them again with `recount`). The accounts are the operator

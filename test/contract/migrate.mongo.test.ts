@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { clean } from '../../adapters/mongo/collections';
 import { createListCounters } from '../../adapters/mongo/list-counters';
-import { MIGRATIONS, migrate, pendingMigrations, uploadListsStep, type MigrationStep } from '../../adapters/mongo/migrate';
+import { MIGRATION_STEPS, MIGRATIONS, migrate, pendingMigrations, uploadListsStep, type MigrationStep } from '../../adapters/mongo/migrate';
 import { createMongoUploads } from '../../adapters/mongo/uploads';
 import type { UploadRequest } from '../../core/domain/upload';
 import { anUpload, at } from '../support/mothers';
@@ -94,7 +94,7 @@ async function expectListsRight(all: UploadRequest[]) {
 
 it('migrates uploads written by the previous version: lists, counts and lanes read right, old indexes gone', async () => {
   const all = await writeOldDatabase();
-  expect(await pendingMigrations(db)).toEqual([uploadListsStep.id]);
+  expect(await pendingMigrations(db)).toEqual(MIGRATION_STEPS.map((s) => s.id));
   // Before the migration the bucket lists know nothing of the old uploads.
   expect((await (await createMongoUploads(db, counters)).history({ accountId: 'acct-a', page: 1, limit: 10 })).total).toBe(0);
 
@@ -112,7 +112,7 @@ it('migrates uploads written by the previous version: lists, counts and lanes re
 it('is idempotent: a second run does nothing, a recount rebuilds counters that were lost', async () => {
   const all = await writeOldDatabase();
   await migrate(db, counters);
-  expect(await migrate(db, counters)).toEqual([{ id: uploadListsStep.id, status: 'already done', accounts: 0, changed: 0, counted: 0 }]);
+  expect(await migrate(db, counters)).toEqual(MIGRATION_STEPS.map((s) => ({ id: s.id, status: 'already done', accounts: 0, changed: 0, counted: 0 })));
   await db.collection('list_counters').deleteMany({});
   const [recount] = await migrate(db, counters, { recount: true });
   expect(recount).toMatchObject({ status: 'done', accounts: 2, changed: 0, counted: 90 });

@@ -305,4 +305,34 @@ describe('media-processing jobs', () => {
     // Its scratch directory is gone: ffmpeg was stopped, not left running.
     await eventually(async () => readdirSync(scratch).filter((d) => d.startsWith(id)), (left) => left.length === 0, 60_000);
   });
+
+  it('lists the jobs and the month\'s minutes by page and by cursor (every job once, newest first)', async () => {
+    const all = await api.get('/api/herald/ffmpeg/jobs?limit=100');
+    expect(all.body).toMatchObject({ success: true, page: 1, limit: 100, has_more: false, next_cursor: null });
+    const ids = all.body.jobs.map((j: any) => j.job_id);
+    expect(all.body.total).toBe(ids.length);
+    expect(ids.length).toBeGreaterThan(2);
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await api.get(`/api/herald/ffmpeg/jobs?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(page.status).toBe(200);
+      walked.push(...page.body.jobs.map((j: any) => j.job_id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(walked).toEqual(ids);
+    const second = await api.get('/api/herald/ffmpeg/jobs?limit=2&page=2');
+    expect(second.body.jobs.map((j: any) => j.job_id)).toEqual(ids.slice(2, 4));
+
+    const consumption = await api.get('/api/herald/ffmpeg/consumption');
+    const history = consumption.body.history.map((h: any) => h.job_id);
+    expect(consumption.body).toMatchObject({ has_more: false, next_cursor: null, consumption: { total_requests: history.length } });
+    const one = await api.get('/api/herald/ffmpeg/consumption?limit=1');
+    expect(one.body).toMatchObject({ history: [{ job_id: history[0] }], has_more: true, consumption: { total_requests: history.length } });
+    const next = await api.get(`/api/herald/ffmpeg/consumption?limit=1&cursor=${encodeURIComponent(one.body.next_cursor)}`);
+    expect(next.body.history.map((h: any) => h.job_id)).toEqual([history[1]]);
+
+    expect(await api.get('/api/herald/ffmpeg/jobs?cursor=not-a-cursor')).toMatchObject({ status: 400, body: { success: false, error_code: 'invalid_cursor' } });
+    expect(await api.get(`/api/herald/ffmpeg/jobs?cursor=${encodeURIComponent(one.body.next_cursor)}`)).toMatchObject({ status: 400, body: { error_code: 'invalid_cursor' } });
+  });
 });

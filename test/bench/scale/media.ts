@@ -1,0 +1,112 @@
+import { hourBucket, type CounterDelta } from '../../../adapters/mongo/list-counters';
+import { MEDIA_JOBS_COLLECTION, mediaJobCounterDeltas, toMediaJobDoc } from '../../../adapters/mongo/media-jobs';
+import { MEDIA_USAGE_COLLECTION, mediaUsageCounterDeltas, toMediaUsageDoc } from '../../../adapters/mongo/media-usage';
+import { quotaMonth, type MediaJob, type MediaUsageEntry } from '../../../core/domain/media-job';
+import type { MeasuredRequest, ScaleList, SeedContext, SeededAccount } from './plugin';
+
+const NS = '/api/herald';
+const BATCH = 1000;
+/** One media job per this many uploads of the account. */
+const UPLOADS_PER_JOB = 20;
+
+/** Sums deltas per (list, lane, hour): what the counters of the bulk-written records must hold. */
+function tally(into: Map<string, CounterDelta>, deltas: CounterDelta[]): void {
+  for (const d of deltas) {
+    const k = `${d.list}\u0000${d.lane}\u0000${hourBucket(d.at)}`;
+    const prev = into.get(k);
+    if (prev) prev.by += d.by;
+    else into.set(k, { ...d, at: new Date(`${hourBucket(d.at)}:00:00.000Z`) });
+  }
+}
+
+/**
+ * A job as the API and the media worker leave it, with its ledger entry: submitted at a random
+ * time over the months; almost all FINISHED (settled to what they reserved, output expired once
+ * older than a day), some ERROR (settled to part of it), the ones of the last hour still PENDING
+ * (reserved).
+ */
+function makeJob(ctx: SeedContext, account: SeededAccount, i: number): { job: MediaJob; entry: MediaUsageEntry } {
+  const span = ctx.months * 30 * 24 * 3600_000;
+  const createdAt = new Date(ctx.now.getTime() - Math.floor(ctx.random() * span) - 60_000);
+  const duration = 5 + Math.floor(ctx.random() * 300);
+  const reserved = duration;
+  const pending = ctx.now.getTime() - createdAt.getTime() < 3600_000;
+  const failed = !pending && ctx.random() < 0.04;
+  const settled = pending ? undefined : failed ? Math.floor(reserved / 3) : reserved;
+  const finishedAt = pending ? undefined : new Date(createdAt.getTime() + 2000 + duration * 200);
+  const id = `mj_seed_${account.role}_${i.toString(36)}_${Math.floor(ctx.random() * 1e9).toString(36)}`;
+  const job: MediaJob = {
+    id, accountId: account.id, status: pending ? 'PENDING' : failed ? 'ERROR' : 'FINISHED',
+    command: { args: ['-i', '{input0}', '-c:v', 'libx264', '-preset', 'veryfast', '{output}'], inputCount: 1 },
+    inputs: [{ id: `${i.toString(16).padStart(8, '0')}${'a'.repeat(56)}`, size: 1_000_000 + i, contentType: 'video/mp4', filename: `clip-${i}.mp4` }],
+    outputExtension: 'mp4', inputDurationSeconds: duration, reservedSeconds: reserved, month: quotaMonth(createdAt),
+    progressPercent: pending ? 0 : 100, processedSeconds: pending ? 0 : duration, createdAt,
+    ...(settled !== undefined ? { settledSeconds: settled, startedAt: new Date(createdAt.getTime() + 1000), finishedAt } : {}),
+    ...(failed ? { error: 'Conversion failed: invalid data found when processing input' } : {}),
+    ...outputOf(pending, failed, i, finishedAt, ctx.now),
+  };
+  const entry: MediaUsageEntry = {
+    jobId: id, accountId: account.id, month: job.month, seconds: settled ?? reserved, settled: settled !== undefined, type: 'ffmpeg_job', createdAt,
+  };
+  return { job, entry };
+}
+
+function outputOf(pending: boolean, failed: boolean, i: number, finishedAt: Date | undefined, now: Date): Partial<MediaJob> {
+  if (pending || failed || !finishedAt) return {};
+  const expiresAt = new Date(finishedAt.getTime() + 24 * 3600_000);
+  return {
+    output: { id: `${i.toString(16).padStart(8, '0')}${'b'.repeat(56)}`, size: 900_000 + i, contentType: 'video/mp4' },
+    expiresAt, ...(expiresAt.getTime() < now.getTime() ? { expired: true } : {}),
+  };
+}
+
+/**
+ * Media jobs and media minutes (adapters/mongo/media-jobs.ts, media-usage.ts): one job, and its
+ * ledger entry, per 20 uploads of the account, written with the repositories' own document
+ * builders and counter deltas.
+ *
+ * Measured: the job list (page 1, a middle and the last page, the cursor form's page 2), the
+ * consumption record (the month's totals from the counters and its newest 100 jobs; page 2 by
+ * cursor) and the profile list (a short list by design). A job submission is not measured: it
+ * needs real media, ffprobe and a media worker, which the bench stack does not run; its
+ * per-request check (the month's totals) is the same counter read the consumption record makes.
+ */
+export const mediaScale: ScaleList = {
+  name: 'media',
+  async seed(ctx) {
+    let written = 0;
+    for (const account of ctx.accounts) {
+      const n = Math.max(1, Math.round(ctx.uploadsOf(account) / UPLOADS_PER_JOB));
+      const counts = new Map<string, CounterDelta>();
+      for (let start = 0; start < n; start += BATCH) {
+        const batch = Array.from({ length: Math.min(BATCH, n - start) }, (_, k) => makeJob(ctx, account, start + k));
+        for (const { job, entry } of batch) {
+          tally(counts, mediaJobCounterDeltas(job));
+          tally(counts, mediaUsageCounterDeltas(entry));
+        }
+        await ctx.db.collection(MEDIA_JOBS_COLLECTION).insertMany(batch.map(({ job }) => toMediaJobDoc(job)) as never[], { ordered: false });
+        await ctx.db.collection(MEDIA_USAGE_COLLECTION).insertMany(batch.map(({ entry }) => toMediaUsageDoc(entry)) as never[], { ordered: false });
+        written += batch.length * 2;
+        if ((start / BATCH) % 10 === 9) ctx.say(`media: ${account.role} ${account.id}: ${start + batch.length}/${n} jobs`);
+      }
+      await ctx.counters.replace([], [...counts.values()]);
+    }
+    return { written };
+  },
+  async requests(_account, get) {
+    const limit = 20;
+    const first = await get(`${NS}/ffmpeg/jobs?limit=${limit}`);
+    const pages = Math.max(1, Math.ceil(Number(first.total) / limit));
+    const consumption = await get(`${NS}/ffmpeg/consumption`);
+    const out: MeasuredRequest[] = [
+      { name: 'media jobs page 1', path: `${NS}/ffmpeg/jobs?limit=${limit}` },
+      { name: 'media jobs middle page', path: `${NS}/ffmpeg/jobs?limit=${limit}&page=${Math.ceil(pages / 2)}` },
+      { name: 'media jobs last page', path: `${NS}/ffmpeg/jobs?limit=${limit}&page=${pages}` },
+      ...(first.next_cursor ? [{ name: 'media jobs cursor page 2', path: `${NS}/ffmpeg/jobs?limit=${limit}&cursor=${encodeURIComponent(String(first.next_cursor))}` }] : []),
+      { name: 'consumption (totals, newest 100)', path: `${NS}/ffmpeg/consumption` },
+      ...(consumption.next_cursor ? [{ name: 'consumption cursor page 2', path: `${NS}/ffmpeg/consumption?cursor=${encodeURIComponent(String(consumption.next_cursor))}` }] : []),
+      { name: 'profiles list', path: `${NS}/users` },
+    ];
+    return out;
+  },
+};

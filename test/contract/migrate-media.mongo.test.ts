@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { MongoClient, type Db } from 'mongodb';
+import { COLLECTIONS, toIdDoc } from '../../adapters/mongo/collections';
+import { createMongoConnectedAccounts } from '../../adapters/mongo/connected-accounts';
+import { createListCounters } from '../../adapters/mongo/list-counters';
+import { createMongoMediaJobs, MEDIA_JOBS_COLLECTION } from '../../adapters/mongo/media-jobs';
+import { createMongoMediaUsage, MEDIA_USAGE_COLLECTION } from '../../adapters/mongo/media-usage';
+import { migrate } from '../../adapters/mongo/migrate';
+import { MEDIA_MIGRATION_STEPS } from '../../adapters/mongo/migrate-media';
+import { createMongoProfiles, toProfileDoc } from '../../adapters/mongo/profiles';
+import { quotaMonth, type MediaJob, type MediaUsageEntry } from '../../core/domain/media-job';
+import { ProfileLimitError } from '../../core/ports/storage';
+import { aConnectedAccount, aProfile } from '../support/mothers';
+import { aMediaJob } from './storage/media-jobs.contract';
+
+/**
+ * The media, profile and connection steps on a database written by the version before their
+ * lists: media jobs and ledger entries without keys, profiles and connections without counters
+ * or sweep keys. After the migration every list, total and check reads right; again is a no-op;
+ * a recount rebuilds lost counters.
+ */
+const uri = process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/herald';
+let client: MongoClient;
+let db: Db;
+let counters: Awaited<ReturnType<typeof createListCounters>>;
+
+beforeAll(async () => {
+  client = new MongoClient(uri, { serverSelectionTimeoutMS: 3000 });
+  await client.connect();
+});
+beforeEach(async () => {
+  db = client.db(`herald_test_${randomBytes(6).toString('hex')}`);
+  counters = await createListCounters(db);
+});
+afterEach(async () => {
+  counters.stop();
+  await db.dropDatabase();
+});
+afterAll(async () => {
+  await client.close();
+});
+
+const start = Date.UTC(2026, 0, 20);
+const hour = 3600_000;
+
+async function writeOldDatabase() {
+  await db.collection('operator_accounts').insertMany([
+    { _id: 'acct-a' as never, email: 'a@example.test', plan: 'free', createdAt: new Date(0) },
+    { _id: 'acct-b' as never, email: 'b@example.test', plan: 'free', createdAt: new Date(0) },
+  ]);
+  const jobs: MediaJob[] = [];
+  const entries: MediaUsageEntry[] = [];
+  for (let i = 0; i < 60; i += 1) {
+    const createdAt = new Date(start + i * 7 * hour);
+    const job = aMediaJob({ id: `mj_${String(i).padStart(3, '0')}`, accountId: i % 3 ? 'acct-a' : 'acct-b', createdAt, month: quotaMonth(createdAt), reservedSeconds: 10 + i });
+    jobs.push(job);
+    entries.push({ jobId: job.id, accountId: job.accountId, month: job.month, seconds: job.reservedSeconds, settled: i % 2 === 0, type: 'ffmpeg_job', createdAt });
+  }
+  // As the previous version wrote them (adapters/mongo/media-jobs.ts and media-usage.ts before the lists).
+  await db.collection(MEDIA_JOBS_COLLECTION).insertMany(jobs.map((j) => toIdDoc(j)) as never[]);
+  await db.collection(MEDIA_USAGE_COLLECTION).insertMany(entries.map((e) => ({ ...e, _id: e.jobId })) as never[]);
+  await db.collection(COLLECTIONS.profiles).insertMany([aProfile({ accountId: 'acct-a', username: 'a1' }), aProfile({ accountId: 'acct-a', username: 'a2' })].map(toProfileDoc));
+  const connections = Array.from({ length: 12 }, (_, i) => aConnectedAccount({ id: `c-${String(i).padStart(2, '0')}`, accountId: i % 2 ? 'acct-a' : 'acct-b', profileUsername: `p${i}`, platform: 'tiktok', connectedAt: new Date(start + i * 30 * 60_000) }));
+  await db.collection(COLLECTIONS.connectedAccounts).insertMany(connections.map((c) => { const { id, ...rest } = c; return { _id: id, ...rest }; }) as never[]);
+  return { jobs, entries, connections };
+}
+
+async function expectListsRight(old: Awaited<ReturnType<typeof writeOldDatabase>>) {
+  const jobRepo = await createMongoMediaJobs(db, counters);
+  const usage = await createMongoMediaUsage(db, counters);
+  for (const accountId of ['acct-a', 'acct-b']) {
+    const mine = old.jobs.filter((j) => j.accountId === accountId).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    const page = await jobRepo.list(accountId, { limit: 100 });
+    expect({ accountId, ids: page.items.map((j) => j.id), total: page.total }).toEqual({ accountId, ids: mine.map((j) => j.id), total: mine.length });
+    for (const month of ['2026-01', '2026-02']) {
+      const of = old.entries.filter((e) => e.accountId === accountId && e.month === month);
+      const sum = (settled: boolean) => of.filter((e) => e.settled === settled).reduce((n, e) => n + e.seconds, 0);
+      expect(await usage.totals(accountId, month)).toEqual({ reservedSeconds: sum(false), settledSeconds: sum(true), requests: of.length });
+      expect((await usage.history(accountId, month, { limit: 100 })).items.map((e) => e.jobId).sort()).toEqual(of.map((e) => e.jobId).sort());
+    }
+  }
+  const profiles = await createMongoProfiles(db, counters);
+  expect(await profiles.count('acct-a')).toBe(2);
+  // The free plan's two profiles are there: the limit check sees them.
+  await expect(profiles.insert(aProfile({ accountId: 'acct-a', username: 'a3' }), { limit: 2 })).rejects.toBeInstanceOf(ProfileLimitError);
+  const sweep = await createMongoConnectedAccounts(db, counters);
+  const seen: string[] = [];
+  let afterId: string | undefined;
+  for (;;) {
+    const page = await sweep.listByPlatform('tiktok', { limit: 5, ...(afterId ? { afterId } : {}) });
+    seen.push(...page.items.map((c) => c.id));
+    if (!page.next) break;
+    afterId = page.next;
+  }
+  expect(seen).toEqual(old.connections.map((c) => c.id));
+}
+
+it('migrates media jobs, minutes, profiles and connections written by the previous version', async () => {
+  const old = await writeOldDatabase();
+  expect((await (await createMongoMediaJobs(db, counters)).list('acct-a', { limit: 10 })).total).toBe(0);
+  const reports = await migrate(db, counters, { steps: MEDIA_MIGRATION_STEPS });
+  expect(reports).toEqual([
+    { id: '2026-12-media-lists', status: 'done', accounts: 2, changed: 120, counted: 120 },
+    { id: '2026-12-profile-counts', status: 'done', accounts: 2, changed: 0, counted: 2 },
+    { id: '2026-12-connection-sweep', status: 'done', accounts: 2, changed: 12, counted: 12 },
+  ]);
+  await expectListsRight(old);
+});
+
+it('is idempotent, and a recount rebuilds counters that were lost without counting twice', async () => {
+  const old = await writeOldDatabase();
+  await migrate(db, counters, { steps: MEDIA_MIGRATION_STEPS });
+  expect((await migrate(db, counters, { steps: MEDIA_MIGRATION_STEPS })).map((r) => r.status)).toEqual(['already done', 'already done', 'already done']);
+  await db.collection('list_counters').deleteMany({});
+  const recount = await migrate(db, counters, { steps: MEDIA_MIGRATION_STEPS, recount: true });
+  expect(recount.map((r) => r.changed)).toEqual([0, 0, 0]);
+  await expectListsRight(old);
+  // A recount over counters that are there replaces them (the counts stay, not doubled).
+  await migrate(db, counters, { steps: MEDIA_MIGRATION_STEPS, recount: true });
+  await expectListsRight(old);
+});
