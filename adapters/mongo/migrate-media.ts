@@ -64,6 +64,14 @@ export const mediaListsStep: MigrationStep = {
     await counters.replace([...new Set([...t.lists(), mediaJobList(accountId)])], t.deltas(), { clear: true });
     return { changed: jobs.changed + entries.changed, counted: jobs.counted + entries.counted };
   },
+  async finish(db) {
+    // The indexes the lists replaced (the job list's sort, the month's lookup): each only slowed writes down.
+    for (const [collection, name] of [[MEDIA_JOBS_COLLECTION, 'accountId_createdAt'], [MEDIA_USAGE_COLLECTION, 'accountId_month']] as const) {
+      const col = db.collection(collection);
+      const names = new Set((await col.indexes().catch(() => [])).map((i) => i.name));
+      if (names.has(name)) await col.dropIndex(name);
+    }
+  },
 };
 
 /** Every account's profiles counted (the plan-limit check reads the counts). */

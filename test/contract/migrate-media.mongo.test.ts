@@ -59,6 +59,9 @@ async function writeOldDatabase() {
   // As the previous version wrote them (adapters/mongo/media-jobs.ts and media-usage.ts before the lists).
   await db.collection(MEDIA_JOBS_COLLECTION).insertMany(jobs.map((j) => toIdDoc(j)) as never[]);
   await db.collection(MEDIA_USAGE_COLLECTION).insertMany(entries.map((e) => ({ ...e, _id: e.jobId })) as never[]);
+  // The previous version's indexes, which the migration drops.
+  await db.collection(MEDIA_JOBS_COLLECTION).createIndex({ accountId: 1, createdAt: -1 }, { name: 'accountId_createdAt' });
+  await db.collection(MEDIA_USAGE_COLLECTION).createIndex({ accountId: 1, month: 1 }, { name: 'accountId_month' });
   await db.collection(COLLECTIONS.profiles).insertMany([aProfile({ accountId: 'acct-a', username: 'a1' }), aProfile({ accountId: 'acct-a', username: 'a2' })].map(toProfileDoc));
   const connections = Array.from({ length: 12 }, (_, i) => aConnectedAccount({ id: `c-${String(i).padStart(2, '0')}`, accountId: i % 2 ? 'acct-a' : 'acct-b', profileUsername: `p${i}`, platform: 'tiktok', connectedAt: new Date(start + i * 30 * 60_000) }));
   await db.collection(COLLECTIONS.connectedAccounts).insertMany(connections.map((c) => { const { id, ...rest } = c; return { _id: id, ...rest }; }) as never[]);
@@ -104,6 +107,8 @@ it('migrates media jobs, minutes, profiles and connections written by the previo
     { id: '2026-12-profile-counts', status: 'done', accounts: 2, changed: 0, counted: 2 },
     { id: '2026-12-connection-sweep', status: 'done', accounts: 2, changed: 12, counted: 12 },
   ]);
+  expect((await db.collection(MEDIA_JOBS_COLLECTION).indexes()).map((i) => i.name)).not.toContain('accountId_createdAt');
+  expect((await db.collection(MEDIA_USAGE_COLLECTION).indexes()).map((i) => i.name)).not.toContain('accountId_month');
   await expectListsRight(old);
 });
 
