@@ -21,13 +21,15 @@ function tally(into: Map<string, CounterDelta>, deltas: CounterDelta[]): void {
 
 /**
  * A job as the API and the media worker leave it, with its ledger entry: submitted at a random
- * time over the months; almost all FINISHED (settled to what they reserved, output expired once
+ * time over the months (one in four in the current month); almost all FINISHED (settled to what they reserved, output expired once
  * older than a day), some ERROR (settled to part of it), the ones of the last hour still PENDING
  * (reserved).
  */
 function makeJob(ctx: SeedContext, account: SeededAccount, i: number): { job: MediaJob; entry: MediaUsageEntry } {
-  const span = ctx.months * 30 * 24 * 3600_000;
-  const createdAt = new Date(ctx.now.getTime() - Math.floor(ctx.random() * span) - 60_000);
+  // A quarter in the current month (the consumption record's month holds many), the rest over the months.
+  const monthStart = Date.UTC(ctx.now.getUTCFullYear(), ctx.now.getUTCMonth(), 1);
+  const span = i % 4 === 0 ? ctx.now.getTime() - monthStart - 120_000 : ctx.months * 30 * 24 * 3600_000;
+  const createdAt = new Date(ctx.now.getTime() - Math.floor(ctx.random() * Math.max(0, span)) - 60_000);
   const duration = 5 + Math.floor(ctx.random() * 300);
   const reserved = duration;
   const pending = ctx.now.getTime() - createdAt.getTime() < 3600_000;
