@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { invalidInput } from './errors';
 
 /**
@@ -23,7 +22,27 @@ const HOUR = /^\d{4}-\d{2}-\d{2}T\d{2}$/;
  */
 export function listFingerprint(list: string, filters: Record<string, unknown>): string {
   const canonical = JSON.stringify([list, Object.keys(filters).sort().map((k) => [k, filters[k] instanceof Date ? (filters[k] as Date).toISOString() : filters[k] ?? null])]);
-  return createHash('sha256').update(canonical).digest('base64url').slice(0, 10);
+  return fnv1a64(canonical);
+}
+
+const FNV_OFFSET = 0xcbf29ce484222325n;
+const FNV_PRIME = 0x100000001b3n;
+const MASK_64 = (1n << 64n) - 1n;
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * 64-bit FNV-1a of the text's UTF-16 code units, as 11 base64url characters: pure (core imports
+ * no Node built-ins). Not a secret: it only tells a cursor's filters from others.
+ */
+function fnv1a64(text: string): string {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < text.length; i += 1) h = ((h ^ BigInt(text.charCodeAt(i))) * FNV_PRIME) & MASK_64;
+  let out = '';
+  for (let i = 0; i < 11; i += 1) {
+    out += BASE64URL[Number(h & 63n)];
+    h >>= 6n;
+  }
+  return out;
 }
 
 /** The opaque `next_cursor` text: base64url of a small JSON document. */
