@@ -7,10 +7,10 @@ import type { Platform } from '../../core/domain/platforms';
 import type {
   AnalyticsSnapshotRepository, PostMetricsCapture, PostMetricsCaptureRepository,
 } from '../../core/ports/storage/analytics-history';
-import { bucketPage } from './bucket-list';
+import { bucketPage, bucketsOf } from './bucket-list';
 import { clean, ensureIndexes, retryDuplicateUpsert, strip, type IdDoc } from './collections';
 import { expiryBackfill, expiryKey, expiryKeyDelta, storedExpiryDeltas, sweepExpired, type ExpiryGrain } from './expiry-list';
-import { hourBucket, listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
+import { listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
 
 /** One document per (account, profile, network, UTC day): the record. `series` names its month for equality reads. */
 export const ANALYTICS_SNAPSHOTS_COLLECTION = 'analytics_snapshots';
@@ -329,7 +329,8 @@ type ListedCapture = { accountId: string; platform: string; capturedAt: Date; ex
 
 const postMetricsKeys = (c: ListedCapture): Document => ({
   lv: POST_METRICS_LIST_VERSION,
-  lk: [postMetricsList(c.accountId), postMetricsList(c.accountId, c.platform)].map((list) => `${list}#${hourBucket(c.capturedAt)}`),
+  // Month, day and hour keys of both lists: bucket-list.ts reads whichever size the page needs.
+  lk: [postMetricsList(c.accountId), postMetricsList(c.accountId, c.platform)].flatMap((list) => bucketsOf(c.capturedAt).map((b) => `${list}#${b}`)),
   xk: expiryKey(POST_METRICS_COLLECTION, c.expiresAt, POST_METRICS_EXPIRY),
 });
 
@@ -397,7 +398,7 @@ export async function createMongoPostMetricsCaptures(db: Db, counters?: ListCoun
         // until is exclusive; bucketPage's `to` inclusive (times are whole milliseconds).
         ...(q.until ? { to: new Date(q.until.getTime() - 1) } : {}),
         ...(q.after ? { after: q.after } : { offset: 0 }),
-        read: (hour) => col.find({ lk: `${list}#${hour}` }).toArray(),
+        read: (bucket) => col.find({ lk: `${list}#${bucket}` }).toArray(),
         position: (d: Document) => ({ t: (d.capturedAt as Date).getTime(), id: d._id as string }),
       });
       return {
