@@ -2,6 +2,11 @@ import type { Db, Document } from 'mongodb';
 import { COLLECTIONS } from './collections';
 import { hourBucket, type CounterDelta, type ListCounters } from './list-counters';
 import { listedFromDoc, listKeys, listLists, storedCounterDeltas, UPLOAD_LIST_VERSION } from './uploads';
+import {
+  ANALYTICS_SERIES_COLLECTION, ANALYTICS_SNAPSHOTS_COLLECTION, analyticsSeriesCounterDeltas, analyticsSnapshotCounterDeltas, backfillAnalyticsSeries,
+  backfillAnalyticsSnapshot, backfillPostMetrics, POST_METRICS_COLLECTION, postMetricsCounterDeltas,
+} from './analytics-history';
+import { expiryList } from './expiry-list';
 
 /**
  * Versioned, idempotent, resumable migrations of stored data (`npm run herald -- migrate`,
@@ -21,7 +26,9 @@ export interface MigrationStep {
   id: string;
   description: string;
   /** Migrates one account's records; returns how many records it changed and counted. */
-  account(db: Db, counters: ListCounters, accountId: string, opts: { recount: boolean }): Promise<{ changed: number; counted: number }>;
+  account?(db: Db, counters: ListCounters, accountId: string, opts: { recount: boolean }): Promise<{ changed: number; counted: number }>;
+  /** Or, for lists that span accounts (expiry lists): every record at once. */
+  all?(db: Db, counters: ListCounters, opts: { recount: boolean }): Promise<{ changed: number; counted: number }>;
   /** Once every account is done (dropping what the step replaced, e.g. obsolete indexes). */
   finish?(db: Db): Promise<void>;
 }
@@ -91,8 +98,80 @@ export const uploadListsStep: MigrationStep = {
   },
 };
 
+/**
+ * A collection whose records each get keys (`backfill`) and counts (`deltas`), read in one pass:
+ * for lists that span accounts (expiry lists). A record already expired is deleted instead (a
+ * cleanup would never see it: its hour has passed).
+ */
+export interface CollectionBackfill {
+  collection: string;
+  backfill(doc: Document): { $set: Document } | null;
+  deltas(doc: Document): CounterDelta[];
+  /** Lists that exist whatever the records are (a recount clears them too). */
+  lists?: string[];
+  expired?(doc: Document, now: Date): boolean;
+}
+
+export function collectionsStep(id: string, description: string, collections: CollectionBackfill[], dropIndexes: Record<string, string[]> = {}): MigrationStep {
+  return {
+    id,
+    description,
+    async all(db, counters) {
+      const t = tally();
+      let changed = 0;
+      let counted = 0;
+      const now = new Date();
+      for (const c of collections) {
+        for (const list of c.lists ?? []) t.add([{ list, lane: 'all', at: now, by: 0 }]);
+        const col = db.collection<Document>(c.collection);
+        for await (const doc of col.find({})) {
+          if (c.expired?.(doc, now)) {
+            await col.deleteOne({ _id: doc._id });
+            changed += 1;
+            continue;
+          }
+          const set = c.backfill(doc);
+          if (set) {
+            await col.updateOne({ _id: doc._id }, set);
+            Object.assign(doc, set.$set);
+            changed += 1;
+          }
+          t.add(c.deltas(doc));
+          counted += 1;
+        }
+      }
+      await counters.replace(t.lists(), t.deltas(), { clear: true });
+      return { changed, counted };
+    },
+    async finish(db) {
+      for (const [collection, names] of Object.entries(dropIndexes)) {
+        const col = db.collection(collection);
+        const have = new Set((await col.indexes().catch(() => [])).map((i) => i.name));
+        for (const name of names) if (have.has(name)) await col.dropIndex(name);
+      }
+    },
+  };
+}
+
+const expiredBy = (doc: Document, now: Date) => doc.expiresAt instanceof Date && doc.expiresAt.getTime() <= now.getTime();
+
+export const analyticsListsStep = collectionsStep(
+  '2026-12-analytics-lists',
+  'cached post metrics: hour-bucket list keys and counters; post metrics, snapshots and series: expiry keys',
+  [
+    { collection: POST_METRICS_COLLECTION, backfill: backfillPostMetrics, deltas: (d) => postMetricsCounterDeltas(d), lists: [expiryList(POST_METRICS_COLLECTION)], expired: expiredBy },
+    { collection: ANALYTICS_SNAPSHOTS_COLLECTION, backfill: backfillAnalyticsSnapshot, deltas: (d) => analyticsSnapshotCounterDeltas(d), lists: [expiryList(ANALYTICS_SNAPSHOTS_COLLECTION)], expired: expiredBy },
+    { collection: ANALYTICS_SERIES_COLLECTION, backfill: backfillAnalyticsSeries, deltas: (d) => analyticsSeriesCounterDeltas(d), lists: [expiryList(ANALYTICS_SERIES_COLLECTION)], expired: expiredBy },
+  ],
+  {
+    [POST_METRICS_COLLECTION]: ['accountId_capturedAt', 'accountId_platform_capturedAt', 'expiresAt'],
+    [ANALYTICS_SNAPSHOTS_COLLECTION]: ['expiresAt'],
+    [ANALYTICS_SERIES_COLLECTION]: ['expiresAt'],
+  },
+);
+
 /** Every step, in the order they run. Steps of other collections join this list. */
-export const MIGRATION_STEPS: MigrationStep[] = [uploadListsStep];
+export const MIGRATION_STEPS: MigrationStep[] = [uploadListsStep, analyticsListsStep];
 
 /**
  * Runs the steps not yet done (all of them again with `recount`). The accounts are the operator
@@ -122,9 +201,15 @@ export async function migrate(
     const after = opts.recount || saved?.done ? '' : String(saved?.lastAccount ?? '');
     const report: StepReport = { id: step.id, status: 'done', accounts: 0, changed: Number(saved?.changed ?? 0), counted: 0 };
     if (opts.recount || saved?.done) report.changed = 0;
-    for (const accountId of accounts) {
+    if (step.all) {
+      const r = await step.all(db, counters, { recount: opts.recount === true });
+      report.changed += r.changed;
+      report.counted += r.counted;
+      if (r.counted > 0) log(`${step.id}: ${r.counted} records, ${r.changed} changed`);
+    }
+    for (const accountId of step.account ? accounts : []) {
       if (after && accountId <= after) continue;
-      const r = await step.account(db, counters, accountId, { recount: opts.recount === true });
+      const r = await step.account!(db, counters, accountId, { recount: opts.recount === true });
       report.accounts += 1;
       report.changed += r.changed;
       report.counted += r.counted;
