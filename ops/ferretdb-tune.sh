@@ -46,9 +46,9 @@ declare -A FIELDS=(
   [agent_oauth_clients]="_id"
   [agent_oauth_codes]="_id"
   [agent_oauth_tokens]="_id grantId"
-  [analytics_snapshots]="_id series"
-  [analytics_series]="_id"
-  [post_metrics]="_id accountId"
+  [analytics_snapshots]="_id series xk"
+  [analytics_series]="_id xk"
+  [post_metrics]="_id lk xk"
 )
 
 if [ $# -gt 0 ]; then

@@ -1,4 +1,4 @@
-import { addDays, captureKey, decodeCaptureCursor, encodeCaptureCursor, type AnalyticsSnapshot } from '../../core/domain/analytics-history';
+import { addDays, captureKey, type AnalyticsSnapshot } from '../../core/domain/analytics-history';
 import {
   dayOfYear, rangeValues, SERIES_DAYS, seriesFigures, yearOf, type SeriesName,
 } from '../../core/domain/analytics-series';
@@ -71,19 +71,18 @@ export function createMemoryPostMetricsCaptures(): PostMetricsCaptureRepository 
       rows.set(captureKey(capture.accountId, capture.platform, capture.platformPostId), { capture: copy(capture), expiresAt: new Date(expiresAt.getTime()) });
     },
     async list(q) {
-      const after = q.cursor !== undefined ? decodeCaptureCursor(q.cursor) : undefined;
       const sorted = [...rows.entries()]
-        .map(([key, r]) => ({ key, c: r.capture }))
+        .map(([key, r]) => ({ key, c: r.capture, t: r.capture.capturedAt.getTime() }))
         .filter(({ c }) => c.accountId === q.accountId && (q.platform === undefined || c.platform === q.platform)
           && (q.since === undefined || c.capturedAt >= q.since) && (q.until === undefined || c.capturedAt < q.until))
-        .filter(({ key, c }) => !after || c.capturedAt.getTime() < after.at || (c.capturedAt.getTime() === after.at && key < after.key))
-        .sort((a, b) => b.c.capturedAt.getTime() - a.c.capturedAt.getTime() || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
-      const page = sorted.slice(0, q.limit);
+        .sort((a, b) => b.t - a.t || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
+      const after = q.after;
+      let from = after ? sorted.findIndex((r) => r.t < after.t || (r.t === after.t && r.key < after.id)) : 0;
+      if (from < 0) from = sorted.length;
+      const page = sorted.slice(from, from + q.limit);
       const last = page[page.length - 1];
-      return {
-        items: page.map(({ c }) => copy(c)),
-        nextCursor: sorted.length > q.limit && last ? encodeCaptureCursor({ at: last.c.capturedAt.getTime(), key: last.key }) : null,
-      };
+      const next = from + q.limit < sorted.length && last ? { hour: last.c.capturedAt.toISOString().slice(0, 13), t: last.t, id: last.key } : undefined;
+      return { items: page.map(({ c }) => copy(c)), total: sorted.length, ...(next ? { next } : {}) };
     },
     async deleteExpired(now) {
       let n = 0;

@@ -1,5 +1,5 @@
-import { Binary, type Db, type Document, type Filter } from 'mongodb';
-import { addDays, captureKey, decodeCaptureCursor, encodeCaptureCursor, type AnalyticsSnapshot } from '../../core/domain/analytics-history';
+import { Binary, type Collection, type Db, type Document } from 'mongodb';
+import { addDays, captureKey, type AnalyticsSnapshot } from '../../core/domain/analytics-history';
 import {
   dayOfYear, rangeValues, SERIES_DAYS, SERIES_NAMES, seriesFigures, yearOf, yearSpans, type SeriesName,
 } from '../../core/domain/analytics-series';
@@ -7,7 +7,10 @@ import type { Platform } from '../../core/domain/platforms';
 import type {
   AnalyticsSnapshotRepository, PostMetricsCapture, PostMetricsCaptureRepository,
 } from '../../core/ports/storage/analytics-history';
+import { bucketPage, bucketsOf } from './bucket-list';
 import { clean, ensureIndexes, retryDuplicateUpsert, strip, type IdDoc } from './collections';
+import { expiryBackfill, expiryKey, expiryKeyDelta, storedExpiryDeltas, sweepExpired, type ExpiryGrain } from './expiry-list';
+import { listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
 
 /** One document per (account, profile, network, UTC day): the record. `series` names its month for equality reads. */
 export const ANALYTICS_SNAPSHOTS_COLLECTION = 'analytics_snapshots';
@@ -22,6 +25,14 @@ export const ANALYTICS_SNAPSHOTS_COLLECTION = 'analytics_snapshots';
 export const ANALYTICS_SERIES_COLLECTION = 'analytics_series';
 /** One document per (account, network, post): the last live metrics fetched for it. */
 export const POST_METRICS_COLLECTION = 'post_metrics';
+/**
+ * The expiry keys' grains (adapters/mongo/expiry-list.ts): a day's snapshot taken again the same
+ * day keeps its key, a year's series extended day after day changes its key once a month; each
+ * goes within a day (a month) after it expired.
+ */
+const SNAPSHOT_EXPIRY: ExpiryGrain = 'day';
+const SERIES_EXPIRY: ExpiryGrain = 'month';
+const POST_METRICS_EXPIRY: ExpiryGrain = 'hour';
 /** The year documents of the previous design (`d.<MM-DD>`), replaced by ANALYTICS_SERIES_COLLECTION. */
 const RETIRED_YEARS_COLLECTION = 'analytics_years';
 
@@ -119,7 +130,10 @@ function decodeYear(stored: unknown): Float64Array {
 
 /** The stored document of one series' year of a profile, per network (what `put` writes; bulk loaders such as the benchmark insert it). */
 export function seriesDocument(accountId: string, profileUsername: string, year: number, name: SeriesName, networks: ReadonlyMap<Platform, Float64Array>, expiresAt: Date): IdDoc {
-  return { _id: seriesId(accountId, profileUsername, year, name), n: Object.fromEntries([...networks].map(([p, values]) => [p, encodeYear(values)])), expiresAt };
+  return {
+    _id: seriesId(accountId, profileUsername, year, name), n: Object.fromEntries([...networks].map(([p, values]) => [p, encodeYear(values)])),
+    expiresAt, xk: expiryKey(ANALYTICS_SERIES_COLLECTION, expiresAt, SERIES_EXPIRY),
+  };
 }
 
 const fromDoc = (d: Document): AnalyticsSnapshot => ({
@@ -127,14 +141,28 @@ const fromDoc = (d: Document): AnalyticsSnapshot => ({
   connectionId: d.connectionId as string, date: d.date as string, metrics: d.metrics as AnalyticsSnapshot['metrics'], capturedAt: d.capturedAt as Date,
 });
 
-function snapshotDocument(s: AnalyticsSnapshot, expiresAt: Date): IdDoc {
+/** The stored document of one day's snapshot (what `put` writes; the scale bench inserts it). */
+export function snapshotDocument(s: AnalyticsSnapshot, expiresAt: Date): IdDoc {
   const metrics = Object.fromEntries(Object.entries(s.metrics).filter(([k, v]) => FIELD.test(k) && (typeof v === 'number' || v === null)));
   const series = monthKey(s.accountId, s.profileUsername, s.platform, s.date.slice(0, 7));
   return clean({
     _id: `${series}:${s.date.slice(8, 10)}`, series, accountId: s.accountId, profileUsername: s.profileUsername, platform: s.platform,
-    connectionId: s.connectionId, date: s.date, metrics, capturedAt: s.capturedAt, expiresAt,
+    connectionId: s.connectionId, date: s.date, metrics, capturedAt: s.capturedAt, expiresAt, xk: expiryKey(ANALYTICS_SNAPSHOTS_COLLECTION, expiresAt, SNAPSHOT_EXPIRY),
   });
 }
+
+/**
+ * The counter deltas of a stored snapshot or series document (its expiry list): for the
+ * migration's counts of the documents it backfilled (`backfillAnalyticsSnapshot`,
+ * `backfillAnalyticsSeries`) and the scale bench's.
+ */
+export const analyticsSnapshotCounterDeltas = (doc: Document, by = 1): CounterDelta[] =>
+  [expiryKeyDelta(expiryKey(ANALYTICS_SNAPSHOTS_COLLECTION, doc.expiresAt as Date, SNAPSHOT_EXPIRY), by)];
+export const analyticsSeriesCounterDeltas = (doc: Document, by = 1): CounterDelta[] =>
+  [expiryKeyDelta(expiryKey(ANALYTICS_SERIES_COLLECTION, doc.expiresAt as Date, SERIES_EXPIRY), by)];
+/** What the migration sets on a snapshot (or series) document written before its expiry key (null: it has it). */
+export const backfillAnalyticsSnapshot = (doc: Document): { $set: Document } | null => expiryBackfill(ANALYTICS_SNAPSHOTS_COLLECTION, SNAPSHOT_EXPIRY, doc);
+export const backfillAnalyticsSeries = (doc: Document): { $set: Document } | null => expiryBackfill(ANALYTICS_SERIES_COLLECTION, SERIES_EXPIRY, doc);
 
 const later = (a: unknown, b: Date): Date => (a instanceof Date && a > b ? a : b);
 
@@ -142,47 +170,81 @@ const later = (a: unknown, b: Date): Date => (a instanceof Date && a > b ? a : b
  * Snapshots on FerretDB/MongoDB. The record: one document per day, `_id` =
  * `<account>:<profile>:<network>:<YYYY-MM>:<DD>` with its month in `series`, written by one
  * replace of its own document (days never share a document: FerretDB 1.x loses concurrent updates
- * of one document); `latestOnOrBefore` reads it by month (equality on `series`). Ranges read the
- * series documents (ANALYTICS_SERIES_COLLECTION): one `_id` get per series and year, `concurrency`
- * at a time, never a scan (FerretDB pushes `_id` equality down; `$in` it evaluates over the whole
- * collection). `put` replaces the day's document, then sets the network's array in each series of
- * the year it touches, read-modify-write: one writer per profile (the round takes one network
- * at a time; see the port), and calls for one profile's year are serialized here. Expiry is a
- * field and the analytics pool's periodic cleanup (no TTL indexes).
+ * of one document); `latestOnOrBefore` reads it by month (equality on `series`, at most 31
+ * documents a month, over the lookback's months). Ranges read the series documents
+ * (ANALYTICS_SERIES_COLLECTION): one `_id` get per series and calendar year the range touches
+ * (a 30-day or a 365-day range: one or two per series), `concurrency` at a time, never a scan
+ * (FerretDB pushes `_id` equality down; `$in` it evaluates over the whole collection). `put`
+ * replaces the day's document, then sets the network's array in each series of the year it
+ * touches, read-modify-write: one writer per profile (the round takes one network at a time; see
+ * the port), and calls for one profile's year are serialized here. Expiry (no TTL indexes): both
+ * collections' documents are in expiry lists (`xk`, adapters/mongo/expiry-list.ts), swept by the
+ * analytics pool's periodic cleanup hour by hour, by equality.
  */
-export async function createMongoAnalyticsSnapshots(db: Db, opts: { concurrency?: number } = {}): Promise<AnalyticsSnapshotRepository> {
+export async function createMongoAnalyticsSnapshots(db: Db, opts: { concurrency?: number; counters?: ListCounters } = {}): Promise<AnalyticsSnapshotRepository> {
   const days = db.collection<IdDoc>(ANALYTICS_SNAPSHOTS_COLLECTION);
   const yearSeries = db.collection<IdDoc>(ANALYTICS_SERIES_COLLECTION);
   await ensureIndexes(days, [
     { key: { series: 1 }, name: 'series' },
-    { key: { expiresAt: 1 }, name: 'expiresAt' },
+    { key: { xk: 1 }, name: 'xk' },
   ]);
-  await ensureIndexes(yearSeries, [{ key: { expiresAt: 1 }, name: 'expiresAt' }]);
+  await ensureIndexes(yearSeries, [{ key: { xk: 1 }, name: 'xk' }]);
+  const counters = opts.counters ?? await listCountersFor(db);
   const concurrency = opts.concurrency ?? 8;
   const serialized = serializedByKey();
-  const month = (key: string) => days.find({ series: key }, { projection: { _id: 0, series: 0, expiresAt: 0 } }).toArray();
+  const month = (key: string) => days.find({ series: key }, { projection: { _id: 0, series: 0, expiresAt: 0, xk: 0 } }).toArray();
+  const undo = (deltas: CounterDelta[]) => deltas.map((d) => ({ ...d, by: -d.by }));
 
   const networkOf = (doc: Document | null | undefined, platform: Platform): unknown => (doc?.n as Record<string, unknown> | undefined)?.[platform];
+
+  /**
+   * Writes series documents, moving their expiry counts: the new expiry counted before the
+   * write, the old one (of the documents as they were read, when counted) uncounted after.
+   */
+  const writeSeries = async (ops: Parameters<typeof yearSeries.bulkWrite>[0], moves: Array<{ from: Document | null | undefined; to?: string }>) => {
+    const moved = moves.filter((m) => m.from?.xk !== m.to);
+    const added = moved.flatMap((m) => (m.to ? [expiryKeyDelta(m.to, 1)] : []));
+    await counters.add(added);
+    try {
+      await retryDuplicateUpsert(() => yearSeries.bulkWrite(ops, { ordered: false }), 'analytics series');
+    } catch (err) {
+      await counters.add(undo(added));
+      throw err;
+    }
+    await counters.add(moved.flatMap((m) => storedExpiryDeltas(m.from, -1)));
+  };
 
   return {
     async put(s, expiresAt) {
       const year = yearOf(s.date);
       await serialized(yearKey(s.accountId, s.profileUsername, year), async () => {
         const { _id, ...doc } = snapshotDocument(s, expiresAt);
+        // Counted under its expiry key before it is there, unless the day's snapshot already is.
+        const prior = await days.findOne({ _id }, { projection: { xk: 1 } });
+        const added = prior?.xk === doc.xk ? [] : storedExpiryDeltas(doc, 1);
+        await counters.add(added);
         // The day's earlier snapshot comes back with the replace (FerretDB takes no projection here).
-        const replaced = await retryDuplicateUpsert(() => days.findOneAndReplace({ _id }, doc, { upsert: true, returnDocument: 'before' }), 'analytics snapshot');
+        let replaced: Document | null;
+        try {
+          replaced = await retryDuplicateUpsert(() => days.findOneAndReplace({ _id }, doc, { upsert: true, returnDocument: 'before' }), 'analytics snapshot');
+        } catch (err) {
+          await counters.add(undo(added));
+          throw err;
+        }
+        if (replaced?.xk !== doc.xk) await counters.add(storedExpiryDeltas(replaced, -1));
         // The year's series this day changes: the network's array of each read, changed and set
         // (the other networks' arrays are left as they are; the writes in one round trip).
         const figures = [...seriesFigures(s, replaced?.metrics as AnalyticsSnapshot['metrics'] | undefined)];
         const ids = figures.map(([name]) => seriesId(s.accountId, s.profileUsername, year, name));
         const field = `n.${s.platform}`;
-        const current = await mapBounded(ids, concurrency, (id) => yearSeries.findOne({ _id: id }, { projection: { [field]: 1, expiresAt: 1 } }));
+        const current = await mapBounded(ids, concurrency, (id) => yearSeries.findOne({ _id: id }, { projection: { [field]: 1, expiresAt: 1, xk: 1 } }));
+        const moves = current.map((from) => ({ from, until: later(from?.expiresAt, expiresAt) })).map((m) => ({ ...m, to: expiryKey(ANALYTICS_SERIES_COLLECTION, m.until, SERIES_EXPIRY) }));
         const ops = figures.map(([, figure], i) => {
           const values = decodeYear(networkOf(current[i], s.platform));
           values[dayOfYear(s.date)] = figure;
-          return { updateOne: { filter: { _id: ids[i]! }, update: { $set: { [field]: encodeYear(values), expiresAt: later(current[i]?.expiresAt, expiresAt) } }, upsert: true } };
+          return { updateOne: { filter: { _id: ids[i]! }, update: { $set: { [field]: encodeYear(values), expiresAt: moves[i]!.until, xk: moves[i]!.to } }, upsert: true } };
         });
-        await retryDuplicateUpsert(() => yearSeries.bulkWrite(ops, { ordered: false }), 'analytics series');
+        await writeSeries(ops, moves);
       });
     },
     async series(accountId, profileUsername, platforms, names, start, end) {
@@ -221,20 +283,28 @@ export async function createMongoAnalyticsSnapshots(db: Db, opts: { concurrency?
             rebuilt.set(name, row);
           }
         }
-        const ops = SERIES_NAMES.map((name) => {
+        // The series as they are: their expiry counts leave with them.
+        const ids = SERIES_NAMES.map((name) => seriesId(accountId, profileUsername, year, name));
+        const current = await mapBounded(ids, concurrency, (_id) => yearSeries.findOne({ _id }, { projection: { expiresAt: 1, xk: 1 } }));
+        const moves: Array<{ from: Document | null | undefined; to?: string }> = [];
+        const ops = SERIES_NAMES.map((name, i) => {
           const row = rebuilt.get(name);
-          const _id = seriesId(accountId, profileUsername, year, name);
-          if (!row) return { deleteOne: { filter: { _id } } };
+          const _id = ids[i]!;
+          if (!row) {
+            moves.push({ from: current[i] });
+            return { deleteOne: { filter: { _id } } };
+          }
           const { _id: _, ...replacement } = seriesDocument(accountId, profileUsername, year, name, row.networks, row.expiresAt);
+          moves.push({ from: current[i], to: replacement.xk as string });
           return { replaceOne: { filter: { _id }, replacement, upsert: true } };
         });
-        await retryDuplicateUpsert(() => yearSeries.bulkWrite(ops, { ordered: false }), 'analytics series');
+        await writeSeries(ops, moves);
         return docs.length;
       });
     },
     async deleteExpired(now) {
-      await yearSeries.deleteMany({ expiresAt: { $lte: now } });
-      return (await days.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+      await sweepExpired({ collection: ANALYTICS_SERIES_COLLECTION, col: yearSeries as unknown as Collection<Document>, counters, now });
+      return (await sweepExpired({ collection: ANALYTICS_SNAPSHOTS_COLLECTION, col: days as unknown as Collection<Document>, counters, now })).length;
     },
   };
 }
@@ -244,44 +314,106 @@ export async function dropRetiredYearDocuments(db: Db): Promise<boolean> {
   return db.collection(RETIRED_YEARS_COLLECTION).drop().catch(() => false);
 }
 
+/** The version of the list keys a post metrics row carries (`lv`); a row without it is the migration's (backfillPostMetrics). */
+export const POST_METRICS_LIST_VERSION = 1;
+const POST_METRICS_STORAGE_ONLY = ['expiresAt', 'lk', 'xk', 'lv'];
+
+/**
+ * The lists a post metrics row is in (docs/storage/lists.md), both by capturedAt, lane `all`:
+ * `pm|<account>|` (every network) and `pm|<account>|<network>` (the platform filter). The row
+ * keeps both bucket keys in `lk`; `xk` is its expiry key (adapters/mongo/expiry-list.ts).
+ */
+export const postMetricsList = (accountId: string, platform?: string): string => `pm|${encodeURIComponent(accountId)}|${platform ?? ''}`;
+
+type ListedCapture = { accountId: string; platform: string; capturedAt: Date; expiresAt: Date };
+
+const postMetricsKeys = (c: ListedCapture): Document => ({
+  lv: POST_METRICS_LIST_VERSION,
+  // Month, day and hour keys of both lists: bucket-list.ts reads whichever size the page needs.
+  lk: [postMetricsList(c.accountId), postMetricsList(c.accountId, c.platform)].flatMap((list) => bucketsOf(c.capturedAt).map((b) => `${list}#${b}`)),
+  xk: expiryKey(POST_METRICS_COLLECTION, c.expiresAt, POST_METRICS_EXPIRY),
+});
+
+/** The stored row of a capture (what `record` writes; the scale bench inserts it). */
+export function postMetricsDocument(c: PostMetricsCapture, expiresAt: Date): IdDoc {
+  return { _id: captureKey(c.accountId, c.platform, c.platformPostId), ...clean(c), expiresAt, ...postMetricsKeys({ ...c, expiresAt }) };
+}
+
+/** The list deltas of a stored row (its two lists), without its expiry. */
+const postMetricsListDeltas = (d: Document, by: number): CounterDelta[] =>
+  [postMetricsList(d.accountId as string), postMetricsList(d.accountId as string, d.platform as string)].map((list) => ({ list, lane: 'all', at: d.capturedAt as Date, by }));
+
+/**
+ * The counter deltas of a stored row entering (`by` 1) or leaving (-1) its lists and its expiry
+ * list: for the migration's counts of rows it backfilled, and the scale bench's.
+ */
+export const postMetricsCounterDeltas = (doc: Document, by = 1): CounterDelta[] =>
+  [...postMetricsListDeltas(doc, by), expiryKeyDelta(expiryKey(POST_METRICS_COLLECTION, doc.expiresAt as Date, POST_METRICS_EXPIRY), by)];
+
+/** What the migration sets on a row written before the list keys (null: it has them). */
+export function backfillPostMetrics(doc: Document): { $set: Document } | null {
+  if (doc.lv === POST_METRICS_LIST_VERSION) return null;
+  if (!(doc.capturedAt instanceof Date) || !(doc.expiresAt instanceof Date)) return null;
+  return { $set: postMetricsKeys(doc as unknown as ListedCapture) };
+}
+
 /**
  * Post metric captures, `_id` = `<account>:<network>:<post id>` (a later fetch replaces the row).
- * The cached endpoint lists an account's rows newest first with a keyset cursor (capture time,
- * then `_id`), so a page costs one indexed find however deep it is.
+ * The cached endpoint lists an account's rows newest first from hour buckets: a page reads the
+ * list's counters and the buckets of the hours it returns (bucketPage), never every row of the
+ * account; `since`/`until` cut the edge hours exactly. Expiry: sweepExpired over `xk`.
  */
-export async function createMongoPostMetricsCaptures(db: Db): Promise<PostMetricsCaptureRepository> {
+export async function createMongoPostMetricsCaptures(db: Db, counters?: ListCounters): Promise<PostMetricsCaptureRepository> {
+  const listCounters = counters ?? await listCountersFor(db);
   const col = db.collection<IdDoc>(POST_METRICS_COLLECTION);
   await ensureIndexes(col, [
-    { key: { accountId: 1, capturedAt: -1 }, name: 'accountId_capturedAt' },
-    { key: { accountId: 1, platform: 1, capturedAt: -1 }, name: 'accountId_platform_capturedAt' },
-    { key: { expiresAt: 1 }, name: 'expiresAt' },
+    { key: { lk: 1 }, name: 'lk' },
+    { key: { xk: 1 }, name: 'xk' },
   ]);
+  const serialized = serializedByKey();
   return {
     async record(c, expiresAt) {
-      const _id = captureKey(c.accountId, c.platform, c.platformPostId);
-      await retryDuplicateUpsert(() => col.replaceOne({ _id }, { ...clean(c), expiresAt }, { upsert: true }), 'post metrics');
+      const { _id, ...doc } = postMetricsDocument(c, expiresAt);
+      // One post's fetches in this process one after another: each reads back the row it replaced.
+      await serialized(_id, async () => {
+        const added = postMetricsCounterDeltas(doc, 1);
+        // Counted in its new hour before it is there, uncounted from the old one after (the
+        // replace returns the row as it was: no read before the write).
+        await listCounters.add(added);
+        let before: Document | null;
+        try {
+          before = await retryDuplicateUpsert(() => col.findOneAndReplace({ _id }, doc, { upsert: true, returnDocument: 'before' }), 'post metrics');
+        } catch (err) {
+          await listCounters.add(added.map((d) => ({ ...d, by: -d.by })));
+          throw err;
+        }
+        if (before?.lv === POST_METRICS_LIST_VERSION) await listCounters.add([...postMetricsListDeltas(before, -1), ...storedExpiryDeltas(before, -1)]);
+      });
     },
     async list(q) {
-      const after = q.cursor !== undefined ? decodeCaptureCursor(q.cursor) : undefined;
-      const filter: Filter<IdDoc> = { accountId: q.accountId };
-      if (q.platform !== undefined) filter.platform = q.platform;
-      if (q.since !== undefined || q.until !== undefined) {
-        filter.capturedAt = { ...(q.since !== undefined ? { $gte: q.since } : {}), ...(q.until !== undefined ? { $lt: q.until } : {}) };
-      }
-      if (after) {
-        const at = new Date(after.at);
-        filter.$or = [{ capturedAt: { $lt: at } }, { capturedAt: at, _id: { $lt: after.key } }];
-      }
-      const docs = await col.find(filter).sort({ capturedAt: -1, _id: -1 }).limit(q.limit + 1).toArray();
-      const page = docs.slice(0, q.limit);
-      const last = page[page.length - 1];
+      const list = postMetricsList(q.accountId, q.platform);
+      const page = await bucketPage({
+        counts: await listCounters.hours(list), lane: 'all', limit: Math.max(0, Math.floor(q.limit)),
+        ...(q.since ? { from: q.since } : {}),
+        // until is exclusive; bucketPage's `to` inclusive (times are whole milliseconds).
+        ...(q.until ? { to: new Date(q.until.getTime() - 1) } : {}),
+        ...(q.after ? { after: q.after } : { offset: 0 }),
+        read: (bucket) => col.find({ lk: `${list}#${bucket}` }).toArray(),
+        position: (d: Document) => ({ t: (d.capturedAt as Date).getTime(), id: d._id as string }),
+      });
       return {
-        items: page.map((d) => strip(d, 'expiresAt') as unknown as PostMetricsCapture),
-        nextCursor: docs.length > q.limit && last ? encodeCaptureCursor({ at: (last.capturedAt as Date).getTime(), key: last._id }) : null,
+        items: page.items.map((d) => strip(d, ...POST_METRICS_STORAGE_ONLY) as unknown as PostMetricsCapture),
+        total: page.total,
+        ...(page.next ? { next: page.next } : {}),
       };
     },
     async deleteExpired(now) {
-      return (await col.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+      const removed = await sweepExpired({
+        collection: POST_METRICS_COLLECTION, col: col as unknown as Collection<Document>, counters: listCounters, now,
+        projection: { accountId: 1, platform: 1, capturedAt: 1, lv: 1 },
+        deltas: (d) => (d.lv === POST_METRICS_LIST_VERSION ? postMetricsListDeltas(d, -1) : []),
+      });
+      return removed.length;
     },
   };
 }

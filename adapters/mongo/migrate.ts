@@ -1,11 +1,17 @@
 import type { Db, Document } from 'mongodb';
 import { COLLECTIONS } from './collections';
 import { hourBucket, type CounterDelta, type ListCounters } from './list-counters';
-import { MEDIA_MIGRATION_STEPS } from './migrate-media';
-import type { MigrationStep } from './migration-step';
 import { listedFromDoc, listKeys, listLists, storedCounterDeltas, UPLOAD_LIST_VERSION } from './uploads';
-
-export type { MigrationStep } from './migration-step';
+import {
+  ANALYTICS_SERIES_COLLECTION, ANALYTICS_SNAPSHOTS_COLLECTION, analyticsSeriesCounterDeltas, analyticsSnapshotCounterDeltas, backfillAnalyticsSeries,
+  backfillAnalyticsSnapshot, backfillPostMetrics, POST_METRICS_COLLECTION, postMetricsCounterDeltas,
+} from './analytics-history';
+import { expiryList } from './expiry-list';
+import { PLATFORMS } from '../../core/domain/platforms';
+import { backfillConnectedAccount, connectedAccountCounterDeltas, platformList } from './connected-accounts';
+import { backfillMediaJob, MEDIA_JOBS_COLLECTION, mediaJobCounterDeltas, mediaJobList } from './media-jobs';
+import { backfillMediaUsage, MEDIA_USAGE_COLLECTION, mediaUsageCounterDeltas } from './media-usage';
+import { profileCounterDeltas, profileList } from './profiles';
 
 /**
  * Versioned, idempotent, resumable migrations of stored data (`npm run herald -- migrate`,
@@ -20,6 +26,17 @@ export type { MigrationStep } from './migration-step';
  * from them.
  */
 export const MIGRATIONS = 'herald_migrations';
+
+export interface MigrationStep {
+  id: string;
+  description: string;
+  /** Migrates one account's records; returns how many records it changed and counted. */
+  account?(db: Db, counters: ListCounters, accountId: string, opts: { recount: boolean }): Promise<{ changed: number; counted: number }>;
+  /** Or, for lists that span accounts (expiry lists): every record at once. */
+  all?(db: Db, counters: ListCounters, opts: { recount: boolean }): Promise<{ changed: number; counted: number }>;
+  /** Once every account is done (dropping what the step replaced, e.g. obsolete indexes). */
+  finish?(db: Db): Promise<void>;
+}
 
 export interface StepReport {
   id: string;
@@ -86,8 +103,138 @@ export const uploadListsStep: MigrationStep = {
   },
 };
 
+/**
+ * A collection whose records each get keys (`backfill`) and counts (`deltas`), read in one pass:
+ * for lists that span accounts (expiry lists). A record already expired is deleted instead (a
+ * cleanup would never see it: its hour has passed).
+ */
+export interface CollectionBackfill {
+  collection: string;
+  backfill(doc: Document): { $set: Document } | null;
+  deltas(doc: Document): CounterDelta[];
+  /** Lists that exist whatever the records are (a recount clears them too). */
+  lists?: string[];
+  expired?(doc: Document, now: Date): boolean;
+}
+
+export function collectionsStep(id: string, description: string, collections: CollectionBackfill[], dropIndexes: Record<string, string[]> = {}): MigrationStep {
+  return {
+    id,
+    description,
+    async all(db, counters) {
+      const t = tally();
+      let changed = 0;
+      let counted = 0;
+      const now = new Date();
+      for (const c of collections) {
+        for (const list of c.lists ?? []) t.add([{ list, lane: 'all', at: now, by: 0 }]);
+        const col = db.collection<Document>(c.collection);
+        for await (const doc of col.find({})) {
+          if (c.expired?.(doc, now)) {
+            await col.deleteOne({ _id: doc._id });
+            changed += 1;
+            continue;
+          }
+          const set = c.backfill(doc);
+          if (set) {
+            await col.updateOne({ _id: doc._id }, set);
+            Object.assign(doc, set.$set);
+            changed += 1;
+          }
+          t.add(c.deltas(doc));
+          counted += 1;
+        }
+      }
+      await counters.replace(t.lists(), t.deltas(), { clear: true });
+      return { changed, counted };
+    },
+    async finish(db) {
+      for (const [collection, names] of Object.entries(dropIndexes)) {
+        const col = db.collection(collection);
+        const have = new Set((await col.indexes().catch(() => [])).map((i) => i.name));
+        for (const name of names) if (have.has(name)) await col.dropIndex(name);
+      }
+    },
+  };
+}
+
+const expiredBy = (doc: Document, now: Date) => doc.expiresAt instanceof Date && doc.expiresAt.getTime() <= now.getTime();
+
+export const analyticsListsStep = collectionsStep(
+  '2026-12-analytics-lists',
+  'cached post metrics: hour-bucket list keys and counters; post metrics, snapshots and series: expiry keys',
+  [
+    { collection: POST_METRICS_COLLECTION, backfill: backfillPostMetrics, deltas: (d) => postMetricsCounterDeltas(d), lists: [expiryList(POST_METRICS_COLLECTION)], expired: expiredBy },
+    { collection: ANALYTICS_SNAPSHOTS_COLLECTION, backfill: backfillAnalyticsSnapshot, deltas: (d) => analyticsSnapshotCounterDeltas(d), lists: [expiryList(ANALYTICS_SNAPSHOTS_COLLECTION)], expired: expiredBy },
+    { collection: ANALYTICS_SERIES_COLLECTION, backfill: backfillAnalyticsSeries, deltas: (d) => analyticsSeriesCounterDeltas(d), lists: [expiryList(ANALYTICS_SERIES_COLLECTION)], expired: expiredBy },
+  ],
+  {
+    [POST_METRICS_COLLECTION]: ['accountId_capturedAt', 'accountId_platform_capturedAt', 'expiresAt'],
+    [ANALYTICS_SNAPSHOTS_COLLECTION]: ['expiresAt'],
+    [ANALYTICS_SERIES_COLLECTION]: ['expiresAt'],
+  },
+);
+
+/** Writes the keys each of the account's records in `collection` lacks; counts every record with `count`. */
+async function backfillAccount(db: Db, collection: string, accountId: string, keys: (doc: Document) => { $set: Document } | null, count: (doc: Document) => void) {
+  const col = db.collection<Document>(collection);
+  let changed = 0;
+  let counted = 0;
+  for await (const doc of col.find({ accountId })) {
+    const update = keys(doc);
+    if (update) {
+      await col.updateOne({ _id: doc._id }, update);
+      changed += 1;
+    }
+    count(doc);
+    counted += 1;
+  }
+  return { changed, counted };
+}
+
+/** Media jobs get their list keys (`jk`), media-minute entries theirs (`uk`); the job list and every month of minutes their counters. */
+export const mediaListsStep: MigrationStep = {
+  id: '2026-12-media-lists',
+  description: 'media jobs and media minutes: bucket list keys (jk, uk) and their counters (job list; per month reserved and settled seconds, entries)',
+  async account(db, counters, accountId) {
+    const t = tally();
+    const jobs = await backfillAccount(db, MEDIA_JOBS_COLLECTION, accountId, backfillMediaJob, (doc) => t.add(mediaJobCounterDeltas(doc)));
+    const entries = await backfillAccount(db, MEDIA_USAGE_COLLECTION, accountId, backfillMediaUsage, (doc) => t.add(mediaUsageCounterDeltas(doc)));
+    // Rebuilt from the records: what a daemon of this version counted before is replaced, not added to.
+    await counters.replace([...new Set([...t.lists(), mediaJobList(accountId)])], t.deltas(), { clear: true });
+    return { changed: jobs.changed + entries.changed, counted: jobs.counted + entries.counted };
+  },
+  async finish(db) {
+    // The indexes the lists replaced (the job list's sort, the month's lookup): each only slowed writes down.
+    for (const [collection, name] of [[MEDIA_JOBS_COLLECTION, 'accountId_createdAt'], [MEDIA_USAGE_COLLECTION, 'accountId_month']] as const) {
+      const col = db.collection(collection);
+      const names = new Set((await col.indexes().catch(() => [])).map((i) => i.name));
+      if (names.has(name)) await col.dropIndex(name);
+    }
+  },
+};
+
+/** Every account's profiles counted (the plan-limit check and `count` read the counts). */
+export const profileCountsStep: MigrationStep = {
+  id: '2026-12-profile-counts',
+  description: 'profiles: the profile count of every account (the plan-limit check reads it)',
+  async account(db, counters, accountId) {
+    const t = tally();
+    const { counted } = await backfillAccount(db, COLLECTIONS.profiles, accountId, () => null, (doc) => t.add(profileCounterDeltas(doc)));
+    await counters.replace([profileList(accountId)], t.deltas(), { clear: true });
+    return { changed: 0, counted };
+  },
+};
+
+/** Connections get their sweep key (`pk`, at their connectedAt); each network's sweep list (shared by the accounts) its counters. */
+export const connectionSweepStep = collectionsStep(
+  '2026-12-connection-sweep',
+  'connected accounts: the sweep list key (pk) and the per-network counters the refresh-ahead back-fill and the analytics snapshots walk',
+  [{ collection: COLLECTIONS.connectedAccounts, backfill: backfillConnectedAccount, deltas: (d) => connectedAccountCounterDeltas(d), lists: PLATFORMS.map(platformList) }],
+);
+
 /** Every step, in the order they run. Steps of other collections join this list. */
-export const MIGRATION_STEPS: MigrationStep[] = [uploadListsStep, ...MEDIA_MIGRATION_STEPS];
+export const MIGRATION_STEPS: MigrationStep[] = [uploadListsStep, analyticsListsStep, mediaListsStep, profileCountsStep, connectionSweepStep];
 
 /**
  * Runs the steps not yet done (all of them again with `recount`). The accounts are the operator
@@ -117,9 +264,15 @@ export async function migrate(
     const after = opts.recount || saved?.done ? '' : String(saved?.lastAccount ?? '');
     const report: StepReport = { id: step.id, status: 'done', accounts: 0, changed: Number(saved?.changed ?? 0), counted: 0 };
     if (opts.recount || saved?.done) report.changed = 0;
-    for (const accountId of accounts) {
+    if (step.all) {
+      const r = await step.all(db, counters, { recount: opts.recount === true });
+      report.changed += r.changed;
+      report.counted += r.counted;
+      if (r.counted > 0) log(`${step.id}: ${r.counted} records, ${r.changed} changed`);
+    }
+    for (const accountId of step.account ? accounts : []) {
       if (after && accountId <= after) continue;
-      const r = await step.account(db, counters, accountId, { recount: opts.recount === true });
+      const r = await step.account!(db, counters, accountId, { recount: opts.recount === true });
       report.accounts += 1;
       report.changed += r.changed;
       report.counted += r.counted;

@@ -4,6 +4,7 @@
  * the sums over a range are analytics-series.ts's. Pure: the clock is an argument.
  */
 import { invalidInput } from './errors';
+import { decodePageCursor, encodePageCursor, listFingerprint, type PagePosition } from './page-cursor';
 import { isPlatform, type Platform } from './platforms';
 
 /** The metrics `GET /total-impressions?metrics=` accepts, as the spec lists them. */
@@ -147,25 +148,30 @@ export function impressionsOf(s: AnalyticsSnapshot): number {
   return 0;
 }
 
-/** The position after one row of the newest-first capture list: its capture time and key. */
-export interface CaptureCursor {
-  at: number;
-  key: string;
-}
-
+/** The key of a post's captured metrics (its row in `GET /post-analytics/cached`): `<account>:<network>:<post id>`. */
 export const captureKey = (accountId: string, platform: string, platformPostId: string): string =>
   [accountId, platform, platformPostId].map(encodeURIComponent).join(':');
 
-export const encodeCaptureCursor = (c: CaptureCursor): string => `${c.at.toString(36)}~${encodeURIComponent(c.key)}`;
+const capturesFingerprint = (f: { platform?: string; since?: Date; until?: Date }) => listFingerprint('post-analytics-cached', { platform: f.platform, since: f.since, until: f.until });
 
-/** 400 `invalid_cursor` on anything `encodeCaptureCursor` did not make. */
-export function decodeCaptureCursor(cursor: string): CaptureCursor {
+/** The `next_cursor` of a page of `GET /post-analytics/cached` (core/domain/page-cursor.ts), bound to its filters. */
+export const encodeCapturesCursor = (next: PagePosition, filters: { platform?: string; since?: Date; until?: Date }): string =>
+  encodePageCursor(next, capturesFingerprint(filters));
+
+/**
+ * Where a `cursor` of `GET /post-analytics/cached` resumes: one of ours for the same filters, or
+ * one of the cursors issued before the list was bucketed (`<capture time, base 36>~<row key>`,
+ * unbound to filters), which names the same position. 400 `invalid_cursor` otherwise.
+ */
+export function decodeCapturesCursor(cursor: string, filters: { platform?: string; since?: Date; until?: Date }): PagePosition {
+  if (!cursor.includes('~')) return decodePageCursor(cursor, capturesFingerprint(filters));
   const m = /^([0-9a-z]{1,12})~([^~]+)$/.exec(cursor);
   if (m) {
     try {
-      return { at: parseInt(m[1]!, 36), key: decodeURIComponent(m[2]!) };
+      const at = parseInt(m[1]!, 36);
+      return { hour: new Date(at).toISOString().slice(0, 13), t: at, id: decodeURIComponent(m[2]!) };
     } catch {
-      // a malformed escape: answered below
+      // a malformed escape or time: answered below
     }
   }
   throw invalidInput('cursor is not one this endpoint gave; pass next_cursor from the previous page as is.', { field: 'cursor' }, 'invalid_cursor');

@@ -4,7 +4,7 @@
  * time, every fetch recorded) and `GET /post-analytics/cached` (the recorded fetches).
  */
 import {
-  dayOf, impressionsMetricsOf, parseMetrics, parsePlatformFilter, resolveRange, type AnalyticsSnapshot, type RangeQuery,
+  dayOf, decodeCapturesCursor, encodeCapturesCursor, impressionsMetricsOf, parseMetrics, parsePlatformFilter, resolveRange, type AnalyticsSnapshot, type RangeQuery,
 } from '../domain/analytics-history';
 import { computeTotals, seriesNeeded, type Totals } from '../domain/analytics-series';
 import { HeraldError, invalidInput, notFound, PlatformError, redditUnavailable } from '../domain/errors';
@@ -230,7 +230,11 @@ const instant = (field: string, raw: string | undefined): Date | undefined => {
   return at;
 };
 
-/** `GET /post-analytics/cached`: the recorded fetches, newest first, up to 200 a page; not rate limited. */
+/**
+ * `GET /post-analytics/cached`: the recorded fetches, newest first, up to 200 a page; not rate
+ * limited. The cursor form only (`cursor` = the previous page's `next_cursor`, with the same
+ * filters): each page reads the rows it returns and the hours they fall in (docs/storage/lists.md).
+ */
 export async function cachedPostAnalytics(deps: Pick<AnalyticsReadDeps, 'captures'>, account: OperatorAccount, q: CachedQuery) {
   let platform: Platform | undefined;
   if (q.platform !== undefined) {
@@ -245,14 +249,15 @@ export async function cachedPostAnalytics(deps: Pick<AnalyticsReadDeps, 'capture
   }
   const since = instant('since', q.since);
   const until = instant('until', q.until);
-  const page = await deps.captures.list({
-    accountId: account.id, limit, ...(platform ? { platform } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
-  });
+  const filters = { ...(platform ? { platform } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) };
+  const after = q.cursor !== undefined ? decodeCapturesCursor(q.cursor, filters) : undefined;
+  const page = await deps.captures.list({ accountId: account.id, limit, ...filters, ...(after ? { after } : {}) });
+  const nextCursor = page.next ? encodeCapturesCursor(page.next, filters) : null;
   return {
     posts: page.items.map((c) => ({
       platform: c.platform, platform_post_id: c.platformPostId, profile_username: c.profileUsername, source: c.source,
       ...(c.requestId ? { request_id: c.requestId } : {}), post_metrics: c.metrics, captured_at: c.capturedAt.toISOString(),
     })),
-    pagination: { limit, next_cursor: page.nextCursor, has_more: page.nextCursor !== null },
+    pagination: { limit, next_cursor: nextCursor, has_more: nextCursor !== null },
   };
 }

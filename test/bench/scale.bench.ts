@@ -59,9 +59,21 @@ async function plugins(): Promise<ScaleList[]> {
   return out;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+let agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
 
-function send(base: string, key: string, r: MeasuredRequest): Promise<{ status: number; body: string }> {
+/** A request; one more try when a kept-alive socket was closed by the server meanwhile. */
+async function send(base: string, key: string, r: MeasuredRequest): Promise<{ status: number; body: string }> {
+  try {
+    return await sendOnce(base, key, r);
+  } catch (err) {
+    if (!/socket hang up|ECONNRESET/.test((err as Error).message)) throw err;
+    agent.destroy();
+    agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+    return sendOnce(base, key, r);
+  }
+}
+
+function sendOnce(base: string, key: string, r: MeasuredRequest): Promise<{ status: number; body: string }> {
   const url = new URL(r.path, base);
   const payload = r.body === undefined ? undefined : JSON.stringify(r.body);
   return new Promise((resolve, reject) => {
@@ -170,6 +182,21 @@ async function makeAccount(b: BenchStack, role: SeededAccount['role'], n: number
   return { id: String(operator._id), role, apiKey, profiles, connections };
 }
 
+/**
+ * Drops the GIN indexes ops/ferretdb-tune.sh made on this database (FerretDB on PostgreSQL), so
+ * a bulk seed does not update them row by row; `tune` builds them again afterwards.
+ */
+function untune(dbName: string): void {
+  const psql = ['-h', process.env.PGHOST ?? '127.0.0.1', '-U', process.env.PGUSER ?? 'postgres', '-d', process.env.HERALD_FERRETDB_PG_DATABASE ?? 'ferretdb', '-qAt'];
+  try {
+    const names = execFileSync('psql', [...psql, '-c', `SELECT indexname FROM pg_indexes WHERE schemaname = '${dbName.replace(/'/g, '')}' AND indexname LIKE 'hgin\\_%'`], { encoding: 'utf8' })
+      .split('\n').filter(Boolean);
+    if (names.length) execFileSync('psql', [...psql, '-c', names.map((n) => `DROP INDEX IF EXISTS "${dbName}"."${n}";`).join(' ')], { stdio: 'pipe' });
+  } catch (err) {
+    say(`(indexes kept during the seed: ${(err as Error).message.split('\n')[0]})`);
+  }
+}
+
 function tune(dbName: string): void {
   try {
     execFileSync('bash', [path.join(ROOT, 'ops/ferretdb-tune.sh'), dbName], { stdio: 'pipe' });
@@ -204,6 +231,7 @@ async function main(): Promise<void> {
   });
 
   const seed = async (accounts: SeededAccount[]) => {
+    untune(dbName);
     for (const list of lists) {
       const started = performance.now();
       const { written } = await list.seed(ctx(accounts));

@@ -31,8 +31,9 @@ import { addDays, dayOf, HISTORY_METRICS, impressionsMetricsOf, type AnalyticsSn
 import { IMPRESSIONS_SERIES, SERIES_DAYS, dayOfYear, yearSpans, type SeriesName } from '../../core/domain/analytics-series';
 import type { Platform } from '../../core/domain/platforms';
 import {
-  ANALYTICS_SERIES_COLLECTION, createMongoAnalyticsSnapshots, seriesDocument, seriesId,
+  analyticsSeriesCounterDeltas, ANALYTICS_SERIES_COLLECTION, createMongoAnalyticsSnapshots, seriesDocument, seriesId,
 } from '../../adapters/mongo/analytics-history';
+import { listCountersFor } from '../../adapters/mongo/list-counters';
 import type { IdDoc } from '../../adapters/mongo/collections';
 import { createMongoStorage } from '../../adapters/mongo/storage';
 import {
@@ -82,6 +83,7 @@ async function seed(db: Db, accountId: string): Promise<void> {
   const names: SeriesName[] = [IMPRESSIONS_SERIES, ...METRICS];
   const expiresAt = new Date(Date.now() + 400 * 86_400_000);
   const col = db.collection<IdDoc>(ANALYTICS_SERIES_COLLECTION);
+  const counters = await listCountersFor(db);
   let next = 0;
   let profiles = 0;
   let documents = 0;
@@ -92,6 +94,8 @@ async function seed(db: Db, accountId: string): Promise<void> {
       await storage.profiles.insert({ accountId, username, createdAt: new Date(), uiLabels: {} });
       const docs = YEARS.flatMap((year) => names.map((name, k) => seriesDocument(accountId, username, year, name,
         new Map(PLATFORMS.map((platform, n) => [platform, yearValues(year, p * 100 + n * 10 + k, name === 'followers')])), expiresAt)));
+      // Counted in their expiry list as the repository counts them (adapters/mongo/expiry-list.ts).
+      await counters.add(docs.flatMap((d) => analyticsSeriesCounterDeltas(d)));
       await col.insertMany(docs, { ordered: false });
       profiles += 1;
       documents += docs.length;

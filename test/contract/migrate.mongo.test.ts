@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { clean } from '../../adapters/mongo/collections';
 import { createListCounters } from '../../adapters/mongo/list-counters';
-import { MIGRATION_STEPS, MIGRATIONS, migrate, pendingMigrations, uploadListsStep, type MigrationStep } from '../../adapters/mongo/migrate';
+import { analyticsListsStep, MIGRATION_STEPS, MIGRATIONS, migrate, pendingMigrations, uploadListsStep, type MigrationStep } from '../../adapters/mongo/migrate';
 import { createMongoUploads } from '../../adapters/mongo/uploads';
+import { createMongoPostMetricsCaptures, POST_METRICS_COLLECTION, postMetricsDocument } from '../../adapters/mongo/analytics-history';
+import { aCapture } from './storage/analytics-history.contract';
 import type { UploadRequest } from '../../core/domain/upload';
 import { anUpload, at } from '../support/mothers';
 
@@ -112,7 +114,7 @@ it('migrates uploads written by the previous version: lists, counts and lanes re
 it('is idempotent: a second run does nothing, a recount rebuilds counters that were lost', async () => {
   const all = await writeOldDatabase();
   await migrate(db, counters);
-  expect(await migrate(db, counters)).toEqual(MIGRATION_STEPS.map((s) => ({ id: s.id, status: 'already done', accounts: 0, changed: 0, counted: 0 })));
+  expect((await migrate(db, counters)).map((r) => r.status)).toEqual(MIGRATION_STEPS.map(() => 'already done'));
   await db.collection('list_counters').deleteMany({});
   const [recount] = await migrate(db, counters, { recount: true });
   expect(recount).toMatchObject({ status: 'done', accounts: 2, changed: 0, counted: 90 });
@@ -128,7 +130,7 @@ it('resumes an interrupted run after the last account it finished', async () => 
     async account(d, c, accountId, opts) {
       seen.push(accountId);
       if (accountId === failOn) throw new Error('killed');
-      return uploadListsStep.account(d, c, accountId, opts);
+      return uploadListsStep.account!(d, c, accountId, opts);
     },
   };
   await expect(migrate(db, counters, { steps: [flaky] })).rejects.toThrow('killed');
@@ -138,4 +140,30 @@ it('resumes an interrupted run after the last account it finished', async () => 
   expect(seen).toEqual(['acct-a', 'acct-b', 'acct-b']);
   expect(report).toMatchObject({ status: 'done', accounts: 1, changed: 90 });
   await expectListsRight(all);
+});
+
+it('migrates cached post metrics of the previous version: listed again, expired rows deleted, old indexes gone', async () => {
+  const now = Date.now();
+  const live = [0, 1, 2].map((i) => aCapture({ platformPostId: `p${i}`, capturedAt: new Date(now - (i + 1) * 3600_000) }));
+  const expired = aCapture({ platformPostId: 'old', capturedAt: new Date(now - 90 * 24 * 3600_000) });
+  const previous = (c: ReturnType<typeof aCapture>, expiresAt: Date) => {
+    const { lk: _lk, xk: _xk, lv: _lv, ...rest } = postMetricsDocument(c, expiresAt) as Record<string, unknown>;
+    void _lk; void _xk; void _lv;
+    return rest;
+  };
+  await db.collection('operator_accounts').insertOne({ _id: 'acct-1' as never, email: 'm@example.test', plan: 'business', createdAt: at(0) });
+  await db.collection(POST_METRICS_COLLECTION).insertMany([
+    ...live.map((c) => previous(c, new Date(now + 24 * 3600_000))),
+    previous(expired, new Date(now - 3600_000)),
+  ] as never[]);
+  await db.collection(POST_METRICS_COLLECTION).createIndex({ expiresAt: 1 }, { name: 'expiresAt' });
+
+  const reports = await migrate(db, counters);
+
+  expect(reports.find((r) => r.id === analyticsListsStep.id)).toMatchObject({ status: 'done', changed: 4, counted: 3 });
+  const captures = await createMongoPostMetricsCaptures(db, counters);
+  const page = await captures.list({ accountId: live[0]!.accountId, limit: 10 });
+  expect(page.items.map((c) => c.platformPostId)).toEqual(['p0', 'p1', 'p2']);
+  expect(await db.collection(POST_METRICS_COLLECTION).countDocuments({})).toBe(3);
+  expect((await db.collection(POST_METRICS_COLLECTION).indexes()).map((i) => i.name)).not.toContain('expiresAt');
 });

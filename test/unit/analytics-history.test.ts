@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
-  DEFAULT_IMPRESSIONS_METRIC, parseMetrics, resolveRange, type AnalyticsSnapshot,
+  captureKey, DEFAULT_IMPRESSIONS_METRIC, parseMetrics, resolveRange, type AnalyticsSnapshot,
 } from '../../core/domain/analytics-history';
 import { computeTotals, seriesNeeded, yearSpans, type TotalsOptions } from '../../core/domain/analytics-series';
 import { HeraldError } from '../../core/domain/errors';
@@ -332,5 +332,40 @@ describe('post analytics', () => {
     expect(await code(cachedPostAnalytics(w.deps, w.account, { since: 'yesterday' }))).toBe('invalid_input invalid_date');
     expect(await code(cachedPostAnalytics(w.deps, w.account, { cursor: '!!' }))).toBe('invalid_input invalid_cursor');
     expect((await cachedPostAnalytics(w.deps, w.account, { limit: '500' })).pagination).toEqual({ limit: 200, next_cursor: null, has_more: false });
+  });
+
+  it('cached: the cursor walks every row once with its filters, is refused with others (400 invalid_cursor), and a cursor of the previous format resumes where it said', async () => {
+    const w = world();
+    const base = Date.parse('2026-03-10T10:00:00Z');
+    for (let i = 0; i < 9; i += 1) {
+      await w.deps.captures.record({
+        accountId: 'acct-1', platform: i % 3 === 0 ? 'x' : 'tiktok', platformPostId: `p${i}`, profileUsername: 'alice', source: 'organic', metrics: { views: i }, capturedAt: new Date(base + i * 1800_000),
+      }, new Date('2030-01-01'));
+    }
+    const walk = async (q: Record<string, string>) => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await cachedPostAnalytics(w.deps, w.account, { ...q, limit: '2', ...(cursor ? { cursor } : {}) });
+        ids.push(...page.posts.map((p) => p.platform_post_id));
+        cursor = page.pagination.next_cursor;
+        expect(page.pagination.has_more).toBe(cursor !== null);
+      } while (cursor);
+      return ids;
+    };
+    expect(await walk({})).toEqual(['p8', 'p7', 'p6', 'p5', 'p4', 'p3', 'p2', 'p1', 'p0']);
+    expect(await walk({ platform: 'tiktok', since: '2026-03-10T11:00:00Z', until: '2026-03-10T13:30:00Z' })).toEqual(['p5', 'p4', 'p2']);
+    const first = await cachedPostAnalytics(w.deps, w.account, { limit: '2', platform: 'tiktok' });
+    const cursor = first.pagination.next_cursor!;
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(await code(cachedPostAnalytics(w.deps, w.account, { cursor }))).toBe('invalid_input invalid_cursor');
+    expect(await code(cachedPostAnalytics(w.deps, w.account, { cursor, platform: 'x' }))).toBe('invalid_input invalid_cursor');
+    expect(await code(cachedPostAnalytics(w.deps, w.account, { cursor, platform: 'tiktok', since: '2026-03-01' }))).toBe('invalid_input invalid_cursor');
+    expect((await cachedPostAnalytics(w.deps, w.account, { cursor, platform: 'tiktok', limit: '2' })).posts.map((p) => p.platform_post_id)).toEqual(['p5', 'p4']);
+    // `<capture time in base 36>~<row key>`: the cursors issued before the list was bucketed.
+    const legacy = `${(base + 5 * 1800_000).toString(36)}~${encodeURIComponent(captureKey('acct-1', 'tiktok', 'p5'))}`;
+    expect((await cachedPostAnalytics(w.deps, w.account, { cursor: legacy, limit: '3' })).posts.map((p) => p.platform_post_id)).toEqual(['p4', 'p3', 'p2']);
+    expect(await code(cachedPostAnalytics(w.deps, w.account, { cursor: 'zz~%E0%A4%A' }))).toBe('invalid_input invalid_cursor');
+    expect(await code(cachedPostAnalytics(w.deps, w.account, { cursor: 'zzzzzzzzzzzz~k' }))).toBe('invalid_input invalid_cursor');
   });
 });

@@ -3,7 +3,7 @@ import { decodePageCursor, encodePageCursor, listFingerprint } from '../../core/
 describe('page cursors', () => {
   it('a fingerprint is short, stable for the same filters in any order, and differs between filters and lists', () => {
     const f = listFingerprint('history', { platform: 'x', status: 'completed', start: new Date('2026-01-01T00:00:00Z') });
-    expect(f).toMatch(/^[A-Za-z0-9_-]{10}$/);
+    expect(f).toMatch(/^[A-Za-z0-9_-]{8,16}$/);
     expect(listFingerprint('history', { start: new Date('2026-01-01T00:00:00Z'), status: 'completed', platform: 'x' })).toBe(f);
     const others = [
       listFingerprint('history', { platform: 'x', status: 'pending', start: new Date('2026-01-01T00:00:00Z') }),

@@ -14,7 +14,7 @@ const Source = z.enum(['live', 'cache']).nullable().describe('live: read from th
 export const getTotalImpressions = operation({
   id: 'getTotalImpressions', method: 'get', path: '/svc/total-impressions/{username}', tags: ['analytics'],
   summary: 'Total impressions from stored daily snapshots',
-  description: 'Sums the profile\'s stored daily snapshots (taken by the analytics worker pool) over a date range: each network\'s default impressions metric (reach for facebook, instagram, linkedin; views for youtube, tiktok, threads; impressions for x, pinterest; score for reddit), or the `metrics` asked for (flows summed; followers, following and video_count: the last value in the range). `breakdown=true` adds per_platform and per_day. Sums of daily snapshots overstate networks whose snapshot is a rolling total (facebook): use GET /analytics with days for exact figures. Errors: 400 invalid_date, invalid_period, invalid_metric, invalid_platform; 404 PROFILE_NOT_FOUND.',
+  description: 'Sums the profile\'s stored daily snapshots (taken by the analytics worker pool) over a date range: each network\'s default impressions metric (reach for facebook, instagram, linkedin; views for youtube, tiktok, threads; impressions for x, pinterest; score for reddit), or the `metrics` asked for (flows summed; followers, following and video_count: the last value in the range). `breakdown=true` adds per_platform and per_day. A range of any length up to 366 days costs the same: each figure of a profile\'s year is stored as one series, so a range reads one or two of them per metric. Sums of daily snapshots overstate networks whose snapshot is a rolling total (facebook): use GET /analytics with days for exact figures. Errors: 400 invalid_date, invalid_period, invalid_metric, invalid_platform; 404 PROFILE_NOT_FOUND.',
   auth: 'apiKey',
   params: z.object({ username: ProfileUsername }),
   query: z.object({
@@ -44,13 +44,13 @@ export const getTotalImpressions = operation({
 export const listCachedPostAnalytics = operation({
   id: 'listCachedPostAnalytics', method: 'get', path: '/svc/post-analytics/cached', tags: ['analytics'],
   summary: 'Post metrics fetched before (not rate limited)',
-  description: 'The last metrics fetched for each post (by GET /post-analytics or GET /post-analytics/{request_id}), newest first, up to 200 a page with a cursor; `captured_at` says when each was read. Not subject to the live endpoint\'s 100-per-5-minutes limit. Errors: 400 invalid_limit, invalid_date, invalid_cursor, invalid_platform.',
+  description: 'The last metrics fetched for each post (by GET /post-analytics or GET /post-analytics/{request_id}), newest first (captured_at, then the post), up to 200 a page; `captured_at` says when each was read, and a post fetched again moves to the top. Paged by cursor: send the previous page\'s `pagination.next_cursor` as `cursor`, with the same platform, since and until, until it is null (has_more false); every page costs the same however deep, and rows captured meanwhile never shift it. A cursor sent with other filters (or not issued here) is refused with 400 invalid_cursor. Not subject to the live endpoint\'s 100-per-5-minutes limit. Errors: 400 invalid_limit, invalid_date, invalid_cursor, invalid_platform.',
   auth: 'apiKey',
   query: z.object({
     platform: checkedByCore(z.string().optional().describe('Only this network.')),
-    since: checkedByCore(z.string().optional().describe('ISO-8601: captured at or after.')),
-    until: checkedByCore(z.string().optional().describe('ISO-8601: captured before.')),
-    cursor: checkedByCore(z.string().optional().describe('pagination.next_cursor of the previous page.')),
+    since: checkedByCore(z.string().optional().describe('ISO-8601: captured at or after (exact, to the millisecond).')),
+    until: checkedByCore(z.string().optional().describe('ISO-8601: captured before (exact, to the millisecond).')),
+    cursor: checkedByCore(z.string().optional().describe('Opaque: pagination.next_cursor of the previous page, unchanged, with the same platform, since and until (else 400 invalid_cursor). Omit it for the newest rows.')),
     limit: checkedByCore(z.string().optional().describe('1-200 (default 200; more is clamped).')),
   }),
   responses: {
@@ -61,7 +61,11 @@ export const listCachedPostAnalytics = operation({
           platform: z.string(), platform_post_id: z.string(), profile_username: z.string(), source: z.enum(['organic', 'api_uploaded']),
           request_id: z.string().optional(), post_metrics: z.record(z.string(), z.unknown()), captured_at: z.string(),
         })),
-        pagination: z.object({ limit: z.number(), next_cursor: z.string().nullable(), has_more: z.boolean() }),
+        pagination: z.object({
+          limit: z.number(),
+          next_cursor: z.string().nullable().describe('The cursor of the next page (send it as `cursor`); null on the last page.'),
+          has_more: z.boolean(),
+        }),
       }),
     },
   },

@@ -1,6 +1,8 @@
 import type { AnalyticsSnapshot } from '../../domain/analytics-history';
 import type { DailySeries, SeriesName } from '../../domain/analytics-series';
+import type { PagePosition } from '../../domain/page-cursor';
 import type { Platform } from '../../domain/platforms';
+import type { ListPage } from './uploads';
 
 /**
  * The daily snapshots of each profile's accounts, and the range read model derived from them
@@ -31,7 +33,9 @@ export interface AnalyticsSnapshotRepository {
   rebuildSeries(accountId: string, profileUsername: string, platforms: readonly Platform[], year: number): Promise<number>;
   /**
    * Periodic cleanup (no TTL indexes on FerretDB): removes expired snapshots, and the series of a
-   * year once its last snapshot expired. Returns how many snapshots went.
+   * year once its last snapshot expired, reading what expired rather than what is kept. Nothing
+   * goes before its expiresAt; an adapter may keep it a while after (the Mongo adapter: until the
+   * end of the UTC day a snapshot expires in, of the month for a series). Returns how many snapshots went.
    */
   deleteExpired(now: Date): Promise<number>;
 }
@@ -51,18 +55,23 @@ export interface PostMetricsCapture {
 export interface PostMetricsCaptureQuery {
   accountId: string;
   platform?: Platform;
-  /** capturedAt >= since, < until. */
+  /** capturedAt >= since, < until (exact). */
   since?: Date;
   until?: Date;
-  /** Opaque, from the previous page's `nextCursor`. */
-  cursor?: string;
+  /** Cursor form: the rows after this position (a previous page's `next`); else from the newest. */
+  after?: PagePosition;
   limit: number;
 }
 
 export interface PostMetricsCaptureRepository {
-  /** One row per (account, network, post): a later capture replaces the earlier one. */
+  /** One row per (account, network, post): a later capture replaces the earlier one (and moves it to the top of the list). */
   record(capture: PostMetricsCapture, expiresAt: Date): Promise<void>;
-  /** Newest capture first; `nextCursor` when another page exists. Throws on a cursor it did not issue. */
-  list(query: PostMetricsCaptureQuery): Promise<{ items: PostMetricsCapture[]; nextCursor: string | null }>;
+  /**
+   * Newest capture first (capturedAt, then the row's key `<account>:<network>:<post id>`), `limit`
+   * rows from the newest or after `after`; `next` when another page exists. Reads the rows of the
+   * page, not every row of the account (docs/storage/lists.md).
+   */
+  list(query: PostMetricsCaptureQuery): Promise<ListPage<PostMetricsCapture>>;
+  /** Removes the rows expired by `now` (the Mongo adapter: by the end of the hour they expire in); returns how many went. */
   deleteExpired(now: Date): Promise<number>;
 }

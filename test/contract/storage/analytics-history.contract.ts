@@ -1,8 +1,9 @@
-import { addDays, type AnalyticsSnapshot } from '../../../core/domain/analytics-history';
+import { addDays, captureKey, type AnalyticsSnapshot } from '../../../core/domain/analytics-history';
 import { computeTotals, IMPRESSIONS_SERIES, type DailySeries, type SeriesName } from '../../../core/domain/analytics-series';
 import type { Platform } from '../../../core/domain/platforms';
-import type { AnalyticsSnapshotRepository, PostMetricsCapture, PostMetricsCaptureRepository } from '../../../core/ports/storage/analytics-history';
-import { HeraldError } from '../../../core/domain/errors';
+import type {
+  AnalyticsSnapshotRepository, PostMetricsCapture, PostMetricsCaptureQuery, PostMetricsCaptureRepository,
+} from '../../../core/ports/storage/analytics-history';
 import { freshForEachTest, type MakeRepository } from './repository-under-test';
 
 const at = (iso: string) => new Date(iso);
@@ -101,6 +102,32 @@ export function analyticsSnapshotsContract(name: string, make: MakeRepository<An
       expect(await snapshots.deleteExpired(at('2026-03-11T00:00:00Z'))).toBe(0);
     });
 
+    it('answers 30-day and 365-day ranges day by day, ending on any day, across the year boundary', async () => {
+      // A snapshot every third day from 2025-03-01 to 2026-03-31; figures = day index.
+      const first = '2025-03-01';
+      const all = Array.from({ length: 396 }, (_, i) => addDays(first, i));
+      const taken = (i: number) => i % 3 === 0;
+      for (const [i, date] of all.entries()) if (taken(i)) await snapshots.put(aSnapshot({ date, metrics: { reach: i, followers: 1000 + i } }), far);
+      const expected = (start: string, end: string) => all.map((d, i) => [d, i] as const).filter(([d]) => d >= start && d <= end).map(([, i]) => (taken(i) ? i : null));
+      for (const [start, end] of [['2026-01-01', '2026-01-30'], ['2025-12-17', '2026-01-15'], [addDays('2026-03-31', -364), '2026-03-31'], [first, addDays(first, 365)]] as const) {
+        const [reach, followers] = await snapshots.series('acct-1', 'alice', ['instagram'], ['reach', 'followers'], start, end);
+        expect(figures(reach)).toEqual(expected(start, end));
+        expect(figures(followers)).toEqual(expected(start, end).map((v) => (v === null ? null : v + 1000)));
+      }
+    });
+
+    it('keeps a snapshot taken again with a later expiry past the first one\'s expiry; removes it by the end of its expiry\'s day', async () => {
+      await snapshots.put(aSnapshot({ date: '2026-03-09' }), at('2026-03-11T00:00:00Z'));
+      await snapshots.put(aSnapshot({ date: '2026-03-09', metrics: { reach: 7 } }), at('2026-03-12T10:00:00Z'));
+      expect(await snapshots.deleteExpired(at('2026-03-12T09:59:59Z'))).toBe(0);
+      expect((await snapshots.latestOnOrBefore('acct-1', 'alice', 'instagram', '2026-03-09', 0))?.metrics).toEqual({ reach: 7 });
+      expect(await snapshots.deleteExpired(at('2026-03-13T00:00:00Z'))).toBe(1);
+      expect(await snapshots.latestOnOrBefore('acct-1', 'alice', 'instagram', '2026-03-09', 0)).toBeNull();
+      // The year's series goes by the end of the month its last snapshot expired in.
+      expect(await snapshots.deleteExpired(at('2026-04-01T00:00:00Z'))).toBe(0);
+      expect(figures(await one('instagram', 'reach', '2026-03-09', '2026-03-09'))).toEqual([null]);
+    });
+
     it('takes concurrent snapshots of one network\'s month without losing a day', async () => {
       const days = Array.from({ length: 20 }, (_, i) => `2026-05-${String(i + 1).padStart(2, '0')}`);
       await Promise.all(days.map((date, i) => snapshots.put(aSnapshot({ date, metrics: { reach: i + 1 } }), far)));
@@ -157,6 +184,22 @@ export function aCapture(overrides: Partial<PostMetricsCapture> = {}): PostMetri
   };
 }
 
+/** Walks a list to its end with the cursor form: every page's keys, in order. */
+async function walk(captures: PostMetricsCaptureRepository, q: Omit<PostMetricsCaptureQuery, 'after'>): Promise<{ keys: string[]; pages: number; totals: number[] }> {
+  const keys: string[] = [];
+  const totals: number[] = [];
+  let after: PostMetricsCaptureQuery['after'];
+  for (let pages = 1; pages < 1000; pages += 1) {
+    const page = await captures.list({ ...q, ...(after ? { after } : {}) });
+    keys.push(...page.items.map((c) => `${c.platform}:${c.platformPostId}`));
+    totals.push(page.total);
+    if (!page.next) return { keys, pages, totals };
+    expect(page.items.length).toBe(q.limit);
+    after = page.next;
+  }
+  throw new Error('the walk did not end');
+}
+
 /** The behaviour every PostMetricsCaptureRepository adapter must show. */
 export function postMetricsCapturesContract(name: string, make: MakeRepository<PostMetricsCaptureRepository>): void {
   describe(`Storage contract: ${name} post metric captures`, () => {
@@ -171,37 +214,83 @@ export function postMetricsCapturesContract(name: string, make: MakeRepository<P
       await captures.record(aCapture({ metrics: { views: 12 }, capturedAt: seconds(9) }), far);
       await captures.record(aCapture({ accountId: 'acct-2', capturedAt: seconds(20) }), far);
       const page = await captures.list({ accountId: 'acct-1', limit: 10 });
-      expect(page).toEqual({ items: [aCapture({ metrics: { views: 12 }, capturedAt: seconds(9) }), aCapture({ platformPostId: 'v_2', source: 'api_uploaded', requestId: 'req-1', capturedAt: seconds(5) })], nextCursor: null });
+      expect(page).toEqual({ items: [aCapture({ metrics: { views: 12 }, capturedAt: seconds(9) }), aCapture({ platformPostId: 'v_2', source: 'api_uploaded', requestId: 'req-1', capturedAt: seconds(5) })], total: 2 });
     });
 
     it('pages with a cursor through rows sharing a capture time, filtered by network and time', async () => {
       for (let i = 0; i < 7; i += 1) await captures.record(aCapture({ platformPostId: `v_${i}`, capturedAt: seconds(i < 4 ? 1 : i) }), far);
       await captures.record(aCapture({ platform: 'x', platformPostId: 'x_1', capturedAt: seconds(3) }), far);
-      const seen: string[] = [];
-      let cursor: string | undefined;
-      for (let n = 0; n < 10; n += 1) {
-        const page = await captures.list({ accountId: 'acct-1', platform: 'tiktok', limit: 3, ...(cursor ? { cursor } : {}) });
-        seen.push(...page.items.map((c) => c.platformPostId));
-        if (!page.nextCursor) break;
-        cursor = page.nextCursor;
-      }
+      const { keys: seen } = await walk(captures, { accountId: 'acct-1', platform: 'tiktok', limit: 3 });
       expect(seen.length).toBe(7);
       expect(new Set(seen).size).toBe(7);
-      expect(seen.slice(0, 3)).toEqual(['v_6', 'v_5', 'v_4']);
+      expect(seen.slice(0, 3)).toEqual(['tiktok:v_6', 'tiktok:v_5', 'tiktok:v_4']);
       const window = await captures.list({ accountId: 'acct-1', since: seconds(3), until: seconds(6), limit: 10 });
       expect(window.items.map((c) => c.platformPostId)).toEqual(['v_5', 'v_4', 'x_1']);
+      expect(window.total).toBe(3);
     });
 
-    it('refuses a cursor it did not issue with 400 invalid_cursor', async () => {
-      await expect(captures.list({ accountId: 'acct-1', limit: 3, cursor: 'not a cursor' })).rejects.toMatchObject({ errorCode: 'invalid_cursor' });
-      await expect(captures.list({ accountId: 'acct-1', limit: 3, cursor: 'zz~%E0%A4%A' })).rejects.toBeInstanceOf(HeraldError);
+    it('walks every row once, in order, across hours, days and months, and a re-fetched post moves to its new time', async () => {
+      // 90 rows over ~60 hours from 2026-02-27 (a month boundary), several in some hours, two networks, ties of time.
+      const rows: PostMetricsCapture[] = [];
+      for (let i = 0; i < 90; i += 1) {
+        const capturedAt = new Date(Date.parse('2026-02-27T20:00:00Z') + Math.floor(i / 3) * 2 * 3600_000 + (i % 3 === 2 ? 0 : (i % 3) * 61_000));
+        rows.push(aCapture({ platform: i % 4 === 0 ? 'x' : 'tiktok', platformPostId: `p_${i}`, capturedAt }));
+      }
+      for (const r of rows) await captures.record(r, far);
+      // Three posts fetched again later: each appears once, at its new time.
+      for (const i of [0, 45, 88]) {
+        const again = aCapture({ ...rows[i]!, metrics: { views: 999 }, capturedAt: new Date(rows[i]!.capturedAt.getTime() + 5 * 3600_000 + 17) });
+        rows[i] = again;
+        await captures.record(again, far);
+      }
+      await captures.record(aCapture({ accountId: 'acct-2', capturedAt: rows[10]!.capturedAt }), far);
+      const expected = (platform?: string) => rows
+        .filter((r) => platform === undefined || r.platform === platform)
+        .sort((a, b) => b.capturedAt.getTime() - a.capturedAt.getTime() || (captureId(b) < captureId(a) ? -1 : 1))
+        .map((r) => `${r.platform}:${r.platformPostId}`);
+      const all = await walk(captures, { accountId: 'acct-1', limit: 7 });
+      expect(all.keys).toEqual(expected());
+      expect(all.pages).toBe(Math.ceil(90 / 7));
+      expect(new Set(all.totals)).toEqual(new Set([90]));
+      const x = await walk(captures, { accountId: 'acct-1', platform: 'x', limit: 4 });
+      expect(x.keys).toEqual(expected('x'));
+      expect(x.totals[0]).toBe(expected('x').length);
+      const one = await walk(captures, { accountId: 'acct-1', limit: 200 });
+      expect(one).toMatchObject({ keys: expected(), pages: 1 });
+      expect((await captures.list({ accountId: 'acct-1', limit: 1 })).items[0]?.metrics).toEqual({ views: 999 });
     });
 
-    it('removes expired rows', async () => {
+    it('cuts since (inclusive) and until (exclusive) exactly, inside their hours, in every page', async () => {
+      const base = Date.parse('2026-03-10T08:00:00Z');
+      const times = [0, 1, 1_799_999, 1_800_000, 1_800_001, 3_599_999, 3_600_000, 5_400_000, 7_199_999, 7_200_000, 9_000_000].map((ms) => base + ms);
+      for (const [i, t] of times.entries()) await captures.record(aCapture({ platformPostId: `t_${i}`, capturedAt: new Date(t) }), far);
+      const since = new Date(base + 1_800_000);
+      const until = new Date(base + 7_200_000);
+      const inside = times.map((t, i) => [t, i] as const).filter(([t]) => t >= since.getTime() && t < until.getTime()).reverse().map(([, i]) => `tiktok:t_${i}`);
+      for (const limit of [1, 2, 3, 50]) {
+        const { keys, totals } = await walk(captures, { accountId: 'acct-1', since, until, limit });
+        expect(keys).toEqual(inside);
+        expect(totals[0]).toBe(inside.length);
+      }
+      expect((await walk(captures, { accountId: 'acct-1', since: new Date(base + 9_000_000), limit: 5 })).keys).toEqual(['tiktok:t_10']);
+      expect((await walk(captures, { accountId: 'acct-1', until: new Date(base + 1), limit: 5 })).keys).toEqual(['tiktok:t_0']);
+      expect((await captures.list({ accountId: 'acct-1', since: until, until, limit: 5 }))).toEqual({ items: [], total: 0 });
+    });
+
+    it('removes expired rows (by the end of the hour they expire in), from the lists too; a post fetched again keeps its new row', async () => {
       await captures.record(aCapture(), at('2026-03-11T00:00:00Z'));
       await captures.record(aCapture({ platformPostId: 'v_2' }), far);
+      await captures.record(aCapture({ platformPostId: 'v_3' }), at('2026-03-11T05:00:00Z'));
+      await captures.record(aCapture({ platformPostId: 'v_3', capturedAt: seconds(60) }), far);
+      await captures.record(aCapture({ platformPostId: 'v_4' }), at('2026-03-12T00:30:00Z'));
       expect(await captures.deleteExpired(at('2026-03-12T00:00:00Z'))).toBe(1);
-      expect((await captures.list({ accountId: 'acct-1', limit: 10 })).items.map((c) => c.platformPostId)).toEqual(['v_2']);
+      expect((await captures.list({ accountId: 'acct-1', limit: 10 }))).toMatchObject({ items: [{ platformPostId: 'v_3' }, { platformPostId: 'v_4' }, { platformPostId: 'v_2' }], total: 3 });
+      expect(await captures.deleteExpired(at('2026-03-12T00:29:59Z'))).toBe(0);
+      expect(await captures.deleteExpired(at('2026-03-12T01:00:00Z'))).toBe(1);
+      expect(await captures.deleteExpired(at('2026-03-12T01:00:00Z'))).toBe(0);
+      expect((await captures.list({ accountId: 'acct-1', platform: 'tiktok', limit: 10 }))).toMatchObject({ items: [{ platformPostId: 'v_3' }, { platformPostId: 'v_2' }], total: 2 });
     });
   });
 }
+
+const captureId = (c: PostMetricsCapture) => captureKey(c.accountId, c.platform, c.platformPostId);
