@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { invalidInput } from './errors';
 
 /**
@@ -23,7 +22,17 @@ const HOUR = /^\d{4}-\d{2}-\d{2}T\d{2}$/;
  */
 export function listFingerprint(list: string, filters: Record<string, unknown>): string {
   const canonical = JSON.stringify([list, Object.keys(filters).sort().map((k) => [k, filters[k] instanceof Date ? (filters[k] as Date).toISOString() : filters[k] ?? null])]);
-  return createHash('sha256').update(canonical).digest('base64url').slice(0, 10);
+  return fnv1a64(canonical);
+}
+
+/**
+ * FNV-1a, 64 bits, in base 36: core has no Node built-ins, and a digest that only tells filter
+ * sets apart needs no cryptography (a cursor grants nothing: the account comes from the caller).
+ */
+function fnv1a64(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(text)) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(36);
 }
 
 /** The opaque `next_cursor` text: base64url of a small JSON document. */
