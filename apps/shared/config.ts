@@ -121,13 +121,20 @@ export interface NotificationConfig {
   telegram: { botToken: string | null; apiBase: string };
   /** How often the worker reads the outbox. */
   pollMs: number;
+  /** How long delivery attempts are kept (HERALD_DELIVERY_LOG_RETENTION_DAYS, 30 days). */
   retentionMs: number;
+  /** How long handed events are kept (HERALD_EVENT_RETENTION_DAYS, 30 days). */
+  eventRetentionMs: number;
   cleanupIntervalMs: number;
   /** The task queue of the notification channel workflows (the `notify` worker pool). */
   taskQueue: string;
 }
 
 type Env = Record<string, string | undefined>;
+
+const DAY_MS = 86_400_000;
+/** The delivery log's and the handed events' default retention, in days. */
+const DEFAULT_RETENTION_DAYS = 30;
 
 const SANDBOX_MODES = ['auto', 'bwrap', 'unshare', 'userns', 'none'] as const;
 function sandboxMode(raw: string | undefined): MediaSandboxConfig['mode'] {
@@ -275,7 +282,12 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       timing: {
         timeLimitMs: positive(env, 'HERALD_MEDIA_JOB_TIME_LIMIT_MS', DEFAULT_MEDIA_JOB_TIMING.timeLimitMs),
         heartbeatTimeoutMs: positive(env, 'HERALD_MEDIA_JOB_HEARTBEAT_TIMEOUT_MS', DEFAULT_MEDIA_JOB_TIMING.heartbeatTimeoutMs),
-        outputTtlMs: positive(env, 'HERALD_MEDIA_JOB_OUTPUT_TTL_MS', DEFAULT_MEDIA_JOB_TIMING.outputTtlMs),
+        // How long a finished job's files (output and inputs) stay in the media store before the job's
+        // workflow deletes them: HERALD_MEDIA_JOB_FILE_RETENTION_HOURS (default 24), or the older
+        // HERALD_MEDIA_JOB_OUTPUT_TTL_MS in milliseconds, which wins when set.
+        outputTtlMs: env.HERALD_MEDIA_JOB_OUTPUT_TTL_MS
+          ? positive(env, 'HERALD_MEDIA_JOB_OUTPUT_TTL_MS', DEFAULT_MEDIA_JOB_TIMING.outputTtlMs)
+          : positive(env, 'HERALD_MEDIA_JOB_FILE_RETENTION_HOURS', DEFAULT_MEDIA_JOB_TIMING.outputTtlMs / 3600_000) * 3600_000,
         maxAttempts: positive(env, 'HERALD_MEDIA_JOB_MAX_ATTEMPTS', DEFAULT_MEDIA_JOB_TIMING.maxAttempts),
       },
     },
@@ -313,7 +325,13 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
         apiBase: env.HERALD_NOTIFY_TELEGRAM_API_BASE ?? 'https://api.telegram.org',
       },
       pollMs: positive(env, 'HERALD_NOTIFY_POLL_MS', 1_000),
-      retentionMs: positive(env, 'HERALD_DELIVERY_LOG_RETENTION_MS', 30 * 24 * 3600_000),
+      // Delivery attempts: HERALD_DELIVERY_LOG_RETENTION_DAYS (default 30), or the older
+      // HERALD_DELIVERY_LOG_RETENTION_MS, which wins when set (tests use minutes).
+      retentionMs: env.HERALD_DELIVERY_LOG_RETENTION_MS
+        ? positive(env, 'HERALD_DELIVERY_LOG_RETENTION_MS', DEFAULT_RETENTION_DAYS * DAY_MS)
+        : positive(env, 'HERALD_DELIVERY_LOG_RETENTION_DAYS', DEFAULT_RETENTION_DAYS) * DAY_MS,
+      // Events handed to their channels (a redelivery needs its event): HERALD_EVENT_RETENTION_DAYS, default 30.
+      eventRetentionMs: positive(env, 'HERALD_EVENT_RETENTION_DAYS', DEFAULT_RETENTION_DAYS) * DAY_MS,
       cleanupIntervalMs: positive(env, 'HERALD_NOTIFY_CLEANUP_INTERVAL_MS', 3600_000),
       taskQueue: env.HERALD_NOTIFY_TASK_QUEUE || `${env.HERALD_TASK_QUEUE ?? 'herald'}-notify`,
     },

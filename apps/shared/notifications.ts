@@ -25,6 +25,7 @@ export async function buildNotifications(config: HeraldConfig, db: Db, storage: 
     ids: randomIds,
     clock: systemClock,
     retentionMs: n.retentionMs,
+    eventRetentionMs: n.eventRetentionMs,
     queue: createTemporalChannelQueue(temporal, {
       // The notify pool's queue (runs started on the publishing queue before it existed move there at their next delivery).
       taskQueue: n.taskQueue,

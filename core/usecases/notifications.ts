@@ -4,6 +4,7 @@ import {
   CHANNEL_KINDS, type ChannelKind, type ChannelRef, type EventFilter, type NotificationSettings, type ProfileWebhook, type PublicPayload,
 } from '../domain/notifications';
 import type { OperatorAccount } from '../domain/operator';
+import { decodePageCursor, encodePageCursor, listFingerprint } from '../domain/page-cursor';
 import { HERALD_EVENT_NAMES, type HeraldEventName } from '../ports/notifications';
 import type { ChannelQueue, NotificationSenders, SendOutcome, WebhookCrypto, WebhookUrlGuard } from '../ports/notification-channels';
 import type { DeliveryAttemptRecord, DeliveryLogRepository, DeliveryOutcome, DeliveryTrigger } from '../ports/storage/delivery-log';
@@ -32,8 +33,13 @@ export interface NotificationDeps {
   secrets: SecretBox;
   ids: IdGenerator;
   clock: Clock;
-  /** How long delivery attempts are kept (30 days). */
+  /** How long delivery attempts are kept (HERALD_DELIVERY_LOG_RETENTION_DAYS, 30 days). */
   retentionMs: number;
+  /**
+   * How long an event is kept after it was handed to its channels (HERALD_EVENT_RETENTION_DAYS,
+   * 30 days): a redelivery needs it. Absent: as long as the attempts.
+   */
+  eventRetentionMs?: number;
   /** The breaker workflows; the API reads their state and resumes them when an address changes. */
   queue?: ChannelQueue;
 }
@@ -490,7 +496,11 @@ function dateOf(value: unknown, field: string): Date | undefined {
   return date;
 }
 
-/** GET /users/notifications/deliveries: newest first, filtered, paginated. */
+/**
+ * GET /users/notifications/deliveries: newest first, filtered, paginated. Page form (`page`,
+ * `limit`) or cursor form (`cursor` = a previous page's `next_cursor`, with the same filters):
+ * both read only the attempts of the page (docs/storage/lists.md).
+ */
 export async function listDeliveries(deps: NotificationDeps, account: OperatorAccount, query: Record<string, unknown>) {
   const intOf = (value: unknown, field: string, fallback: number, max: number) => {
     if (value === undefined || value === '') return fallback;
@@ -509,18 +519,29 @@ export async function listDeliveries(deps: NotificationDeps, account: OperatorAc
   const since = dateOf(query.start ?? query.since, 'start');
   const until = dateOf(query.end ?? query.until, 'end');
   const deliveryId = query.delivery_id === undefined || query.delivery_id === '' ? undefined : String(query.delivery_id);
-  const { items, hasMore } = await deps.notifications.deliveries.list({
+  const cursor = query.cursor === undefined || query.cursor === '' ? undefined : String(query.cursor);
+  // A cursor belongs to its filters: sent with others it is a 400 invalid_cursor.
+  const fingerprint = listFingerprint('deliveries', { event, channel, outcome, delivery_id: deliveryId, start: since, end: until });
+  const after = cursor !== undefined ? decodePageCursor(cursor, fingerprint) : undefined;
+  const { items, total, next } = await deps.notifications.deliveries.list({
     accountId: account.id, page, limit,
     ...(event ? { event } : {}), ...(channel ? { channel: channel as ChannelKind } : {}), ...(outcome ? { outcome: outcome as DeliveryOutcome } : {}),
-    ...(since ? { since } : {}), ...(until ? { until } : {}), ...(deliveryId ? { deliveryId } : {}),
+    ...(since ? { since } : {}), ...(until ? { until } : {}), ...(deliveryId ? { deliveryId } : {}), ...(after ? { after } : {}),
   });
-  return { deliveries: items.map(attemptView), page, limit, has_more: hasMore };
+  return {
+    deliveries: items.map(attemptView), page, limit, total, has_more: next !== undefined,
+    next_cursor: next ? encodePageCursor(next, fingerprint) : null,
+  };
 }
 
-/** Periodic cleanup: delivery attempts past retention, and outbox events handed out before it. */
-export async function cleanupNotifications(deps: Pick<NotificationDeps, 'notifications' | 'clock' | 'retentionMs'>): Promise<{ attempts: number; events: number }> {
+/**
+ * Periodic cleanup: delivery attempts past their expiry, and outbox events handed out longer than
+ * the event retention ago. Both adapters delete hour by hour (no scan): a run removes a bounded
+ * amount and the next run goes on.
+ */
+export async function cleanupNotifications(deps: Pick<NotificationDeps, 'notifications' | 'clock' | 'retentionMs' | 'eventRetentionMs'>): Promise<{ attempts: number; events: number }> {
   const now = deps.clock.now();
   const attempts = await deps.notifications.deliveries.deleteExpired(now);
-  const events = await deps.notifications.outbox.deleteHandedBefore(new Date(now.getTime() - deps.retentionMs));
+  const events = await deps.notifications.outbox.deleteHandedBefore(new Date(now.getTime() - (deps.eventRetentionMs ?? deps.retentionMs)));
   return { attempts, events };
 }

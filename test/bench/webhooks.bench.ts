@@ -11,7 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
+import { toOutboxEventDoc } from '../../adapters/mongo/event-outbox';
 import { verifyWebhook } from '../../adapters/notify/signature';
+import type { HeraldEvent } from '../../core/ports/notifications';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import { describeEnvironment, envInt, harness, heading, ms, onCleanup, runMain, say, summarize, table } from './support';
 
@@ -61,7 +63,8 @@ async function main(): Promise<void> {
   for (let i = 0; i < docs.length; i += 100) {
     const batch = docs.slice(i, i + 100).map((d) => ({ ...d, createdAt: new Date(), event: { ...d.event, created_at: new Date().toISOString() } }));
     for (const d of batch) writtenAt.set(d.event.account_name, Date.now());
-    await events.insertMany(batch);
+    // The documents the outbox writes (with the pending hour key the dispatcher reads by).
+    await events.insertMany(batch.map((d) => toOutboxEventDoc(d.event as HeraldEvent, d.deliveryKey, d.createdAt)));
   }
   const written = performance.now();
   await receiver.waitFor((all) => all.length >= EVENTS, TIMEOUT_MS, 'webhook deliveries');

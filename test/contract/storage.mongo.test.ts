@@ -120,7 +120,7 @@ describe('createMongoStorage (mongo only)', () => {
       uploads: ['_id_', 'accountId_jobId', 'accountId_requestId_unique', 'capk', 'hk', 'hs_cancelled', 'hs_completed', 'hs_in_progress', 'hs_pending', 'hs_scheduled', 'pq', 'sk', 'xk'],
       list_counters: ['_id_', 'ck'],
       upload_targets: ['_id_', 'accountId_requestId', 'postId_accountId_platform'],
-      oauth_states: ['_id_', 'expiresAt'],
+      oauth_states: ['_id_', 'xh'],
       queue_slots: ['_id_', 'accountId_profile_slotAt'],
     });
   });

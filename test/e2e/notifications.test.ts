@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { MongoClient, type Db } from 'mongodb';
+import { toOutboxEventDoc } from '../../adapters/mongo/event-outbox';
 import { verifyWebhook } from '../../adapters/notify/signature';
+import type { HeraldEvent } from '../../core/ports/notifications';
 import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
 import { startSlackWebhookSimulator, type SlackWebhookSimulator } from '../../ops/simulators/slack-webhook';
 import { startTelegramSimulator, type TelegramSimulator } from '../../ops/simulators/telegram';
@@ -45,15 +47,11 @@ describe('notifications end to end', () => {
   async function emitConnected(accountId: string, name: string, profile = 'alice', event = 'social_account_connected') {
     const key = `${event}:${accountId}:${name}:${randomBytes(4).toString('hex')}`;
     const status = event === 'social_account_connected' ? 'connected' : event === 'social_account_disconnected' ? 'disconnected' : 'reauth_required';
-    await db.collection('events').insertOne({
-      deliveryKey: key,
-      event: {
-        event, status, account_id: accountId, user_email: 'e2e@herald.dev', platform: 'x', account_name: name, profile_username: profile,
-        ...(status !== 'connected' ? { reason: 'manual_disconnect' } : {}), created_at: new Date().toISOString(),
-      },
-      createdAt: new Date(),
-      deliveredAt: null,
-    });
+    // The document the outbox writes (its hour key included), as the API's or a worker's emit would.
+    await db.collection('events').insertOne(toOutboxEventDoc({
+      event, status, account_id: accountId, user_email: 'e2e@herald.dev', platform: 'x', account_name: name, profile_username: profile,
+      ...(status !== 'connected' ? { reason: 'manual_disconnect' } : {}), created_at: new Date().toISOString(),
+    } as HeraldEvent, key, new Date()));
     return key;
   }
 
@@ -271,6 +269,20 @@ describe('notifications end to end', () => {
     expect(receiver.at('/breaker')).toHaveLength(5);
     expect(log.body.deliveries[0].error).toContain('circuit breaker');
     expect((await api.get('/api/herald/users/notifications/deliveries?outcome=skipped')).body.deliveries).toHaveLength(2);
+    // The cursor form walks the same log, three at a time; a cursor sent with other filters is refused.
+    expect(log.body).toMatchObject({ total: 7, has_more: false, next_cursor: null });
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 5; pages += 1) {
+      const page = await api.get(`/api/herald/users/notifications/deliveries?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(page).toMatchObject({ status: 200, body: { total: 7 } });
+      walked.push(...page.body.deliveries.map((d: any) => d.attempt_id as string));
+      cursor = page.body.next_cursor as string | null;
+      if (!cursor) break;
+      const refused = await api.get(`/api/herald/users/notifications/deliveries?limit=3&outcome=failed&cursor=${encodeURIComponent(cursor)}`);
+      expect(refused).toMatchObject({ status: 400, body: { success: false, error_code: 'invalid_cursor' } });
+    }
+    expect(walked).toEqual(log.body.deliveries.map((d: any) => d.attempt_id));
     expect(await breaker(id)).toMatchObject({ state: expect.stringMatching(/^(open|half_open)$/), consecutive_failures: 5 });
 
     // After the pause the next delivery is tried; it succeeds and the breaker closes.

@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { MongoClient, type Db } from 'mongodb';
+import { toOutboxEventDoc } from '../../adapters/mongo/event-outbox';
 import { webhookCrypto } from '../../adapters/notify/signature';
 import { CHANNEL_BATCH } from '../../adapters/temporal/webhook-channels';
 import { SIGNALS, WORKFLOW_TYPES, workflowIds } from '../../core/ports/workflow-names';
@@ -92,12 +93,10 @@ describe('worker pools in separate processes', () => {
     const profileChannel = `${accountId}:profile:legacy`;
     // An event already handed (the old dispatcher marked it), and the run that holds it, started the old way.
     const key = `legacy-event-${Date.now()}`;
-    await db.collection('events').insertOne({
-      deliveryKey: key,
-      event: { event: 'social_account_connected', status: 'connected', account_id: accountId, user_email: 'pools@herald.dev', platform: 'x', account_name: 'old', profile_username: 'legacy', created_at: new Date().toISOString() },
-      createdAt: new Date(),
-      deliveredAt: new Date(),
-    });
+    await db.collection('events').insertOne(toOutboxEventDoc(
+      { event: 'social_account_connected', status: 'connected', account_id: accountId, user_email: 'pools@herald.dev', platform: 'x', account_name: 'old', profile_username: 'legacy', created_at: new Date().toISOString() },
+      key, new Date(), new Date(),
+    ));
     const legacy = await client.workflow.signalWithStart(WORKFLOW_TYPES.webhookChannel, {
       workflowId: workflowIds.webhookChannel(profileChannel),
       taskQueue: publishQueue(),
@@ -112,12 +111,10 @@ describe('worker pools in separate processes', () => {
 
     // The next event goes through today's dispatcher: its routed signal moves the run to the notify queue.
     const next = `legacy-next-${Date.now()}`;
-    await db.collection('events').insertOne({
-      deliveryKey: next,
-      event: { event: 'social_account_connected', status: 'connected', account_id: accountId, user_email: 'pools@herald.dev', platform: 'x', account_name: 'new', profile_username: 'legacy', created_at: new Date().toISOString() },
-      createdAt: new Date(),
-      deliveredAt: null,
-    });
+    await db.collection('events').insertOne(toOutboxEventDoc(
+      { event: 'social_account_connected', status: 'connected', account_id: accountId, user_email: 'pools@herald.dev', platform: 'x', account_name: 'new', profile_username: 'legacy', created_at: new Date().toISOString() },
+      next, new Date(),
+    ));
     await receiver.waitFor(() => receiver.at('/legacy').some((d) => d.json?.account_name === 'new'), 120_000, 'the moved run\'s delivery');
     const first = await client.workflow.getHandle(legacy.workflowId, legacy.signaledRunId).describe();
     expect(first.status.name).toBe('CONTINUED_AS_NEW');

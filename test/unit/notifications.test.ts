@@ -3,8 +3,9 @@ import { createMemoryNotificationStorage } from '../../adapters/memory/notificat
 import { createMemoryStorage } from '../../adapters/memory/storage';
 import type { NotificationSenders, SendOutcome, WebhookRequest } from '../../core/ports/notification-channels';
 import type { ConnectionEvent } from '../../core/ports/notifications';
+import { loadConfig } from '../../apps/shared/config';
 import {
-  deliverBatch, deleteWebhook, dispatchPendingEvents, deliverToChannel, getNotifications, listDeliveries, redeliver, requireAccountPrincipal,
+  cleanupNotifications, deliverBatch, deleteWebhook, dispatchPendingEvents, deliverToChannel, getNotifications, listDeliveries, redeliver, requireAccountPrincipal,
   rotateWebhookSecret, saveNotifications, saveProfileWebhook, sendTestNotification, type NotificationDeps,
 } from '../../core/usecases/notifications';
 import { defaultNotificationSettings, maskedSlackUrl, type NotificationSettings } from '../../core/domain/notifications';
@@ -222,5 +223,39 @@ describe('dispatch and delivery', () => {
     // A retry of the same batch after a worker died having done two: the rest only.
     expect(await deliverBatch(w.deps, { channelId: 'acct-1:webhook', deliveries }, ['delivered', 'delivered'])).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
     expect(w.sent.map((x) => x.req!.deliveryId)).toEqual(['dlv_e1', 'dlv_e2', 'dlv_e3', 'dlv_e4']);
+  });
+});
+
+describe('retention', () => {
+  it('keeps attempts and handed events 30 days and finished media-job files 24 hours by default; each setting moves its own', () => {
+    const defaults = loadConfig({});
+    expect(defaults.notifications.retentionMs).toBe(30 * 86_400_000);
+    expect(defaults.notifications.eventRetentionMs).toBe(30 * 86_400_000);
+    expect(defaults.mediaJobs.timing.outputTtlMs).toBe(24 * 3600_000);
+    const set = loadConfig({ HERALD_DELIVERY_LOG_RETENTION_DAYS: '7', HERALD_EVENT_RETENTION_DAYS: '14', HERALD_MEDIA_JOB_FILE_RETENTION_HOURS: '6' });
+    expect(set.notifications.retentionMs).toBe(7 * 86_400_000);
+    expect(set.notifications.eventRetentionMs).toBe(14 * 86_400_000);
+    expect(set.mediaJobs.timing.outputTtlMs).toBe(6 * 3600_000);
+    // The older millisecond settings still win when set.
+    const older = loadConfig({ HERALD_DELIVERY_LOG_RETENTION_DAYS: '7', HERALD_DELIVERY_LOG_RETENTION_MS: '60000', HERALD_MEDIA_JOB_FILE_RETENTION_HOURS: '6', HERALD_MEDIA_JOB_OUTPUT_TTL_MS: '5000' });
+    expect(older.notifications.retentionMs).toBe(60_000);
+    expect(older.mediaJobs.timing.outputTtlMs).toBe(5000);
+    expect(() => loadConfig({ HERALD_EVENT_RETENTION_DAYS: '0' })).toThrow(/HERALD_EVENT_RETENTION_DAYS/);
+  });
+
+  it('the cleanup removes expired attempts, and events handed longer than the event retention ago', async () => {
+    const w = world();
+    const day = 86_400_000;
+    let now = T0;
+    const deps = { ...w.deps, queue: w.deps.queue!, clock: { now: () => now }, retentionMs: 2 * day, eventRetentionMs: 5 * day };
+    await saveNotifications(deps, w.account, { webhook_url: 'https://r.test/h' });
+    await w.notifications.outbox.emit(anUploadCompletedEvent({ account_id: 'acct-1' }), 'ev-1');
+    await dispatchPendingEvents(deps);
+    await deliverToChannel(deps, { channelId: 'acct-1:webhook', deliveryId: 'dlv_1', eventKey: 'ev-1' });
+    now = new Date(T0.getTime() + 3 * day);
+    expect(await cleanupNotifications(deps)).toEqual({ attempts: 1, events: 0 });
+    now = new Date(T0.getTime() + 6 * day);
+    expect(await cleanupNotifications(deps)).toEqual({ attempts: 0, events: 1 });
+    expect(await w.notifications.outbox.find('ev-1')).toBeNull();
   });
 });

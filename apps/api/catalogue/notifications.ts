@@ -115,10 +115,12 @@ export const sendTestNotification = operation({
 export const listDeliveries = operation({
   id: 'listDeliveries', method: 'get', path: '/svc/users/notifications/deliveries', tags: ['notifications'],
   summary: 'Delivery log',
-  description: `Delivery attempts of notifications, newest first, filtered by event, channel, outcome, date or delivery_id. Use to see why a webhook did not arrive.${ACCOUNT_ONLY}`,
+  description: 'Delivery attempts of notifications, newest first, filtered by event, channel, outcome, date or delivery_id. Use to see why a webhook did not arrive. '
+    + 'Page by `page` or, to walk the whole log, by `cursor` = the previous page\'s `next_cursor` (null on the last page) with the same filters: both cost the same on any page. '
+    + `Attempts are kept for the deployment's retention (30 days by default). Errors: 400 naming the filter, 400 \`invalid_cursor\`.${ACCOUNT_ONLY}`,
   auth: 'apiKey',
   query: z.object({
-    page: checkedByCore(z.coerce.number().int().min(1).optional()),
+    page: checkedByCore(z.coerce.number().int().min(1).optional().describe('Page, from 1 (ignored with cursor).')),
     limit: checkedByCore(z.coerce.number().int().min(1).max(100).optional().describe('Default 50.')),
     event: checkedByCore(z.string().optional().describe(`One of ${HERALD_EVENT_NAMES.join(', ')}, test.`)),
     channel: checkedByCore(z.enum(CHANNEL_KINDS as [string, ...string[]]).optional()),
@@ -126,9 +128,18 @@ export const listDeliveries = operation({
     start: checkedByCore(z.string().optional().describe('ISO-8601 (also since).')),
     end: checkedByCore(z.string().optional().describe('ISO-8601 (also until).')),
     delivery_id: z.string().optional(),
+    cursor: checkedByCore(z.string().optional().describe('Cursor form: the next_cursor of the previous page, sent with the same filters (page is then ignored); other filters answer 400 invalid_cursor.')),
   }),
-  responses: { 200: { description: 'One page of attempts.', schema: ok({ deliveries: z.array(Attempt), page: z.number(), limit: z.number(), has_more: z.boolean() }) } },
-  errors: { 400: 'A filter is invalid (named).', ...FORBIDDEN },
+  responses: {
+    200: {
+      description: 'One page of attempts.',
+      schema: ok({
+        deliveries: z.array(Attempt), page: z.number(), limit: z.number(), total: z.number().describe('Attempts matching the filters.'), has_more: z.boolean(),
+        next_cursor: z.string().nullable().describe('The cursor of the next page (send it as cursor); null on the last page.'),
+      }),
+    },
+  },
+  errors: { 400: 'A filter is invalid (named), or invalid_cursor.', ...FORBIDDEN },
 });
 
 export const redeliverNotification = operation({

@@ -1,4 +1,6 @@
 import type { ChannelKind } from '../../domain/notifications';
+import type { PagePosition } from '../../domain/page-cursor';
+import type { ListPage } from './uploads';
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'skipped';
 export type DeliveryTrigger = 'event' | 'redelivery' | 'test';
@@ -37,16 +39,23 @@ export interface DeliveryLogQuery {
   /** createdAt >= since, < until. */
   since?: Date;
   until?: Date;
+  /** 1-based page (ignored when `after` is given). */
   page: number;
   limit: number;
+  /** Cursor form: the page after this position (a previous page's `next`). */
+  after?: PagePosition;
 }
 
 export interface DeliveryLogRepository {
   insert(record: DeliveryAttemptRecord): Promise<void>;
-  /** Newest first; `hasMore` when another page exists. */
-  list(query: DeliveryLogQuery): Promise<{ items: DeliveryAttemptRecord[]; hasMore: boolean }>;
-  /** The newest attempt of a delivery id of the account (equality lookup), or null. */
+  /**
+   * One page of the account's attempts, newest first (createdAt, then id), filtered; its total and
+   * where the next page starts (`next`, absent on the last page). The adapters read the attempts
+   * of the page, not every attempt of the account (docs/storage/lists.md).
+   */
+  list(query: DeliveryLogQuery): Promise<ListPage<DeliveryAttemptRecord>>;
+  /** The newest attempt of a delivery id of the account (equality lookup of that delivery's attempts), or null. */
   latest(accountId: string, deliveryId: string): Promise<DeliveryAttemptRecord | null>;
-  /** Periodic cleanup: removes attempts past their expiry. Returns how many went. */
+  /** Periodic cleanup: removes attempts past their expiry (`expiresAt <= now`). Returns how many went. */
   deleteExpired(now: Date): Promise<number>;
 }

@@ -13,10 +13,13 @@ export interface OutboxEvent {
  * takes events not yet handed to their channels, oldest first, and marks each one handed.
  */
 export interface EventOutboxRepository {
-  /** Up to `limit` events not yet handed to their channels, oldest first. */
+  /**
+   * Up to `limit` events not yet handed to their channels, oldest first (by the hour of their
+   * creation; within an hour in stored order). Reads a bounded number of events, not the outbox.
+   */
   pending(limit: number): Promise<OutboxEvent[]>;
   markHanded(key: string, now: Date): Promise<void>;
   find(key: string): Promise<OutboxEvent | null>;
-  /** Periodic cleanup of events handed before `before`. Returns how many went. */
+  /** Periodic cleanup of events handed before `before` (hour by hour, a bounded amount per call). Returns how many went. */
   deleteHandedBefore(before: Date): Promise<number>;
 }

@@ -35,6 +35,17 @@ export function oauthStatesContract(name: string, make: MakeRepository<OAuthStat
         expect(await oauthStates.deleteExpired(at(10))).toBe(1);
         expect(await oauthStates.take('new', at(11))).toMatchObject({ id: 'new' });
       });
+
+      it('deletes hour by hour: across hours since the last cleanup, only what is due', async () => {
+        for (const [id, minutes] of [['h0', 5], ['h1', 65], ['h2a', 125], ['h2b', 170], ['h6', 400]] as const) await oauthStates.insert(state(id, at(minutes)));
+        expect(await oauthStates.deleteExpired(at(10))).toBe(1);
+        // Two hours on: hour 01 wholly, and in hour 02 only what is due at 02:10.
+        expect(await oauthStates.deleteExpired(at(130))).toBe(2);
+        expect(await oauthStates.take('h2b', at(131))).toMatchObject({ id: 'h2b' });
+        expect(await oauthStates.deleteExpired(at(130))).toBe(0);
+        expect(await oauthStates.deleteExpired(at(401))).toBe(1);
+        expect(await oauthStates.take('h6', at(1))).toBeNull();
+      });
     });
   });
 }

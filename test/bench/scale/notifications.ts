@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import type { CounterDelta } from '../../../adapters/mongo/list-counters';
+import { deliveryAttemptCounterDeltas, deliveryLists, toDeliveryAttemptDoc } from '../../../adapters/mongo/delivery-log';
+import { hourBucket } from '../../../adapters/mongo/list-counters';
+import { COLLECTIONS } from '../../../adapters/mongo/collections';
+import type { ChannelKind } from '../../../core/domain/notifications';
+import type { DeliveryAttemptRecord, DeliveryOutcome, DeliveryTrigger } from '../../../core/ports/storage/delivery-log';
+import type { MeasuredRequest, ScaleList, SeedContext, SeededAccount } from './plugin';
+
+/**
+ * The delivery log in the scale bench: one attempt per upload of each account (1,000,000 in all,
+ * 300,000 on the large account), spread over the bench's months, written with the repository's
+ * own document builder (`toDeliveryAttemptDoc`) and counted with its counter deltas, summed per
+ * list and hour and written per account with `counters.replace`.
+ *
+ * The attempts expire `months` + 30 days after they were made (as if the retention covered the
+ * bench's history): none goes while the bench runs.
+ */
+const DAY = 86_400_000;
+const CHUNK = 5_000;
+const LIMIT = 50;
+const DELIVERIES = '/api/herald/users/notifications/deliveries';
+
+/** Picks by weight: [value, weight][] with weights summing to 1. */
+function weighted<T>(random: () => number, table: Array<[T, number]>): T {
+  let r = random();
+  for (const [value, w] of table) {
+    if (r < w) return value;
+    r -= w;
+  }
+  return table[table.length - 1]![0];
+}
+
+const EVENTS: Array<[string, number]> = [['upload_completed', 0.8], ['social_account_connected', 0.08], ['social_account_disconnected', 0.04], ['social_account_reauth_required', 0.03], ['test', 0.05]];
+const CHANNELS: Array<[ChannelKind, number]> = [['webhook', 0.6], ['profile_webhook', 0.2], ['telegram', 0.1], ['slack', 0.1]];
+const OUTCOMES: Array<[DeliveryOutcome, number]> = [['delivered', 0.9], ['failed', 0.08], ['skipped', 0.02]];
+
+const hex = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+
+function attemptOf(ctx: SeedContext, account: SeededAccount, n: number, deliveryOf: string[]): DeliveryAttemptRecord {
+  const r = ctx.random;
+  const createdAt = new Date(Math.floor(ctx.now.getTime() - r() * ctx.months * 30.44 * DAY));
+  const event = weighted(r, EVENTS);
+  const channel = event === 'test' ? weighted(r, CHANNELS.filter(([c]) => c !== 'profile_webhook').map(([c, w]) => [c, w / 0.8] as [ChannelKind, number])) : weighted(r, CHANNELS);
+  const outcome = weighted(r, OUTCOMES);
+  // One in twenty attempts redelivers an earlier delivery (same delivery id): a few deliveries have several attempts.
+  const redelivery = event !== 'test' && deliveryOf.length > 0 && r() < 0.05;
+  const deliveryId = redelivery ? deliveryOf[Math.floor(r() * deliveryOf.length)]! : `dlv_${hex(`${account.id}|${n}`)}`;
+  if (!redelivery && deliveryOf.length < 1000) deliveryOf.push(deliveryId);
+  const trigger: DeliveryTrigger = event === 'test' ? 'test' : redelivery ? 'redelivery' : 'event';
+  const profile = account.profiles.length ? account.profiles[Math.floor(r() * account.profiles.length)] : undefined;
+  const failed = outcome === 'failed';
+  return {
+    id: `att_${hex(`att|${account.id}|${n}`).slice(0, 24)}`,
+    accountId: account.id,
+    deliveryId,
+    eventKey: `${event}:${account.id}:${n}`,
+    event,
+    channel,
+    ...(channel === 'profile_webhook' && profile ? { profileUsername: profile } : {}),
+    url: outcome === 'skipped' ? null : channel === 'telegram' ? 'telegram:-100123' : 'https://receiver.example.test/hook',
+    statusCode: outcome === 'delivered' ? 200 : failed ? 500 : null,
+    latencyMs: outcome === 'skipped' ? null : 20 + Math.floor(r() * 400),
+    error: failed ? 'HTTP 500' : outcome === 'skipped' ? 'skipped: the webhook channel is turned off' : null,
+    response: failed ? 'internal error' : null,
+    outcome,
+    trigger,
+    createdAt,
+    expiresAt: new Date(createdAt.getTime() + (ctx.months * 31 + 30) * DAY),
+  };
+}
+
+export const notificationsScale: ScaleList = {
+  name: 'notifications',
+  async seed(ctx) {
+    const col = ctx.db.collection(COLLECTIONS.deliveryAttempts);
+    let written = 0;
+    for (const account of ctx.accounts) {
+      const total = ctx.uploadsOf(account);
+      // Counts per list and hour, summed here: one delta per (list, hour) instead of 8 per attempt.
+      const counts = new Map<string, { list: string; at: Date; by: number }>();
+      const lists = new Set<string>();
+      const deliveryOf: string[] = [];
+      for (let start = 0; start < total; start += CHUNK) {
+        const batch: DeliveryAttemptRecord[] = [];
+        for (let n = start; n < Math.min(total, start + CHUNK); n += 1) batch.push(attemptOf(ctx, account, n, deliveryOf));
+        for (const r of batch) {
+          for (const d of deliveryAttemptCounterDeltas(r)) {
+            const hour = hourBucket(d.at);
+            const key = `${d.list}#${hour}`;
+            const c = counts.get(key);
+            if (c) c.by += d.by;
+            else counts.set(key, { list: d.list, at: new Date(`${hour}:00:00.000Z`), by: d.by });
+          }
+          for (const list of deliveryLists(r)) lists.add(list);
+        }
+        await col.insertMany(batch.map(toDeliveryAttemptDoc), { ordered: false });
+        written += batch.length;
+      }
+      const deltas: CounterDelta[] = [...counts.values()].map((c) => ({ list: c.list, lane: 'all', at: c.at, by: c.by }));
+      await ctx.counters.replace([...lists], deltas);
+      ctx.say(`notifications: ${account.id} (${account.role}): ${total} delivery attempts, ${lists.size} lists`);
+    }
+    return { written };
+  },
+  async requests(_account, get) {
+    const out: MeasuredRequest[] = [];
+    const page = (q: string, n: number) => `${DELIVERIES}?limit=${LIMIT}&page=${n}${q}`;
+    const first = await get(page('', 1));
+    const total = Number(first.total ?? 0);
+    const pages = Math.max(1, Math.ceil(total / LIMIT));
+    out.push(
+      { name: 'deliveries: page 1', path: page('', 1) },
+      { name: 'deliveries: middle page', path: page('', Math.max(1, Math.ceil(pages / 2))) },
+      { name: 'deliveries: last page', path: page('', pages) },
+    );
+    if (typeof first.next_cursor === 'string') {
+      out.push({ name: 'deliveries: cursor, page 2', path: `${DELIVERIES}?limit=${LIMIT}&cursor=${encodeURIComponent(first.next_cursor)}` });
+    }
+    // Filtered: the failed ones (the CLI's `webhooks failed`), one event to one channel, a date range.
+    const failed = await get(page('&outcome=failed', 1));
+    const failedPages = Math.max(1, Math.ceil(Number(failed.total ?? 0) / LIMIT));
+    out.push(
+      { name: 'deliveries: outcome=failed, page 1', path: page('&outcome=failed', 1) },
+      { name: 'deliveries: outcome=failed, last page', path: page('&outcome=failed', failedPages) },
+      { name: 'deliveries: event+channel+outcome, page 1', path: page('&event=upload_completed&channel=webhook&outcome=delivered', 1) },
+    );
+    const newest = (first.deliveries as Array<{ created_at: string; delivery_id: string }> | undefined)?.[0];
+    if (newest) {
+      const end = new Date(newest.created_at);
+      const start = new Date(end.getTime() - 7 * DAY);
+      out.push(
+        { name: 'deliveries: 7-day range, page 2', path: page(`&start=${encodeURIComponent(start.toISOString())}&end=${encodeURIComponent(end.toISOString())}`, 2) },
+        { name: 'deliveries: delivery_id', path: page(`&delivery_id=${newest.delivery_id}`, 1) },
+      );
+    }
+    return out;
+  },
+};
+
+export default notificationsScale;
