@@ -7,6 +7,12 @@ import {
   backfillAnalyticsSnapshot, backfillPostMetrics, POST_METRICS_COLLECTION, postMetricsCounterDeltas,
 } from './analytics-history';
 import { expiryList } from './expiry-list';
+import { backfillDeliveryAttempt, deliveryAttemptCounterDeltas } from './delivery-log';
+import { backfillEvent } from './event-outbox';
+import { backfillExpiryHour } from './hour-sweep';
+import { CONNECT_LINKS } from './connect-links';
+import { CONNECT_SESSIONS } from './connect-sessions';
+import { AGENT_OAUTH_COLLECTIONS } from './agent-oauth';
 import { PLATFORMS } from '../../core/domain/platforms';
 import { backfillConnectedAccount, connectedAccountCounterDeltas, platformList } from './connected-accounts';
 import { backfillMediaJob, MEDIA_JOBS_COLLECTION, mediaJobCounterDeltas, mediaJobList } from './media-jobs';
@@ -233,8 +239,29 @@ export const connectionSweepStep = collectionsStep(
   [{ collection: COLLECTIONS.connectedAccounts, backfill: backfillConnectedAccount, deltas: (d) => connectedAccountCounterDeltas(d), lists: PLATFORMS.map(platformList) }],
 );
 
+/**
+ * The delivery log's lists, the outbox's pending and handed hours, and the expiry hours of
+ * states, links, sessions and agent grants. An event still pending gets its hour (else it would
+ * never be dispatched: the pending walk starts 7 days back, older pending events stay undelivered).
+ * Records already expired are deleted here: the sweeps only walk hours from their first run on.
+ */
+export const notificationListsStep = collectionsStep(
+  '2026-12-notification-lists',
+  'delivery attempts: list keys and counters; events: pending and handed hours; states, links, sessions, agent grants: expiry hours',
+  [
+    { collection: COLLECTIONS.deliveryAttempts, backfill: backfillDeliveryAttempt, deltas: (d) => deliveryAttemptCounterDeltas(d as never), expired: expiredBy },
+    { collection: COLLECTIONS.events, backfill: backfillEvent, deltas: () => [] },
+    ...[COLLECTIONS.oauthStates, CONNECT_LINKS, CONNECT_SESSIONS, AGENT_OAUTH_COLLECTIONS.codes, AGENT_OAUTH_COLLECTIONS.tokens]
+      .map((collection) => ({ collection, backfill: backfillExpiryHour, deltas: () => [], expired: expiredBy })),
+  ],
+  {
+    [COLLECTIONS.deliveryAttempts]: ['accountId_createdAt', 'expiresAt'],
+    [COLLECTIONS.events]: ['deliveredAt_1_createdAt_1', 'event.account_id_1_createdAt_-1'],
+  },
+);
+
 /** Every step, in the order they run. Steps of other collections join this list. */
-export const MIGRATION_STEPS: MigrationStep[] = [uploadListsStep, analyticsListsStep, mediaListsStep, profileCountsStep, connectionSweepStep];
+export const MIGRATION_STEPS: MigrationStep[] = [uploadListsStep, analyticsListsStep, mediaListsStep, profileCountsStep, connectionSweepStep, notificationListsStep];
 
 /**
  * Runs the steps not yet done (all of them again with `recount`). The accounts are the operator

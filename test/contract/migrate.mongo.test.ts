@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { clean } from '../../adapters/mongo/collections';
 import { createListCounters } from '../../adapters/mongo/list-counters';
-import { analyticsListsStep, MIGRATION_STEPS, MIGRATIONS, migrate, pendingMigrations, uploadListsStep, type MigrationStep } from '../../adapters/mongo/migrate';
+import { analyticsListsStep, MIGRATION_STEPS, notificationListsStep, MIGRATIONS, migrate, pendingMigrations, uploadListsStep, type MigrationStep } from '../../adapters/mongo/migrate';
 import { createMongoUploads } from '../../adapters/mongo/uploads';
 import { createMongoPostMetricsCaptures, POST_METRICS_COLLECTION, postMetricsDocument } from '../../adapters/mongo/analytics-history';
 import { aCapture } from './storage/analytics-history.contract';
+import { createMongoDeliveryLog } from '../../adapters/mongo/delivery-log';
+import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
 import type { UploadRequest } from '../../core/domain/upload';
 import { anUpload, at } from '../support/mothers';
 
@@ -166,4 +168,25 @@ it('migrates cached post metrics of the previous version: listed again, expired 
   expect(page.items.map((c) => c.platformPostId)).toEqual(['p0', 'p1', 'p2']);
   expect(await db.collection(POST_METRICS_COLLECTION).countDocuments({})).toBe(3);
   expect((await db.collection(POST_METRICS_COLLECTION).indexes()).map((i) => i.name)).not.toContain('expiresAt');
+});
+
+it('migrates delivery attempts and events of the previous version: listed, pending events dispatched, expired attempts deleted', async () => {
+  const now = Date.now();
+  await db.collection('operator_accounts').insertOne({ _id: 'acct-n' as never, email: 'n@example.test', plan: 'business', createdAt: at(0) });
+  const attempt = (id: string, ageH: number, expiresInH: number) => ({
+    _id: id, accountId: 'acct-n', deliveryId: `dl-${id}`, event: 'upload_completed', channel: 'webhook', outcome: 'delivered', attempt: 1,
+    createdAt: new Date(now - ageH * 3600_000), expiresAt: new Date(now + expiresInH * 3600_000),
+  });
+  await db.collection('delivery_attempts').insertMany([attempt('a1', 1, 24), attempt('a2', 30, 24), attempt('a3', 800, -5)] as never[]);
+  await db.collection('events').insertOne({ deliveryKey: 'k1', event: { type: 'upload_completed', account_id: 'acct-n' }, createdAt: new Date(now - 3600_000), deliveredAt: null });
+
+  const reports = await migrate(db, counters);
+
+  expect(reports.find((r) => r.id === notificationListsStep.id)).toMatchObject({ status: 'done', changed: 4, counted: 3 });
+  const log = await createMongoDeliveryLog(db);
+  const page = await log.list({ accountId: 'acct-n', page: 1, limit: 10 });
+  expect(page.items.map((r) => r.id)).toEqual(['a1', 'a2']);
+  expect(await db.collection('delivery_attempts').countDocuments({})).toBe(2);
+  const outbox = await createMongoEventOutbox(db);
+  expect((await outbox.pending(10)).map((e) => e.key)).toEqual(['k1']);
 });
