@@ -5,7 +5,8 @@ import { quotaMonth, type MediaJob, type MediaUsageEntry } from '../../../core/d
 import type { MeasuredRequest, ScaleList, SeedContext, SeededAccount } from './plugin';
 
 const NS = '/api/herald';
-const BATCH = 1000;
+const BATCH = 500;
+const SEED_PARALLEL = Number(process.env.SCALE_SEED_PARALLEL ?? '6');
 /** One media job per this many uploads of the account. */
 const UPLOADS_PER_JOB = 20;
 
@@ -80,17 +81,23 @@ export const mediaScale: ScaleList = {
     for (const account of ctx.accounts) {
       const n = Math.max(1, Math.round(ctx.uploadsOf(account) / UPLOADS_PER_JOB));
       const counts = new Map<string, CounterDelta>();
-      for (let start = 0; start < n; start += BATCH) {
-        const batch = Array.from({ length: Math.min(BATCH, n - start) }, (_, k) => makeJob(ctx, account, start + k));
-        for (const { job, entry } of batch) {
-          tally(counts, mediaJobCounterDeltas(job));
-          tally(counts, mediaUsageCounterDeltas(entry));
+      // SEED_PARALLEL batches in flight, as the uploads plugin seeds (FerretDB inserts a document at a time).
+      let done = 0;
+      const starts = Array.from({ length: Math.ceil(n / BATCH) }, (_, k) => k * BATCH);
+      await Promise.all(Array.from({ length: SEED_PARALLEL }, async () => {
+        for (let start = starts.shift(); start !== undefined; start = starts.shift()) {
+          const batch = Array.from({ length: Math.min(BATCH, n - start) }, (_, k) => makeJob(ctx, account, start + k));
+          for (const { job, entry } of batch) {
+            tally(counts, mediaJobCounterDeltas(job));
+            tally(counts, mediaUsageCounterDeltas(entry));
+          }
+          await ctx.db.collection(MEDIA_JOBS_COLLECTION).insertMany(batch.map(({ job }) => toMediaJobDoc(job)) as never[], { ordered: false });
+          await ctx.db.collection(MEDIA_USAGE_COLLECTION).insertMany(batch.map(({ entry }) => toMediaUsageDoc(entry)) as never[], { ordered: false });
+          written += batch.length * 2;
+          done += batch.length;
+          if (Math.floor(done / 5000) !== Math.floor((done - batch.length) / 5000)) ctx.say(`media: ${account.role} ${account.id}: ${done}/${n} jobs`);
         }
-        await ctx.db.collection(MEDIA_JOBS_COLLECTION).insertMany(batch.map(({ job }) => toMediaJobDoc(job)) as never[], { ordered: false });
-        await ctx.db.collection(MEDIA_USAGE_COLLECTION).insertMany(batch.map(({ entry }) => toMediaUsageDoc(entry)) as never[], { ordered: false });
-        written += batch.length * 2;
-        if ((start / BATCH) % 10 === 9) ctx.say(`media: ${account.role} ${account.id}: ${start + batch.length}/${n} jobs`);
-      }
+      }));
       await ctx.counters.replace([], [...counts.values()]);
     }
     return { written };
