@@ -74,12 +74,17 @@ export async function bucketPage<T>(q: BucketPageQuery<T>): Promise<BucketPage<T
   const asc = q.order === 'asc';
   /** Negative when `a` comes first in the list's order. */
   const order = (a: Position, b: Position) => (asc ? -newestFirst(a, b) : newestFirst(a, b));
-  const hours = laneHours(q.counts, q.lane, q.from, q.to);
+  // The plan is made from every hour of the lane: a bucket is read whole only when it holds few
+  // records in all, not just within the range. Then only the segments the range overlaps stay.
+  const hours = laneHours(q.counts, q.lane);
   if (asc) hours.reverse();
   const lo = q.from?.getTime() ?? -Infinity;
   const hi = q.to?.getTime() ?? Infinity;
+  const loHour = q.from ? hourBucket(q.from) : '';
+  const hiHour = q.to ? hourBucket(q.to) : '\uffff';
   const edgeHours = [q.from, q.to].filter((d): d is Date => d !== undefined).map(hourBucket);
-  const segments = plan(hours, (key) => edgeHours.some((h) => h.startsWith(key)));
+  const segments = plan(hours, (key) => edgeHours.some((h) => h.startsWith(key)))
+    .filter((seg) => seg.key >= loHour.slice(0, seg.key.length) && seg.key <= hiHour.slice(0, seg.key.length));
 
   const loaded = new Map<string, Promise<T[]>>();
   const load = (key: string): Promise<T[]> => {
