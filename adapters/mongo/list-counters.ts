@@ -264,3 +264,14 @@ export function listCountersFor(db: Db): Promise<ListCounters & { stop(): void }
   }
   return counters;
 }
+
+/** Adds deltas into `into`, one entry per (list, lane, hour): what a bulk write of counts must hold (migration, seeding). */
+export function sumDeltas(into: Map<string, CounterDelta>, deltas: CounterDelta[]): void {
+  for (const d of deltas) {
+    const hour = hourBucket(d.at);
+    const k = `${d.list}\u0000${d.lane}\u0000${hour}`;
+    const prev = into.get(k);
+    if (prev) prev.by += d.by;
+    else into.set(k, { ...d, at: new Date(`${hour}:00:00.000Z`) });
+  }
+}

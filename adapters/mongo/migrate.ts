@@ -1,6 +1,6 @@
 import type { Db, Document } from 'mongodb';
 import { COLLECTIONS } from './collections';
-import { hourBucket, type CounterDelta, type ListCounters } from './list-counters';
+import { sumDeltas, type CounterDelta, type ListCounters } from './list-counters';
 import { listedFromDoc, listKeys, listLists, storedCounterDeltas, UPLOAD_LIST_VERSION } from './uploads';
 import {
   ANALYTICS_SERIES_COLLECTION, ANALYTICS_SNAPSHOTS_COLLECTION, analyticsSeriesCounterDeltas, analyticsSnapshotCounterDeltas, backfillAnalyticsSeries,
@@ -58,13 +58,8 @@ function tally() {
   const lists = new Set<string>();
   return {
     add(deltas: CounterDelta[]) {
-      for (const d of deltas) {
-        lists.add(d.list);
-        const k = `${d.list}\u0000${d.lane}\u0000${hourBucket(d.at)}`;
-        const prev = counts.get(k);
-        if (prev) prev.by += d.by;
-        else counts.set(k, { ...d });
-      }
+      for (const d of deltas) lists.add(d.list);
+      sumDeltas(counts, deltas);
     },
     lists: () => [...lists],
     deltas: () => [...counts.values()].filter((d) => d.by !== 0),

@@ -1,4 +1,4 @@
-import { hourBucket, type CounterDelta } from '../../../adapters/mongo/list-counters';
+import { sumDeltas, type CounterDelta } from '../../../adapters/mongo/list-counters';
 import { MEDIA_JOBS_COLLECTION, mediaJobCounterDeltas, toMediaJobDoc } from '../../../adapters/mongo/media-jobs';
 import { MEDIA_USAGE_COLLECTION, mediaUsageCounterDeltas, toMediaUsageDoc } from '../../../adapters/mongo/media-usage';
 import { quotaMonth, type MediaJob, type MediaUsageEntry } from '../../../core/domain/media-job';
@@ -9,16 +9,6 @@ const BATCH = 500;
 const SEED_PARALLEL = Number(process.env.SCALE_SEED_PARALLEL ?? '6');
 /** One media job per this many uploads of the account. */
 const UPLOADS_PER_JOB = 20;
-
-/** Sums deltas per (list, lane, hour): what the counters of the bulk-written records must hold. */
-function tally(into: Map<string, CounterDelta>, deltas: CounterDelta[]): void {
-  for (const d of deltas) {
-    const k = `${d.list}\u0000${d.lane}\u0000${hourBucket(d.at)}`;
-    const prev = into.get(k);
-    if (prev) prev.by += d.by;
-    else into.set(k, { ...d, at: new Date(`${hourBucket(d.at)}:00:00.000Z`) });
-  }
-}
 
 /**
  * A job as the API and the media worker leave it, with its ledger entry: submitted at a random
@@ -88,8 +78,8 @@ export const mediaScale: ScaleList = {
         for (let start = starts.shift(); start !== undefined; start = starts.shift()) {
           const batch = Array.from({ length: Math.min(BATCH, n - start) }, (_, k) => makeJob(ctx, account, start + k));
           for (const { job, entry } of batch) {
-            tally(counts, mediaJobCounterDeltas(job));
-            tally(counts, mediaUsageCounterDeltas(entry));
+            sumDeltas(counts, mediaJobCounterDeltas(job));
+            sumDeltas(counts, mediaUsageCounterDeltas(entry));
           }
           await ctx.db.collection(MEDIA_JOBS_COLLECTION).insertMany(batch.map(({ job }) => toMediaJobDoc(job)) as never[], { ordered: false });
           await ctx.db.collection(MEDIA_USAGE_COLLECTION).insertMany(batch.map(({ entry }) => toMediaUsageDoc(entry)) as never[], { ordered: false });

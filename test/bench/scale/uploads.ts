@@ -1,4 +1,4 @@
-import { hourBucket, type CounterDelta } from '../../../adapters/mongo/list-counters';
+import { sumDeltas, type CounterDelta } from '../../../adapters/mongo/list-counters';
 import { toUploadDoc, uploadCounterDeltas } from '../../../adapters/mongo/uploads';
 import type { Platform } from '../../../core/domain/platforms';
 import type { UploadRequest, UploadStatus } from '../../../core/domain/upload';
@@ -7,16 +7,6 @@ import type { MeasuredRequest, ScaleList, SeedContext, SeededAccount } from './p
 const NS = '/api/herald';
 const BATCH = 500;
 const SEED_PARALLEL = Number(process.env.SCALE_SEED_PARALLEL ?? '6');
-
-/** Sums deltas per (list, lane, hour): what the counters of a bulk-written batch must hold. */
-function tally(into: Map<string, CounterDelta>, deltas: CounterDelta[]): void {
-  for (const d of deltas) {
-    const k = `${d.list}\u0000${d.lane}\u0000${hourBucket(d.at)}`;
-    const prev = into.get(k);
-    if (prev) prev.by += d.by;
-    else into.set(k, { ...d, at: new Date(`${hourBucket(d.at)}:00:00.000Z`) });
-  }
-}
 
 /**
  * An upload as the API and the worker leave it: created at a random time over the months,
@@ -63,7 +53,7 @@ export const uploadsScale: ScaleList = {
       await Promise.all(Array.from({ length: SEED_PARALLEL }, async () => {
         for (let start = starts.shift(); start !== undefined; start = starts.shift()) {
           const batch = Array.from({ length: Math.min(BATCH, n - start) }, (_, k) => makeUpload(ctx, account, start + k));
-          for (const { upload } of batch) tally(counts, uploadCounterDeltas(upload));
+          for (const { upload } of batch) sumDeltas(counts, uploadCounterDeltas(upload));
           await ctx.db.collection('uploads').insertMany(batch.map(({ upload }) => toUploadDoc(upload)), { ordered: false });
           const targets = batch.flatMap((b) => b.targets);
           if (targets.length) await ctx.db.collection('upload_targets').insertMany(targets as never[], { ordered: false });
