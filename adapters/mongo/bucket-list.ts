@@ -5,11 +5,18 @@ import { hourBucket, laneHours, type HourCounts } from './list-counters';
  * One page of a list stored in time buckets (docs/storage/lists.md). The records carry an
  * equality key per list and bucket at three sizes (month `YYYY-MM`, day `YYYY-MM-DD`, hour
  * `YYYY-MM-DDTHH`); the list's counters say how many records each hour holds. A page reads the
- * counters (one query), plans which buckets it falls in (the whole month when the month holds at
- * most BUCKET_READ records, else the day, else the hour) and reads those together: its cost is
- * the page size plus at most one bucket's worth of records at each end, whatever the list holds.
+ * counters (one query), finds from them the hours its records are in, and reads those hours'
+ * records together in the cheapest way: a whole day or month bucket where that costs less than
+ * its hours one by one (a query costs about BUCKET_QUERY_COST records), the hours otherwise.
+ * Its cost is the page size plus at most a few queries' worth of records, whatever the list holds.
  */
-export const BUCKET_READ = 64;
+export const BUCKET_QUERY_COST = 8;
+/**
+ * The most records a page reads beyond its own (limit + 1) and the range's two edge hours: each
+ * record more than needed was worth a query saved, and a page saves fewer queries than it has
+ * records. Tests bound their reads with it.
+ */
+export const bucketReadBound = (limit: number) => (limit + 1) * (BUCKET_QUERY_COST + 1);
 
 export interface BucketPageQuery<T> {
   counts: HourCounts;
@@ -46,93 +53,112 @@ export const bucketsOf = (at: Date): [string, string, string] => {
 type Position = { t: number; id: string };
 const newestFirst = (a: Position, b: Position) => b.t - a.t || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
-interface Segment { key: string; count: number; cut: boolean }
-
-/** Bucket segments in the list's order: months, or days of a full month, or hours of a full day. */
-function plan(hours: Array<[string, number]>, cuts: (key: string) => boolean): Segment[] {
-  const segments: Segment[] = [];
-  const group = (items: Array<[string, number]>, width: number) => {
-    const out: Array<[string, Array<[string, number]>, number]> = [];
-    for (const it of items) {
-      const key = it[0].slice(0, width);
-      const last = out[out.length - 1];
-      if (last && last[0] === key) { last[1].push(it); last[2] += it[1]; } else out.push([key, [it], it[1]]);
-    }
-    return out;
-  };
-  for (const [month, inMonth, monthCount] of group(hours, 7)) {
-    if (monthCount <= BUCKET_READ) { segments.push({ key: month, count: monthCount, cut: cuts(month) }); continue; }
-    for (const [day, inDay, dayCount] of group(inMonth, 10)) {
-      if (dayCount <= BUCKET_READ) { segments.push({ key: day, count: dayCount, cut: cuts(day) }); continue; }
-      for (const [hour, n] of inDay) segments.push({ key: hour, count: n, cut: cuts(hour) });
-    }
+/** Hours (with their counts, in list order) grouped by month or day: [key, hours, records]. */
+function group(items: Array<[string, number]>, width: number): Array<[string, Array<[string, number]>, number]> {
+  const out: Array<[string, Array<[string, number]>, number]> = [];
+  for (const it of items) {
+    const key = it[0].slice(0, width);
+    const last = out[out.length - 1];
+    if (last && last[0] === key) { last[1].push(it); last[2] += it[1]; } else out.push([key, [it], it[1]]);
   }
-  return segments;
+  return out;
+}
+
+/**
+ * The buckets to read for the hours `wanted` (a run of the list's hours): per month, the month
+ * bucket or the best of its days; per day, the day bucket or its wanted hours. `all` holds every
+ * hour of the lane (a month or day bucket returns all of them).
+ */
+function cover(wanted: Array<[string, number]>, all: Map<string, number>): string[] {
+  const total = (prefix: string) => {
+    let n = 0;
+    for (const [h, c] of all) if (h.startsWith(prefix)) n += c;
+    return n;
+  };
+  const out: string[] = [];
+  for (const [month, inMonth] of group(wanted, 7)) {
+    const days = group(inMonth, 10).map(([day, inDay]) => {
+      const hoursCost = inDay.reduce((sum, [, c]) => sum + BUCKET_QUERY_COST + c, 0);
+      const dayCost = BUCKET_QUERY_COST + total(day);
+      return dayCost <= hoursCost ? { keys: [day], cost: dayCost } : { keys: inDay.map(([h]) => h), cost: hoursCost };
+    });
+    const daysCost = days.reduce((sum, d) => sum + d.cost, 0);
+    if (BUCKET_QUERY_COST + total(month) <= daysCost) out.push(month);
+    else for (const d of days) out.push(...d.keys);
+  }
+  return out;
 }
 
 export async function bucketPage<T>(q: BucketPageQuery<T>): Promise<BucketPage<T>> {
   const asc = q.order === 'asc';
   /** Negative when `a` comes first in the list's order. */
   const order = (a: Position, b: Position) => (asc ? -newestFirst(a, b) : newestFirst(a, b));
-  // The plan is made from every hour of the lane: a bucket is read whole only when it holds few
-  // records in all, not just within the range. Then only the segments the range overlaps stay.
-  const hours = laneHours(q.counts, q.lane);
-  if (asc) hours.reverse();
   const lo = q.from?.getTime() ?? -Infinity;
   const hi = q.to?.getTime() ?? Infinity;
-  const loHour = q.from ? hourBucket(q.from) : '';
-  const hiHour = q.to ? hourBucket(q.to) : '\uffff';
-  const edgeHours = [q.from, q.to].filter((d): d is Date => d !== undefined).map(hourBucket);
-  const segments = plan(hours, (key) => edgeHours.some((h) => h.startsWith(key)))
-    .filter((seg) => seg.key >= loHour.slice(0, seg.key.length) && seg.key <= hiHour.slice(0, seg.key.length));
+  const inRange = (it: T) => { const t = q.position(it).t; return t >= lo && t <= hi; };
+  const hourOf = (it: T) => hourBucket(new Date(q.position(it).t));
+  const all = new Map(laneHours(q.counts, q.lane));
+  // The range's hours, in list order; the two it cuts are read and counted exactly.
+  const hours = laneHours(q.counts, q.lane, q.from, q.to);
+  if (asc) hours.reverse();
 
   const loaded = new Map<string, Promise<T[]>>();
   const load = (key: string): Promise<T[]> => {
     let items = loaded.get(key);
     if (!items) {
-      items = q.read(key).then((all) => all
-        .filter((it) => { const t = q.position(it).t; return t >= lo && t <= hi; })
-        .sort((a, b) => order(q.position(a), q.position(b))));
+      items = q.read(key).then((found) => found.filter(inRange));
       loaded.set(key, items);
     }
     return items;
   };
-  // The segments a range cuts are counted exactly: at most two bucket reads.
-  const counts = await Promise.all(segments.map(async (s) => (s.cut ? (await load(s.key)).length : s.count)));
+  const edges = new Set([q.from, q.to].filter((d): d is Date => d !== undefined).map(hourBucket));
+  const counts = await Promise.all(hours.map(async ([h, n]) => (edges.has(h) ? (await load(h)).length : n)));
   const total = counts.reduce((sum, n) => sum + n, 0);
 
-  // Where the page starts: after the cursor's record, or `offset` records in.
+  // Where the page starts: the hour of the cursor's record (records after it), or `offset` records in.
   let i = 0;
   let skip = Math.max(0, Math.floor(q.offset ?? 0));
   let afterCursor: ((it: T) => boolean) | undefined;
   if (q.after) {
     const after = q.after;
     skip = 0;
-    i = segments.findIndex((s) => after.hour.startsWith(s.key) || (asc ? s.key > after.hour : s.key < after.hour));
-    if (i < 0) i = segments.length;
-    else if (after.hour.startsWith(segments[i]!.key)) afterCursor = (it) => order({ t: after.t, id: after.id }, q.position(it)) < 0;
+    i = hours.findIndex(([h]) => (asc ? h >= after.hour : h <= after.hour));
+    if (i < 0) i = hours.length;
+    else if (hours[i]![0] === after.hour) afterCursor = (it) => order({ t: after.t, id: after.id }, q.position(it)) < 0;
   } else {
-    while (i < segments.length && skip >= counts[i]!) { skip -= counts[i]!; i += 1; }
+    while (i < hours.length && skip >= counts[i]!) { skip -= counts[i]!; i += 1; }
   }
-  // The segments the page needs (one record more, to know whether a next page exists), read together.
-  const needed: number[] = [];
-  for (let want = skip + q.limit + 1, j = i; j < segments.length && want > 0; j += 1) {
-    needed.push(j);
-    want -= counts[j]!;
-  }
-  const read = await Promise.all(needed.map((j) => load(segments[j]!.key)));
-  const items: T[] = [];
-  read.forEach((bucket, k) => {
-    const rest = k === 0 && afterCursor ? bucket.filter(afterCursor) : bucket;
-    items.push(...(k === 0 ? rest.slice(skip) : rest));
-  });
+  // The hours the page needs (one record more, to know whether a next page exists).
+  let j = i;
+  for (let want = skip + q.limit + 1; j < hours.length && want > 0; j += 1) want -= counts[j]!;
+  const first = hours[i]?.[0];
+  const pick = async (from: number, to: number): Promise<T[]> => {
+    if (from >= to) return [];
+    const wanted = hours.slice(from, to);
+    const keep = new Set(wanted.map(([h]) => h));
+    // An edge hour was read already: read alone, never inside a bigger bucket again.
+    const buckets = cover(wanted.filter(([h]) => !loaded.has(h)), all);
+    const read = await Promise.all([...buckets.map(load), ...wanted.filter(([h]) => loaded.has(h)).map(([h]) => load(h))]);
+    const seen = new Set<T>();
+    const items = read.flat().filter((it) => {
+      if (seen.has(it) || !keep.has(hourOf(it))) return false;
+      seen.add(it);
+      return true;
+    });
+    return items.sort((a, b) => order(q.position(a), q.position(b)));
+  };
+  let items = await pick(i, j);
+  if (afterCursor) items = items.filter((it) => hourOf(it) !== first || afterCursor!(it));
+  items = items.slice(skip);
   // A count above the truth (a write that died between its count and its record) can leave the
-  // planned segments short: read on until the page is full or the list ends.
-  for (let j = (needed[needed.length - 1] ?? i - 1) + 1; items.length <= q.limit && j < segments.length; j += 1) {
-    items.push(...(await load(segments[j]!.key)));
+  // planned hours short: read on until the page is full or the list ends.
+  while (items.length <= q.limit && j < hours.length) {
+    const from = j;
+    for (let want = q.limit + 1 - items.length; j < hours.length && want > 0; j += 1) want -= counts[j]!;
+    items.push(...(await pick(from, j)));
   }
   const page = items.slice(0, q.limit);
   const last = page[page.length - 1];
-  const next = items.length > q.limit && last ? { hour: hourBucket(new Date(q.position(last).t)), ...q.position(last) } : undefined;
+  const next = items.length > q.limit && last ? { hour: hourOf(last), ...q.position(last) } : undefined;
   return { items: page, total, ...(next ? { next } : {}) };
 }

@@ -81,12 +81,24 @@ export async function connectMongo(config: HeraldConfig, opts: { announce?: Reco
  */
 export function logMongoCommands(client: MongoClient, everyMs = 2_000): () => void {
   const byCommand: Record<string, { n: number; ms: number }> = {};
+  // The same, by "<command> <collection>": which repository sends what.
+  const byTarget: Record<string, { n: number; ms: number }> = {};
+  const targets = new Map<number, string>();
   let total = 0;
   let logged = 0;
-  const done = (e: { commandName: string; duration: number }) => {
-    const c = (byCommand[e.commandName] ??= { n: 0, ms: 0 });
+  client.on('commandStarted', (e: { requestId: number; commandName: string; command: Record<string, unknown> }) => {
+    const collection = e.command[e.commandName];
+    targets.set(e.requestId, `${e.commandName} ${typeof collection === 'string' ? collection : '-'}`);
+  });
+  const add = (to: Record<string, { n: number; ms: number }>, key: string, duration: number) => {
+    const c = (to[key] ??= { n: 0, ms: 0 });
     c.n += 1;
-    c.ms += e.duration;
+    c.ms += duration;
+  };
+  const done = (e: { requestId: number; commandName: string; duration: number }) => {
+    add(byCommand, e.commandName, e.duration);
+    add(byTarget, targets.get(e.requestId) ?? `${e.commandName} -`, e.duration);
+    targets.delete(e.requestId);
     total += 1;
   };
   client.on('commandSucceeded', done);
@@ -94,7 +106,7 @@ export function logMongoCommands(client: MongoClient, everyMs = 2_000): () => vo
   const report = () => {
     if (total === logged) return;
     logged = total;
-    log('mongo commands', { total, by_command: byCommand });
+    log('mongo commands', { total, by_command: byCommand, by_target: byTarget });
   };
   const timer = setInterval(report, everyMs);
   timer.unref();

@@ -9,6 +9,10 @@
  * Temporal history of a sample of uploads gives the workflow tasks, activities, local activities
  * and timers per upload, and how long each waited in its task queue and ran.
  *
+ * In the same run, a bare Temporal workflow of the same history shape (one local activity making the
+ * same simulator call, no database; test/bench/drain-bare/) is drained the same way by a worker
+ * process of its own, and the two rates are printed side by side (goal: Herald ≥ 60 % of bare).
+ *
  * At the end every upload must be completed with its target succeeded, and the Discord simulator
  * must hold exactly one message per upload.
  *
@@ -21,7 +25,9 @@
  * Knobs: BENCH_UPLOADS (1000), BENCH_CONCURRENCY for queueing (20), BENCH_DRAIN_TIMEOUT_S (1200),
  * BENCH_HISTORY_SAMPLE (20), BENCH_TEMPORAL (shared|own), BENCH_TEMPORAL_ARGS.
  */
+import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { workflowIds } from '../../core/ports/workflow-names';
 import {
@@ -40,10 +46,10 @@ const SHARED_PROCESSES = ['ferretdb', 'postgres'];
 type CommandCounts = Record<string, { n: number; ms: number }>;
 
 /** The worker's last "mongo commands" log line (cumulative counts per command name). */
-function lastCommandCounts(b: BenchStack): CommandCounts {
+function lastCommandCounts(b: BenchStack, by: 'by_command' | 'by_target' = 'by_command'): CommandCounts {
   const lines = (b.stack.worker?.output.join('') ?? '').split('\n').filter((l) => l.includes('"mongo commands"'));
   const last = lines[lines.length - 1];
-  return last ? (JSON.parse(last) as { by_command: CommandCounts }).by_command : {};
+  return last ? (JSON.parse(last) as Record<typeof by, CommandCounts | undefined>)[by] ?? {} : {};
 }
 
 async function completedCount(b: BenchStack): Promise<number> {
@@ -78,6 +84,7 @@ async function main(): Promise<void> {
   const worker = await b.stack.startWorker();
   const workerPid = worker.child.pid!;
   const commands0 = lastCommandCounts(b);
+  const targets0 = lastCommandCounts(b, 'by_target');
   const cpu0 = procCpuMs(workerPid) ?? NaN;
   const temporal0 = temporalPid ? procCpuMs(temporalPid) ?? NaN : NaN;
   const shared0 = cpuByName(SHARED_PROCESSES);
@@ -110,6 +117,7 @@ async function main(): Promise<void> {
   const benchCpu = process.cpuUsage(bench0);
   await sleep(2500); // the worker logs its command counts every 2 s
   const commands1 = lastCommandCounts(b);
+  const targets1 = lastCommandCounts(b, 'by_target');
 
   const at = (fraction: number) => marks.find(([, n]) => n >= fraction * requestIds.length)?.[0] ?? NaN;
   const steady = (0.8 * requestIds.length) / ((at(0.9) - at(0.1)) / 1000);
@@ -132,25 +140,94 @@ async function main(): Promise<void> {
     ['whole machine (everything running, all CPUs)', per(shared1.machineMs - shared0.machineMs)],
   ]));
 
+  const commandRows = (after: CommandCounts, before: CommandCounts) => {
+    const rows = Object.entries(after).map(([name, c]) => {
+      const n = c.n - (before[name]?.n ?? 0);
+      const t = c.ms - (before[name]?.ms ?? 0);
+      return [name, n, (n / Math.max(1, completed)).toFixed(2), n ? (t / n).toFixed(2) : '-'] as Array<string | number>;
+    }).filter((r) => Number(r[1]) > 0).sort((a, b) => Number(b[1]) - Number(a[1]));
+    const total = rows.reduce((a, r) => a + Number(r[1]), 0);
+    rows.push(['all commands (goal ≤ 5 per upload)', total, (total / Math.max(1, completed)).toFixed(2), '']);
+    return rows;
+  };
   heading('database round trips per upload (worker, MongoDB command monitoring)');
-  const rows = Object.entries(commands1).map(([name, c]) => {
-    const n = c.n - (commands0[name]?.n ?? 0);
-    const t = c.ms - (commands0[name]?.ms ?? 0);
-    return [name, n, (n / Math.max(1, completed)).toFixed(2), n ? (t / n).toFixed(2) : '-'] as Array<string | number>;
-  }).filter((r) => Number(r[1]) > 0).sort((a, b) => Number(b[1]) - Number(a[1]));
-  const total = rows.reduce((a, r) => a + Number(r[1]), 0);
-  rows.push(['all commands', total, (total / Math.max(1, completed)).toFixed(2), '']);
-  say(table(['command', 'count', 'per upload', 'mean ms'], rows));
+  say(table(['command', 'count', 'per upload', 'mean ms'], commandRows(commands1, commands0)));
+  say('');
+  say(table(['command and collection', 'count', 'per upload', 'mean ms'], commandRows(targets1, targets0)));
 
   if (SAMPLE) {
     heading(`Temporal tasks per upload (history of ${Math.min(SAMPLE, requestIds.length)} sampled uploads)`);
     say(await historyBreakdown(accountId, requestIds));
   }
 
+  const bare = await bareDrain(b, requestIds.length, messagesBefore(b));
+  heading('beside a bare Temporal workflow of the same history shape (one local activity, the same simulator call, no database), same run');
+  const heraldRate = steady;
+  say(table(['figure', 'herald', 'bare', 'herald / bare'], [
+    ['uploads/s, 10 % → 90 % published (goal ≥ 60 % of bare)', heraldRate.toFixed(1), bare.steady.toFixed(1), `${((100 * heraldRate) / bare.steady).toFixed(0)} %`],
+    ['uploads/s, whole drain', (completed / (drainMs / 1000)).toFixed(1), bare.whole.toFixed(1), `${((100 * completed / (drainMs / 1000)) / bare.whole).toFixed(0)} %`],
+    ['worker cpu ms per upload', per(cpuMs), bare.workerCpuPer.toFixed(1), ''],
+    ['machine cpu ms per upload', per(shared1.machineMs - shared0.machineMs), bare.machineCpuPer.toFixed(1), ''],
+  ]));
+
   heading('every upload published once');
-  const messages = discord.messages().length;
+  const messages = discord.messages().length - bare.published;
   say(table(['check', 'value'], [['uploads queued', requestIds.length], ['completed', completed], ['discord messages', messages]]));
   if (completed !== requestIds.length || messages !== requestIds.length) throw new Error('not every queued upload was published exactly once (see above)');
+}
+
+const messagesBefore = (b: BenchStack) => b.sandbox.simulators.discord.messages().length;
+
+/**
+ * The baseline, measured the way the drain is: `n` bare workflows started with no worker running,
+ * then a worker process of their own (test/bench/drain-bare/worker.ts) drains them; the rate is
+ * taken from the simulator's message count, as for Herald.
+ */
+async function bareDrain(b: BenchStack, n: number, before: number): Promise<{ steady: number; whole: number; published: number; workerCpuPer: number; machineCpuPer: number }> {
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
+  onCleanup(() => connection.close());
+  const client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });
+  const taskQueue = `herald-bench-bare-${process.pid}-${Date.now()}`;
+  const webhookUrl = b.sandbox.env.SANDBOX_DISCORD_WEBHOOK_URL!;
+  say(`[bare] starting ${n} bare workflows on task queue ${taskQueue}…`);
+  const started = await boundedLoop(n, CONCURRENCY, DRAIN_TIMEOUT_MS, async (i) => {
+    await client.workflow.start('bareUploadWorkflow', { taskQueue, workflowId: `${taskQueue}-${i}`, args: [{ webhookUrl, content: `drain bench bare #${i}` }] });
+    return { ok: true, value: i };
+  });
+  const errors = errorCounts(started.outcomes);
+  if (errors.length) throw new Error(`starting bare workflows failed: ${errors.slice(0, 3).map(([e, k]) => `${k}× ${e}`).join('; ')}`);
+  const child = spawn(process.execPath, [path.join(__dirname, 'drain-bare', 'worker.js')], {
+    env: { ...process.env, BARE_TASK_QUEUE: taskQueue }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+  onCleanup(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => { if (d.toString().includes('ready')) resolve(); });
+    child.once('exit', (code) => reject(new Error(`bare worker exited ${code}: ${output.slice(-2000)}`)));
+  });
+  const cpu0 = procCpuMs(child.pid!) ?? NaN;
+  const machine0 = cpuByName(SHARED_PROCESSES).machineMs;
+  const t0 = performance.now();
+  const marks: Array<[number, number]> = [];
+  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+  for (;;) {
+    const seen = messagesBefore(b) - before;
+    marks.push([performance.now() - t0, seen]);
+    if (seen >= n || Date.now() > deadline) break;
+    await sleep(100);
+  }
+  const published = messagesBefore(b) - before;
+  const wholeMs = performance.now() - t0;
+  const workerCpu = (procCpuMs(child.pid!) ?? NaN) - cpu0;
+  const machineCpu = cpuByName(SHARED_PROCESSES).machineMs - machine0;
+  child.kill('SIGTERM');
+  if (published < n) throw new Error(`the bare drain published ${published}/${n} in time: ${output.slice(-2000)}`);
+  const at = (fraction: number) => marks.find(([, k]) => k >= fraction * n)?.[0] ?? NaN;
+  return {
+    steady: (0.8 * n) / ((at(0.9) - at(0.1)) / 1000), whole: n / (wholeMs / 1000), published,
+    workerCpuPer: workerCpu / n, machineCpuPer: machineCpu / n,
+  };
 }
 
 /** Per sampled upload: events of each kind in its workflow history, and queue and run times. */

@@ -28,6 +28,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
 import { createListCounters } from '../../adapters/mongo/list-counters';
+import { bulkWriter } from './scale/pg-copy';
 import type { ScaleList, SeedContext, SeededAccount, MeasuredRequest } from './scale/plugin';
 import { uploadsScale } from './scale/uploads';
 import { seededRandom } from '../support/seeded-random';
@@ -216,6 +217,7 @@ async function main(): Promise<void> {
   const db = client.db();
   const dbName = db.databaseName;
   const counters = await createListCounters(db);
+  const write = bulkWriter(db, say);
   onCleanup(() => counters.stop());
   const random = seededRandom(27);
   const small = await makeAccount(b, 'small', 0, db, true);
@@ -227,7 +229,7 @@ async function main(): Promise<void> {
   const perOther = OTHERS ? Math.floor((UPLOADS - largeUploads - SMALL) / OTHERS) : 0;
   const uploadsOf = (a: SeededAccount) => (a.role === 'small' ? SMALL : a.role === 'large' ? largeUploads : perOther);
   const ctx = (accounts: SeededAccount[]): SeedContext => ({
-    db, counters, accounts, uploadsOf, now: new Date(), months: MONTHS, random, say: (line) => say(`  ${line}`),
+    db, write, counters, accounts, uploadsOf, now: new Date(), months: MONTHS, random, say: (line) => say(`  ${line}`),
   });
 
   const seed = async (accounts: SeededAccount[]) => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { BUCKET_QUERY_COST, bucketReadBound } from '../../adapters/mongo/bucket-list';
 import { Binary, MongoClient, type Db } from 'mongodb';
 import {
   analyticsSeriesCounterDeltas, analyticsSnapshotCounterDeltas, ANALYTICS_SERIES_COLLECTION, ANALYTICS_SNAPSHOTS_COLLECTION, backfillAnalyticsSeries,
@@ -144,11 +145,17 @@ describe('Mongo analytics: what a read costs is bounded by its page, not by the 
     return rows.filter((r) => r.accountId === 'acct-1').sort((a, b) => b.capturedAt.getTime() - a.capturedAt.getTime());
   }
 
-  /** A page may read the list's counter documents and the buckets of the hours it returns, and one more hour at each end. */
+  /**
+   * A page may read the list's counter documents and the buckets of the hours it returns, and one
+   * more hour at each end; a whole day or month read instead of its hours costs no more than those
+   * hours would (a query counted as BUCKET_QUERY_COST records).
+   */
   const withinPage = (reads: Record<string, Reads>, perHour: number, limit: number) => {
     const metrics = reads[POST_METRICS_COLLECTION]!;
-    expect(metrics.finds).toBeLessThanOrEqual(Math.ceil(limit / perHour) + 2);
-    expect(metrics.docs).toBeLessThanOrEqual(limit + 2 * perHour);
+    const hours = Math.ceil(limit / perHour) + 2;
+    expect(metrics.finds).toBeLessThanOrEqual(hours);
+    expect(metrics.docs + BUCKET_QUERY_COST * metrics.finds).toBeLessThanOrEqual(hours * (BUCKET_QUERY_COST + perHour));
+    expect(metrics.docs).toBeLessThanOrEqual(bucketReadBound(limit));
     expect(reads[LIST_COUNTERS]).toEqual({ finds: 1, docs: expect.any(Number) });
     expect(reads[LIST_COUNTERS]!.docs).toBeLessThanOrEqual(2);
     expect(Object.keys(reads).sort()).toEqual([LIST_COUNTERS, POST_METRICS_COLLECTION].sort());

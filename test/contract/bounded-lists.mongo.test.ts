@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { BUCKET_READ } from '../../adapters/mongo/bucket-list';
+import { bucketReadBound } from '../../adapters/mongo/bucket-list';
 import { COLLECTIONS, type IdDoc } from '../../adapters/mongo/collections';
 import { connectedAccountCounterDeltas, createMongoConnectedAccounts, toConnectedAccountDoc } from '../../adapters/mongo/connected-accounts';
 import { listCountersFor } from '../../adapters/mongo/list-counters';
@@ -73,10 +73,10 @@ const newestFirst = (a: MediaJob, b: MediaJob) => b.createdAt.getTime() - a.crea
 
 /**
  * What a page of `limit` may read (bucket-list.ts): the list's counter documents (one per month
- * and writer), the page and one record more (to know whether another page follows), and at most
- * one bucket's worth (BUCKET_READ) beyond the page at each end; nothing that grows with the list.
+ * and writer), the page and one record more (to know whether another page follows), and what
+ * whole buckets read instead of many hours add (bucketReadBound); nothing that grows with the list.
  */
-const bound = (limit: number, counterDocs: number) => limit + 1 + 2 * BUCKET_READ + counterDocs;
+const bound = (limit: number, counterDocs: number) => bucketReadBound(limit) + counterDocs;
 const cost: Record<string, number> = {};
 
 afterAll(() => {
@@ -85,7 +85,7 @@ afterAll(() => {
 });
 
 describe('bounded list reads on FerretDB (command monitoring)', () => {
-  // 600 jobs over four months: a page of 20 may read 20 + 1 + 2 × 64 + 4 counter documents.
+  // 600 jobs over four months: a page of 20 may read 21 × 9 + 4 counter documents.
   const BOUND = bound(20, 4);
 
   it('media job pages (first, middle, last, cursor) read the buckets the page falls in, whichever page', async () => {

@@ -41,7 +41,7 @@ async function write(ctx: SeedContext, collection: string, docs: IdDoc[], deltas
   for (let i = 0; i < docs.length; i += BATCH) {
     const batch = docs.slice(i, i + BATCH);
     await ctx.counters.add(batch.flatMap(deltas));
-    await ctx.db.collection<IdDoc>(collection).insertMany(batch, { ordered: false });
+    await ctx.write(collection, batch);
   }
   return docs.length;
 }

@@ -81,8 +81,8 @@ export const mediaScale: ScaleList = {
             sumDeltas(counts, mediaJobCounterDeltas(job));
             sumDeltas(counts, mediaUsageCounterDeltas(entry));
           }
-          await ctx.db.collection(MEDIA_JOBS_COLLECTION).insertMany(batch.map(({ job }) => toMediaJobDoc(job)) as never[], { ordered: false });
-          await ctx.db.collection(MEDIA_USAGE_COLLECTION).insertMany(batch.map(({ entry }) => toMediaUsageDoc(entry)) as never[], { ordered: false });
+          await ctx.write(MEDIA_JOBS_COLLECTION, batch.map(({ job }) => toMediaJobDoc(job)));
+          await ctx.write(MEDIA_USAGE_COLLECTION, batch.map(({ entry }) => toMediaUsageDoc(entry)));
           written += batch.length * 2;
           done += batch.length;
           if (Math.floor(done / 5000) !== Math.floor((done - batch.length) / 5000)) ctx.say(`media: ${account.role} ${account.id}: ${done}/${n} jobs`);

@@ -94,7 +94,7 @@ export const notificationsScale: ScaleList = {
           }
           for (const list of deliveryLists(r)) lists.add(list);
         }
-        await col.insertMany(batch.map(toDeliveryAttemptDoc), { ordered: false });
+        await ctx.write(col.collectionName, batch.map(toDeliveryAttemptDoc));
         written += batch.length;
       }
       const deltas: CounterDelta[] = [...counts.values()].map((c) => ({ list: c.list, lane: 'all', at: c.at, by: c.by }));

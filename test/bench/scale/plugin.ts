@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { ListCounters } from '../../../adapters/mongo/list-counters';
+import type { BulkWriter } from './pg-copy';
 
 /**
  * One family of lists in the scale bench (`npm run bench -- scale`, test/bench/scale.bench.ts).
@@ -19,6 +20,8 @@ export interface SeededAccount {
 
 export interface SeedContext {
   db: Db;
+  /** Bulk insert of exactly these documents (pg-copy.ts: COPY into FerretDB's table, or insertMany). */
+  write: BulkWriter;
   counters: ListCounters;
   /** The accounts to seed in this step. */
   accounts: SeededAccount[];

@@ -47,16 +47,16 @@ export const uploadsScale: ScaleList = {
     for (const account of ctx.accounts) {
       const n = ctx.uploadsOf(account);
       const counts = new Map<string, CounterDelta>();
-      // SEED_PARALLEL batches in flight: FerretDB inserts a document at a time (~3.6 ms each here), on several connections.
+      // SEED_PARALLEL batches in flight (ctx.write: COPY into FerretDB's tables, or the driver's insertMany).
       let done = 0;
       const starts = Array.from({ length: Math.ceil(n / BATCH) }, (_, k) => k * BATCH);
       await Promise.all(Array.from({ length: SEED_PARALLEL }, async () => {
         for (let start = starts.shift(); start !== undefined; start = starts.shift()) {
           const batch = Array.from({ length: Math.min(BATCH, n - start) }, (_, k) => makeUpload(ctx, account, start + k));
           for (const { upload } of batch) sumDeltas(counts, uploadCounterDeltas(upload));
-          await ctx.db.collection('uploads').insertMany(batch.map(({ upload }) => toUploadDoc(upload)), { ordered: false });
+          await ctx.write('uploads', batch.map(({ upload }) => toUploadDoc(upload)));
           const targets = batch.flatMap((b) => b.targets);
-          if (targets.length) await ctx.db.collection('upload_targets').insertMany(targets as never[], { ordered: false });
+          await ctx.write('upload_targets', targets);
           written += batch.length;
           done += batch.length;
           if (Math.floor(done / 20_000) !== Math.floor((done - batch.length) / 20_000)) ctx.say(`uploads: ${account.role} ${account.id}: ${done}/${n}`);
