@@ -99,3 +99,13 @@ describe('generated docs', () => {
     }
   });
 });
+
+describe('connect page text keys in docs/connecting-accounts.md', () => {
+  it('are the catalogue\'s keys with their English text', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { CATALOGUES, LABEL_KEYS } = require('../../apps/web/i18n') as { CATALOGUES: { en: Record<string, string> }; LABEL_KEYS: string[] };
+    const page = readFileSync(join(__dirname, '..', '..', 'docs', 'connecting-accounts.md'), 'utf8');
+    const rows = [...page.matchAll(/^\| `([a-z_]+\.[a-z_.]+)` \| (.*) \|$/gm)].map((m) => [m[1]!, m[2]!]);
+    expect(rows).toEqual(LABEL_KEYS.map((key) => [key, CATALOGUES.en[key]]));
+  });
+});
