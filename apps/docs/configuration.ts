@@ -1,5 +1,6 @@
 import { SETTING_LIST, type Setting } from '../shared/settings';
 import { networkVariableDocs, type NetworkVariableDoc } from '../shared/platforms';
+import { POOLS } from '../worker/pools';
 
 /**
  * docs/configuration.md, generated from the settings table (apps/shared/settings.ts, which the
@@ -8,7 +9,14 @@ import { networkVariableDocs, type NetworkVariableDoc } from '../shared/platform
 
 const cell = (text: string): string => text.replace(/\r?\n+/g, ' ').replace(/\|/g, '\\|').trim();
 
+/** Defaults the worker's pool registry knows (apps/worker/pools.ts), not the table. */
+const POOL_DEFAULTS: Record<string, () => string> = {
+  HERALD_WORKER_POOLS: () => `every pool (\`${POOLS.map((p) => p.name).join(',')}\`)`,
+  'HERALD_POOL_<NAME>_CONCURRENCY': () => `the pool's default: ${POOLS.map((p) => `${p.name} ${p.defaultConcurrency}`).join(', ')}`,
+};
+
 function settingRow(s: Setting): string {
+  if (POOL_DEFAULTS[s.name]) s = { ...s, defaultText: POOL_DEFAULTS[s.name]!() };
   const readBy = s.readBy ? ` Read by \`${s.readBy}\`.` : '';
   return `| \`${s.name}\` | ${cell(s.defaultText)} | ${cell(s.type)} | ${cell(s.meaning)}${readBy} |`;
 }

@@ -224,7 +224,7 @@ const api = section('API daemon', {
     meaning: 'Herald\'s address as networks and browsers reach it: OAuth callbacks, signed media URLs, the OpenAPI document\'s server.',
   }),
   HERALD_TRUST_PROXY: custom('integer ≥ 0, `true` (1) or `false` (0)', '0', {
-    meaning: 'How many reverse proxies append to `X-Forwarded-For` in front of the daemons; the client address is read that many places from the end (docs/security/auth-block.md).',
+    meaning: 'How many reverse proxies append to `X-Forwarded-For` in front of the daemons; the client address is read that many places from the end ([security/auth-block.md](security/auth-block.md)).',
   }, (env) => {
     const value = env.HERALD_TRUST_PROXY;
     if (value === 'true') return 1;
@@ -248,14 +248,14 @@ const security = section('Secrets and rate limits', {
     defaultText: 'unset (ops/start.sh generates `.herald/secret-key`)',
     meaning: '32 bytes, base64: encrypts credentials at rest (AES-256-GCM), signs media URLs and the connect page\'s CSRF tokens. Required by every daemon that opens credentials.',
   }, 'base64, 32 bytes'),
-  HERALD_SECRETS_ACCEPT_UNBOUND: flagOn({ meaning: 'Open values sealed before they were bound to their record; set `false` once `herald secrets reseal` ran (docs/security/at-rest.md).' }),
+  HERALD_SECRETS_ACCEPT_UNBOUND: flagOn({ meaning: 'Open values sealed before they were bound to their record; set `false` once `herald secrets reseal` ran ([security/at-rest.md](security/at-rest.md)).' }),
   HERALD_RATE_LIMIT_POINTS: int(300, { defaultText: '300', meaning: 'Requests per key per window before 429 `rate_limited`.' }),
   HERALD_RATE_LIMIT_WINDOW_SECONDS: int(60, { defaultText: '60', meaning: 'The rate-limit window, in seconds.' }),
   HERALD_RATE_LIMIT_LEASE: int((env) => defaultRateLimitLease(ref<number>(env, 'HERALD_RATE_LIMIT_POINTS')), {
     defaultText: '1 % of `HERALD_RATE_LIMIT_POINTS`, 1 to 100 (3)',
     meaning: 'Points an API process takes from Redis at a time for a busy key; `1` counts every request in Redis.',
   }),
-  HERALD_AUTH_MAX_FAILURES: int(10, { defaultText: '10', meaning: 'Consecutive failed credentials from one client address before it is blocked (docs/security/auth-block.md).' }),
+  HERALD_AUTH_MAX_FAILURES: int(10, { defaultText: '10', meaning: 'Consecutive failed credentials from one client address before it is blocked ([security/auth-block.md](security/auth-block.md)).' }),
   HERALD_AUTH_BLOCK_SECONDS: int(300, { defaultText: '300', meaning: 'How long a blocked address is answered 429 `auth_blocked`.' }),
 });
 
@@ -284,7 +284,7 @@ const mediaJobs = section('Media-processing jobs', {
   HERALD_MEDIA_JOB_MAX_OUTPUT_BYTES: int(4 * GIB, { defaultText: n('_BYTES', 4 * GIB), meaning: 'Output size limit of one run (ffmpeg is killed past it).' }),
   HERALD_MEDIA_JOB_PROGRESS_WRITE_MS: int(1_000, { defaultText: n('_MS', 1_000), meaning: 'How often a run writes its progress to the job.' }),
   HERALD_MEDIA_JOB_HEARTBEAT_EVERY_MS: positive(2_000, { defaultText: n('_MS', 2_000), meaning: 'Heartbeat period of a run while ffmpeg prints nothing.' }),
-  HERALD_MEDIA_SANDBOX: custom(`one of ${SANDBOX_MODES.join(', ')}`, '`auto` (the strongest that works)', { meaning: 'How ffmpeg is confined (docs/security/media-jobs.md).' }, (env): MediaSandboxConfig['mode'] => {
+  HERALD_MEDIA_SANDBOX: custom(`one of ${SANDBOX_MODES.join(', ')}`, '`auto` (the strongest that works)', { meaning: 'How ffmpeg is confined ([security/media-jobs.md](security/media-jobs.md)).' }, (env): MediaSandboxConfig['mode'] => {
     const value = env.HERALD_MEDIA_SANDBOX;
     if (!value) return 'auto';
     if (!(SANDBOX_MODES as readonly string[]).includes(value)) throw new Error(`HERALD_MEDIA_SANDBOX must be one of ${SANDBOX_MODES.join(', ')} (got "${value}")`);
@@ -375,12 +375,12 @@ const observability = section('Logs, metrics and traces', {
 });
 
 const workers = section('Worker pools', {
-  HERALD_WORKER_POOLS: custom('comma list of pools, or `all`', 'every pool (`publish,media,notify,analytics`)', { meaning: 'Which worker pools this worker process runs (docs/operating.md#worker-pools); an unknown name stops the worker at start.' }, (env) => {
+  HERALD_WORKER_POOLS: custom('comma list of pools, or `all`', 'every pool', { meaning: 'Which worker pools this worker process runs ([operating.md](operating.md#worker-pools)); an unknown name stops the worker at start.' }, (env) => {
     const value = env.HERALD_WORKER_POOLS?.trim();
     return value && value !== 'all' ? value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : undefined;
   }),
   'HERALD_POOL_<NAME>_CONCURRENCY': {
-    ...custom('integer > 0', 'the pool\'s default (publish 200, media 2, notify 50, analytics 20)', { meaning: 'Activities one process of pool `<NAME>` runs at once (`HERALD_POOL_PUBLISH_CONCURRENCY=50`).' },
+    ...custom('integer > 0', 'the pool\'s `defaultConcurrency`', { meaning: 'Activities one process of pool `<NAME>` runs at once (`HERALD_POOL_PUBLISH_CONCURRENCY=50`).' },
       (env, name) => positiveOf(env, name, 1)),
     pattern: /^HERALD_POOL_([A-Z0-9_]+)_CONCURRENCY$/,
   },
