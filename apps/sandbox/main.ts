@@ -105,7 +105,7 @@ async function startSimulators(opts: SandboxOptions, processingMs: number): Prom
 /** The variable each adapter option is read from (the network records' `env` maps). */
 function optionVariable(network: SandboxNetworkId, option: string): string {
   const module = NETWORKS.find((m) => m.id === network);
-  const entry = (module?.env as Record<string, readonly [string, unknown]> | undefined)?.[option];
+  const entry = (module?.env as Record<string, readonly [string, unknown, unknown]> | undefined)?.[option];
   if (!entry) throw new Error(`sandbox: the ${network} simulator sets option ${option}, which the ${network} adapter does not read from the environment`);
   return entry[0];
 }

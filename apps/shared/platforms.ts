@@ -7,13 +7,14 @@
  * - OAuth networks: `HERALD_<NET>_CLIENT_ID` and `HERALD_<NET>_CLIENT_SECRET`; a network without
  *   both is not registered (and `/healthz` says which variables are missing).
  * - Each network's base URLs, API versions, flags and processing-poll intervals: the `env` map of
- *   its record in adapters/platforms/<net>/index.ts (README "Configuration" lists them).
+ *   its record in adapters/platforms/<net>/index.ts (docs/configuration.md lists them, generated).
  */
 import type { PlatformRegistry } from '../../core/ports/platform';
 import { NETWORKS, type NetworkId } from '../../adapters/platforms';
-import { clientVariables, isOAuth, type NetworkModule } from '../../adapters/platforms/kit/network';
-import type { EnvRead } from '../../adapters/platforms/kit/env';
+import { clientVariables, isOAuth, type EnvDoc, type NetworkModule } from '../../adapters/platforms/kit/network';
+import { readerType, type EnvRead } from '../../adapters/platforms/kit/env';
 import { createPlatformRegistry } from '../../adapters/platforms/registry';
+import { setting } from './settings';
 
 export { clientVariables, type NetworkId };
 
@@ -30,7 +31,7 @@ export type OAuthNetwork = NetworkId;
 
 const moduleOf = (network: NetworkId): AnyNetwork => modules.find((m) => m.id === network)!;
 const envEntries = (network: NetworkId) =>
-  Object.entries(moduleOf(network).env as Record<string, readonly [string, EnvRead<unknown>]>);
+  Object.entries(moduleOf(network).env as Record<string, readonly [string, EnvRead<unknown>, EnvDoc]>);
 
 /** Every variable a network reads (its client credentials first for OAuth networks). */
 export function networkVariables(network: NetworkId): string[] {
@@ -40,9 +41,26 @@ export function networkVariables(network: NetworkId): string[] {
   return [client.id, client.secret, ...own];
 }
 
+/** One network variable as docs/configuration.md lists it (generated from the records). */
+export interface NetworkVariableDoc { network: NetworkId; variable: string; type: string; default: string; meaning: string }
+
+/** Every variable of every network, in registry order: the OAuth client credentials first, then the record's `env` map. */
+export function networkVariableDocs(): NetworkVariableDoc[] {
+  return NETWORK_IDS.flatMap((network) => {
+    const client = OAUTH_NETWORKS.includes(network) ? clientVariables(network) : undefined;
+    const credentials: NetworkVariableDoc[] = client ? [
+      { network, variable: client.id, type: 'text', default: 'unset: the network is left out (named in `/healthz`)', meaning: `Client id of Herald's ${network} OAuth app.` },
+      { network, variable: client.secret, type: 'text', default: 'unset: the network is left out', meaning: `Client secret of Herald's ${network} OAuth app.` },
+    ] : [];
+    return [...credentials, ...envEntries(network).map(([, [variable, read, doc]]) => ({
+      network, variable, type: doc.type ?? readerType(read) ?? 'text', default: doc.default, meaning: doc.meaning,
+    }))];
+  });
+}
+
 /** The variable of each processing-poll option (the sandbox sets them to its processing time). */
 export const POLL_VARIABLES: readonly string[] = modules.flatMap((m) =>
-  (m.pollOptions ?? []).map((option) => (m.env as Record<string, readonly [string, unknown]>)[option]![0]));
+  (m.pollOptions ?? []).map((option) => (m.env as Record<string, readonly [string, unknown, unknown]>)[option]![0]));
 
 export interface PlatformSettings {
   /** `HERALD_PLATFORM_TIMEOUT_MS`: passed to every adapter as its JSON call timeout. */
@@ -76,9 +94,7 @@ function readNetwork(network: NetworkId, env: Env, timeoutMs: number): { options
 
 /** The networks' part of the configuration, from the environment. Throws naming the variable on a bad value. */
 export function loadPlatformSettings(env: Env): PlatformSettings {
-  const rawTimeout = value(env, 'HERALD_PLATFORM_TIMEOUT_MS');
-  const timeoutMs = rawTimeout === undefined ? 60_000 : Number(rawTimeout);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`HERALD_PLATFORM_TIMEOUT_MS must be a positive integer, got "${rawTimeout}"`);
+  const timeoutMs = setting(env, 'HERALD_PLATFORM_TIMEOUT_MS');
   const settings: PlatformSettings = { timeoutMs, networks: {}, unconfigured: [] };
   for (const network of NETWORK_IDS) {
     const read = readNetwork(network, env, timeoutMs);

@@ -4,7 +4,7 @@ import { CONNECT_LANGUAGES, type ConnectLanguage } from '../../core/domain/conne
  * The connect page's text catalogue: every visible text has a key here. `ui_labels` override by
  * key (keys not in the catalogue are never rendered); `{name}` placeholders are filled with
  * values that are escaped like the text itself. A key missing in a language falls back to English.
- * The README lists the keys ("Connect page: i18n keys").
+ * docs/connecting-accounts.md lists the keys with their English text (checked by test/unit/docs-generated.test.ts).
  */
 const EN = {
   'connect.title': 'Connect Social Media Accounts',
@@ -493,7 +493,7 @@ const TR: Catalogue = {
 
 export const CATALOGUES: Record<ConnectLanguage, Catalogue> = { en: EN, es: ES, de: DE, fr: FR, pt: PT, pl: PL, tr: TR };
 
-/** Every key of the catalogue, in order (README, tests). */
+/** Every key of the catalogue, in order (docs/connecting-accounts.md, tests). */
 export const LABEL_KEYS = Object.keys(EN) as LabelKey[];
 export const isLabelKey = (key: string): key is LabelKey => Object.prototype.hasOwnProperty.call(EN, key);
 

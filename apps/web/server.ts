@@ -350,5 +350,5 @@ export function createWeb(deps: WebDeps, options: WebOptions): Koa {
   return app;
 }
 
-/** Keys the page can show (the catalogue); exported for the README check. */
+/** Keys the page can show (the catalogue); exported for the docs check. */
 export { isLabelKey };

@@ -44,7 +44,7 @@ export interface WorkerPool {
   name: string;
   /** The task queue it polls. */
   taskQueue(config: HeraldConfig): string;
-  /** What runs there (the README's pools table). */
+  /** What runs there (the pools table of docs/operating.md). */
   workflows: string[];
   /** Activities at once per process when HERALD_POOL_<NAME>_CONCURRENCY is unset. */
   defaultConcurrency: number;

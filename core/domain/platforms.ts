@@ -21,14 +21,14 @@ export type MediaKind = 'video' | 'photo' | 'text' | 'document';
 export const ENDPOINT_PLATFORMS: Record<MediaKind, readonly Platform[]> = {
   video: ['tiktok', 'instagram', 'linkedin', 'youtube', 'facebook', 'x', 'threads', 'pinterest', 'bluesky',
     'reddit', 'discord', 'telegram', 'google_business', 'mastodon', 'wordpress',
-    // Not in the spec's list of this endpoint; the issue asks for Snapchat Story and Spotlight videos (README decisions).
+    // Not in the spec's list of this endpoint; the issue asks for Snapchat Story and Spotlight videos (docs/publishing.md, per-network notes).
     'snapchat',
-    // Not in the spec's list either: Slack files upload v2 with a bot token (issue 14, README decisions).
+    // Not in the spec's list either: Slack files upload v2 with a bot token (issue 14, docs/publishing.md).
     'slack'],
   photo: ['tiktok', 'instagram', 'linkedin', 'facebook', 'x', 'threads', 'pinterest', 'bluesky', 'reddit',
     'discord', 'telegram', 'google_business', 'mastodon', 'lemmy', 'wordpress',
     // Not in the spec's list of this endpoint: Slack files upload v2 with a bot token, listmonk images
-    // embedded in the campaign through its media API (issue 14, README decisions).
+    // embedded in the campaign through its media API (issue 14, docs/publishing.md).
     'slack', 'listmonk'],
   text: ['x', 'linkedin', 'facebook', 'threads', 'bluesky', 'discord', 'telegram', 'google_business', 'slack',
     'mastodon', 'nostr', 'lemmy', 'devto', 'hashnode', 'wordpress', 'whop', 'listmonk', 'reddit'],

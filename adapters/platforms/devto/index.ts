@@ -33,6 +33,6 @@ export function createDevtoPlatform(opts: DevtoPlatformOptions = {}): PlatformAd
 export const devto = defineNetwork<'devto', DevtoPlatformOptions>({
   id: 'devto',
   descriptor: devtoDescriptor,
-  env: { apiBase: ['DEVTO_API_BASE', httpUrl] },
+  env: { apiBase: ['DEVTO_API_BASE', httpUrl, { meaning: 'DEV (Forem) API.', default: '`https://dev.to/api`' }] },
   create: createDevtoPlatform,
 });

@@ -40,6 +40,6 @@ export function createDiscordPlatform(opts: DiscordPlatformOptions = {}): Platfo
 export const discord = defineNetwork<'discord', DiscordPlatformOptions>({
   id: 'discord',
   descriptor: discordDescriptor,
-  env: { apiBase: ['DISCORD_API_BASE', httpUrl], allowedWebhookHosts: ['DISCORD_ALLOWED_WEBHOOK_HOSTS', hostList] },
+  env: { apiBase: ['DISCORD_API_BASE', httpUrl, { meaning: 'Discord API (webhooks are executed there).', default: '`https://discord.com/api/v10`' }], allowedWebhookHosts: ['DISCORD_ALLOWED_WEBHOOK_HOSTS', hostList, { meaning: 'Hosts accepted in submitted Discord webhook URLs.', default: 'discord.com, discordapp.com and their ptb/canary hosts' }] },
   create: createDiscordPlatform,
 });

@@ -65,12 +65,12 @@ export const googleBusiness = defineNetwork<'google_business', GoogleBusinessPla
   id: 'google_business',
   descriptor: googleBusinessDescriptor,
   env: {
-    apiBase: ['GOOGLE_BUSINESS_API_BASE', httpUrl],
-    accountsBase: ['GOOGLE_BUSINESS_ACCOUNTS_BASE', httpUrl],
-    infoBase: ['GOOGLE_BUSINESS_INFO_BASE', httpUrl],
-    performanceBase: ['GOOGLE_BUSINESS_PERFORMANCE_BASE', httpUrl],
-    authBase: ['GOOGLE_BUSINESS_AUTH_BASE', httpUrl],
-    tokenUrl: ['GOOGLE_BUSINESS_TOKEN_URL', httpUrl],
+    apiBase: ['GOOGLE_BUSINESS_API_BASE', httpUrl, { meaning: 'Business Profile API v4 (local posts, media).', default: '`https://mybusiness.googleapis.com`' }],
+    accountsBase: ['GOOGLE_BUSINESS_ACCOUNTS_BASE', httpUrl, { meaning: 'Account Management API.', default: '`https://mybusinessaccountmanagement.googleapis.com`' }],
+    infoBase: ['GOOGLE_BUSINESS_INFO_BASE', httpUrl, { meaning: 'Business Information API (locations).', default: '`https://mybusinessbusinessinformation.googleapis.com`' }],
+    performanceBase: ['GOOGLE_BUSINESS_PERFORMANCE_BASE', httpUrl, { meaning: 'Performance API (analytics).', default: '`https://businessprofileperformance.googleapis.com`' }],
+    authBase: ['GOOGLE_BUSINESS_AUTH_BASE', httpUrl, { meaning: 'Google consent page host.', default: '`https://accounts.google.com`' }],
+    tokenUrl: ['GOOGLE_BUSINESS_TOKEN_URL', httpUrl, { meaning: 'Google token endpoint.', default: '`https://oauth2.googleapis.com/token`' }],
   },
   create: createGoogleBusinessPlatform,
 });

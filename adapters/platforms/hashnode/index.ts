@@ -35,6 +35,6 @@ export function createHashnodePlatform(opts: HashnodePlatformOptions = {}): Plat
 export const hashnode = defineNetwork<'hashnode', HashnodePlatformOptions>({
   id: 'hashnode',
   descriptor: hashnodeDescriptor,
-  env: { apiUrl: ['HASHNODE_API_URL', httpUrl] },
+  env: { apiUrl: ['HASHNODE_API_URL', httpUrl, { meaning: 'Hashnode GraphQL endpoint.', default: '`https://gql.hashnode.com`' }] },
   create: createHashnodePlatform,
 });

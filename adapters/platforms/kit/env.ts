@@ -5,7 +5,15 @@
  */
 export type EnvRead<T> = (raw: string, variable: string) => T;
 
-export const httpUrl: EnvRead<string> = (raw, variable) => {
+/** What each reader accepts, as docs/configuration.md shows it. */
+const TYPES = new WeakMap<EnvRead<unknown>, string>();
+const typed = <T>(type: string, read: EnvRead<T>): EnvRead<T> => {
+  TYPES.set(read as EnvRead<unknown>, type);
+  return read;
+};
+export const readerType = (read: EnvRead<unknown>): string | undefined => TYPES.get(read);
+
+export const httpUrl: EnvRead<string> = typed('http(s) URL', (raw, variable) => {
   let url: URL;
   try {
     url = new URL(raw);
@@ -14,24 +22,24 @@ export const httpUrl: EnvRead<string> = (raw, variable) => {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${variable} must be an http(s) URL, got "${raw}"`);
   return raw;
-};
-export const text: EnvRead<string> = (raw) => raw;
-export const flag: EnvRead<boolean> = (raw, variable) => {
+});
+export const text: EnvRead<string> = typed('text', (raw) => raw);
+export const flag: EnvRead<boolean> = typed('`true` or `false` (also 1/0, yes/no)', (raw, variable) => {
   if (/^(true|1|yes)$/i.test(raw)) return true;
   if (/^(false|0|no)$/i.test(raw)) return false;
   throw new Error(`${variable} must be true or false, got "${raw}"`);
-};
-export const millis: EnvRead<number> = (raw, variable) => {
+});
+export const millis: EnvRead<number> = typed('milliseconds > 0', (raw, variable) => {
   const n = Number(raw);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`${variable} must be a positive number of milliseconds, got "${raw}"`);
   return n;
-};
-export const hostList: EnvRead<string[]> = (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean);
-export const oneOf = <T extends string>(...values: readonly T[]): EnvRead<T> => (raw, variable) => {
+});
+export const hostList: EnvRead<string[]> = typed('comma list of hosts', (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean));
+export const oneOf = <T extends string>(...values: readonly T[]): EnvRead<T> => typed(`one of ${values.join(', ')}`, (raw, variable) => {
   if (!(values as readonly string[]).includes(raw)) throw new Error(`${variable} must be one of ${values.join(', ')}, got "${raw}"`);
   return raw as T;
-};
-export const matching = (pattern: RegExp, what: string): EnvRead<string> => (raw, variable) => {
+});
+export const matching = (pattern: RegExp, what: string): EnvRead<string> => typed(what, (raw, variable) => {
   if (!pattern.test(raw)) throw new Error(`${variable} must be ${what}, got "${raw}"`);
   return raw;
-};
+});

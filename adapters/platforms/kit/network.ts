@@ -24,7 +24,12 @@ export interface OAuthClientOptions {
 
 /** The options the environment may set: everything but the common ones and the client credentials. */
 export type Tunable<O> = Omit<O, keyof CommonOptions | keyof OAuthClientOptions>;
-export type EnvMap<O> = { [K in keyof Tunable<O>]-?: readonly [variable: string, read: EnvRead<NonNullable<Tunable<O>[K]>>] };
+/**
+ * How docs/configuration.md shows a network's variable (generated, apps/docs/): what it changes and
+ * the factory's default when it is unset; `type` when the reader is not one of kit/env.ts's.
+ */
+export interface EnvDoc { meaning: string; default: string; type?: string }
+export type EnvMap<O> = { [K in keyof Tunable<O>]-?: readonly [variable: string, read: EnvRead<NonNullable<Tunable<O>[K]>>, doc: EnvDoc] };
 
 export interface NetworkModule<Id extends Platform = Platform, O extends CommonOptions = CommonOptions> {
   id: Id;

@@ -43,6 +43,6 @@ export function createLemmyPlatform(opts: LemmyPlatformOptions = {}): PlatformAd
 export const lemmy = defineNetwork<'lemmy', LemmyPlatformOptions>({
   id: 'lemmy',
   descriptor: lemmyDescriptor,
-  env: { allowHttpInstances: ['LEMMY_ALLOW_HTTP_INSTANCES', flag], uploadTimeoutMs: ['LEMMY_UPLOAD_TIMEOUT_MS', millis] },
+  env: { allowHttpInstances: ['LEMMY_ALLOW_HTTP_INSTANCES', flag, { meaning: 'Accept `http://` instance URLs and private addresses when connecting (local instances, the sandbox).', default: '`false`' }], uploadTimeoutMs: ['LEMMY_UPLOAD_TIMEOUT_MS', millis, { meaning: 'Image upload timeout (pict-rs).', default: '120000 (2 min)' }] },
   create: createLemmyPlatform,
 });

@@ -36,6 +36,6 @@ export function createListmonkPlatform(opts: ListmonkPlatformOptions = {}): Plat
 export const listmonk = defineNetwork<'listmonk', ListmonkPlatformOptions>({
   id: 'listmonk',
   descriptor: listmonkDescriptor,
-  env: { allowPrivateInstances: ['LISTMONK_ALLOW_PRIVATE_INSTANCES', flag] },
+  env: { allowPrivateInstances: ['LISTMONK_ALLOW_PRIVATE_INSTANCES', flag, { meaning: 'Accept `http://` instance URLs and private, loopback or reserved addresses when connecting (the sandbox, an instance on the operator\'s network).', default: '`false`' }] },
   create: createListmonkPlatform,
 });

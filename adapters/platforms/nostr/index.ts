@@ -50,9 +50,9 @@ export const nostr = defineNetwork<'nostr', NostrPlatformOptions>({
   id: 'nostr',
   descriptor: nostrDescriptor,
   env: {
-    webUrl: ['NOSTR_WEB_URL', httpUrl],
-    allowInsecureRelays: ['NOSTR_ALLOW_INSECURE_RELAYS', flag],
-    relayTimeoutMs: ['NOSTR_RELAY_TIMEOUT_MS', millis],
+    webUrl: ['NOSTR_WEB_URL', httpUrl, { meaning: 'Where Nostr post links point: `<url>/<nevent or naddr>`.', default: '`https://njump.me`' }],
+    allowInsecureRelays: ['NOSTR_ALLOW_INSECURE_RELAYS', flag, { meaning: 'Accept `ws://` relay URLs and private addresses (local relays, the sandbox).', default: '`false`' }],
+    relayTimeoutMs: ['NOSTR_RELAY_TIMEOUT_MS', millis, { meaning: 'How long each relay has to answer an event (OK) or a query (EOSE).', default: '10000 (10 s), or the platform timeout when shorter' }],
   },
   create: createNostrPlatform,
 });

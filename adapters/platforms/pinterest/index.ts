@@ -15,8 +15,8 @@ export const pinterest = defineNetwork<'pinterest', PinterestPlatformOptions>({
   id: 'pinterest',
   descriptor: pinterestDescriptor,
   env: {
-    apiBase: ['PINTEREST_API_BASE', httpUrl],
-    authBase: ['PINTEREST_AUTH_BASE', httpUrl],
+    apiBase: ['PINTEREST_API_BASE', httpUrl, { meaning: 'Pinterest API v5.', default: '`https://api.pinterest.com/v5`' }],
+    authBase: ['PINTEREST_AUTH_BASE', httpUrl, { meaning: 'Pinterest consent page host.', default: '`https://www.pinterest.com`' }],
   },
   create: createPinterestPlatform,
 });

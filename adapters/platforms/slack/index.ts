@@ -45,9 +45,9 @@ export const slack = defineNetwork<'slack', SlackPlatformOptions>({
   id: 'slack',
   descriptor: slackDescriptor,
   env: {
-    apiBase: ['SLACK_API_BASE', httpUrl],
-    webhookBase: ['SLACK_WEBHOOK_BASE', httpUrl],
-    allowedWebhookHosts: ['SLACK_ALLOWED_WEBHOOK_HOSTS', hostList],
+    apiBase: ['SLACK_API_BASE', httpUrl, { meaning: 'Slack Web API.', default: '`https://slack.com/api`' }],
+    webhookBase: ['SLACK_WEBHOOK_BASE', httpUrl, { meaning: 'Where incoming-webhook posts go (a submitted webhook URL only supplies its path).', default: '`https://hooks.slack.com`' }],
+    allowedWebhookHosts: ['SLACK_ALLOWED_WEBHOOK_HOSTS', hostList, { meaning: 'Hosts accepted (over https) in submitted Slack webhook URLs; `SLACK_WEBHOOK_BASE`\'s host always is.', default: '`hooks.slack.com`' }],
   },
   create: createSlackPlatform,
 });

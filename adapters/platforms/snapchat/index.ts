@@ -46,13 +46,13 @@ export const snapchat = defineNetwork<'snapchat', SnapchatPlatformOptions>({
   id: 'snapchat',
   descriptor: snapchatDescriptor,
   env: {
-    apiBase: ['SNAPCHAT_API_BASE', httpUrl],
-    authBase: ['SNAPCHAT_AUTH_BASE', httpUrl],
+    apiBase: ['SNAPCHAT_API_BASE', httpUrl, { meaning: 'Snap Public Profile API.', default: '`https://businessapi.snapchat.com`' }],
+    authBase: ['SNAPCHAT_AUTH_BASE', httpUrl, { meaning: 'Snap OAuth host.', default: '`https://accounts.snapchat.com`' }],
     partBytes: ['SNAPCHAT_UPLOAD_PART_BYTES', (raw, variable) => {
       const n = Number(raw);
       if (!Number.isInteger(n) || n < 16 || n > 32 * 1024 * 1024) throw new Error(`${variable} must be a number of bytes from 16 to 33554432, got "${raw}"`);
       return n;
-    }],
+    }, { meaning: 'Encrypted bytes per upload part (Snap\'s maximum is 32 MiB).', default: '33554432 (32 MiB)', type: 'bytes, 16 to 33554432' }],
   },
   create: createSnapchatPlatform,
 });

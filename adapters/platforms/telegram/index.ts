@@ -38,6 +38,6 @@ export function createTelegramPlatform(opts: TelegramPlatformOptions = {}): Plat
 export const telegram = defineNetwork<'telegram', TelegramPlatformOptions>({
   id: 'telegram',
   descriptor: telegramDescriptor,
-  env: { apiBase: ['TELEGRAM_API_BASE', httpUrl] },
+  env: { apiBase: ['TELEGRAM_API_BASE', httpUrl, { meaning: 'Telegram Bot API.', default: '`https://api.telegram.org`' }] },
   create: createTelegramPlatform,
 });

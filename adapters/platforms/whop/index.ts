@@ -34,6 +34,6 @@ export function createWhopPlatform(opts: WhopPlatformOptions = {}): PlatformAdap
 export const whop = defineNetwork<'whop', WhopPlatformOptions>({
   id: 'whop',
   descriptor: whopDescriptor,
-  env: { apiBase: ['WHOP_API_BASE', httpUrl] },
+  env: { apiBase: ['WHOP_API_BASE', httpUrl, { meaning: 'Whop API (its sandbox: `https://sandbox-api.whop.com/api/v1`).', default: '`https://api.whop.com/api/v1`' }] },
   create: createWhopPlatform,
 });

@@ -41,6 +41,6 @@ export function createWordPressPlatform(opts: WordPressPlatformOptions = {}): Pl
 export const wordpress = defineNetwork<'wordpress', WordPressPlatformOptions>({
   id: 'wordpress',
   descriptor: wordpressDescriptor,
-  env: { allowHttpSites: ['WORDPRESS_ALLOW_HTTP_SITES', flag], uploadTimeoutMs: ['WORDPRESS_UPLOAD_TIMEOUT_MS', millis] },
+  env: { allowHttpSites: ['WORDPRESS_ALLOW_HTTP_SITES', flag, { meaning: 'Accept `http://` site URLs and private addresses when connecting (local sites, the sandbox).', default: '`false`' }], uploadTimeoutMs: ['WORDPRESS_UPLOAD_TIMEOUT_MS', millis, { meaning: 'Media library upload timeout.', default: '300000 (5 min)' }] },
   create: createWordPressPlatform,
 });

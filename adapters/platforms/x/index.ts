@@ -14,9 +14,9 @@ export const x = defineNetwork<'x', XPlatformOptions>({
   id: 'x',
   descriptor: xDescriptor,
   env: {
-    apiBase: ['X_API_BASE', httpUrl],
-    authBase: ['X_AUTH_BASE', httpUrl],
-    keepLinks: ['X_KEEP_LINKS', flag],
+    apiBase: ['X_API_BASE', httpUrl, { meaning: 'X API v2 host.', default: '`https://api.x.com`' }],
+    authBase: ['X_AUTH_BASE', httpUrl, { meaning: 'X consent page host.', default: '`https://x.com`' }],
+    keepLinks: ['X_KEEP_LINKS', flag, { meaning: 'Keep links in the text as they are (X counts each as 23 characters either way).', default: '`false`' }],
   },
   create: createXPlatform,
 });

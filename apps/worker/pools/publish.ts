@@ -47,7 +47,7 @@ export function withOperatorsCached(storage: Storage, ttlMs = 60_000): Storage {
  * Notification channels run in the `notify` pool. Their workflow and activities stay registered
  * here for the channel runs started on this queue before that pool existed: such a run finishes
  * here (an activity already scheduled on this queue completes here), or moves to the notify queue
- * at its next delivery (the routed `deliver` signal). See the README, "Worker pools".
+ * at its next delivery (the routed `deliver` signal). See docs/operating.md, "Worker pools".
  */
 export const publishPool: WorkerPool = {
   name: 'publish',

@@ -13,7 +13,7 @@
  *   description at most 160 characters), `DELETE` of either.
  * Errors: `{request_status: "ERROR", request_id, debug_message, display_message, error_code}`.
  * Where Snap's exact field names are not public (the shape of the media and post answers), this
- * simulator defines them, and the adapter reads them defensively (README decisions).
+ * simulator defines them, and the adapter reads them defensively (docs/publishing.md, Snapchat).
  */
 import type { ServerResponse } from 'node:http';
 import { createDecipheriv, randomUUID } from 'node:crypto';
