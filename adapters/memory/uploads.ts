@@ -43,6 +43,15 @@ export function createMemoryUploads(): UploadRepository {
   const get = (accountId: string, requestId: string) => byKey.get(key(accountId, requestId));
   /** When a retried upload became pending again (the reconciler's clock for it). */
   const pendingSince = new Map<string, Date>();
+  const begin: UploadRepository['begin'] = async (accountId, requestId, at) => {
+    const found = get(accountId, requestId);
+    if (!found) return null;
+    if (found.status !== 'pending' && found.status !== 'scheduled') return { status: found.status };
+    found.status = 'in_progress';
+    found.startedAt = new Date(at.getTime());
+    found.updatedAt = new Date(at.getTime());
+    return { status: found.status, upload: copy(found) };
+  };
   return {
     async insert(upload) {
       const k = key(upload.accountId, upload.requestId);
@@ -66,14 +75,9 @@ export function createMemoryUploads(): UploadRepository {
       return null;
     },
     async markInProgress(accountId, requestId, at) {
-      const found = get(accountId, requestId);
-      if (found && (found.status === 'pending' || found.status === 'scheduled')) {
-        found.status = 'in_progress';
-        found.startedAt = new Date(at.getTime());
-        found.updatedAt = new Date(at.getTime());
-      }
-      return found ? found.status : null;
+      return (await begin(accountId, requestId, at))?.status ?? null;
     },
+    begin,
     async cancelScheduled(accountId, requestId, at) {
       const found = get(accountId, requestId);
       if (!found || found.status !== 'scheduled') return false;

@@ -247,19 +247,19 @@ export async function createMongoUploads(db: Db, counters?: ListCounters): Promi
 
   /**
    * A status change: the document moves (its status keys renamed), then the counters follow.
-   * Returns false when the upload was not in `from`.
+   * Returns the document as it was, or null when the upload was not in `from`.
    */
-  const move = async (accountId: string, requestId: string, from: UploadStatus, to: UploadStatus, at: Date, extra: Document = {}): Promise<boolean> => {
+  const move = async (accountId: string, requestId: string, from: UploadStatus, to: UploadStatus, at: Date, extra: Document = {}): Promise<Document | null> => {
     const { filter, update } = statusMove(from, to, at);
     const before = await col.findOneAndUpdate(
       { accountId, requestId, ...filter },
       { ...update, $set: { ...(update.$set as Document), ...extra } },
       { returnDocument: 'before' }, // FerretDB's findAndModify takes no projection
     );
-    if (!before) return false;
+    if (!before) return null;
     const was = listedFromDoc(before);
     await counters.add(changeDeltas(was, { ...was, status: to }));
-    return true;
+    return before;
   };
 
   /** Replaces a scheduled upload's listed fields (an edit, a postponement): keys and counters follow. */
@@ -275,6 +275,20 @@ export async function createMongoUploads(db: Db, counters?: ListCounters): Promi
     const res = await col.updateOne({ accountId, requestId, status: 'scheduled' }, { $set: { ...set, ...listKeys(after) }, ...more });
     await counters.add(res.modifiedCount === 1 ? deltas.filter((d) => d.by < 0) : deltas.filter((d) => d.by > 0).map((d) => ({ ...d, by: -d.by })));
     return res.modifiedCount === 1;
+  };
+
+  /** pending or scheduled → in_progress (UploadRepository.begin). */
+  const begin: UploadRepository['begin'] = async (accountId, requestId, at) => {
+    for (const from of ['pending', 'scheduled'] as const) {
+      const before = await move(accountId, requestId, from, 'in_progress', at, { startedAt: at });
+      if (!before) continue;
+      // Moved by this call: the document as it was, moved, and its targets (no second read of the upload).
+      const after = { ...before, status: 'in_progress', startedAt: at, updatedAt: at };
+      return { status: 'in_progress' as const, upload: (await withTargets([after]))[0]! };
+    }
+    // Not pending or scheduled (cancelled, a retried start, or no such upload): say what it is.
+    const doc = await col.findOne({ accountId, requestId }, { projection: { status: 1 } });
+    return doc ? { status: doc.status as UploadStatus } : null;
   };
 
   const readBucket = (field: string, list: string) => (bucket: string) => col.find({ [field]: `${list}#${bucket}` }).toArray();
@@ -301,15 +315,11 @@ export async function createMongoUploads(db: Db, counters?: ListCounters): Promi
       return doc?.requestId ?? null;
     },
     async markInProgress(accountId, requestId, at) {
-      for (const from of ['pending', 'scheduled'] as const) {
-        if (await move(accountId, requestId, from, 'in_progress', at, { startedAt: at })) return 'in_progress';
-      }
-      // Not pending or scheduled (cancelled, a retried start, or no such upload): say what it is.
-      const doc = await col.findOne({ accountId, requestId }, { projection: { status: 1 } });
-      return doc ? (doc.status as UploadStatus) : null;
+      return (await begin(accountId, requestId, at))?.status ?? null;
     },
+    begin,
     async cancelScheduled(accountId, requestId, at) {
-      return move(accountId, requestId, 'scheduled', 'cancelled', at, { completedAt: at });
+      return (await move(accountId, requestId, 'scheduled', 'cancelled', at, { completedAt: at })) !== null;
     },
     async updateScheduled(accountId, requestId, patch, at) {
       return relist(accountId, requestId, (u) => ({

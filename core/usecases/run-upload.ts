@@ -142,8 +142,9 @@ export type OnlyTargetOutcome = { begun: false } | { begun: true; outcome: Targe
  * finishes the upload itself. Each part is the same as alone, so a repeated step is harmless.
  */
 export async function publishOnlyTarget(deps: RunUploadDeps, input: PublishTargetInput): Promise<OnlyTargetOutcome> {
-  if (!(await beginUpload(deps, input))) return { begun: false };
-  const outcome = await publishTarget(deps, input);
+  const begun = await deps.storage.uploads.begin(input.accountId, input.requestId, deps.clock.now());
+  if (begun?.status !== 'in_progress') return { begun: false };
+  const outcome = await publishTarget(deps, input, begun.upload);
   if (outcome.kind === 'done') await finishUpload(deps, input);
   return { begun: true, outcome };
 }
@@ -174,8 +175,9 @@ function callNetwork(
  * the first is alive, and one that takes over from an execution that died knows the network may
  * already have the post and says so in the result's warnings.
  */
-export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInput): Promise<TargetOutcome> {
-  const upload = await loadUpload(deps.storage, input.accountId, input.requestId);
+export async function publishTarget(deps: RunUploadDeps, input: PublishTargetInput, begun?: UploadRequest): Promise<TargetOutcome> {
+  // `begun`: the upload as the call that began it left it (publishOnlyTarget), read no more.
+  const upload = begun ?? await loadUpload(deps.storage, input.accountId, input.requestId);
   const stored = upload.results[input.platform];
   if (stored) return { kind: 'done', result: stored };
 

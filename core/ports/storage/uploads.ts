@@ -42,6 +42,11 @@ export interface UploadRepository {
   findRequestIdByPostId(accountId: string, platform: Platform, postId: string): Promise<string | null>;
   /** pending or scheduled → in_progress; returns the status after the call (null: no such upload). */
   markInProgress(accountId: string, requestId: string, at: Date): Promise<UploadStatus | null>;
+  /**
+   * markInProgress, also giving the upload as it is after the move (with its targets' results) when
+   * this call made the move: the publish that follows needs no read of its own.
+   */
+  begin(accountId: string, requestId: string, at: Date): Promise<{ status: UploadStatus; upload?: UploadRequest } | null>;
   /** scheduled → cancelled; false when the upload is not (or no longer) scheduled. */
   cancelScheduled(accountId: string, requestId: string, at: Date): Promise<boolean>;
   /** Replaces the editable parts of a scheduled upload; false when it is not scheduled any more. */

@@ -154,6 +154,23 @@ export function uploadsContract(name: string, make: MakeRepository<UploadReposit
         expect(done.dispatches.x?.at).toBeInstanceOf(Date);
       });
 
+      it('begin: the upload as the move left it when this call made the move, else only the status', async () => {
+        const upload = await insert();
+        const begun = await uploads.begin('acct-1', upload.requestId, at(1));
+        expect(begun).toEqual({ status: 'in_progress', upload: { ...upload, status: 'in_progress', startedAt: at(1), updatedAt: at(1) } });
+        expect(begun!.upload).toEqual(await mustFind(upload.requestId));
+        // Already begun (a repeated start): the status only, the caller reads what is stored.
+        expect(await uploads.begin('acct-1', upload.requestId, at(2))).toEqual({ status: 'in_progress' });
+        await uploads.recordResult('acct-1', upload.requestId, aTargetResult({ platform: 'x', success: false, error: 'no', error_code: 'invalid_content' }), at(3));
+        await uploads.markCompleted('acct-1', upload.requestId, at(4));
+        expect(await uploads.begin('acct-1', upload.requestId, at(5))).toEqual({ status: 'completed' });
+        // A retried upload begun again comes with what it holds (its earlier results set aside).
+        expect(await uploads.resetForRetry('acct-1', upload.requestId, ['x'], at(6))).toBe(1);
+        const again = await uploads.begin('acct-1', upload.requestId, at(7));
+        expect(again).toEqual({ status: 'in_progress', upload: await mustFind(upload.requestId) });
+        expect(await uploads.begin('acct-1', 'no-such-request', at(8))).toBeNull();
+      });
+
       it('moves to in_progress only from pending', async () => {
         const upload = await insert();
         await uploads.markInProgress('acct-1', upload.requestId, at(1));
