@@ -19,10 +19,12 @@
  *
  * Knobs: SCALE_UPLOADS (1000000), SCALE_LARGE_SHARE (0.3), SCALE_OTHERS (50), SCALE_SMALL (50),
  * SCALE_MONTHS (13), SCALE_CLIENTS (20), SCALE_REQUESTS (requests per figure at SCALE_CLIENTS, 200),
- * SCALE_SERIAL (requests per figure at one client, 30), SCALE_PLUGINS (all: uploads,notifications,media,analytics).
+ * SCALE_SERIAL (requests per figure at one client, 30), SCALE_PLUGINS (all: uploads,notifications,media,analytics),
+ * SCALE_SEED_WRITE (copy: COPY into FerretDB's tables, see scale/pg-copy.ts; driver), SCALE_SEED_PARALLEL
+ * (batches written at once, 6), SCALE_RECORD (true: write docs/benchmarks/scale.md).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -232,7 +234,9 @@ async function main(): Promise<void> {
     db, write, counters, accounts, uploadsOf, now: new Date(), months: MONTHS, random, say: (line) => say(`  ${line}`),
   });
 
+  let seedSeconds = 0;
   const seed = async (accounts: SeededAccount[]) => {
+    const seedStart = performance.now();
     untune(dbName);
     for (const list of lists) {
       const started = performance.now();
@@ -240,6 +244,7 @@ async function main(): Promise<void> {
       say(`seeded ${list.name}: ${written.toLocaleString('en')} records in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
     tune(dbName);
+    seedSeconds += Math.round((performance.now() - seedStart) / 1000);
   };
 
   heading('step 1: the small account alone');
@@ -266,8 +271,49 @@ async function main(): Promise<void> {
     rows.push([name, ms(s0.p50), ms(s1.p50), `${smallRatio.toFixed(2)}×`, ms(l.p50), `${largeRatio.toFixed(2)}× (≤ ${largeGoal})`,
       `${ms(s1.p99)} / ${ms(l.p99)}`, `${ms(s1.serialP50)} / ${ms(l.serialP50)}`, l.errors + s1.errors + s0.errors, ok ? 'ok' : 'MISSED']);
   }
-  say(table(['request', 'small empty p50', 'small full p50', 'full/empty (≤1.5)', 'large p50', 'large/small', 'p99 small/large', '1-client p50 small/large', 'errors', 'goal'], rows));
+  const headers = ['request', 'small empty p50', 'small full p50', 'full/empty (≤1.5)', 'large p50', 'large/small', 'p99 small/large', '1-client p50 small/large', 'errors', 'goal'];
+  say(table(headers, rows));
   say(failed.length ? `\ngoals missed: ${failed.join('; ')}` : '\nevery goal met');
+  if (process.env.SCALE_RECORD === 'true') recordRun(headers, rows, { uploads: UPLOADS, large: largeUploads, others: OTHERS, failed, seedSeconds });
+}
+
+/**
+ * SCALE_RECORD=true: the run's table becomes docs/benchmarks/scale.md (written by the bench, never
+ * by hand), with the date, the commit measured, the sizes and the load.
+ */
+function recordRun(headers: string[], rows: Array<Array<string | number>>, run: { uploads: number; large: number; others: number; failed: string[]; seedSeconds: number }): void {
+  const commit = (() => {
+    try {
+      const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+      const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim();
+      return dirty ? `${head} (with uncommitted changes)` : head;
+    } catch {
+      return 'unknown';
+    }
+  })();
+  const cell = (v: string | number) => String(v).replace(/\|/g, '\\|');
+  const md = [
+    '# scale',
+    '',
+    '`npm run bench -- scale` (test/bench/scale.bench.ts): every list and per-request check on a small',
+    'account before and after the database fills, and on the large account, in one run. Goals: large',
+    '≤ 2× small (≤ 1.2× for the async accept), small full ≤ 1.5× small empty, none above 50 ms p50 at',
+    'one client. This page is written by the bench (`SCALE_RECORD=true`); the design is in',
+    '[docs/storage/lists.md](../storage/lists.md).',
+    '',
+    '| Date | Commit | Uploads | Large account | Other accounts | Seeding | Machine | Goals missed |',
+    '|---|---|---|---|---|---|---|---|',
+    `| ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC | ${commit} | ${run.uploads.toLocaleString('en')} | ${run.large.toLocaleString('en')} | ${run.others} | ${run.seedSeconds} s | ${cell(describeEnvironment())} | ${run.failed.length} of ${rows.length} |`,
+    '',
+    `Figures in ms: p50 and p99 at ${CLIENTS} clients (${REQUESTS} requests each), p50 at one client (${SERIAL} requests).`,
+    '',
+    `| ${headers.map(cell).join(' | ')} |`,
+    `|${headers.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+    '',
+  ].join('\n');
+  writeFileSync(path.join(ROOT, 'docs/benchmarks/scale.md'), md);
+  say('(written to docs/benchmarks/scale.md)');
 }
 
 runMain('scale', main);

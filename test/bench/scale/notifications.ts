@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { CounterDelta } from '../../../adapters/mongo/list-counters';
 import { deliveryAttemptCounterDeltas, deliveryLists, toDeliveryAttemptDoc } from '../../../adapters/mongo/delivery-log';
-import { hourBucket } from '../../../adapters/mongo/list-counters';
+import { sumDeltas, type CounterDelta } from '../../../adapters/mongo/list-counters';
 import { COLLECTIONS } from '../../../adapters/mongo/collections';
 import type { ChannelKind } from '../../../core/domain/notifications';
 import type { DeliveryAttemptRecord, DeliveryOutcome, DeliveryTrigger } from '../../../core/ports/storage/delivery-log';
@@ -18,6 +17,7 @@ import type { MeasuredRequest, ScaleList, SeedContext, SeededAccount } from './p
  */
 const DAY = 86_400_000;
 const CHUNK = 5_000;
+const SEED_PARALLEL = Number(process.env.SCALE_SEED_PARALLEL ?? '6');
 const LIMIT = 50;
 const DELIVERIES = '/api/herald/users/notifications/deliveries';
 
@@ -77,28 +77,25 @@ export const notificationsScale: ScaleList = {
     let written = 0;
     for (const account of ctx.accounts) {
       const total = ctx.uploadsOf(account);
-      // Counts per list and hour, summed here: one delta per (list, hour) instead of 8 per attempt.
-      const counts = new Map<string, { list: string; at: Date; by: number }>();
+      // Counts per list, lane and hour, summed here: one delta per (list, hour) instead of 8 per attempt.
+      const counts = new Map<string, CounterDelta>();
       const lists = new Set<string>();
       const deliveryOf: string[] = [];
+      // Up to SEED_PARALLEL batches written at once while the next ones are made.
+      const writing: Array<Promise<void>> = [];
       for (let start = 0; start < total; start += CHUNK) {
         const batch: DeliveryAttemptRecord[] = [];
         for (let n = start; n < Math.min(total, start + CHUNK); n += 1) batch.push(attemptOf(ctx, account, n, deliveryOf));
         for (const r of batch) {
-          for (const d of deliveryAttemptCounterDeltas(r)) {
-            const hour = hourBucket(d.at);
-            const key = `${d.list}#${hour}`;
-            const c = counts.get(key);
-            if (c) c.by += d.by;
-            else counts.set(key, { list: d.list, at: new Date(`${hour}:00:00.000Z`), by: d.by });
-          }
+          sumDeltas(counts, deliveryAttemptCounterDeltas(r));
           for (const list of deliveryLists(r)) lists.add(list);
         }
-        await ctx.write(col.collectionName, batch.map(toDeliveryAttemptDoc));
+        if (writing.length >= SEED_PARALLEL) await writing.shift();
+        writing.push(ctx.write(col.collectionName, batch.map(toDeliveryAttemptDoc)));
         written += batch.length;
       }
-      const deltas: CounterDelta[] = [...counts.values()].map((c) => ({ list: c.list, lane: 'all', at: c.at, by: c.by }));
-      await ctx.counters.replace([...lists], deltas);
+      await Promise.all(writing);
+      await ctx.counters.replace([...lists], [...counts.values()]);
       ctx.say(`notifications: ${account.id} (${account.role}): ${total} delivery attempts, ${lists.size} lists`);
     }
     return { written };
