@@ -1,7 +1,7 @@
 import type { Db, Document } from 'mongodb';
 import { COLLECTIONS } from './collections';
 import { sumDeltas, type CounterDelta, type ListCounters } from './list-counters';
-import { listedFromDoc, listKeys, listLists, storedCounterDeltas, UPLOAD_LIST_VERSION } from './uploads';
+import { listedFromDoc, listKeys, listLists, storedCounterDeltas, targetKeysOfDoc, TARGETS_KEYED, UPLOAD_LIST_VERSION } from './uploads';
 import {
   ANALYTICS_SERIES_COLLECTION, ANALYTICS_SNAPSHOTS_COLLECTION, analyticsSeriesCounterDeltas, analyticsSnapshotCounterDeltas, backfillAnalyticsSeries,
   backfillAnalyticsSnapshot, backfillPostMetrics, POST_METRICS_COLLECTION, postMetricsCounterDeltas,
@@ -101,6 +101,32 @@ export const uploadListsStep: MigrationStep = {
     for (const name of ['accountId_createdAt', 'status_createdAt', 'connectionIds_capDay']) {
       if (names.has(name)) await col.dropIndex(name);
     }
+  },
+};
+
+/**
+ * v2: the target documents of each upload get `th`, the hour keys of the upload's history lists,
+ * and the upload `tv` (and `tr` when a target has a document although the upload has not
+ * started): a history page then reads the targets of one list hour in one query. Uploads not yet
+ * migrated are read one by one, as before, so the step may run while nothing else does or later.
+ */
+export const uploadTargetKeysStep: MigrationStep = {
+  id: '2026-12-upload-target-keys',
+  description: 'upload targets: the hour keys of their upload\'s history lists (th), so a history page reads its targets together',
+  async account(db, _counters, accountId) {
+    const col = db.collection<Document>(COLLECTIONS.uploads);
+    const targets = db.collection<Document>(COLLECTIONS.uploadTargets);
+    let changed = 0;
+    let counted = 0;
+    for await (const doc of col.find({ accountId })) {
+      counted += 1;
+      if (doc.tv === TARGETS_KEYED) continue;
+      const res = await targets.updateMany({ accountId, requestId: doc.requestId }, { $set: { th: targetKeysOfDoc(doc) } });
+      const early = res.matchedCount > 0 && ['scheduled', 'pending', 'cancelled'].includes(doc.status as string);
+      await col.updateOne({ _id: doc._id }, { $set: { tv: TARGETS_KEYED, ...(early ? { tr: true } : {}) } });
+      changed += 1;
+    }
+    return { changed, counted };
   },
 };
 
@@ -256,7 +282,7 @@ export const notificationListsStep = collectionsStep(
 );
 
 /** Every step, in the order they run. Steps of other collections join this list. */
-export const MIGRATION_STEPS: MigrationStep[] = [uploadListsStep, analyticsListsStep, mediaListsStep, profileCountsStep, connectionSweepStep, notificationListsStep];
+export const MIGRATION_STEPS: MigrationStep[] = [uploadListsStep, analyticsListsStep, mediaListsStep, profileCountsStep, connectionSweepStep, notificationListsStep, uploadTargetKeysStep];
 
 /**
  * Runs the steps not yet done (all of them again with `recount`). The accounts are the operator

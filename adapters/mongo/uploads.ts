@@ -3,15 +3,17 @@ import type { PagePosition } from '../../core/domain/page-cursor';
 import type { PostOperation } from '../../core/domain/post-operations';
 import type { TargetResult, UploadRequest, UploadStatus } from '../../core/domain/upload';
 import type { ListPage, UploadHistoryQuery, UploadRepository } from '../../core/ports/storage';
+import type { UploadListing } from '../../core/ports/storage/uploads';
+import { BUCKET_QUERY_COST } from './bucket-list';
 import { bucketPage, bucketsOf } from './bucket-list';
 import { clean, COLLECTIONS, ensureIndexes, isDuplicateKey, mapDuplicate, retryDuplicateUpsert, strip } from './collections';
-import { hourBucket, laneHours, listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
+import { hourBucket, laneHours, listCountersFor, type CounterDelta, type HourCounts, type ListCounters } from './list-counters';
 
 /**
  * Storage-only fields of uploads: the target platforms and connections, the list keys (below) and
  * the UTC day of the post's cap time kept by earlier versions.
  */
-const UPLOAD_STORAGE_ONLY = ['platforms', 'connectionIds', 'capDay', 'results', 'dispatches', 'hk', 'hs_scheduled', 'hs_pending', 'hs_in_progress', 'hs_completed', 'hs_cancelled', 'xk', 'capk', 'sk', 'pq', 'pendingSince', 'lv'];
+const UPLOAD_STORAGE_ONLY = ['platforms', 'connectionIds', 'capDay', 'results', 'dispatches', 'hk', 'hs_scheduled', 'hs_pending', 'hs_in_progress', 'hs_completed', 'hs_cancelled', 'xk', 'capk', 'sk', 'pq', 'pendingSince', 'lv', 'tv', 'tr'];
 
 /** The version of the list keys an upload document carries (`lv`); the migration fills older ones. */
 export const UPLOAD_LIST_VERSION = 1;
@@ -145,8 +147,28 @@ export function toUploadDoc(upload: UploadRequest): Document {
     platforms: upload.targets.map((t) => t.platform),
     connectionIds: upload.targets.map((t) => t.connectedAccountId),
     ...listKeys(listed(upload)),
+    tv: TARGETS_KEYED,
   };
 }
+
+/**
+ * `tv` on an upload stored by this version: every document of its targets carries `th`, the hour
+ * keys of the upload's history lists (`<list>#<YYYY-MM-DDTHH>` of its createdAt), so a history
+ * page reads the targets of many uploads of one hour in one query (withTargets). `tr` on it: a
+ * target has a result since before the upload started (a precheck at the accept, a media URL
+ * that failed); without `tr` an upload that has not started has no target document at all.
+ * Uploads of earlier versions have neither and are read one by one, as before.
+ */
+export const TARGETS_KEYED = 1;
+/** The `th` keys of an upload's target documents. */
+export const targetKeys = (accountId: string, listing: Pick<UploadListing, 'profileUsername' | 'createdAt' | 'targets'>): string[] =>
+  historyLists({ accountId, profileUsername: listing.profileUsername, platforms: listing.targets.map((t) => t.platform) }).map((list) => keyOf(list, listing.createdAt));
+/** The `th` keys of the target documents of a stored upload (the migration). */
+export const targetKeysOfDoc = (d: Document): string[] =>
+  targetKeys(d.accountId as string, { profileUsername: d.profileUsername, createdAt: d.createdAt, targets: ((d.platforms ?? []) as string[]).map((platform) => ({ platform })) as UploadListing['targets'] });
+const NOT_STARTED: readonly string[] = ['scheduled', 'pending', 'cancelled'];
+/** An upload document whose targets have no document: not started, never retried, no early result. */
+const hasNoTargets = (d: Document) => d.tv === TARGETS_KEYED && !d.tr && !Number(d.retryCount ?? 0) && NOT_STARTED.includes(d.status as string);
 
 function fromUploadDoc(doc: Document, targets: TargetDoc[]): UploadRequest {
   const upload = strip(doc, ...UPLOAD_STORAGE_ONLY) as unknown as UploadRequest;
@@ -234,15 +256,57 @@ export async function createMongoUploads(db: Db, counters?: ListCounters): Promi
     { key: { accountId: 1, requestId: 1 }, name: 'accountId_requestId' },
     // post-analytics: which upload published a platform post id (an equality lookup).
     { key: { postId: 1, accountId: 1, platform: 1 }, name: 'postId_accountId_platform' },
+    // A history page's targets of one list hour (withTargets).
+    { key: { th: 1 }, name: 'th' },
   ]);
   /**
-   * Joins uploads with their target documents (no $lookup on FerretDB): one equality query per
-   * upload, run together. FerretDB 1.x pushes plain equalities down to PostgreSQL but evaluates
-   * `$in` (and ranges) itself over every document of the collection, which made one `$in` join
-   * cost ~230 ms at 2,000 uploads and grow with the collection; the equality query stays ~8 ms.
+   * Joins uploads with their target documents (no $lookup on FerretDB). An upload that has not
+   * started has none (hasNoTargets). The uploads of one hour of the list a page was read from
+   * (`ctx`: that list and its counts) are read together by `th` where one query for every target
+   * of that list hour costs less than one query per upload (a query counted as BUCKET_QUERY_COST
+   * documents); the rest with one equality query each, run together. FerretDB 1.x pushes plain
+   * equalities down to PostgreSQL but evaluates `$in` (and ranges) itself over every document of
+   * the collection, which made one `$in` join cost ~230 ms at 2,000 uploads.
    */
-  const withTargets = async (docs: Document[]): Promise<UploadRequest[]> =>
-    Promise.all(docs.map(async (d) => fromUploadDoc(d, await targets.find({ accountId: d.accountId, requestId: d.requestId }).toArray())));
+  const withTargets = async (docs: Document[], ctx?: { list: string; counts: HourCounts }): Promise<UploadRequest[]> => {
+    const found = new Map<Document, TargetDoc[]>();
+    const single: Document[] = [];
+    const byHour = new Map<string, Document[]>();
+    for (const d of docs) {
+      if (hasNoTargets(d)) found.set(d, []);
+      else if (ctx && d.tv === TARGETS_KEYED && !d.tr) {
+        const h = hourBucket(d.createdAt as Date);
+        (byHour.get(h) ?? byHour.set(h, []).get(h)!).push(d);
+      } else single.push(d);
+    }
+    const reads: Array<Promise<void>> = [];
+    for (const [h, group] of byHour) {
+      const perUpload = group.reduce((n, d) => n + Math.max(1, (d.platforms as unknown[] | undefined)?.length ?? 1), 0) / group.length;
+      const inHour = ctx!.counts.get('all')?.get(h) ?? Infinity;
+      if (group.length < 2 || BUCKET_QUERY_COST + inHour * perUpload > group.length * (BUCKET_QUERY_COST + perUpload)) {
+        single.push(...group);
+        continue;
+      }
+      reads.push(targets.find({ th: `${ctx!.list}#${h}` }).toArray().then((all) => {
+        const byRequest = new Map<string, TargetDoc[]>();
+        for (const t of all) (byRequest.get(t.requestId) ?? byRequest.set(t.requestId, []).get(t.requestId)!).push(t);
+        for (const d of group) found.set(d, byRequest.get(d.requestId as string) ?? []);
+      }));
+    }
+    for (const d of single) reads.push(targets.find({ accountId: d.accountId, requestId: d.requestId }).toArray().then((t) => { found.set(d, t); }));
+    await Promise.all(reads);
+    return docs.map((d) => fromUploadDoc(d, found.get(d)!));
+  };
+  /**
+   * The `th` keys of an upload's target documents, from the caller's listing or read; an upload
+   * that has not started is marked `tr` first (its targets are read one by one from then on).
+   */
+  const keysForTargets = async (accountId: string, requestId: string, listing?: UploadListing): Promise<Document> => {
+    const d = listing ? null : await col.findOne({ accountId, requestId }, { projection: { accountId: 1, profileUsername: 1, createdAt: 1, platforms: 1, status: 1 } });
+    if (!listing && !d) return {};
+    if (NOT_STARTED.includes(listing ? listing.status : d!.status)) await col.updateOne({ accountId, requestId }, { $set: { tr: true } });
+    return { th: listing ? targetKeys(accountId, listing) : targetKeysOfDoc(d!) };
+  };
   const one = async (doc: Document | null) => (doc ? (await withTargets([doc]))[0] : null);
 
   /**
@@ -282,9 +346,10 @@ export async function createMongoUploads(db: Db, counters?: ListCounters): Promi
     for (const from of ['pending', 'scheduled'] as const) {
       const before = await move(accountId, requestId, from, 'in_progress', at, { startedAt: at });
       if (!before) continue;
-      // Moved by this call: the document as it was, moved, and its targets (no second read of the upload).
+      // Moved by this call: the document as it was, moved, and its targets (none to read when it had
+      // not started: hasNoTargets), with no second read of the upload.
       const after = { ...before, status: 'in_progress', startedAt: at, updatedAt: at };
-      return { status: 'in_progress' as const, upload: (await withTargets([after]))[0]! };
+      return { status: 'in_progress' as const, upload: hasNoTargets(before) ? fromUploadDoc(after, []) : (await withTargets([after]))[0]! };
     }
     // Not pending or scheduled (cancelled, a retried start, or no such upload): say what it is.
     const doc = await col.findOne({ accountId, requestId }, { projection: { status: 1 } });
@@ -338,22 +403,24 @@ export async function createMongoUploads(db: Db, counters?: ListCounters): Promi
         { $push: { warnings: warning } as Document, $unset: { queueSlot: '' } });
     },
     async recordDispatch(accountId, requestId, platform, attempt, at) {
+      const keys = await keysForTargets(accountId, requestId);
       // Attempts of one target run one after another, so this upsert never races itself.
       await retryDuplicateUpsert(() => targets.updateOne(
         { _id: targetId(accountId, requestId, platform) },
-        { $set: { dispatch: { attempt, at } }, $setOnInsert: { accountId, requestId, platform } },
+        { $set: { dispatch: { attempt, at }, ...keys }, $setOnInsert: { accountId, requestId, platform } },
         { upsert: true },
       ));
     },
-    async recordResult(accountId, requestId, result: TargetResult, at) {
+    async recordResult(accountId, requestId, result: TargetResult, at, listing) {
       const _id = targetId(accountId, requestId, result.platform);
+      const keys = await keysForTargets(accountId, requestId, listing);
       // First result wins: only a document without a result is updated, and the upsert's
       // unique _id stops a second writer from creating a rival document.
       try {
         const res = await targets.updateOne(
           { _id, result: { $exists: false } },
           // postId: the platform post id at the top level, where FerretDB's equality pushdown reaches it (post-analytics source).
-          { $set: { result: clean(result), resultAt: at, ...(result.success && result.post_id ? { postId: result.post_id } : {}) }, $setOnInsert: { accountId, requestId, platform: result.platform } },
+          { $set: { result: clean(result), resultAt: at, ...keys, ...(result.success && result.post_id ? { postId: result.post_id } : {}) }, $setOnInsert: { accountId, requestId, platform: result.platform } },
           { upsert: true },
         );
         if (res.modifiedCount === 1 || res.upsertedCount === 1) return result;
@@ -391,9 +458,10 @@ export async function createMongoUploads(db: Db, counters?: ListCounters): Promi
         ?? await targets.findOne({ accountId, platform, 'operation.resultPostId': postId }, { projection: { requestId: 1 } });
       return hit ? one(await col.findOne({ accountId, requestId: hit.requestId })) : null;
     },
-    async recordPostOperation(operation) {
+    async recordPostOperation(operation, listing) {
       const { accountId, requestId, platform } = operation;
-      await targets.insertOne({ _id: `${targetId(accountId, requestId, platform)}:op:${operation.id}`, accountId, requestId, platform, operation: clean(operation) });
+      const keys = await keysForTargets(accountId, requestId, listing);
+      await targets.insertOne({ _id: `${targetId(accountId, requestId, platform)}:op:${operation.id}`, accountId, requestId, platform, operation: clean(operation), ...keys });
     },
     async history(query): Promise<ListPage<UploadRequest>> {
       const limit = Math.max(0, Math.floor(query.limit));
@@ -423,7 +491,7 @@ export async function createMongoUploads(db: Db, counters?: ListCounters): Promi
         read: readBucket(field, list),
         position: (d: Document) => positionOf(d, 'createdAt'),
       });
-      return { items: await withTargets(page.items), total: page.total, ...(page.next ? { next: page.next } : {}) };
+      return { items: await withTargets(page.items, exact ? undefined : { list, counts }), total: page.total, ...(page.next ? { next: page.next } : {}) };
     },
     async listScheduled(accountId, q) {
       const list = scheduleList(accountId);

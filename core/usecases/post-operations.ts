@@ -112,7 +112,7 @@ async function record(deps: PostOperationDeps, upload: UploadRequest | null, tar
   await deps.storage.uploads.recordPostOperation({
     id: deps.ids.next('op'), accountId: upload.accountId, requestId: upload.requestId, platform: target.platform, action, postId: target.postId,
     ...fields, at: deps.clock.now(),
-  });
+  }, upload);
 }
 
 export interface EditOutcome extends EditedPost {

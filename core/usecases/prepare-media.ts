@@ -25,7 +25,7 @@ export async function prepareMedia(deps: PrepareMediaDeps, input: { accountId: s
 
   const now = () => deps.clock.now();
   const finish = async (result: TargetResult) => {
-    await deps.storage.uploads.recordResult(upload.accountId, upload.requestId, result, now());
+    await deps.storage.uploads.recordResult(upload.accountId, upload.requestId, result, now(), upload);
     upload.results[result.platform] = result;
     await emitUploadCompleted(deps, upload, result);
   };

@@ -318,7 +318,7 @@ async function dispatch(deps: RunUploadDeps, input: PublishTargetInput, d: Dispa
 
 /** Stores the target's result and emits its event. An earlier attempt's stored result stands and is reported. */
 async function finish(deps: RunUploadDeps, upload: UploadRequest, result: TargetResult): Promise<TargetOutcome> {
-  const final = await deps.storage.uploads.recordResult(upload.accountId, upload.requestId, result, deps.clock.now());
+  const final = await deps.storage.uploads.recordResult(upload.accountId, upload.requestId, result, deps.clock.now(), upload);
   if (deps.metrics && final.finished_at === result.finished_at) countResult(deps.metrics, upload, final, deps.clock.now());
   await emitUploadCompleted(deps, upload, final);
   return { kind: 'done', result: final };

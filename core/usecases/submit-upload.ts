@@ -351,7 +351,7 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
   }
 
   for (const result of prechecked) {
-    await deps.storage.uploads.recordResult(account.id, upload.requestId, result, now);
+    await deps.storage.uploads.recordResult(account.id, upload.requestId, result, now, upload);
     upload.results[result.platform] = result;
     deps.metrics?.inc('herald_uploads_failed_total', { network: result.platform, error_code: String(result.error_code ?? 'precheck') });
   }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { clean } from '../../adapters/mongo/collections';
 import { createListCounters } from '../../adapters/mongo/list-counters';
-import { analyticsListsStep, MIGRATION_STEPS, notificationListsStep, MIGRATIONS, migrate, pendingMigrations, uploadListsStep, type MigrationStep } from '../../adapters/mongo/migrate';
+import { analyticsListsStep, MIGRATION_STEPS, notificationListsStep, MIGRATIONS, migrate, pendingMigrations, uploadListsStep, uploadTargetKeysStep, type MigrationStep } from '../../adapters/mongo/migrate';
 import { createMongoUploads } from '../../adapters/mongo/uploads';
 import { createMongoPostMetricsCaptures, POST_METRICS_COLLECTION, postMetricsDocument } from '../../adapters/mongo/analytics-history';
 import { aCapture } from './storage/analytics-history.contract';
@@ -189,4 +189,36 @@ it('migrates delivery attempts and events of the previous version: listed, pendi
   expect(await db.collection('delivery_attempts').countDocuments({})).toBe(2);
   const outbox = await createMongoEventOutbox(db);
   expect((await outbox.pending(10)).map((e) => e.key)).toEqual(['k1']);
+});
+
+it('gives the targets of uploads of the previous version their hour keys: a history page then reads them together', async () => {
+  const all = await writeOldDatabase();
+  // The previous version's target documents: a result for each completed upload, none keyed.
+  const done = all.filter((u) => u.status === 'completed');
+  await db.collection('upload_targets').insertMany(done.map((u) => ({
+    _id: `${u.accountId}:${u.requestId}:${u.targets[0]!.platform}` as never, accountId: u.accountId, requestId: u.requestId, platform: u.targets[0]!.platform,
+    result: { platform: u.targets[0]!.platform, success: true, post_id: `p-${u.requestId}`, warnings: [], finished_at: at(0).toISOString() },
+  })));
+  // And one pending upload whose target already has a result (a precheck at the accept).
+  const early = all.find((u) => u.status === 'pending')!;
+  await db.collection('upload_targets').insertOne({ _id: `${early.accountId}:${early.requestId}:x` as never, accountId: early.accountId, requestId: early.requestId, platform: 'x',
+    result: { platform: 'x', success: false, error: 'refused', error_code: 'invalid_content', warnings: [], finished_at: at(0).toISOString() } });
+
+  const reports = await migrate(db, counters);
+  expect(reports.find((r) => r.id === uploadTargetKeysStep.id)).toEqual({ id: uploadTargetKeysStep.id, status: 'done', accounts: 2, changed: 90, counted: 90 });
+  expect(await db.collection('upload_targets').countDocuments({ th: { $exists: false } })).toBe(0);
+  expect(await db.collection('uploads').countDocuments({ tv: { $exists: false } })).toBe(0);
+  expect(await db.collection('uploads').findOne({ requestId: early.requestId })).toMatchObject({ tr: true });
+
+  const repo = await createMongoUploads(db, counters);
+  for (const accountId of ['acct-a', 'acct-b']) {
+    const page = await repo.history({ accountId, page: 1, limit: 100 });
+    for (const u of page.items) {
+      if (u.status === 'completed') expect(u.results[u.targets[0]!.platform]?.post_id).toBe(`p-${u.requestId}`);
+    }
+  }
+  const stillPending = await repo.history({ accountId: early.accountId, status: 'pending', page: 1, limit: 100 });
+  expect(stillPending.items.find((u) => u.requestId === early.requestId)!.results.x?.error_code).toBe('invalid_content');
+  // Again: nothing to do.
+  expect((await migrate(db, counters)).find((r) => r.id === uploadTargetKeysStep.id)!.status).toBe('already done');
 });

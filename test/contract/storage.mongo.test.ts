@@ -119,7 +119,7 @@ describe('createMongoStorage (mongo only)', () => {
       connected_accounts: ['_id_', 'accountId_profileUsername_platform_unique', 'pk'],
       uploads: ['_id_', 'accountId_jobId', 'accountId_requestId_unique', 'capk', 'hk', 'hs_cancelled', 'hs_completed', 'hs_in_progress', 'hs_pending', 'hs_scheduled', 'pq', 'sk', 'xk'],
       list_counters: ['_id_', 'ck'],
-      upload_targets: ['_id_', 'accountId_requestId', 'postId_accountId_platform'],
+      upload_targets: ['_id_', 'accountId_requestId', 'postId_accountId_platform', 'th'],
       oauth_states: ['_id_', 'xh'],
       queue_slots: ['_id_', 'accountId_profile_slotAt'],
     });

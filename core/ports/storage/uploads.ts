@@ -22,6 +22,13 @@ export interface UploadHistoryQuery {
 }
 
 /**
+ * What of an upload decides where its targets' documents are listed (the upload as the caller
+ * read it). Passed with a target's writes so that the storage needs no read of its own; without
+ * it the storage reads the upload.
+ */
+export type UploadListing = Pick<UploadRequest, 'profileUsername' | 'createdAt' | 'targets' | 'status'>;
+
+/**
  * One page of a list, its total and where the next page starts. Every list of the storage ports
  * pages this way (docs/storage/lists.md): the adapters read a number of records that depends on
  * the page, not on how many are stored.
@@ -62,7 +69,7 @@ export interface UploadRepository {
    * Stores one target's result; the first stored result of a target wins. Returns the result the
    * target holds afterwards: this one, or the one stored before it.
    */
-  recordResult(accountId: string, requestId: string, result: TargetResult, at: Date): Promise<TargetResult>;
+  recordResult(accountId: string, requestId: string, result: TargetResult, at: Date, listing?: UploadListing): Promise<TargetResult>;
   /**
    * Sends failed platforms of a completed upload again: their results are set aside, the upload
    * goes back to pending and its retry count grows. Returns the new retry count, or null when the
@@ -77,7 +84,7 @@ export interface UploadRepository {
    */
   findByPostId(accountId: string, platform: Platform, postId: string): Promise<UploadRequest | null>;
   /** Stores one operation on a published post (insert only); reads return it in `operations`. */
-  recordPostOperation(operation: PostOperation): Promise<void>;
+  recordPostOperation(operation: PostOperation, listing?: UploadListing): Promise<void>;
   /** Uploads of an operator, newest first (createdAt, then request id), filtered. */
   history(query: UploadHistoryQuery): Promise<ListPage<UploadRequest>>;
   /** Scheduled uploads of an operator that have not started, soonest first (scheduledFor, then request id). */

@@ -1,5 +1,5 @@
 import { sumDeltas, type CounterDelta } from '../../../adapters/mongo/list-counters';
-import { toUploadDoc, uploadCounterDeltas } from '../../../adapters/mongo/uploads';
+import { targetKeys, toUploadDoc, uploadCounterDeltas } from '../../../adapters/mongo/uploads';
 import type { Platform } from '../../../core/domain/platforms';
 import type { UploadRequest, UploadStatus } from '../../../core/domain/upload';
 import type { MeasuredRequest, ScaleList, SeedContext, SeededAccount } from './plugin';
@@ -35,7 +35,7 @@ function makeUpload(ctx: SeedContext, account: SeededAccount, i: number): { uplo
   const targets = status !== 'completed' ? [] : upload.targets.map((t, k) => ({
     _id: `${account.id}:${requestId}:${t.platform}`, accountId: account.id, requestId, platform: t.platform,
     result: { platform: t.platform, success: true, post_id: `p-${requestId}-${k}`, url: `https://${t.platform}.example/p/${requestId}`, finished_at: upload.completedAt!.toISOString() },
-    resultAt: upload.completedAt, postId: `p-${requestId}-${k}`,
+    resultAt: upload.completedAt, th: targetKeys(account.id, upload), postId: `p-${requestId}-${k}`,
   }));
   return { upload, targets };
 }
