@@ -97,9 +97,12 @@ export async function bucketPage<T>(q: BucketPageQuery<T>): Promise<BucketPage<T
   const hi = q.to?.getTime() ?? Infinity;
   const inRange = (it: T) => { const t = q.position(it).t; return t >= lo && t <= hi; };
   const hourOf = (it: T) => hourBucket(new Date(q.position(it).t));
-  const all = new Map(laneHours(q.counts, q.lane));
+  const lane = laneHours(q.counts, q.lane);
+  const all = new Map(lane);
   // The range's hours, in list order; the two it cuts are read and counted exactly.
-  const hours = laneHours(q.counts, q.lane, q.from, q.to);
+  const loHour = q.from ? hourBucket(q.from) : '';
+  const hiHour = q.to ? hourBucket(q.to) : '\uffff';
+  const hours = lane.filter(([h]) => h >= loHour && h <= hiHour);
   if (asc) hours.reverse();
 
   const loaded = new Map<string, Promise<T[]>>();

@@ -4,8 +4,7 @@ import type { PostOperation } from '../../core/domain/post-operations';
 import type { TargetResult, UploadRequest, UploadStatus } from '../../core/domain/upload';
 import type { ListPage, UploadHistoryQuery, UploadRepository } from '../../core/ports/storage';
 import type { UploadListing } from '../../core/ports/storage/uploads';
-import { BUCKET_QUERY_COST } from './bucket-list';
-import { bucketPage, bucketsOf } from './bucket-list';
+import { BUCKET_QUERY_COST, bucketPage, bucketsOf } from './bucket-list';
 import { clean, COLLECTIONS, ensureIndexes, isDuplicateKey, mapDuplicate, retryDuplicateUpsert, strip } from './collections';
 import { hourBucket, laneHours, listCountersFor, type CounterDelta, type HourCounts, type ListCounters } from './list-counters';
 

@@ -160,7 +160,7 @@ async function main(): Promise<void> {
     say(await historyBreakdown(accountId, requestIds));
   }
 
-  const bare = await bareDrain(b, requestIds.length, messagesBefore(b));
+  const bare = await bareDrain(b, requestIds.length, discordMessages(b));
   heading('beside a bare Temporal workflow of the same history shape (one local activity, the same simulator call, no database), same run');
   const heraldRate = steady;
   say(table(['figure', 'herald', 'bare', 'herald / bare'], [
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
   if (completed !== requestIds.length || messages !== requestIds.length) throw new Error('not every queued upload was published exactly once (see above)');
 }
 
-const messagesBefore = (b: BenchStack) => b.sandbox.simulators.discord.messages().length;
+const discordMessages = (b: BenchStack) => b.sandbox.simulators.discord.messages().length;
 
 /**
  * The baseline, measured the way the drain is: `n` bare workflows started with no worker running,
@@ -212,12 +212,12 @@ async function bareDrain(b: BenchStack, n: number, before: number): Promise<{ st
   const marks: Array<[number, number]> = [];
   const deadline = Date.now() + DRAIN_TIMEOUT_MS;
   for (;;) {
-    const seen = messagesBefore(b) - before;
+    const seen = discordMessages(b) - before;
     marks.push([performance.now() - t0, seen]);
     if (seen >= n || Date.now() > deadline) break;
     await sleep(100);
   }
-  const published = messagesBefore(b) - before;
+  const published = discordMessages(b) - before;
   const wholeMs = performance.now() - t0;
   const workerCpu = (procCpuMs(child.pid!) ?? NaN) - cpu0;
   const machineCpu = cpuByName(SHARED_PROCESSES).machineMs - machine0;

@@ -32,7 +32,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MongoClient, type Db, type Document } from 'mongodb';
 import { createListCounters } from '../../adapters/mongo/list-counters';
-import { bulkWriter } from './scale/pg-copy';
+import { bulkWriter, psqlArgs } from './scale/pg-copy';
 import type { ScaleList, SeedContext, SeededAccount, MeasuredRequest } from './scale/plugin';
 import { uploadsScale } from './scale/uploads';
 import { seededRandom } from '../support/seeded-random';
@@ -206,7 +206,7 @@ async function makeAccount(b: BenchStack, role: SeededAccount['role'], n: number
  * keep theirs: the seed writes them by `_id`, which without its index is a scan of the table each.
  */
 function untune(dbName: string): void {
-  const psql = ['-h', process.env.PGHOST ?? '127.0.0.1', '-U', process.env.PGUSER ?? 'postgres', '-d', process.env.HERALD_FERRETDB_PG_DATABASE ?? 'ferretdb', '-qAt'];
+  const psql = psqlArgs();
   try {
     const names = execFileSync('psql', [...psql, '-c', `SELECT indexname FROM pg_indexes WHERE schemaname = '${dbName.replace(/'/g, '')}' AND indexname LIKE 'hgin\\_%' AND tablename NOT LIKE 'list\\_counters\\_%' AND tablename NOT LIKE 'counter\\_writers\\_%'`], { encoding: 'utf8' })
       .split('\n').filter(Boolean);
@@ -226,7 +226,7 @@ function tune(dbName: string): void {
   // plans the first minutes after a bulk load from the sizes before it (a scan of the whole table
   // for every equality lookup: measured 10× on the small account's schedule at 10,000 uploads).
   try {
-    const psql = ['-h', process.env.PGHOST ?? '127.0.0.1', '-U', process.env.PGUSER ?? 'postgres', '-d', process.env.HERALD_FERRETDB_PG_DATABASE ?? 'ferretdb', '-qAt'];
+    const psql = psqlArgs();
     const tables = execFileSync('psql', [...psql, '-c', `SELECT tablename FROM pg_tables WHERE schemaname = '${dbName.replace(/'/g, '')}'`], { encoding: 'utf8' }).split('\n').filter(Boolean);
     execFileSync('psql', [...psql, '-c', tables.map((t) => `ANALYZE "${dbName}"."${t}";`).join(' ')], { stdio: 'pipe' });
   } catch (err) {

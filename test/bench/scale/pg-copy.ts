@@ -61,7 +61,8 @@ export function toSjson(doc: Document): Record<string, unknown> {
   return { ...(valueOf(withId) as Document), $s: schemaOf(withId) };
 }
 
-const psqlArgs = () => ['-h', process.env.PGHOST ?? '127.0.0.1', '-U', process.env.PGUSER ?? 'postgres', '-d', process.env.HERALD_FERRETDB_PG_DATABASE ?? 'ferretdb', '-qAt'];
+/** psql's arguments for FerretDB's PostgreSQL database (the bench's index and statistics steps use them too). */
+export const psqlArgs = (): string[] => ['-h', process.env.PGHOST ?? '127.0.0.1', '-U', process.env.PGUSER ?? 'postgres', '-d', process.env.HERALD_FERRETDB_PG_DATABASE ?? 'ferretdb', '-qAt'];
 
 /** The PostgreSQL table of a FerretDB collection, or null when the database is not FerretDB on PostgreSQL here. */
 function tableOf(dbName: string, collection: string): string | null {
