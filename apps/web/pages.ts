@@ -54,10 +54,6 @@ function redirectFooter(ctx: PageContext): Html | string {
 
 const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
 
-/** Where a network's page or location pin lives, for the networks that have one. */
-export const PIN_OF: Partial<Record<Platform, PinKind>> = { facebook: 'facebook-page', linkedin: 'linkedin-page', google_business: 'google-business-location' };
-/** The lookup kind that lists what a network's pin can hold (GET /facebook/pages, /linkedin/pages, /google-business/locations). */
-export const PIN_LOOKUP: Partial<Record<Platform, string>> = { facebook: 'pages', linkedin: 'pages', google_business: 'locations' };
 const PIN_LABEL: Record<PinKind, LabelKey> = {
   'facebook-page': 'pin.facebook_page', 'linkedin-page': 'pin.linkedin_page', 'google-business-location': 'pin.google_business_location',
 };
@@ -114,7 +110,8 @@ function platformItem(ctx: PageContext, row: PlatformRow): Html {
     actions = state === 'not_connected' ? '' : disconnect;
     if (state !== 'connected') below = credentialsForm(ctx, row);
   }
-  const pin = PIN_OF[id];
+  // Where the network's page or location pin lives, for the networks that have one (its descriptor's `pin`).
+  const pin = descriptor.pin?.kind;
   if (pin && state === 'connected') {
     const input = PIN_KINDS[pin].input;
     // A radio list of the account's pages or locations when the lookup answered; the text field otherwise.

@@ -23,7 +23,7 @@ import type { SubmitDeps } from '../../core/usecases/submit-upload';
 import { calendarGrid, dayNumber, parseIsoDay, todayIn, type CalendarView } from './calendar';
 import { html, layout, PAGE_SECURITY_HEADERS } from './html';
 import { isLabelKey, pickLanguage, translator, type LabelKey, type Translate } from './i18n';
-import { calendarPage, connectPage, messagePage, mobileContinuePage, PIN_LOOKUP, PIN_OF, type Notice, type PageContext, type PlatformRow } from './pages';
+import { calendarPage, connectPage, messagePage, mobileContinuePage, type Notice, type PageContext, type PlatformRow } from './pages';
 
 export type WebDeps = OAuthDeps & SubmitDeps & {
   storage: Storage;
@@ -178,9 +178,9 @@ export function createWeb(deps: WebDeps, options: WebOptions): Koa {
    * The pages or locations a connected account can pin, from its lookup; undefined when the
    * lookup fails (the page then offers the text field, so a network hiccup never hides the pin).
    */
-  async function pinChoices(principal: ConnectPrincipal, platform: Platform): Promise<Array<{ id: string; name: string }> | undefined> {
+  async function pinChoices(principal: ConnectPrincipal, platform: Platform, lookup: string): Promise<Array<{ id: string; name: string }> | undefined> {
     try {
-      const items = await listLookup(deps, principal.account, platform, PIN_LOOKUP[platform]!, principal.profile.username);
+      const items = await listLookup(deps, principal.account, platform, lookup, principal.profile.username);
       return items.map((i) => ({ id: i.id, name: i.name }));
     } catch (err) {
       deps.log('web: pin lookup failed', { platform, error: (err as Error).message });
@@ -194,8 +194,9 @@ export function createWeb(deps: WebDeps, options: WebOptions): Koa {
       const adapter = deps.platforms.get(id);
       if (!adapter) return [];
       const connection = connections.find((c) => c.platform === id && c.status !== 'disconnected');
-      const pin = PIN_OF[id];
-      const choices = pin && connection?.status === 'connected' && PIN_LOOKUP[id] ? await pinChoices(principal, id) : undefined;
+      const pin = adapter.descriptor.pin?.kind;
+      const lookup = adapter.descriptor.pin?.lookup;
+      const choices = pin && lookup && connection?.status === 'connected' ? await pinChoices(principal, id, lookup) : undefined;
       return [{
         descriptor: adapter.descriptor,
         ...(connection ? { connection } : {}),

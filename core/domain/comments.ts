@@ -1,10 +1,10 @@
 /**
- * What each network offers on the comment endpoints (spec "Comments" and its table), in one place:
- * the use case validates requests against it, and names the networks that can do an operation
- * when one cannot.
+ * What a network offers on the comment endpoints (spec "Comments" and its table). Each network
+ * declares its rules in its descriptor (adapters/platforms/<network>/descriptor.ts); the use case
+ * validates requests against them.
  */
 import type { CommentAction } from '../ports/platform/comments';
-import type { Platform } from './platforms';
+import { PLATFORMS, type Platform } from './platforms';
 
 export type CommentOperation = 'list' | 'create' | 'delete' | 'action' | 'reply' | 'public_reply';
 
@@ -23,34 +23,38 @@ export interface CommentRules {
   listReplies?: boolean;
   /** The connection needs this capability (TikTok `comments`). */
   capability?: string;
+  /** Create takes `attachment_url` or `attachment_share_url` (Facebook). */
+  attachments?: boolean;
+  /** Actions that take `ban_author` (YouTube hide). */
+  banAuthorOn?: readonly CommentAction[];
+  /** The answer of a created comment: `id` and a message (default), or `{ platform, result: { comment_id } }` (TikTok). */
+  createdAnswer?: 'id' | 'result';
 }
 
-const ALL_BUT_REPLY: readonly CommentOperation[] = ['list', 'create', 'delete', 'action'];
+/** The operations most networks with moderation offer: all but Instagram's replies. */
+export const ALL_BUT_REPLY: readonly CommentOperation[] = ['list', 'create', 'delete', 'action'];
 
-export const COMMENT_RULES: Partial<Record<Platform, CommentRules>> = {
-  instagram: {
-    operations: [...ALL_BUT_REPLY, 'reply', 'public_reply'], create: 'reply_only',
-    actions: ['hide', 'unhide', 'enable_comments', 'disable_comments'],
-    actionsNeedingPost: ['enable_comments', 'disable_comments'], postActions: ['enable_comments', 'disable_comments'],
-  },
-  facebook: { operations: ALL_BUT_REPLY, create: 'any_target', actions: ['hide', 'unhide', 'like', 'unlike', 'edit'], actionsNeedingPost: [] },
-  youtube: { operations: ALL_BUT_REPLY, create: 'any_target', actions: ['hide', 'unhide', 'hold'], actionsNeedingPost: ['hide', 'unhide', 'hold'] },
-  linkedin: { operations: ['list', 'create', 'delete'], create: 'any_target', deleteNeedsPost: true, actions: [], actionsNeedingPost: [] },
-  tiktok: {
-    operations: ALL_BUT_REPLY, create: 'post_required', actions: ['hide', 'unhide', 'like', 'unlike', 'pin', 'unpin'],
-    actionsNeedingPost: ['hide', 'unhide', 'pin', 'unpin'], listReplies: true, capability: 'comments',
-  },
-  x: { operations: ['list', 'create', 'delete'], create: 'any_target', actions: [], actionsNeedingPost: [] },
-  threads: { operations: ['list', 'create', 'action'], create: 'any_target', actions: ['hide', 'unhide', 'approve', 'ignore'], actionsNeedingPost: [] },
-  bluesky: { operations: ['list', 'create', 'delete'], create: 'any_target', actions: [], actionsNeedingPost: [] },
-};
+/**
+ * The comment rules of every network that declares them (its descriptor's `comments`), in the
+ * API's platform order: the use case checks requests against them and names, when a network
+ * cannot do something, the networks that can.
+ */
+export interface CommentNetworks {
+  of(platform: Platform): CommentRules | undefined;
+  readonly platforms: readonly Platform[];
+}
 
-export const COMMENT_PLATFORMS = Object.keys(COMMENT_RULES) as Platform[];
+export function commentNetworks(descriptors: Iterable<{ id: Platform; comments?: CommentRules }>): CommentNetworks {
+  const byId = new Map<Platform, CommentRules>();
+  for (const d of descriptors) if (d.comments) byId.set(d.id, d.comments);
+  const platforms = PLATFORMS.filter((p) => byId.has(p));
+  return { of: (platform) => byId.get(platform), platforms };
+}
 
-/** The networks that can do `operation` (and `action`, when given), in the table's order. */
-export function commentPlatformsFor(operation: CommentOperation, action?: CommentAction): Platform[] {
-  return COMMENT_PLATFORMS.filter((p) => {
-    const rules = COMMENT_RULES[p]!;
+/** The networks that can do `operation` (and `action`, when given), in the API's platform order. */
+export function commentPlatformsFor(networks: CommentNetworks, operation: CommentOperation, action?: CommentAction): Platform[] {
+  return networks.platforms.filter((p) => {
+    const rules = networks.of(p)!;
     return rules.operations.includes(operation) && (action === undefined || rules.actions.includes(action));
   });
 }
@@ -60,39 +64,3 @@ export const INVERSE_ACTION: Partial<Record<CommentAction, CommentAction>> = {
   hide: 'unhide', unhide: 'hide', like: 'unlike', unlike: 'like', pin: 'unpin', unpin: 'pin',
   enable_comments: 'disable_comments', disable_comments: 'enable_comments', approve: 'ignore', ignore: 'approve',
 };
-
-/**
- * Facebook post ids: the video id for reels and videos, `{page_id}_{post_id}` for photo and text
- * posts. Links are read where they name those ids; share links, short links and `pfbid`
- * permalinks name none (they need the viewer's session to resolve) and give undefined.
- */
-export function facebookPostIdFromUrl(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return undefined;
-  }
-  const host = url.hostname.toLowerCase().replace(/^(www|m|web|mbasic)\./, '');
-  if (host !== 'facebook.com') return undefined; // fb.watch, fb.me, fb.com short links
-  const parts = url.pathname.split('/').filter(Boolean);
-  if (parts[0] === 'share' || /pfbid/i.test(url.pathname + url.search)) return undefined;
-  const numeric = (s: string | null | undefined) => (s && /^\d+$/.test(s) ? s : undefined);
-  if (parts[0] === 'permalink.php' || parts[0] === 'story.php') {
-    const story = numeric(url.searchParams.get('story_fbid'));
-    const page = numeric(url.searchParams.get('id'));
-    return story && page ? `${page}_${story}` : undefined;
-  }
-  if (parts[0] === 'watch') return numeric(url.searchParams.get('v'));
-  if (parts[0] === 'reel' || parts[0] === 'reels') return numeric(parts[1]);
-  if (parts.length >= 3 && parts[1] === 'videos') return numeric(parts.at(-1));
-  if (parts.length >= 3 && parts[1] === 'posts') {
-    const page = numeric(parts[0]);
-    const post = numeric(parts[2]);
-    return page && post ? `${page}_${post}` : undefined;
-  }
-  return undefined;
-}
-
-/** A Facebook post id as the Graph API takes it: a video id, or `{page_id}_{post_id}`. */
-export const isFacebookPostId = (id: string): boolean => /^\d+(_\d+)?$/.test(id);

@@ -18,7 +18,9 @@ export type SettingType =
   /** An http(s) URL. */
   | 'url'
   /** An uploaded file: the edge stores it and passes its MediaRef. */
-  | 'file';
+  | 'file'
+  /** An ISO-8601 date-time with its offset (`Z` or `±hh:mm`), kept as sent. */
+  | 'datetime';
 
 export interface SettingField {
   /** Canonical name, as the adapter reads it from `settings`. */
@@ -38,6 +40,8 @@ export interface SettingField {
   max?: number;
   /** Longest string (or list: most items). */
   maxLength?: number;
+  /** A string must match `regex`; the refusal says it must be `meaning`. */
+  pattern?: { regex: RegExp; meaning: string };
   separator?: string;
   description?: string;
 }
@@ -68,7 +72,10 @@ const FALSE = new Set(['false', '0', 'no', 'off']);
 
 const single = (raw: unknown): unknown => (Array.isArray(raw) ? raw[raw.length - 1] : raw);
 
-function convert(field: SettingField, raw: unknown): { value?: unknown; error?: string } {
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** One field's value from its raw request value, or what is wrong with it (the field's name goes before it). */
+export function convertSetting(field: Omit<SettingField, 'endpoints'>, raw: unknown): { value?: unknown; error?: string } {
   switch (field.type) {
     case 'string': {
       const v = single(raw);
@@ -76,7 +83,13 @@ function convert(field: SettingField, raw: unknown): { value?: unknown; error?: 
       const s = String(v);
       if (field.maxLength !== undefined && [...s].length > field.maxLength) return { error: `is at most ${field.maxLength} characters` };
       if (field.oneOf && !field.oneOf.includes(s)) return { error: `must be one of ${field.oneOf.join(', ')}` };
+      if (field.pattern && !field.pattern.regex.test(s)) return { error: `must be ${field.pattern.meaning}` };
       return { value: s };
+    }
+    case 'datetime': {
+      const v = single(raw);
+      if (typeof v !== 'string' || !DATE_TIME.test(v) || Number.isNaN(Date.parse(v))) return { error: 'must be an ISO-8601 date-time with its offset (2026-01-31T09:00:00Z)' };
+      return { value: v };
     }
     case 'boolean': {
       const v = single(raw);
@@ -167,7 +180,7 @@ export function resolveSettings(
       else if (field.default !== undefined) values[field.name] = field.default;
       continue;
     }
-    const { value, error } = convert(field, fields[present[0]]);
+    const { value, error } = convertSetting(field, fields[present[0]]);
     if (error) violations.push({ field: present[0], message: `${present[0]} ${error}` });
     else values[field.name] = value;
   }

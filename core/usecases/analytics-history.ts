@@ -9,7 +9,8 @@ import {
 import { computeTotals, seriesNeeded, type Totals } from '../domain/analytics-series';
 import { HeraldError, invalidInput, notFound, PlatformError, redditUnavailable } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
-import { isPlatform, type Platform } from '../domain/platforms';
+import { isPlatform, PLATFORMS, type Platform } from '../domain/platforms';
+import type { PlatformRegistry } from '../ports/platform';
 import type { ResultCache } from '../ports/cache';
 import type { RequestRateLimiter } from '../ports/rate-limit';
 import type { Storage } from '../ports/storage';
@@ -34,8 +35,9 @@ export interface AnalyticsReadDeps extends ConnectionSessionDeps {
   snapshotLookbackDays: number;
 }
 
-/** The networks the live endpoint serves, as the spec lists them (reddit: 503). */
-export const LIVE_POST_PLATFORMS: readonly Platform[] = ['youtube', 'tiktok', 'instagram', 'facebook', 'linkedin', 'x', 'threads', 'pinterest'];
+/** The networks the live endpoint serves: those whose descriptor says so (`analytics.livePostMetrics`; reddit: 503). */
+export const livePostPlatforms = (platforms: PlatformRegistry): Platform[] =>
+  PLATFORMS.filter((p) => platforms.get(p)?.descriptor.analytics?.livePostMetrics === true);
 export const CACHED_PAGE_MAX = 200;
 
 export interface TotalImpressionsQuery extends RangeQuery {
@@ -185,8 +187,9 @@ export async function livePostAnalytics(deps: AnalyticsReadDeps, account: Operat
   if (q.platform?.trim().toLowerCase() === 'reddit') throw redditUnavailable();
   if (missing.length) throw invalidInput(`${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} required.`, { fields: missing }, 'missing_parameter');
   const platform = q.platform!.trim().toLowerCase();
-  if (!(LIVE_POST_PLATFORMS as readonly string[]).includes(platform)) {
-    throw invalidInput(`Live post analytics are available for ${LIVE_POST_PLATFORMS.join(', ')}; got "${q.platform}".`, { field: 'platform' }, 'platform_not_supported');
+  const served = livePostPlatforms(deps.platforms);
+  if (!(served as readonly string[]).includes(platform)) {
+    throw invalidInput(`Live post analytics are available for ${served.join(', ')}; got "${q.platform}".`, { field: 'platform' }, 'platform_not_supported');
   }
   const decision = await deps.liveLimiter.consume(account.id);
   if (!decision.allowed) {

@@ -5,15 +5,15 @@
  * configurable time, keyed by connection and request, so repeated dashboards do not spend the
  * networks' rate limits.
  */
-import { ANALYTICS_PLATFORMS, DEFAULT_ANALYTICS_DAYS, FACEBOOK_DAYS, NO_ANALYTICS_PLATFORMS } from '../domain/analytics';
+import { DEFAULT_ANALYTICS_DAYS, FACEBOOK_DAYS } from '../domain/analytics';
 import type { ConnectedAccount } from '../domain/connected-account';
 import { failureErrorCode, HeraldError, invalidInput, PlatformError } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
-import { isPlatform, PLATFORM_ALIASES, type Platform } from '../domain/platforms';
+import { isPlatform, PLATFORM_ALIASES, PLATFORMS, UNAVAILABLE_PLATFORMS, type Platform } from '../domain/platforms';
 import { cachedResult, type ResultCache } from '../ports/cache';
 import {
   describeMetrics, type AccountMetrics, type Analytics, type AnalyticsOperation, type AudienceInsights, type MetricCatalogue,
-  type PostMetrics, type PostRef, type Suggestions, type SuggestionType,
+  type PlatformRegistry, type PostMetrics, type PostRef, type Suggestions, type SuggestionType,
 } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import { withConnection, type ConnectionSessionDeps } from './connection-session';
@@ -40,8 +40,13 @@ export type PlatformAnalyticsView = Record<string, unknown>;
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
+/** The networks with analytics (their adapters have the capability), and reddit (503), in the API's platform order. */
+export const analyticsPlatforms = (platforms: PlatformRegistry): Platform[] =>
+  PLATFORMS.filter((p) => platforms.with(p, 'analytics') || UNAVAILABLE_PLATFORMS.includes(p));
+
 /** The comma list of `platforms`, checked: 400 for a missing list or a value that is no platform. */
-export function parseAnalyticsPlatforms(raw: unknown): Platform[] {
+export function parseAnalyticsPlatforms(raw: unknown, platforms: PlatformRegistry): Platform[] {
+  const ANALYTICS_PLATFORMS = analyticsPlatforms(platforms);
   const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [])).map((v) => v.trim().toLowerCase()).filter(Boolean);
   if (!values.length) {
     throw invalidInput(`platforms is required: a comma list of ${ANALYTICS_PLATFORMS.join(', ')}.`, { violations: [{ field: 'platforms', message: 'required' }] }, 'invalid_platforms');
@@ -127,7 +132,7 @@ const notConnected = (platform: Platform, username: string) =>
  * connection, reddit and the networks without analytics are per-platform messages.
  */
 export async function profileAnalytics(deps: AnalyticsDeps, account: OperatorAccount, username: string, query: ProfileAnalyticsQuery): Promise<Record<string, PlatformAnalyticsView>> {
-  const platforms = parseAnalyticsPlatforms(query.platforms);
+  const platforms = parseAnalyticsPlatforms(query.platforms, deps.platforms);
   const profile = await requireProfile(deps.storage, account.id, username);
   const days = platforms.includes('facebook') ? parseFacebookDays(query.days) : DEFAULT_ANALYTICS_DAYS;
   const pageId = text(query.page_id) ?? profile.pins?.facebook_page_id ?? undefined;
@@ -146,8 +151,9 @@ export async function profileAnalytics(deps: AnalyticsDeps, account: OperatorAcc
     }
     const analytics = deps.platforms.with(platform, 'analytics')?.analytics;
     if (!analytics) {
-      const why = NO_ANALYTICS_PLATFORMS.includes(platform) ? `${platform} offers no analytics.` : `${platform} analytics are not available yet.`;
-      return [platform, message(platform, 'platform_not_supported', `${why} Analytics are available for ${ANALYTICS_PLATFORMS.filter((p) => p !== 'reddit').join(', ')}.`)];
+      const why = deps.platforms.get(platform) ? `${platform} offers no analytics.` : `${platform} analytics are not available yet.`;
+      const can = analyticsPlatforms(deps.platforms).filter((p) => !UNAVAILABLE_PLATFORMS.includes(p));
+      return [platform, message(platform, 'platform_not_supported', `${why} Analytics are available for ${can.join(', ')}.`)];
     }
     try {
       const connection = await connectionOf(deps, account, username, platform);
@@ -250,5 +256,6 @@ export function platformMetrics(deps: Pick<AnalyticsDeps, 'platforms'>): Record<
     post: catalogueView(a.analytics.catalogue, 'post'),
     ...(a.analytics.gates ? { capabilities_required: a.analytics.gates } : {}),
   }]));
-  return { platforms: networks, unsupported_platforms: [...NO_ANALYTICS_PLATFORMS, 'reddit'].filter((p) => !networks[p]) };
+  const without = PLATFORMS.filter((p) => deps.platforms.get(p) && !networks[p]);
+  return { platforms: networks, unsupported_platforms: [...without, ...UNAVAILABLE_PLATFORMS] };
 }

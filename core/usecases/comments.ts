@@ -1,18 +1,16 @@
 /**
  * Comments under the account's own published posts (spec "Comments"): list, create, delete,
  * moderate, and Instagram's private and public replies. Requests are checked against the
- * network's rules (core/domain/comments.ts) before anything is sent; every call goes through the
+ * network's rules (its descriptor's `comments`, core/domain/comments.ts) before anything is sent; every call goes through the
  * connection session (tokens renewed, reauth marked).
  */
-import {
-  COMMENT_PLATFORMS, COMMENT_RULES, commentPlatformsFor, facebookPostIdFromUrl, isFacebookPostId, type CommentOperation, type CommentRules,
-} from '../domain/comments';
+import { commentNetworks, commentPlatformsFor, type CommentNetworks, type CommentOperation, type CommentRules } from '../domain/comments';
 import { HeraldError, PlatformError, conflict, invalidInput } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
 import type { Platform } from '../domain/platforms';
 import type { ConnectedAccount } from '../domain/connected-account';
 import type {
-  CallContext, CommentAction, CommentRef, Comments, CommentsPage, LinkButton, PlatformComment, PostRef,
+  CallContext, CommentAction, CommentRef, Comments, CommentsPage, LinkButton, PlatformComment, PlatformRegistry, PostRef,
 } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import { withConnection, type ConnectionSessionDeps } from './connection-session';
@@ -34,16 +32,28 @@ export interface DeleteCommentInput extends CommentTarget { commentId: string; p
 export interface CommentActionRequest extends CommentTarget { action: CommentAction; commentId?: string; postId?: string; message?: string; banAuthor?: boolean }
 export interface PrivateReplyInput extends CommentTarget { commentId: string; message: string; buttons?: LinkButton[] }
 
-const notSupported = (platform: string, what: string, operation: CommentOperation, action?: CommentAction) => {
-  // The network itself is left out: an adapter that lacks the method cannot, whatever the table says.
-  const can = commentPlatformsFor(operation, action).filter((p) => p !== platform);
+const networksOf = new WeakMap<PlatformRegistry, CommentNetworks>();
+
+/** The comment rules the registry's networks declare (read once per registry). */
+export function commentNetworksOf(platforms: PlatformRegistry): CommentNetworks {
+  let networks = networksOf.get(platforms);
+  if (!networks) {
+    networks = commentNetworks(platforms.list().map((a) => a.descriptor));
+    networksOf.set(platforms, networks);
+  }
+  return networks;
+}
+
+const notSupported = (networks: CommentNetworks, platform: string, what: string, operation: CommentOperation, action?: CommentAction) => {
+  // The network itself is left out: an adapter that lacks the method cannot, whatever its rules say.
+  const can = commentPlatformsFor(networks, operation, action).filter((p) => p !== platform);
   return invalidInput(`${platform} cannot ${what}. Networks that can: ${can.join(', ') || 'none'}.`, { platform, supported_platforms: can }, 'platform_not_supported');
 };
 
 /** The network's rules for `operation`; 400 platform_not_supported naming those that can. */
-export function rulesFor(platform: Platform, operation: CommentOperation, what: string): CommentRules {
-  const rules = COMMENT_RULES[platform];
-  if (!rules || !rules.operations.includes(operation)) throw notSupported(platform, what, operation);
+export function rulesOfOperation(networks: CommentNetworks, platform: Platform, operation: CommentOperation, what: string): CommentRules {
+  const rules = networks.of(platform);
+  if (!rules || !rules.operations.includes(operation)) throw notSupported(networks, platform, what, operation);
   return rules;
 }
 
@@ -57,36 +67,35 @@ function exactlyOne(fields: Record<string, string | undefined>, platform: string
     : `Send exactly one of ${names}; got ${given.join(' and ')}.`, { fields: Object.keys(fields) }, given.length ? 'multiple_targets' : 'missing_target');
 }
 
-/** The post a request names: post_id as it is, or the id a link names; Facebook ids are checked. */
-export function postIdOf(platform: Platform, comments: Pick<Comments, 'postIdFromUrl'> | undefined, input: { postId?: string; postUrl?: string }): string {
+type PostIds = Pick<Comments, 'postIdFromUrl' | 'postIdProblem' | 'unreadableUrl'>;
+
+/** The post a request names: post_id as it is (checked where the network knows its ids), or the id a link names. */
+export function postIdOf(platform: Platform, comments: PostIds | undefined, input: { postId?: string; postUrl?: string }): string {
   if (input.postId !== undefined) {
-    if (platform === 'facebook' && !isFacebookPostId(input.postId)) {
-      throw invalidInput(`Facebook post_id "${input.postId}" is not a post id: send the video id for reels and videos, or {page_id}_{post_id} for photo and text posts.`,
-        { field: 'post_id' }, 'invalid_post_id');
-    }
+    const problem = comments?.postIdProblem?.(input.postId);
+    if (problem) throw invalidInput(problem, { field: 'post_id' }, 'invalid_post_id');
     return input.postId;
   }
   const url = input.postUrl!;
-  const id = platform === 'facebook' ? facebookPostIdFromUrl(url) : comments?.postIdFromUrl?.(url);
+  const id = comments?.postIdFromUrl?.(url);
   if (id) return id;
-  throw invalidInput(platform === 'facebook'
-    ? `The Facebook post_url "${url}" cannot be read: share links, short links and pfbid permalinks name no post. Send post_id (the video id, or {page_id}_{post_id}).`
-    : `The ${platform} post_url "${url}" cannot be read; send post_id.`, { field: 'post_url' }, 'invalid_post_url');
+  throw invalidInput(comments?.unreadableUrl?.(url) ?? `The ${platform} post_url "${url}" cannot be read; send post_id.`, { field: 'post_url' }, 'invalid_post_url');
 }
 
 /** Checks a request against the network's rules; throws 400 with what to fix. Pure: no calls. */
-export function validateCommentRequest(operation: CommentOperation, input: Record<string, unknown> & CommentTarget): CommentRules {
+export function validateCommentRequest(networks: CommentNetworks, operation: CommentOperation, input: Record<string, unknown> & CommentTarget): CommentRules {
   const { platform } = input;
+  const rulesFor = (op: CommentOperation, what: string) => rulesOfOperation(networks, platform, op, what);
   const has = (k: string) => input[k] !== undefined && input[k] !== '';
   switch (operation) {
     case 'list': {
-      const rules = rulesFor(platform, 'list', 'list comments');
+      const rules = rulesFor('list', 'list comments');
       if (has('postId') === has('postUrl')) {
         throw invalidInput(has('postId') ? 'Send post_id or post_url, not both.' : 'post_id or post_url is required.', { fields: ['post_id', 'post_url'] },
           has('postId') ? 'multiple_targets' : 'missing_target');
       }
       if (has('commentId') && !rules.listReplies) {
-        const can = COMMENT_PLATFORMS.filter((p) => COMMENT_RULES[p]!.listReplies);
+        const can = networks.platforms.filter((p) => networks.of(p)!.listReplies);
         throw invalidInput(`${platform} cannot list the replies under a comment (comment_id). Networks that can: ${can.join(', ')}.`,
           { platform, supported_platforms: can }, 'platform_not_supported');
       }
@@ -94,7 +103,7 @@ export function validateCommentRequest(operation: CommentOperation, input: Recor
       return rules;
     }
     case 'create': {
-      const rules = rulesFor(platform, 'create', 'create comments');
+      const rules = rulesFor('create', 'create comments');
       if (rules.create === 'reply_only') {
         if (!has('commentId')) throw invalidInput(`${platform} comments are created as replies: comment_id is required.`, { field: 'comment_id' });
         exactlyOne({ comment_id: input.commentId as string | undefined, post_id: input.postId as string | undefined, post_url: input.postUrl as string | undefined }, platform);
@@ -104,14 +113,15 @@ export function validateCommentRequest(operation: CommentOperation, input: Recor
       } else {
         exactlyOne({ comment_id: input.commentId as string | undefined, post_id: input.postId as string | undefined, post_url: input.postUrl as string | undefined }, platform);
       }
-      if (platform !== 'facebook' && (has('attachmentUrl') || has('attachmentShareUrl'))) {
-        throw invalidInput('attachment_url and attachment_share_url are Facebook fields.', { field: has('attachmentUrl') ? 'attachment_url' : 'attachment_share_url' });
+      if (!rules.attachments && (has('attachmentUrl') || has('attachmentShareUrl'))) {
+        const can = networks.platforms.filter((p) => networks.of(p)!.attachments);
+        throw invalidInput(`attachment_url and attachment_share_url are taken by ${can.join(', ') || 'no network'} only.`, { field: has('attachmentUrl') ? 'attachment_url' : 'attachment_share_url' });
       }
       if (has('attachmentUrl') && has('attachmentShareUrl')) throw invalidInput('Send attachment_url or attachment_share_url, not both.', { field: 'attachment_url' });
       return rules;
     }
     case 'delete': {
-      const rules = rulesFor(platform, 'delete', 'delete comments');
+      const rules = rulesFor('delete', 'delete comments');
       if (!has('commentId')) throw invalidInput('comment_id is required.', { field: 'comment_id' });
       if (rules.deleteNeedsPost && !has('postId')) throw invalidInput(`${platform}: post_id (the post URN) is required to delete a comment.`, { field: 'post_id' });
       return rules;
@@ -119,10 +129,10 @@ export function validateCommentRequest(operation: CommentOperation, input: Recor
     case 'action': {
       const action = input.action as CommentAction;
       // A network with comments but no moderation (LinkedIn, X, Bluesky) names those that can do this action.
-      const without = COMMENT_RULES[platform] && !COMMENT_RULES[platform]!.operations.includes('action');
-      const rules = without ? COMMENT_RULES[platform]! : rulesFor(platform, 'action', 'moderate comments');
+      const own = networks.of(platform);
+      const rules = own && !own.operations.includes('action') ? own : rulesFor('action', 'moderate comments');
       if (!rules.actions.includes(action)) {
-        const can = commentPlatformsFor('action', action);
+        const can = commentPlatformsFor(networks, 'action', action);
         if (can.length === 0) throw invalidInput(`Unknown action "${action}".`, { field: 'action' });
         const has = rules.actions.length ? `(its actions: ${rules.actions.join(', ')})` : '(it has no comment actions)';
         throw invalidInput(`${platform} has no "${action}" action ${has}. Networks that can ${action}: ${can.join(', ')}.`,
@@ -132,14 +142,15 @@ export function validateCommentRequest(operation: CommentOperation, input: Recor
       if (!onPost && !has('commentId')) throw invalidInput(`${platform} ${action}: comment_id is required.`, { field: 'comment_id' });
       if (rules.actionsNeedingPost.includes(action) && !has('postId')) throw invalidInput(`${platform} ${action}: post_id is required.`, { field: 'post_id' });
       if (action === 'edit' && !has('message')) throw invalidInput(`${platform} edit: message (the new text) is required.`, { field: 'message' });
-      if (input.banAuthor === true && !(platform === 'youtube' && action === 'hide')) {
-        throw invalidInput('ban_author goes with the YouTube hide action only.', { field: 'ban_author' });
+      if (input.banAuthor === true && !rules.banAuthorOn?.includes(action)) {
+        const takers = networks.platforms.flatMap((p) => (networks.of(p)!.banAuthorOn ?? []).map((a) => `${p} ${a}`));
+        throw invalidInput(`ban_author goes with ${takers.join(', ') || 'no action'} only.`, { field: 'ban_author' });
       }
       return rules;
     }
     case 'reply':
     case 'public_reply': {
-      const rules = rulesFor(platform, operation, operation === 'reply' ? 'reply in private to comments' : 'reply in public to comments');
+      const rules = rulesFor(operation, operation === 'reply' ? 'reply in private to comments' : 'reply in public to comments');
       if (!has('commentId')) throw invalidInput('comment_id is required.', { field: 'comment_id' });
       return rules;
     }
@@ -172,7 +183,7 @@ const FORBIDDEN_CODES: Record<string, string> = { not_owner: 'not_owner', not_au
 
 async function run<T>(deps: CommentsDeps, connection: ConnectedAccount, call: (ctx: CallContext, comments: Comments) => Promise<T>): Promise<T> {
   const comments = deps.platforms.with(connection.platform, 'comments')?.comments;
-  if (!comments) throw notSupported(connection.platform, 'do this with comments', 'list');
+  if (!comments) throw notSupported(commentNetworksOf(deps.platforms), connection.platform, 'do this with comments', 'list');
   try {
     return await withConnection(deps, connection, (ctx) => call(ctx, comments));
   } catch (err) {
@@ -183,7 +194,7 @@ async function run<T>(deps: CommentsDeps, connection: ConnectedAccount, call: (c
   }
 }
 
-const missingMethod = (platform: Platform, what: string, operation: CommentOperation) => notSupported(platform, what, operation);
+const missingMethod = (deps: CommentsDeps, platform: Platform, what: string, operation: CommentOperation) => notSupported(commentNetworksOf(deps.platforms), platform, what, operation);
 
 export interface CommentView extends Record<string, unknown> { id: string; text: string }
 
@@ -205,10 +216,10 @@ export function commentView(c: PlatformComment): CommentView {
 }
 
 export async function listComments(deps: CommentsDeps, account: OperatorAccount, input: ListCommentsInput): Promise<{ page: CommentsPage; comments: CommentView[] }> {
-  const rules = validateCommentRequest('list', { ...input });
+  const rules = validateCommentRequest(commentNetworksOf(deps.platforms), 'list', { ...input });
   const connection = await connectionFor(deps, account, input, rules);
   const page = await run(deps, connection, (ctx, comments) => {
-    if (!comments.list) throw missingMethod(input.platform, 'list comments', 'list');
+    if (!comments.list) throw missingMethod(deps, input.platform, 'list comments', 'list');
     const post: PostRef = { id: postIdOf(input.platform, comments, input) };
     return comments.list(ctx, post, {
       ...(input.limit !== undefined ? { limit: input.limit } : {}),
@@ -220,7 +231,7 @@ export async function listComments(deps: CommentsDeps, account: OperatorAccount,
 }
 
 export async function createComment(deps: CommentsDeps, account: OperatorAccount, input: CreateCommentInput): Promise<CommentRef> {
-  const rules = validateCommentRequest('create', { ...input });
+  const rules = validateCommentRequest(commentNetworksOf(deps.platforms), 'create', { ...input });
   const connection = await connectionFor(deps, account, input, rules);
   return run(deps, connection, async (ctx, comments) => {
     const hasPost = input.postId !== undefined || input.postUrl !== undefined;
@@ -237,19 +248,19 @@ export async function createComment(deps: CommentsDeps, account: OperatorAccount
 }
 
 export async function deleteComment(deps: CommentsDeps, account: OperatorAccount, input: DeleteCommentInput): Promise<void> {
-  const rules = validateCommentRequest('delete', { ...input });
+  const rules = validateCommentRequest(commentNetworksOf(deps.platforms), 'delete', { ...input });
   const connection = await connectionFor(deps, account, input, rules);
   await run(deps, connection, (ctx, comments) => {
-    if (!comments.remove) throw missingMethod(input.platform, 'delete comments', 'delete');
+    if (!comments.remove) throw missingMethod(deps, input.platform, 'delete comments', 'delete');
     return comments.remove(ctx, { id: input.commentId, post: { id: input.postId ?? '' } });
   });
 }
 
 export async function actOnComment(deps: CommentsDeps, account: OperatorAccount, input: CommentActionRequest): Promise<void> {
-  const rules = validateCommentRequest('action', { ...input });
+  const rules = validateCommentRequest(commentNetworksOf(deps.platforms), 'action', { ...input });
   const connection = await connectionFor(deps, account, input, rules);
   await run(deps, connection, (ctx, comments) => {
-    if (!comments.act) throw missingMethod(input.platform, 'moderate comments', 'action');
+    if (!comments.act) throw missingMethod(deps, input.platform, 'moderate comments', 'action');
     const post = input.postId !== undefined ? { id: input.postId } : undefined;
     return comments.act(ctx, {
       action: input.action,
@@ -262,16 +273,16 @@ export async function actOnComment(deps: CommentsDeps, account: OperatorAccount,
 }
 
 export async function privateReply(deps: CommentsDeps, account: OperatorAccount, input: PrivateReplyInput): Promise<{ messageId: string; recipientId?: string }> {
-  const rules = validateCommentRequest('reply', { ...input });
+  const rules = validateCommentRequest(commentNetworksOf(deps.platforms), 'reply', { ...input });
   const connection = await connectionFor(deps, account, input, rules);
   return run(deps, connection, (ctx, comments) => {
-    if (!comments.privateReply) throw missingMethod(input.platform, 'reply in private to comments', 'reply');
+    if (!comments.privateReply) throw missingMethod(deps, input.platform, 'reply in private to comments', 'reply');
     return comments.privateReply(ctx, { comment: { id: input.commentId, post: { id: '' } }, text: input.message, ...(input.buttons ? { buttons: input.buttons } : {}) });
   });
 }
 
 export async function publicReply(deps: CommentsDeps, account: OperatorAccount, input: PrivateReplyInput): Promise<CommentRef> {
-  const rules = validateCommentRequest('public_reply', { ...input });
+  const rules = validateCommentRequest(commentNetworksOf(deps.platforms), 'public_reply', { ...input });
   const connection = await connectionFor(deps, account, input, rules);
   return run(deps, connection, async (ctx, comments) => {
     const post: PostRef = { id: '' };

@@ -4,7 +4,7 @@ import type { MediaRef } from '../domain/media';
 import { mediaLimitViolations } from '../domain/media-limits';
 import type { OperatorAccount } from '../domain/operator';
 import type { Profile } from '../domain/profile';
-import { ENDPOINT_PLATFORMS, UNAVAILABLE_PLATFORMS, type MediaKind, type Platform } from '../domain/platforms';
+import { PLATFORMS, UNAVAILABLE_PLATFORMS, type MediaKind, type Platform } from '../domain/platforms';
 import { resolveSettings } from '../domain/settings';
 import { COMMON_UPLOAD_FIELD_NAMES, IDENTITY_UPLOAD_FIELDS } from '../domain/upload-fields';
 import type { PublishTarget, TargetResult, UploadRequest } from '../domain/upload';
@@ -158,7 +158,8 @@ export async function precheckUpload(
         'monthly_quota_exceeded', { usage: { used, limit: plan.uploadsPerMonth, plan: plan.name } });
     }
   }
-  const supported = ENDPOINT_PLATFORMS[input.kind].filter((p) => {
+  // The networks whose descriptor names this endpoint, in the API's platform order.
+  const supported = PLATFORMS.filter((p) => {
     const adapter = deps.platforms.get(p);
     return adapter?.publisher && adapter.descriptor.endpoints.includes(input.kind);
   });

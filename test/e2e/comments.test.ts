@@ -322,8 +322,8 @@ describe('comments on the networks that have them', () => {
     it('has no moderation actions: each one is 400 platform_not_supported naming the networks that have it', async () => {
       const fan = li().seedComment({ postId: postUrn, text: 'Hide me if you can' });
       for (const action of ['hide', 'unhide', 'like', 'unlike', 'pin', 'unpin', 'edit'] as const) {
-        const can = { hide: ['instagram', 'facebook', 'youtube', 'tiktok', 'threads'], unhide: ['instagram', 'facebook', 'youtube', 'tiktok', 'threads'],
-          like: ['facebook', 'tiktok'], unlike: ['facebook', 'tiktok'], pin: ['tiktok'], unpin: ['tiktok'], edit: ['facebook'] }[action];
+        const can = { hide: ['tiktok', 'instagram', 'youtube', 'facebook', 'threads'], unhide: ['tiktok', 'instagram', 'youtube', 'facebook', 'threads'],
+          like: ['tiktok', 'facebook'], unlike: ['tiktok', 'facebook'], pin: ['tiktok'], unpin: ['tiktok'], edit: ['facebook'] }[action];
         const message = `linkedin has no "${action}" action (it has no comment actions). Networks that can ${action}: ${can.join(', ')}.`;
         expect(await act({ platform: 'linkedin', action, comment_id: fan.urn, post_id: postUrn, message: 'x' })).toEqual(expect.objectContaining({
           status: 400,
@@ -387,8 +387,8 @@ describe('comments on the networks that have them', () => {
     it('an operation a network cannot do: 400 platform_not_supported naming those that can', async () => {
       expect((await api.delete(`${C}/delete`, { platform: 'threads', user: 'nina', comment_id: '1' })).body).toEqual({
         success: false, error_code: 'platform_not_supported', platform: 'threads',
-        supported_platforms: ['instagram', 'facebook', 'youtube', 'linkedin', 'tiktok', 'x', 'bluesky'],
-        message: 'threads cannot delete comments. Networks that can: instagram, facebook, youtube, linkedin, tiktok, x, bluesky.',
+        supported_platforms: ['tiktok', 'instagram', 'linkedin', 'youtube', 'facebook', 'x', 'bluesky'],
+        message: 'threads cannot delete comments. Networks that can: tiktok, instagram, linkedin, youtube, facebook, x, bluesky.',
       });
       const pin = await act({ platform: 'facebook', action: 'pin', comment_id: '1_2' });
       expect(pin).toMatchObject({ status: 400, body: { success: false, error_code: 'platform_not_supported', supported_platforms: ['tiktok'], error: pin.body.message } });

@@ -96,8 +96,8 @@ describe('error bodies of the upload endpoints', () => {
       }],
       ['endpoint platform', () => form('/api/upload', { user: 'erin', 'platform[]': ['devto', 'bluesky'], title: 'v' }, [['video', clip, 'video/mp4']]), {
         success: false, error_code: 'platform_not_supported',
-        message: 'The video endpoint cannot publish to devto. Supported: tiktok, instagram, linkedin, youtube, facebook, x, threads, pinterest, bluesky, discord, telegram, google_business, mastodon, wordpress, snapchat, slack.',
-        unsupported_platforms: ['devto'], supported_platforms: ['tiktok', 'instagram', 'linkedin', 'youtube', 'facebook', 'x', 'threads', 'pinterest', 'bluesky', 'discord', 'telegram', 'google_business', 'mastodon', 'wordpress', 'snapchat', 'slack'],
+        message: 'The video endpoint cannot publish to devto. Supported: tiktok, instagram, linkedin, youtube, facebook, x, threads, pinterest, bluesky, discord, telegram, google_business, mastodon, wordpress, slack, snapchat.',
+        unsupported_platforms: ['devto'], supported_platforms: ['tiktok', 'instagram', 'linkedin', 'youtube', 'facebook', 'x', 'threads', 'pinterest', 'bluesky', 'discord', 'telegram', 'google_business', 'mastodon', 'wordpress', 'slack', 'snapchat'],
       }],
       ['not connected', () => api.post('/api/upload_text', { user: 'erin', 'platform[]': ['telegram', 'discord'], title: 'hi' }), {
         success: false, error_code: 'invalid_request', message: 'No telegram account is connected to profile "erin".',

@@ -2,6 +2,7 @@ import { PlatformError, type PlatformFailure } from '../../core/domain/errors';
 import type { Platform } from '../../core/domain/platforms';
 import type { Analytics, MetricCatalogue, PlatformAdapter } from '../../core/ports/platform';
 import { DEFAULT_IMPRESSIONS_METRIC } from '../../core/domain/analytics-history';
+import { NETWORKS } from '../../adapters/platforms';
 
 /**
  * An analytics capability for unit tests: account metrics a function of the day and a counter the
@@ -41,6 +42,10 @@ export function fakeAnalytics(platform: Platform) {
     setLevel(n: number) { level = n; },
     failNext(failure: PlatformFailure, message = 'refused') { failures.push({ failure, message }); },
     /** `adapter` with this analytics capability. */
-    on(adapter: PlatformAdapter): PlatformAdapter { return { ...adapter, analytics }; },
+    /** `adapter` with this capability, and the analytics facts of the network it stands for (live post metrics). */
+    on(adapter: PlatformAdapter): PlatformAdapter {
+      const facts = NETWORKS.find((n) => n.id === platform)?.descriptor.analytics;
+      return { ...adapter, descriptor: { ...adapter.descriptor, ...(facts ? { analytics: facts } : {}) }, analytics };
+    },
   };
 }

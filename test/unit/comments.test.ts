@@ -1,7 +1,15 @@
-import { commentPlatformsFor, facebookPostIdFromUrl } from '../../core/domain/comments';
+import { facebookPostIdFromUrl, facebookPostIds } from '../../adapters/platforms/facebook/post-ids';
+import { NETWORKS } from '../../adapters/platforms';
+import { commentNetworks, commentPlatformsFor as platformsFor, type CommentOperation } from '../../core/domain/comments';
 import { HeraldError } from '../../core/domain/errors';
 import type { Platform } from '../../core/domain/platforms';
-import { postIdOf, validateCommentRequest } from '../../core/usecases/comments';
+import type { CommentAction } from '../../core/ports/platform';
+import { postIdOf, validateCommentRequest as validate } from '../../core/usecases/comments';
+
+/** The rules every network declares in its descriptor, as the use case reads them from the registry. */
+const networks = commentNetworks(NETWORKS.map((n) => n.descriptor));
+const validateCommentRequest = (operation: CommentOperation, input: Parameters<typeof validate>[2]) => validate(networks, operation, input);
+const commentPlatformsFor = (operation: CommentOperation, action?: CommentAction) => platformsFor(networks, operation, action);
 
 function refusal(fn: () => unknown): HeraldError {
   try {
@@ -61,7 +69,7 @@ describe('comment requests: required fields per network', () => {
   it('Threads cannot delete: platform_not_supported naming those that can', () => {
     const err = refusal(() => validateCommentRequest('delete', base('threads', { commentId: '1' })));
     expect(err).toMatchObject({ kind: 'invalid_input', errorCode: 'platform_not_supported', details: { supported_platforms: commentPlatformsFor('delete') } });
-    expect(err.message).toBe('threads cannot delete comments. Networks that can: instagram, facebook, youtube, linkedin, tiktok, x, bluesky.');
+    expect(err.message).toBe('threads cannot delete comments. Networks that can: tiktok, instagram, linkedin, youtube, facebook, x, bluesky.');
   });
 
   it('actions: each network its own verbs, post_id where the network needs it, message for edit, ban_author with YouTube hide only', () => {
@@ -101,9 +109,9 @@ describe('Facebook post ids and links', () => {
   });
 
   it('post_id must be a video id or {page_id}_{post_id}; an unreadable post_url is invalid_post_url', () => {
-    expect(postIdOf('facebook', undefined, { postId: '123_456' })).toBe('123_456');
-    expect(refusal(() => postIdOf('facebook', undefined, { postId: 'pfbid02abc' }))).toMatchObject({ errorCode: 'invalid_post_id' });
-    expect(refusal(() => postIdOf('facebook', undefined, { postUrl: 'https://fb.me/xyz' }))).toMatchObject({ kind: 'invalid_input', errorCode: 'invalid_post_url' });
+    expect(postIdOf('facebook', facebookPostIds, { postId: '123_456' })).toBe('123_456');
+    expect(refusal(() => postIdOf('facebook', facebookPostIds, { postId: 'pfbid02abc' }))).toMatchObject({ errorCode: 'invalid_post_id' });
+    expect(refusal(() => postIdOf('facebook', facebookPostIds, { postUrl: 'https://fb.me/xyz' }))).toMatchObject({ kind: 'invalid_input', errorCode: 'invalid_post_url' });
     expect(postIdOf('youtube', { postIdFromUrl: (u) => (u.includes('v=') ? 'vid' : undefined) }, { postUrl: 'https://youtube.com/watch?v=vid' })).toBe('vid');
   });
 });

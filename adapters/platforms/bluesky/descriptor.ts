@@ -31,4 +31,5 @@ export const blueskyDescriptor: PlatformDescriptor = {
   settings: blueskySettings,
   credentialFields: blueskyCredentialFields,
   rules: { dailyCap: 50 },
+  comments: { operations: ['list', 'create', 'delete'], create: 'any_target', actions: [], actionsNeedingPost: [] },
 };

@@ -13,4 +13,5 @@ export const devtoDescriptor: PlatformDescriptor = {
   limits: { textMaxChars: TITLE_MAX_CHARS },
   settings: devtoSettings,
   credentialFields: devtoCredentialFields,
+  posts: { edit: { title: ['devto_title', 'title'], prefix: 'devto_' } },
 };

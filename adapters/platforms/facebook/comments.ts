@@ -9,11 +9,11 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import type { CallContext, Comments, CommentsPage, PlatformComment, PostRef } from '../../../core/ports/platform';
-import { facebookPostIdFromUrl } from '../../../core/domain/comments';
 import { isObject, str, type Json } from '../kit/http';
 import { graphCreatedAt } from '../kit/iso-time';
 import type { FacebookClient } from './client';
 import { choosePage, storedPages } from './pages';
+import { facebookPostIds } from './post-ids';
 
 const FIELDS = 'id,message,created_time,from,like_count,comment_count,is_hidden,parent';
 
@@ -101,6 +101,6 @@ export function createFacebookComments(client: FacebookClient): Comments {
       }
     },
 
-    postIdFromUrl: facebookPostIdFromUrl,
+    ...facebookPostIds,
   };
 }

@@ -1,6 +1,7 @@
 /** What Herald knows about Facebook Pages without calling it: limits read by intake and the adapter alike. */
 import { codePointLength, type PlatformDescriptor } from '../../../core/ports/platform';
 import { facebookSettings } from './settings';
+import { ALL_BUT_REPLY } from '../../../core/domain/comments';
 
 export const facebookDescriptor: PlatformDescriptor = {
   id: 'facebook',
@@ -17,4 +18,16 @@ export const facebookDescriptor: PlatformDescriptor = {
     photo: { maxBytes: 4 * 1024 * 1024, contentTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff'] },
   },
   settings: facebookSettings,
+  comments: { operations: ALL_BUT_REPLY, create: 'any_target', actions: ['hide', 'unhide', 'like', 'unlike', 'edit'], actionsNeedingPost: [], attachments: true },
+  posts: {
+    targetFields: { facebook_page_id: 'page_id' },
+    edit: {
+      fields: [
+        { name: 'is_pinned', from: ['is_pinned', 'facebook_is_pinned'], type: 'boolean' },
+        { name: 'scheduled_publish_time', from: ['scheduled_publish_time', 'facebook_scheduled_publish_time'], type: 'integer', min: 1, description: 'Unix seconds' },
+      ],
+    },
+  },
+  analytics: { livePostMetrics: true },
+  pin: { kind: 'facebook-page', lookup: 'pages' },
 };

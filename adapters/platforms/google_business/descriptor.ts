@@ -20,4 +20,6 @@ export const googleBusinessDescriptor: PlatformDescriptor = {
     video: { maxBytes: 75 * 1024 * 1024, maxSeconds: 30, minShortSidePx: 720, containers: ['mov,mp4,m4a,3gp,3g2,mj2'] },
   },
   settings: googleBusinessSettings,
+  posts: { edit: { prefix: 'gbp_' } },
+  pin: { kind: 'google-business-location', lookup: 'locations' },
 };

@@ -13,4 +13,5 @@ export const hashnodeDescriptor: PlatformDescriptor = {
   limits: { textMaxChars: TITLE_MAX_CHARS },
   settings: hashnodeSettings,
   credentialFields: hashnodeCredentialFields,
+  posts: { edit: { title: ['hashnode_title', 'title'], prefix: 'hashnode_' } },
 };

@@ -4,6 +4,7 @@ import {
   captionLength, MAX_CAPTION, MAX_CAROUSEL, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES, MP4_CONTAINER, PHOTO_TYPES, REELS_MAX_SECONDS, VIDEO_MIN_SECONDS,
 } from './limits';
 import { instagramSettings } from './settings';
+import { ALL_BUT_REPLY } from '../../../core/domain/comments';
 
 export const instagramDescriptor: PlatformDescriptor = {
   id: 'instagram',
@@ -20,4 +21,10 @@ export const instagramDescriptor: PlatformDescriptor = {
   },
   settings: instagramSettings,
   rules: { dailyCap: 50, videoInPhotos: true },
+  comments: {
+    operations: [...ALL_BUT_REPLY, 'reply', 'public_reply'], create: 'reply_only',
+    actions: ['hide', 'unhide', 'enable_comments', 'disable_comments'],
+    actionsNeedingPost: ['enable_comments', 'disable_comments'], postActions: ['enable_comments', 'disable_comments'],
+  },
+  analytics: { livePostMetrics: true },
 };

@@ -18,4 +18,5 @@ export const lemmyDescriptor: PlatformDescriptor = {
   },
   settings: lemmySettings,
   credentialFields: lemmyCredentialFields,
+  posts: { edit: { title: ['lemmy_title', 'title'], prefix: 'lemmy_' } },
 };

@@ -18,4 +18,15 @@ export const linkedinDescriptor: PlatformDescriptor = {
   },
   settings: linkedinSettings,
   rules: { dailyCap: 150 },
+  comments: { operations: ['list', 'create', 'delete'], create: 'any_target', deleteNeedsPost: true, actions: [], actionsNeedingPost: [] },
+  posts: {
+    edit: {
+      fields: [
+        { name: 'visibility', from: ['linkedin_visibility', 'visibility', 'linkedinVisibility'], type: 'string', oneOf: ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN', 'CONTAINER'] },
+        { name: 'disable_reshare', from: ['linkedin_disable_reshare', 'disable_reshare'], type: 'boolean' },
+      ],
+    },
+  },
+  analytics: { livePostMetrics: true },
+  pin: { kind: 'linkedin-page', lookup: 'pages' },
 };

@@ -27,4 +27,5 @@ export const mastodonDescriptor: PlatformDescriptor = {
   },
   settings: mastodonSettings,
   credentialFields: mastodonCredentialFields,
+  posts: { edit: { prefix: 'mastodon_' } },
 };

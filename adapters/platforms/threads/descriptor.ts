@@ -17,4 +17,6 @@ export const threadsDescriptor: PlatformDescriptor = {
   },
   settings: threadsSettings,
   rules: { dailyCap: 50, videoInPhotos: true },
+  comments: { operations: ['list', 'create', 'action'], create: 'any_target', actions: ['hide', 'unhide', 'approve', 'ignore'], actionsNeedingPost: [] },
+  analytics: { livePostMetrics: true },
 };

@@ -1,5 +1,6 @@
 import { codePointLength, type PlatformDescriptor } from '../../../core/ports/platform';
 import { tiktokSettings } from './settings';
+import { ALL_BUT_REPLY } from '../../../core/domain/comments';
 
 export const MB = 1024 * 1024;
 
@@ -23,5 +24,10 @@ export const tiktokDescriptor: PlatformDescriptor = {
   },
   settings: tiktokSettings,
   rules: { dailyCap: 15, perMinuteCap: 6, excludedPlans: ['free'] },
+  comments: {
+    operations: ALL_BUT_REPLY, create: 'post_required', actions: ['hide', 'unhide', 'like', 'unlike', 'pin', 'unpin'],
+    actionsNeedingPost: ['hide', 'unhide', 'pin', 'unpin'], listReplies: true, capability: 'comments', createdAnswer: 'result',
+  },
+  analytics: { livePostMetrics: true },
 };
 

@@ -12,4 +12,5 @@ export const whopDescriptor: PlatformDescriptor = {
   limits: { textMaxChars: TEXT_MAX_CHARS },
   settings: whopSettings,
   credentialFields: whopCredentialFields,
+  posts: { edit: { title: ['whop_title', 'title'], prefix: 'whop_' } },
 };

@@ -16,4 +16,5 @@ export const wordpressDescriptor: PlatformDescriptor = {
   },
   settings: wordpressSettings,
   credentialFields: wordpressCredentialFields,
+  posts: { edit: { title: ['wordpress_title', 'title'], prefix: 'wordpress_' } },
 };

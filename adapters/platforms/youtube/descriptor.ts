@@ -1,5 +1,6 @@
 import { codePointLength, type PlatformDescriptor } from '../../../core/ports/platform';
 import { TITLE_MAX_CHARS, youtubeSettings } from './settings';
+import { ALL_BUT_REPLY } from '../../../core/domain/comments';
 
 export const youtubeDescriptor: PlatformDescriptor = {
   id: 'youtube',
@@ -16,4 +17,21 @@ export const youtubeDescriptor: PlatformDescriptor = {
   },
   settings: youtubeSettings,
   rules: { dailyCap: 10, titleRequiredForVideo: true },
+  comments: {
+    operations: ALL_BUT_REPLY, create: 'any_target', actions: ['hide', 'unhide', 'hold'], actionsNeedingPost: ['hide', 'unhide', 'hold'], banAuthorOn: ['hide'],
+  },
+  posts: {
+    postIdAlias: 'video_id',
+    edit: {
+      title: ['youtube_title', 'title'],
+      fields: [
+        { name: 'description', from: ['youtube_description', 'description'], type: 'string' },
+        { name: 'tags', from: ['youtube_tags', 'tags'], type: 'string_list' },
+        { name: 'privacyStatus', from: ['youtube_privacyStatus', 'youtube_privacy_status', 'privacyStatus'], type: 'string', oneOf: ['public', 'unlisted', 'private'] },
+        { name: 'categoryId', from: ['youtube_categoryId', 'youtube_category_id', 'categoryId'], type: 'string', pattern: { regex: /^\d+$/, meaning: 'a YouTube category number' } },
+        { name: 'publishAt', from: ['youtube_publishAt', 'youtube_publish_at', 'publishAt'], type: 'datetime' },
+      ],
+    },
+  },
+  analytics: { livePostMetrics: true },
 };

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { NETWORKS } from '../../../adapters/platforms';
+import { commentNetworks } from '../../../core/domain/comments';
 import { COMMENT_ACTIONS } from '../../../core/ports/platform/comments';
 import { checkedByCore, operation } from './types';
 import { ok, OkMessage, Platform, ProfileUsername } from './common';
@@ -9,7 +11,8 @@ import { ok, OkMessage, Platform, ProfileUsername } from './common';
  * else and each network's rules give their own messages.
  */
 const core = checkedByCore;
-const COMMENT_PLATFORMS = 'instagram, facebook, youtube, linkedin, tiktok, x, threads, bluesky';
+/** The networks whose descriptors declare comment rules. */
+const COMMENT_PLATFORMS = commentNetworks(NETWORKS.map((n) => n.descriptor)).platforms.join(', ');
 const target = {
   platform: core(Platform.describe(`The network: ${COMMENT_PLATFORMS}. reddit answers 503 reddit_unavailable; other networks 400 platform_not_supported.`)),
   user: core(ProfileUsername.describe('The profile whose connected account acts.')),

@@ -9,11 +9,12 @@ import { checkedByCore, type FilePart } from './types';
  * descriptor (core/domain/settings.ts), and the core checks them (resolveSettings) with messages
  * naming the network; here they become zod fields left to the core, so the edge lets them through.
  */
-function fieldSchema(field: SettingField): z.ZodType {
+export function fieldSchema(field: Omit<SettingField, 'endpoints'>): z.ZodType {
   switch (field.type) {
     case 'string': {
       if (field.oneOf?.length) return z.enum(field.oneOf as [string, ...string[]]);
-      return field.maxLength !== undefined ? z.string().max(field.maxLength) : z.string();
+      const text = field.pattern ? z.string().regex(field.pattern.regex) : z.string();
+      return field.maxLength !== undefined ? text.max(field.maxLength) : text;
     }
     case 'boolean': return z.boolean();
     case 'integer':
@@ -27,6 +28,7 @@ function fieldSchema(field: SettingField): z.ZodType {
     case 'json': return z.union([z.record(z.string(), z.any()), z.array(z.any()), z.string().describe('JSON text.')]);
     case 'url': return z.url();
     case 'file': return z.url().describe('A URL, or send a file part of this name.');
+    case 'datetime': return z.iso.datetime({ offset: true });
   }
 }
 

@@ -100,8 +100,8 @@ export function commentRoutes(router: Router<AppState>, deps: ApiDeps, ns: strin
       platform: b.platform, user: b.user, message: b.message, commentId: b.comment_id, postId: b.post_id, postUrl: b.post_url,
       attachmentUrl: b.attachment_url, attachmentShareUrl: b.attachment_share_url,
     });
-    ctx.body = b.platform === 'tiktok'
-      ? { success: true, platform: 'tiktok', result: { comment_id: created.id } }
+    ctx.body = deps.platforms.get(b.platform)?.descriptor.comments?.createdAnswer === 'result'
+      ? { success: true, platform: b.platform, result: { comment_id: created.id } }
       : { success: true, id: created.id, message: `Comment created on ${b.platform}.` };
   });
 

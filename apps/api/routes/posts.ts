@@ -2,73 +2,28 @@
  * Published-post operations (spec "Published-post operations", "Known by path only"):
  * POST /posts/edit (and /posts/action with `action`), /posts/unpublish, /posts/repost, /posts/save,
  * /youtube/thumbnail. The use cases are core/usecases/post-operations.ts; this file reads and checks
- * each network's edit fields and shapes the answers.
+ * each network's edit fields (its descriptor's `posts`) and shapes the answers.
  */
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { invalidInput } from '../../../core/domain/errors';
 import { isPlatform, PLATFORM_ALIASES, type Platform } from '../../../core/domain/platforms';
-import type { PostChanges } from '../../../core/ports/platform';
+import { convertSetting } from '../../../core/domain/settings';
+import type { PostChanges, PostFields } from '../../../core/ports/platform';
 import { editPost, repostPost, requireOperation, savePost, setPostThumbnail, unpublishPost, type PostTarget } from '../../../core/usecases/post-operations';
 import { removeTempFiles, takeMedia } from '../media-intake';
-import { bodyFields, formBoolean, parse, refuseUnavailablePlatforms, single } from '../input';
+import { bodyFields, parse, refuseUnavailablePlatforms, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
 import { mount } from '../catalogue/mount';
 import * as ops from '../catalogue/posts';
 
 const text = (name: string) => z.preprocess(single, z.string({ error: `${name} must be text` }).optional());
-const list = z.preprocess((v) => {
-  if (v === undefined || Array.isArray(v)) return v;
-  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
-  return v;
-}, z.array(z.string(), { error: 'tags must be a list of text (or a comma list)' }).optional());
 
-/**
- * Each network's edit fields besides the new text, in the names the adapter reads, with the
- * request names that feed them (first present wins).
- */
-const EDIT_FIELDS: Partial<Record<Platform, Record<string, { from: string[]; schema: z.ZodType }>>> = {
-  facebook: {
-    is_pinned: { from: ['is_pinned', 'facebook_is_pinned'], schema: formBoolean },
-    scheduled_publish_time: {
-      from: ['scheduled_publish_time', 'facebook_scheduled_publish_time'],
-      schema: z.preprocess((v) => (typeof single(v) === 'string' && /^\d+$/.test(String(single(v))) ? Number(single(v)) : single(v)),
-        z.number({ error: 'scheduled_publish_time must be Unix seconds' }).int().positive().optional()),
-    },
-  },
-  linkedin: {
-    visibility: {
-      from: ['linkedin_visibility', 'visibility', 'linkedinVisibility'],
-      schema: z.preprocess(single, z.enum(['PUBLIC', 'CONNECTIONS', 'LOGGED_IN', 'CONTAINER'], { error: 'linkedin_visibility is PUBLIC, CONNECTIONS, LOGGED_IN or CONTAINER' }).optional()),
-    },
-    disable_reshare: { from: ['linkedin_disable_reshare', 'disable_reshare'], schema: formBoolean },
-  },
-  youtube: {
-    description: { from: ['youtube_description', 'description'], schema: text('description') },
-    tags: { from: ['youtube_tags', 'tags'], schema: list },
-    privacyStatus: {
-      from: ['youtube_privacyStatus', 'youtube_privacy_status', 'privacyStatus'],
-      schema: z.preprocess(single, z.enum(['public', 'unlisted', 'private'], { error: 'privacyStatus is public, unlisted or private' }).optional()),
-    },
-    categoryId: { from: ['youtube_categoryId', 'youtube_category_id', 'categoryId'], schema: z.preprocess((v) => (typeof single(v) === 'number' ? String(single(v)) : single(v)), z.string().regex(/^\d+$/, 'categoryId is a YouTube category number').optional()) },
-    publishAt: { from: ['youtube_publishAt', 'youtube_publish_at', 'publishAt'], schema: z.preprocess(single, z.iso.datetime({ offset: true, error: 'publishAt must be an ISO-8601 date-time' }).optional()) },
-  },
-};
+/** Fields every operation reads (never a network's edit field); a network adds its post_id alias and target fields (its descriptor's `posts`). */
+const COMMON = ['platform', 'user', 'profile_username', 'post_id', 'action', 'message', 'text', 'commentary'];
 
-/** Where a network's title comes from when it has one apart from the text. */
-const TITLE_FIELDS: Partial<Record<Platform, string[]>> = {
-  youtube: ['youtube_title', 'title'], devto: ['devto_title', 'title'], hashnode: ['hashnode_title', 'title'], whop: ['whop_title', 'title'],
-  wordpress: ['wordpress_title', 'title'], lemmy: ['lemmy_title', 'title'],
-};
-
-/** Wave-2 networks' own fields pass through under their prefix (their adapters check them). */
-const PREFIXES: Partial<Record<Platform, string>> = { google_business: 'gbp_', mastodon: 'mastodon_', devto: 'devto_', wordpress: 'wordpress_', hashnode: 'hashnode_', whop: 'whop_', lemmy: 'lemmy_' };
-
-/** Fields every operation reads (never a network's edit field). */
-const COMMON = new Set(['platform', 'user', 'profile_username', 'post_id', 'video_id', 'action', 'message', 'text', 'commentary', 'facebook_page_id']);
-
-const first = (fields: Record<string, unknown>, names: string[]) => {
+const first = (fields: Record<string, unknown>, names: readonly string[]) => {
   for (const name of names) if (fields[name] !== undefined && fields[name] !== null) return fields[name];
   return undefined;
 };
@@ -83,31 +38,37 @@ function platformOf(fields: Record<string, unknown>): Platform {
   return platform;
 }
 
-/** platform, user and post_id (YouTube also video_id), as every operation takes them. */
-function targetOf(fields: Record<string, unknown>): PostTarget {
+/** platform, user and post_id (or the network's alias of it, YouTube video_id), as every operation takes them. */
+function targetOf(deps: ApiDeps, fields: Record<string, unknown>): PostTarget {
   const platform = platformOf(fields);
+  const postFields = deps.platforms.get(platform)?.descriptor.posts;
   const user = single(fields.user ?? fields.profile_username);
-  const postId = single(fields.post_id ?? (platform === 'youtube' ? fields.video_id : undefined));
+  const alias = postFields?.postIdAlias;
+  const postId = single(fields.post_id ?? (alias ? fields[alias] : undefined));
   const missing = [
     ...(typeof user === 'string' && user ? [] : [{ field: 'user', message: 'required: the profile username' }]),
-    ...(typeof postId === 'string' && postId ? [] : typeof postId === 'number' ? [] : [{ field: 'post_id', message: `required: the published post's id${platform === 'youtube' ? ' (or video_id)' : ''}` }]),
+    ...(typeof postId === 'string' && postId ? [] : typeof postId === 'number' ? [] : [{ field: 'post_id', message: `required: the published post's id${alias ? ` (or ${alias})` : ''}` }]),
   ];
   if (missing.length) throw invalidInput(missing.map((m) => `${m.field} is ${m.message}`).join('; '), { violations: missing });
-  const pageId = single(fields.facebook_page_id);
-  return {
-    platform, user: String(user), postId: String(postId),
-    ...(platform === 'facebook' && typeof pageId === 'string' && pageId ? { extra: { page_id: pageId } } : {}),
-  };
+  const extra: Record<string, string> = {};
+  for (const [field, name] of Object.entries(postFields?.targetFields ?? {})) {
+    const value = single(fields[field]);
+    if (typeof value === 'string' && value) extra[name] = value;
+  }
+  return { platform, user: String(user), postId: String(postId), ...(Object.keys(extra).length ? { extra } : {}) };
 }
 
 /** The edit's changes; 400 when it has none, or a field this network's edit does not take. */
-function changesOf(platform: Platform, fields: Record<string, unknown>): PostChanges & { sent: string[] } {
-  const declared = EDIT_FIELDS[platform] ?? {};
-  const titleFrom = TITLE_FIELDS[platform] ?? [];
-  const prefix = PREFIXES[platform];
-  const known = new Set([...COMMON, ...titleFrom, ...Object.values(declared).flatMap((d) => d.from)]);
+function changesOf(platform: Platform, postFields: PostFields | undefined, fields: Record<string, unknown>): PostChanges & { sent: string[] } {
+  const declared = postFields?.edit?.fields ?? [];
+  const titleFrom = postFields?.edit?.title ?? [];
+  const prefix = postFields?.edit?.prefix;
+  const known = new Set([
+    ...COMMON, ...(postFields?.postIdAlias ? [postFields.postIdAlias] : []), ...Object.keys(postFields?.targetFields ?? {}),
+    ...titleFrom, ...declared.flatMap((d) => d.from),
+  ]);
   const unknown = Object.keys(fields).filter((k) => !known.has(k) && !(prefix && k.startsWith(prefix)));
-  const takes = [...['message', 'text', 'commentary'], ...titleFrom, ...Object.values(declared).map((d) => d.from[0]!), ...(prefix ? [`${prefix}*`] : [])];
+  const takes = [...['message', 'text', 'commentary'], ...titleFrom, ...declared.map((d) => d.from[0]!), ...(prefix ? [`${prefix}*`] : [])];
   if (unknown.length) {
     throw invalidInput(`${platform} edits do not take ${unknown.join(', ')}; they take ${takes.join(', ')}.`,
       { violations: unknown.map((field) => ({ field, message: `not an edit field of ${platform}` })) });
@@ -118,15 +79,13 @@ function changesOf(platform: Platform, fields: Record<string, unknown>): PostCha
   const sent: string[] = [];
   if (newText !== undefined) sent.push('message');
   if (title !== undefined) sent.push('title');
-  for (const [name, decl] of Object.entries(declared)) {
+  for (const decl of declared) {
     const raw = first(fields, decl.from);
     if (raw === undefined) continue;
-    const result = decl.schema.safeParse(raw);
-    if (!result.success) throw invalidInput(`${decl.from[0]}: ${result.error.issues[0]?.message ?? 'invalid'}`, { violations: [{ field: decl.from[0], message: result.error.issues[0]?.message ?? 'invalid' }] });
-    if (result.data !== undefined) {
-      settings[name] = result.data;
-      sent.push(name);
-    }
+    const { value, error } = convertSetting(decl, raw);
+    if (error) throw invalidInput(`${decl.from[0]} ${error}.`, { violations: [{ field: decl.from[0], message: `${decl.from[0]} ${error}` }] });
+    settings[decl.name] = value;
+    sent.push(decl.name);
   }
   if (prefix) for (const [k, v] of Object.entries(fields)) if (k.startsWith(prefix)) { settings[k] = v; sent.push(k); }
   if (!sent.length) {
@@ -138,8 +97,8 @@ function changesOf(platform: Platform, fields: Record<string, unknown>): PostCha
 export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string): void {
   const edit = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
     requireOperation(deps, platformOf(fields), 'edit');
-    const target = targetOf(fields);
-    const { sent, ...changes } = changesOf(target.platform, fields);
+    const target = targetOf(deps, fields);
+    const { sent, ...changes } = changesOf(target.platform, deps.platforms.get(target.platform)?.descriptor.posts, fields);
     const edited = await editPost(deps, ctx.state.caller.account, target, changes);
     ctx.body = {
       success: true,
@@ -157,7 +116,7 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
   };
   const unpublish = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
     requireOperation(deps, platformOf(fields), 'unpublish');
-    const target = targetOf(fields);
+    const target = targetOf(deps, fields);
     const done = await unpublishPost(deps, ctx.state.caller.account, target);
     ctx.body = {
       success: true, platform: target.platform, post_id: target.postId, unpublished: true,
@@ -167,7 +126,7 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
   };
   const repost = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
     requireOperation(deps, platformOf(fields), 'repost');
-    const target = targetOf(fields);
+    const target = targetOf(deps, fields);
     const done = await repostPost(deps, ctx.state.caller.account, target);
     ctx.body = {
       success: true, platform: target.platform, post_id: target.postId, repost_id: done.id, ...(done.url ? { url: done.url } : {}),
@@ -177,7 +136,7 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
   };
   const save = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
     requireOperation(deps, platformOf(fields), 'save');
-    const target = targetOf(fields);
+    const target = targetOf(deps, fields);
     const boardId = single(fields.board_id ?? fields.pinterest_board_id);
     const sectionId = single(fields.board_section_id ?? fields.pinterest_board_section_id);
     if (typeof boardId !== 'string' || !boardId) {
@@ -211,7 +170,7 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
   mount(router, ops.setYoutubeThumbnail, ns, async (ctx) => {
     try {
       const fields = bodyFields(ctx);
-      const target = targetOf({ ...fields, platform: 'youtube' });
+      const target = targetOf(deps, { ...fields, platform: 'youtube' });
       const { fileFields } = await takeMedia(deps, ctx, 'text', fields);
       const url = single(fields.thumbnail_url);
       const ref = fileFields.thumbnail ?? fileFields.file

@@ -57,8 +57,8 @@ export interface LinkButton {
 /**
  * Comments under the account's own published posts. `create` also posts first comments (a reply
  * on X and Threads, top-level on YouTube). Which operations and actions a network offers, and
- * which fields each needs, is the domain's table (core/domain/comments.ts); an adapter implements
- * the methods for what its network does.
+ * which fields each needs, is the network's descriptor (`comments`, core/domain/comments.ts); an
+ * adapter implements the methods for what its network does.
  */
 export interface Comments {
   create(ctx: CallContext, input: {
@@ -74,4 +74,8 @@ export interface Comments {
   privateReply?(ctx: CallContext, input: { comment: CommentRef; text: string; buttons?: LinkButton[] }): Promise<{ messageId: string; recipientId?: string }>;
   /** The post id a link to a post of this network names; undefined when the link cannot be read (share and short links). */
   postIdFromUrl?(url: string): string | undefined;
+  /** Why `id` is no post id of this network (400 invalid_post_id); undefined when it is one. */
+  postIdProblem?(id: string): string | undefined;
+  /** What to tell the caller when postIdFromUrl cannot read `url` (default: send post_id). */
+  unreadableUrl?(url: string): string;
 }

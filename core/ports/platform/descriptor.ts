@@ -1,6 +1,8 @@
+import type { CommentRules } from '../../domain/comments';
 import type { MediaKind, Platform } from '../../domain/platforms';
 import type { PlanName } from '../../domain/plans';
-import type { SettingsSchema } from '../../domain/settings';
+import type { PinKind } from '../../domain/profile';
+import type { SettingField, SettingsSchema } from '../../domain/settings';
 
 /**
  * What Herald knows about a network without calling it. Intake and the adapter read the same
@@ -21,6 +23,37 @@ export interface PlatformDescriptor {
   credentialFields?: SettingsSchema;
   /** Publishing rules of the network that are not media or text limits. */
   rules?: PlatformRules;
+  /** What the comment endpoints offer here (spec "Comments"); absent: the network has none. */
+  comments?: CommentRules;
+  /** The request fields of the published-post operations (`/posts/*`) beyond platform, user, post_id and text. */
+  posts?: PostFields;
+  /** Analytics facts read before any call; absent: the spec's defaults. */
+  analytics?: AnalyticsFacts;
+  /** The page or location the connect page pins to a profile, and the lookup that lists the choices. */
+  pin?: { kind: PinKind; lookup: string };
+}
+
+/** One edit field: the name the adapter reads in `changes.settings`, fed by the first request name present. */
+export type EditField = Omit<SettingField, 'endpoints' | 'aliases' | 'required' | 'default'> & { from: readonly string[] };
+
+export interface PostFields {
+  /** Another request name of `post_id` (YouTube `video_id`). */
+  postIdAlias?: string;
+  /** Request fields naming where the post lives, passed to the adapter as `extra` under the value's name (Facebook `facebook_page_id` → `page_id`). */
+  targetFields?: Readonly<Record<string, string>>;
+  /** What `POST /posts/edit` takes besides the new text; absent: the text alone. */
+  edit?: {
+    /** Request names of a title apart from the text (first present wins). */
+    title?: readonly string[];
+    fields?: readonly EditField[];
+    /** Request fields under this prefix pass through to the adapter, which checks them. */
+    prefix?: string;
+  };
+}
+
+export interface AnalyticsFacts {
+  /** `GET /post-analytics` reads live metrics of a post from the network (spec: its listed networks). */
+  livePostMetrics?: boolean;
 }
 
 export interface PlatformRules {

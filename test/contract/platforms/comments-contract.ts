@@ -5,7 +5,7 @@
  * simulator, creating, deleting, every moderation action and its inverse, own posts only, and an
  * expired token.
  */
-import { COMMENT_RULES } from '../../../core/domain/comments';
+import { NETWORKS } from '../../../adapters/platforms';
 import { PlatformError } from '../../../core/domain/errors';
 import {
   postRefOf, type CallContext, type CommentAction, type Comments, type PlatformCredentials, type PostRef, type PublishOutcome,
@@ -62,8 +62,9 @@ const AFTER: Partial<Record<CommentAction, (s: SimCommentState) => boolean>> = {
 
 export function commentsContract(h: PlatformHarness, hc: HarnessComments, publishDefault: Publish): void {
   const publish: Publish = (credentials) => (hc.publish ? hc.publish(credentials) : publishDefault(credentials));
-  const rules = COMMENT_RULES[h.name];
-  if (!rules) throw new Error(`${h.name} has no comment rules, but its harness has comments`);
+  // Read when the suite is declared, before the harness builds its adapter: the network's own descriptor.
+  const rules = NETWORKS.find((n) => n.id === h.name)?.descriptor.comments;
+  if (!rules) throw new Error(`${h.name} declares no comment rules (descriptor.comments), but its harness has comments`);
   const comments = (): Comments => h.adapter.comments!;
   const ctx = (credentials: PlatformCredentials): CallContext => ({ credentials });
   const postOf = (o: PublishOutcome) => hc.post?.(o) ?? postRefOf(o);
