@@ -9,7 +9,8 @@ import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createDevtoClient, DEFAULT_TIMEOUT_MS, DEVTO_API_BASE } from './client';
 import { createDevtoConnector } from './connect';
 import { devtoDescriptor } from './descriptor';
-import { createDevtoEditor, createDevtoPublisher } from './publish';
+import { createDevtoPostEditor } from './posts';
+import { createDevtoPublisher } from './publish';
 
 export { DEVTO_API_BASE, mapDevtoFailure, type DevtoOutcome } from './client';
 export { devtoDescriptor } from './descriptor';
@@ -26,7 +27,7 @@ export function createDevtoPlatform(opts: DevtoPlatformOptions = {}): PlatformAd
     descriptor: devtoDescriptor,
     credentials: createDevtoConnector(client),
     publisher: createDevtoPublisher(client),
-    postEditor: createDevtoEditor(client),
+    postEditor: createDevtoPostEditor(client),
   };
 }
 

@@ -1,19 +1,19 @@
 /**
- * Publishing a DEV article (POST /api/articles) and editing it (PUT /api/articles/:id): the post's
- * text is the title, `description` the markdown body (the title when absent).
+ * Publishing a DEV article (POST /api/articles): the post's text is the title, `description` the
+ * markdown body (the title when absent). Editing is posts.ts.
  */
 import { PlatformError } from '../../../core/domain/errors';
-import { textLengthOf, type PostEditor, type PublishPost, type Publisher } from '../../../core/ports/platform';
+import { textLengthOf, type PublishPost, type Publisher } from '../../../core/ports/platform';
 import { str, type Json } from '../kit/http';
 import type { DevtoClient } from './client';
 import { devtoDescriptor } from './descriptor';
 
-function apiKeyOf(credentials: Record<string, string>): string {
+export function apiKeyOf(credentials: Record<string, string>): string {
   if (!credentials.api_key) throw new PlatformError('devto', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored DEV connection is incomplete; reconnect the account.');
   return credentials.api_key;
 }
 
-function checkTitle(title: string): void {
+export function checkTitle(title: string): void {
   const max = devtoDescriptor.limits.textMaxChars!;
   if (title.trim() === '') throw new PlatformError('devto', { kind: 'invalid_content', code: 'text_empty' }, 'A DEV article needs a title.');
   const length = textLengthOf(devtoDescriptor, title);
@@ -21,7 +21,7 @@ function checkTitle(title: string): void {
 }
 
 /** The `article` object of the settings given (only those present). */
-function articleFields(s: Record<string, unknown>): Json {
+export function articleFields(s: Record<string, unknown>): Json {
   const tags = s.devto_tags as string[] | undefined;
   return {
     ...(tags ? { tags: tags.map((t) => t.replace(/^#/, '').toLowerCase()) } : {}),
@@ -54,29 +54,6 @@ export function createDevtoPublisher(client: DevtoClient): Publisher {
           extra: { published },
         },
       };
-    },
-  };
-}
-
-export function createDevtoEditor(client: DevtoClient): PostEditor {
-  return {
-    async edit(ctx, post, changes) {
-      const apiKey = apiKeyOf(ctx.credentials);
-      const s = changes.settings ?? {};
-      if (changes.title !== undefined) checkTitle(changes.title);
-      const article: Json = {
-        ...(changes.title !== undefined ? { title: changes.title } : {}),
-        ...(changes.text !== undefined ? { body_markdown: changes.text } : {}),
-        ...articleFields(s),
-      };
-      if (!Object.keys(article).length) throw new PlatformError('devto', { kind: 'invalid_content', code: 'nothing_to_update' }, 'Nothing to change on the DEV article.');
-      const { body } = await client.call(apiKey, 'PUT', `/articles/${encodeURIComponent(post.id)}`, 'the updated article', { article }, ctx.signal);
-      const url = str(body.url) ?? post.url;
-      return { id: String(body.id), ...(url ? { url } : {}) };
-    },
-    // DEV's API deletes nothing: unpublishing takes the article off the site (back to a draft), as the editor's "Unpublish" does.
-    async unpublish(ctx, post) {
-      await client.call(apiKeyOf(ctx.credentials), 'PUT', `/articles/${encodeURIComponent(post.id)}`, 'the unpublished article', { article: { published: false } }, ctx.signal);
     },
   };
 }

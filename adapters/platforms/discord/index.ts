@@ -9,7 +9,7 @@ import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createDiscordClient, DEFAULT_TIMEOUT_MS, DISCORD_API_BASE } from './client';
 import { createDiscordConnector, DISCORD_WEBHOOK_HOSTS } from './connect';
 import { discordDescriptor } from './descriptor';
-import { createDiscordEditor } from './editor';
+import { createDiscordPostEditor } from './posts';
 import { createDiscordPublisher } from './publish';
 
 export { DISCORD_API_BASE, mapDiscordFailure, type DiscordOutcome } from './client';
@@ -33,7 +33,7 @@ export function createDiscordPlatform(opts: DiscordPlatformOptions = {}): Platfo
     descriptor: discordDescriptor,
     credentials: createDiscordConnector(client, { apiBase, allowedWebhookHosts: opts.allowedWebhookHosts ?? DISCORD_WEBHOOK_HOSTS }),
     publisher: createDiscordPublisher(client),
-    postEditor: createDiscordEditor(client),
+    postEditor: createDiscordPostEditor(client),
   };
 }
 

@@ -12,7 +12,7 @@ import { createGoogleBusinessAnalytics } from './analytics';
 import { createGoogleBusinessClient, GBP_ACCOUNTS_BASE, GBP_API_BASE, GBP_INFO_BASE, GBP_PERFORMANCE_BASE } from './client';
 import { createGoogleBusinessConnect } from './connect';
 import { googleBusinessDescriptor } from './descriptor';
-import { createGoogleBusinessEditor } from './editor';
+import { createGoogleBusinessPostEditor } from './posts';
 import { createGoogleBusinessLookups } from './locations';
 import { createGoogleBusinessPublisher } from './publish';
 
@@ -55,7 +55,7 @@ export function createGoogleBusinessPlatform(opts: GoogleBusinessPlatformOptions
     oauth,
     refresher,
     publisher: createGoogleBusinessPublisher(client),
-    postEditor: createGoogleBusinessEditor(client),
+    postEditor: createGoogleBusinessPostEditor(client),
     lookups: createGoogleBusinessLookups(client),
     analytics: createGoogleBusinessAnalytics(client),
   };

@@ -11,7 +11,8 @@ import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createHashnodeClient, DEFAULT_TIMEOUT_MS, HASHNODE_API_URL } from './client';
 import { createHashnodeConnector } from './connect';
 import { hashnodeDescriptor } from './descriptor';
-import { createHashnodeEditor, createHashnodePublisher } from './publish';
+import { createHashnodePostEditor } from './posts';
+import { createHashnodePublisher } from './publish';
 
 export { HASHNODE_API_URL, mapHashnodeFailure, type HashnodeOutcome } from './client';
 export { hashnodeDescriptor } from './descriptor';
@@ -28,7 +29,7 @@ export function createHashnodePlatform(opts: HashnodePlatformOptions = {}): Plat
     descriptor: hashnodeDescriptor,
     credentials: createHashnodeConnector(client),
     publisher: createHashnodePublisher(client),
-    postEditor: createHashnodeEditor(client),
+    postEditor: createHashnodePostEditor(client),
   };
 }
 

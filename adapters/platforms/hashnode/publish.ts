@@ -1,10 +1,10 @@
 /**
- * Publishing to a Hashnode publication with `publishPost`, editing with `updatePost` and removing
- * with `removePost` (apidocs.hashnode.com). The post's text is the title, `description` the
- * markdown body (the title when absent).
+ * Publishing to a Hashnode publication with `publishPost` (apidocs.hashnode.com). The post's text
+ * is the title, `description` the markdown body (the title when absent). Editing and removal are
+ * posts.ts.
  */
 import { PlatformError } from '../../../core/domain/errors';
-import { textLengthOf, type PostEditor, type Publisher } from '../../../core/ports/platform';
+import { textLengthOf, type Publisher } from '../../../core/ports/platform';
 import { isObject, str, type Json } from '../kit/http';
 import type { HashnodeClient } from './client';
 import { hashnodeDescriptor } from './descriptor';
@@ -12,14 +12,8 @@ import { hashnodeDescriptor } from './descriptor';
 const PUBLISH = `mutation HeraldPublishPost($input: PublishPostInput!) {
   publishPost(input: $input) { post { id slug url title } }
 }`;
-const UPDATE = `mutation HeraldUpdatePost($input: UpdatePostInput!) {
-  updatePost(input: $input) { post { id slug url title } }
-}`;
-const REMOVE = `mutation HeraldRemovePost($input: RemovePostInput!) {
-  removePost(input: $input) { post { id } }
-}`;
 
-function tokenOf(credentials: Record<string, string>): { token: string; publicationId: string } {
+export function tokenOf(credentials: Record<string, string>): { token: string; publicationId: string } {
   const { access_token: token, publication_id: publicationId } = credentials;
   if (!token || !publicationId) {
     throw new PlatformError('hashnode', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored Hashnode connection is incomplete; reconnect the account.');
@@ -27,7 +21,7 @@ function tokenOf(credentials: Record<string, string>): { token: string; publicat
   return { token, publicationId };
 }
 
-function checkTitle(title: string): void {
+export function checkTitle(title: string): void {
   const max = hashnodeDescriptor.limits.textMaxChars!;
   if (title.trim() === '') throw new PlatformError('hashnode', { kind: 'invalid_content', code: 'text_empty' }, 'A Hashnode post needs a title.');
   const length = textLengthOf(hashnodeDescriptor, title);
@@ -35,7 +29,7 @@ function checkTitle(title: string): void {
 }
 
 /** Post fields of the settings given (only those present). */
-function postFields(s: Record<string, unknown>): Json {
+export function postFields(s: Record<string, unknown>): Json {
   const tags = s.hashnode_tags as string[] | undefined;
   return {
     ...(typeof s.hashnode_subtitle === 'string' ? { subtitle: s.hashnode_subtitle } : {}),
@@ -49,7 +43,7 @@ function postFields(s: Record<string, unknown>): Json {
 }
 
 /** `data.<field>.post` with an id, else malformed. */
-function postOf(client: HashnodeClient, data: Json, field: string, what: string): Json & { id: string } {
+export function postOf(client: HashnodeClient, data: Json, field: string, what: string): Json & { id: string } {
   const result = isObject(data[field]) ? data[field] : undefined;
   const post = result && isObject(result.post) ? result.post : undefined;
   if (!post || !str(post.id)) throw client.fail({ kind: 'malformed', status: 200, what });
@@ -69,31 +63,6 @@ export function createHashnodePublisher(client: HashnodeClient): Publisher {
       const published = postOf(client, data, 'publishPost', 'the published post');
       const url = str(published.url);
       return { kind: 'done', outcome: { postId: published.id, ...(url ? { url } : {}), warnings: [] } };
-    },
-  };
-}
-
-export function createHashnodeEditor(client: HashnodeClient): PostEditor {
-  return {
-    async edit(ctx, post, changes) {
-      const { token } = tokenOf(ctx.credentials);
-      if (changes.title !== undefined) checkTitle(changes.title);
-      const input: Json = {
-        id: post.id,
-        ...(changes.title !== undefined ? { title: changes.title } : {}),
-        ...(changes.text !== undefined ? { contentMarkdown: changes.text } : {}),
-        ...postFields(changes.settings ?? {}),
-      };
-      if (Object.keys(input).length === 1) throw new PlatformError('hashnode', { kind: 'invalid_content', code: 'nothing_to_update' }, 'Nothing to change on the Hashnode post.');
-      const data = await client.run(token, UPDATE, { input }, 'the updated post', ctx.signal);
-      const updated = postOf(client, data, 'updatePost', 'the updated post');
-      const url = str(updated.url) ?? post.url;
-      return { id: updated.id, ...(url ? { url } : {}) };
-    },
-    async unpublish(ctx, post) {
-      const { token } = tokenOf(ctx.credentials);
-      const data = await client.run(token, REMOVE, { input: { id: post.id } }, 'the removed post', ctx.signal);
-      postOf(client, data, 'removePost', 'the removed post');
     },
   };
 }

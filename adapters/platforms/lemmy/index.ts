@@ -11,7 +11,8 @@ import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createLemmyClient, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS } from './client';
 import { createLemmyConnector } from './connect';
 import { lemmyDescriptor } from './descriptor';
-import { createLemmyEditor, createLemmyPublisher } from './publish';
+import { createLemmyPostEditor } from './posts';
+import { createLemmyPublisher } from './publish';
 import { createLemmyRefresher } from './session';
 
 export { mapLemmyFailure, type LemmyOutcome } from './client';
@@ -36,7 +37,7 @@ export function createLemmyPlatform(opts: LemmyPlatformOptions = {}): PlatformAd
     credentials: createLemmyConnector(client, { allowHttp: opts.allowHttpInstances === true, rules }),
     refresher: createLemmyRefresher(client),
     publisher: createLemmyPublisher(client),
-    postEditor: createLemmyEditor(client),
+    postEditor: createLemmyPostEditor(client),
   };
 }
 

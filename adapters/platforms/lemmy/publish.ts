@@ -1,25 +1,25 @@
 /**
  * Publishing to a Lemmy community: a text post (name + markdown body), a link post (url), or a photo
- * post (the image uploaded to the instance's pict-rs, then posted as the post's url). Edit with
- * PUT /api/v3/post, removal with POST /api/v3/post/delete.
+ * post (the image uploaded to the instance's pict-rs, then posted as the post's url). Editing and
+ * removal are posts.ts.
  */
 import { PlatformError } from '../../../core/domain/errors';
-import { textLengthOf, type PostEditor, type PublishContext, type PublishOutcome, type Publisher, type PublishPost } from '../../../core/ports/platform';
+import { textLengthOf, type PublishContext, type PublishOutcome, type Publisher, type PublishPost } from '../../../core/ports/platform';
 import { collectAll, isObject, str, type Json } from '../kit/http';
 import type { LemmyClient } from './client';
 import { LEMMY_BODY_MAX_CHARS, lemmyDescriptor } from './descriptor';
 import { accountOf, type LemmyAccount } from './session';
 
-const postOf = (b: Json): Json => (isObject(b.post_view) && isObject(b.post_view.post) ? b.post_view.post : {});
-const validPost = (b: Json) => typeof postOf(b).id === 'number';
+export const postOf = (b: Json): Json => (isObject(b.post_view) && isObject(b.post_view.post) ? b.post_view.post : {});
+export const validPost = (b: Json) => typeof postOf(b).id === 'number';
 
-function checkName(name: string): void {
+export function checkName(name: string): void {
   const max = lemmyDescriptor.limits.textMaxChars!;
   if (name.trim() === '') throw new PlatformError('lemmy', { kind: 'invalid_content', code: 'text_empty' }, 'A Lemmy post needs a title.');
   const length = textLengthOf(lemmyDescriptor, name);
   if (length > max) throw new PlatformError('lemmy', { kind: 'invalid_content', code: 'text_too_long' }, `Lemmy post titles are limited to ${max} characters; this one has ${length}.`);
 }
-function checkBody(body: string | undefined): void {
+export function checkBody(body: string | undefined): void {
   if (body !== undefined && [...body].length > LEMMY_BODY_MAX_CHARS) {
     throw new PlatformError('lemmy', { kind: 'invalid_content', code: 'body_too_long' }, `Lemmy post bodies are limited to ${LEMMY_BODY_MAX_CHARS} characters; the description has ${[...body].length}.`);
   }
@@ -58,30 +58,6 @@ export function createLemmyPublisher(client: LemmyClient): Publisher {
   return {
     async publish(ctx, post) {
       return { kind: 'done', outcome: await publish(ctx, post) };
-    },
-  };
-}
-
-export function createLemmyEditor(client: LemmyClient): PostEditor {
-  const idOf = (id: string) => {
-    const n = Number(id);
-    if (!Number.isInteger(n) || n <= 0) throw new PlatformError('lemmy', { kind: 'invalid_content', code: 'post_not_found' }, `${id} is not a Lemmy post id.`);
-    return n;
-  };
-  return {
-    async edit(ctx, post, changes) {
-      const account = accountOf(ctx);
-      const payload: Json = { post_id: idOf(post.id) };
-      if (changes.title !== undefined) { checkName(changes.title); payload.name = changes.title; }
-      if (changes.text !== undefined) { checkBody(changes.text); payload.body = changes.text; }
-      if (changes.settings?.lemmy_nsfw !== undefined) payload.nsfw = changes.settings.lemmy_nsfw === true;
-      if (Object.keys(payload).length === 1) throw new PlatformError('lemmy', { kind: 'invalid_content', code: 'text_empty' }, 'Nothing to change: give a new title or text.');
-      const updated = postOf(await client.call(account.instance, 'PUT', '/post', payload, account.jwt, 'the edited post', validPost, ctx.signal));
-      return { ...post, ...(str(updated.ap_id) ? { url: str(updated.ap_id)! } : {}) };
-    },
-    async unpublish(ctx, post) {
-      const account = accountOf(ctx);
-      await client.call(account.instance, 'POST', '/post/delete', { post_id: idOf(post.id), deleted: true }, account.jwt, 'the deleted post', validPost, ctx.signal);
     },
   };
 }

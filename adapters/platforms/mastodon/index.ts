@@ -11,7 +11,7 @@ import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createMastodonClient, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS } from './client';
 import { createMastodonConnector } from './connect';
 import { mastodonDescriptor } from './descriptor';
-import { createMastodonEditor } from './editor';
+import { createMastodonPostEditor } from './posts';
 import { createMastodonPublisher } from './publish';
 
 export { mapMastodonFailure, type MastodonOutcome } from './client';
@@ -40,7 +40,7 @@ export function createMastodonPlatform(opts: MastodonPlatformOptions = {}): Plat
     descriptor: mastodonDescriptor,
     credentials: createMastodonConnector(client, { allowPrivateInstances, resolve: opts.resolve }),
     publisher: createMastodonPublisher(client, { mediaPollMs: opts.mediaPollMs ?? 2_000, maxProcessingMs: opts.maxProcessingMs ?? 10 * 60_000, now }),
-    postEditor: createMastodonEditor(client),
+    postEditor: createMastodonPostEditor(client),
   };
 }
 

@@ -11,7 +11,8 @@ import { instanceRules, type InstanceOptions } from '../kit/instance';
 import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createNostrConnector } from './connect';
 import { nostrDescriptor } from './descriptor';
-import { createNostrEditor, createNostrPublisher } from './publish';
+import { createNostrPostEditor } from './posts';
+import { createNostrPublisher } from './publish';
 import { createWsRelayIO, type RelayIO } from './relay';
 
 export { mapNostrFailure, NOSTR_RATE_LIMIT_RETRY_MS } from './client';
@@ -42,7 +43,7 @@ export function createNostrPlatform(opts: NostrPlatformOptions = {}): PlatformAd
     descriptor: nostrDescriptor,
     credentials: createNostrConnector(io, { allowInsecureRelays: opts.allowInsecureRelays === true, relayTimeoutMs }),
     publisher: createNostrPublisher(io, publishOpts),
-    postEditor: createNostrEditor(io, publishOpts),
+    postEditor: createNostrPostEditor(io, publishOpts),
   };
 }
 

@@ -1,12 +1,11 @@
 /**
  * Publishing a Nostr note: a kind 1 text note (NIP-01), or a kind 30023 long-form article (NIP-23)
  * with a `d` tag, signed with the connection's key (nostr-tools) and sent to every relay of the
- * connection. Media go by URL with `imeta` tags (NIP-92). Removal is a kind 5 deletion request
- * (NIP-09) sent to the same relays.
+ * connection. Media go by URL with `imeta` tags (NIP-92). Removal is posts.ts.
  */
 import { createHash } from 'node:crypto';
 import { PlatformError } from '../../../core/domain/errors';
-import { textLengthOf, type CallContext, type PostEditor, type PublishOutcome, type Publisher, type PublishPost } from '../../../core/ports/platform';
+import { textLengthOf, type CallContext, type PublishOutcome, type Publisher, type PublishPost } from '../../../core/ports/platform';
 import { finalizeEvent, nip19, type EventTemplate } from 'nostr-tools';
 import { accepted, broadcast, describeOutcome, mapNostrFailure } from './client';
 import { NOTE_MAX_CHARS, nostrDescriptor } from './descriptor';
@@ -19,7 +18,7 @@ const MIME: Record<string, string> = {
 
 interface Account { secret: Uint8Array; pubkey: string; relays: string[] }
 
-function accountOf(ctx: CallContext): Account {
+export function accountOf(ctx: CallContext): Account {
   const { private_key: key, public_key: pubkey, relays } = ctx.credentials;
   if (!key || !/^[0-9a-f]{64}$/.test(key) || !pubkey || !relays) {
     throw new PlatformError('nostr', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored Nostr connection is incomplete; reconnect the account.');
@@ -85,24 +84,6 @@ export function createNostrPublisher(io: RelayIO, opts: NostrPublishOptions): Pu
         },
       };
       return { kind: 'done', outcome };
-    },
-  };
-}
-
-/** NIP-09: a kind 5 event naming the post (and the article's address), sent to the connection's relays. */
-export function createNostrEditor(io: RelayIO, opts: NostrPublishOptions): PostEditor {
-  return {
-    async unpublish(ctx, post) {
-      if (!/^[0-9a-f]{64}$/.test(post.id)) throw new PlatformError('nostr', { kind: 'invalid_content', code: 'post_not_found' }, `${post.id} is not a Nostr event id.`);
-      const account = accountOf(ctx);
-      const kind = typeof post.extra?.kind === 'number' ? post.extra.kind : 1;
-      const d = typeof post.extra?.d === 'string' ? post.extra.d : undefined;
-      const deletion = finalizeEvent({
-        kind: 5, created_at: Math.floor(opts.now().getTime() / 1000), content: 'Deleted by its author',
-        tags: [['e', post.id], ...(kind === 30023 && d ? [['a', `30023:${account.pubkey}:${d}`]] : []), ['k', String(kind)]],
-      }, account.secret);
-      const outcomes = await broadcast(io, account.relays, deletion, opts.relayTimeoutMs, ctx.signal);
-      if (!outcomes.some(accepted)) throw mapNostrFailure(outcomes);
     },
   };
 }

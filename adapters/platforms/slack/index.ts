@@ -10,7 +10,8 @@ import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createSlackClient, DEFAULT_TIMEOUT_MS, SLACK_API_BASE, SLACK_WEBHOOK_BASE } from './client';
 import { createSlackConnector } from './connect';
 import { slackDescriptor } from './descriptor';
-import { createSlackEditor, createSlackPublisher } from './publish';
+import { createSlackPostEditor } from './posts';
+import { createSlackPublisher } from './publish';
 
 export { mapSlackFailure, SLACK_API_BASE, SLACK_WEBHOOK_BASE, type SlackOutcome } from './client';
 export { slackDescriptor } from './descriptor';
@@ -37,7 +38,7 @@ export function createSlackPlatform(opts: SlackPlatformOptions = {}): PlatformAd
     descriptor: slackDescriptor,
     credentials: createSlackConnector(client, { webhookBase, allowedWebhookHosts: opts.allowedWebhookHosts ?? SLACK_WEBHOOK_HOSTS }),
     publisher: createSlackPublisher(client),
-    postEditor: createSlackEditor(client),
+    postEditor: createSlackPostEditor(client),
   };
 }
 

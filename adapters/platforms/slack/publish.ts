@@ -1,14 +1,13 @@
 /**
  * Publishing to a Slack channel: chat.postMessage with a bot token (then chat.getPermalink for the
- * link), or an incoming webhook (no message id comes back: the post id is Herald's own). Edits with
- * chat.update, removal with chat.delete (bot connections only). Photos and a video go through files
- * upload v2 (bot connections only): files.getUploadURLExternal per file, the bytes POSTed to its
- * upload_url, then one files.completeUploadExternal sharing them in the channel with the text as
- * initial_comment.
+ * link), or an incoming webhook (no message id comes back: the post id is Herald's own). Photos
+ * and a video go through files upload v2 (bot connections only): files.getUploadURLExternal per
+ * file, the bytes POSTed to its upload_url, then one files.completeUploadExternal sharing them in
+ * the channel with the text as initial_comment. Edits and removal are posts.ts.
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  textLengthOf, type PlatformCredentials, type PostEditor, type PublishContext, type PublishOutcome, type PublishPost, type Publisher,
+  textLengthOf, type PlatformCredentials, type PublishContext, type PublishOutcome, type PublishPost, type Publisher,
 } from '../../../core/ports/platform';
 import { collectBytes, isObject, str } from '../kit/http';
 import type { SlackClient } from './client';
@@ -16,14 +15,14 @@ import { SLACK_FILE_MAX_BYTES, SLACK_MAX_FILES, slackDescriptor } from './descri
 
 const missing = () => new PlatformError('slack', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored Slack connection is incomplete; reconnect the account.');
 
-function checkText(text: string): void {
+export function checkText(text: string): void {
   const max = slackDescriptor.limits.textMaxChars!;
   if (text.trim() === '') throw new PlatformError('slack', { kind: 'invalid_content', code: 'text_empty' }, 'Slack cannot post an empty message.');
   const length = textLengthOf(slackDescriptor, text);
   if (length > max) throw new PlatformError('slack', { kind: 'invalid_content', code: 'text_too_long' }, `Slack messages are limited to ${max} characters; this text has ${length}.`);
 }
 
-function bot(credentials: PlatformCredentials): { token: string; channel: string } {
+export function bot(credentials: PlatformCredentials): { token: string; channel: string } {
   if (credentials.mode === 'webhook') {
     throw new PlatformError('slack', { kind: 'unsupported' }, 'This Slack account is an incoming webhook, which cannot edit or delete messages; connect it with a bot token to do that.');
   }
@@ -115,24 +114,6 @@ export function createSlackPublisher(client: SlackClient): Publisher {
       if (post.kind !== 'text' || post.media.length) throw new PlatformError('slack', { kind: 'unsupported' }, 'Slack takes text, photo and video posts only.');
       checkText(post.title);
       return { kind: 'done', outcome: await publishText(ctx, post.title, post.settings) };
-    },
-  };
-}
-
-export function createSlackEditor(client: SlackClient): PostEditor {
-  const channelOf = (extra: Record<string, unknown> | undefined, fallback: string) => str(extra?.channel_id) ?? fallback;
-  return {
-    async edit(ctx, post, changes) {
-      const { token, channel } = bot(ctx.credentials);
-      const text = changes.text ?? changes.title;
-      if (text === undefined) throw new PlatformError('slack', { kind: 'invalid_content', code: 'text_empty' }, 'Nothing to change: give the new text.');
-      checkText(text);
-      const updated = await client.call(token, 'chat.update', { channel: channelOf(post.extra, channel), ts: post.id, text }, { signal: ctx.signal });
-      return { ...post, id: str(updated.ts) ?? post.id };
-    },
-    async unpublish(ctx, post) {
-      const { token, channel } = bot(ctx.credentials);
-      await client.call(token, 'chat.delete', { channel: channelOf(post.extra, channel), ts: post.id }, { signal: ctx.signal });
     },
   };
 }

@@ -9,7 +9,7 @@ import { defineNetwork, type CommonOptions, type OAuthClientOptions } from '../k
 import { createSnapchatClient, SNAP_API_BASE, SNAP_AUTH_BASE } from './client';
 import { createSnapchatConnect } from './connect';
 import { snapchatDescriptor } from './descriptor';
-import { createSnapchatEditor } from './editor';
+import { createSnapchatPostEditor } from './posts';
 import { createSnapchatPublisher, SNAP_PART_MAX_BYTES } from './publish';
 
 export { mapSnapchatFailure, SNAP_API_BASE } from './client';
@@ -38,7 +38,7 @@ export function createSnapchatPlatform(opts: SnapchatPlatformOptions): PlatformA
     oauth,
     refresher,
     publisher: createSnapchatPublisher(client, { partBytes: opts.partBytes ?? SNAP_PART_MAX_BYTES }),
-    postEditor: createSnapchatEditor(client),
+    postEditor: createSnapchatPostEditor(client),
   };
 }
 

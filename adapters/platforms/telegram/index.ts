@@ -9,7 +9,7 @@ import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createTelegramClient, DEFAULT_TIMEOUT_MS, TELEGRAM_API_BASE } from './client';
 import { createTelegramConnector } from './connect';
 import { telegramDescriptor } from './descriptor';
-import { createTelegramEditor } from './editor';
+import { createTelegramPostEditor } from './posts';
 import { createTelegramPublisher } from './publish';
 
 export { mapTelegramFailure, TELEGRAM_API_BASE, type TelegramOutcome } from './client';
@@ -31,7 +31,7 @@ export function createTelegramPlatform(opts: TelegramPlatformOptions = {}): Plat
     descriptor: telegramDescriptor,
     credentials: createTelegramConnector(client),
     publisher: createTelegramPublisher(client),
-    postEditor: createTelegramEditor(client),
+    postEditor: createTelegramPostEditor(client),
   };
 }
 

@@ -10,7 +10,8 @@ import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createWhopClient, DEFAULT_TIMEOUT_MS, WHOP_API_BASE } from './client';
 import { createWhopConnector } from './connect';
 import { whopDescriptor } from './descriptor';
-import { createWhopEditor, createWhopPublisher } from './publish';
+import { createWhopPostEditor } from './posts';
+import { createWhopPublisher } from './publish';
 
 export { mapWhopFailure, WHOP_API_BASE, type WhopOutcome } from './client';
 export { whopDescriptor } from './descriptor';
@@ -27,7 +28,7 @@ export function createWhopPlatform(opts: WhopPlatformOptions = {}): PlatformAdap
     descriptor: whopDescriptor,
     credentials: createWhopConnector(client),
     publisher: createWhopPublisher(client),
-    postEditor: createWhopEditor(client),
+    postEditor: createWhopPostEditor(client),
   };
 }
 

@@ -1,21 +1,20 @@
 /**
- * Posting in a Whop forum (POST /forum_posts) and editing the post (PATCH /forum_posts/:id). The
- * post's text is the markdown content; with a description, the text is the title and the
- * description the content.
+ * Posting in a Whop forum (POST /forum_posts). The post's text is the markdown content; with a
+ * description, the text is the title and the description the content. Editing is posts.ts.
  */
 import { PlatformError } from '../../../core/domain/errors';
-import { textLengthOf, type PostEditor, type Publisher } from '../../../core/ports/platform';
+import { textLengthOf, type Publisher } from '../../../core/ports/platform';
 import type { Json } from '../kit/http';
 import type { WhopClient } from './client';
 import { whopDescriptor } from './descriptor';
 
-function accountOf(credentials: Record<string, string>): { apiKey: string; experienceId: string } {
+export function accountOf(credentials: Record<string, string>): { apiKey: string; experienceId: string } {
   const { api_key: apiKey, experience_id: experienceId } = credentials;
   if (!apiKey || !experienceId) throw new PlatformError('whop', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored Whop connection is incomplete; reconnect the account.');
   return { apiKey, experienceId };
 }
 
-function checkText(text: string): void {
+export function checkText(text: string): void {
   const max = whopDescriptor.limits.textMaxChars!;
   if (text.trim() === '') throw new PlatformError('whop', { kind: 'invalid_content', code: 'text_empty' }, 'Whop cannot post an empty forum post.');
   const length = textLengthOf(whopDescriptor, text);
@@ -47,26 +46,6 @@ export function createWhopPublisher(client: WhopClient): Publisher {
         ...postFields(post.settings),
       }, ctx.signal);
       return { kind: 'done', outcome: { postId: created.id, warnings: [], extra: { experience_id: experienceId } } };
-    },
-  };
-}
-
-export function createWhopEditor(client: WhopClient): PostEditor {
-  return {
-    async edit(ctx, post, changes) {
-      const { apiKey } = accountOf(ctx.credentials);
-      const s = changes.settings ?? {};
-      if (changes.text !== undefined) checkText(changes.text);
-      const patch: Json = {
-        ...(changes.text !== undefined ? { content: changes.text } : {}),
-        ...(changes.title !== undefined ? { title: changes.title } : {}),
-        ...(typeof s.whop_pinned === 'boolean' ? { is_pinned: s.whop_pinned } : {}),
-        ...(typeof s.whop_visibility === 'string' ? { visibility: s.whop_visibility } : {}),
-        ...(Array.isArray(s.whop_attachment_ids) ? { attachments: (s.whop_attachment_ids as string[]).map((id) => ({ id })) } : {}),
-      };
-      if (!Object.keys(patch).length) throw new PlatformError('whop', { kind: 'invalid_content', code: 'nothing_to_update' }, 'Nothing to change on the Whop post.');
-      const updated = await client.call(apiKey, 'PATCH', `/forum_posts/${encodeURIComponent(post.id)}`, 'the updated forum post', patch, ctx.signal);
-      return { id: updated.id, ...(post.url ? { url: post.url } : {}), ...(post.extra ? { extra: post.extra } : {}) };
     },
   };
 }

@@ -11,7 +11,8 @@ import { defineNetwork, type CommonOptions } from '../kit/network';
 import { createWordPressClient, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS } from './client';
 import { createWordPressConnector } from './connect';
 import { wordpressDescriptor } from './descriptor';
-import { createWordPressEditor, createWordPressPublisher } from './publish';
+import { createWordPressPostEditor } from './posts';
+import { createWordPressPublisher } from './publish';
 
 export { mapWordPressFailure, type WordPressOutcome } from './client';
 export { siteBase } from './connect';
@@ -34,7 +35,7 @@ export function createWordPressPlatform(opts: WordPressPlatformOptions = {}): Pl
     descriptor: wordpressDescriptor,
     credentials: createWordPressConnector(client, { allowHttp: opts.allowHttpSites === true, rules }),
     publisher: createWordPressPublisher(client),
-    postEditor: createWordPressEditor(client),
+    postEditor: createWordPressPostEditor(client),
   };
 }
 

@@ -1,18 +1,18 @@
 /**
  * Publishing to a WordPress site: text becomes a post; photos and videos are uploaded to the media
  * library first (POST /wp/v2/media) and the post shows them as blocks, with the first one as its
- * featured media. Edit with POST /wp/v2/posts/<id>; removal moves the post to the trash.
+ * featured media. Editing and removal are posts.ts.
  */
 import { PlatformError } from '../../../core/domain/errors';
 import type { MediaRef } from '../../../core/domain/media';
 import {
-  textLengthOf, type CallContext, type PostEditor, type PublishContext, type PublishOutcome, type Publisher, type PublishPost,
+  textLengthOf, type CallContext, type PublishContext, type PublishOutcome, type Publisher, type PublishPost,
 } from '../../../core/ports/platform';
 import { collectAll, str, type Json } from '../kit/http';
 import type { WordPressClient, WordPressSite } from './client';
 import { wordpressDescriptor } from './descriptor';
 
-function siteOf(ctx: CallContext): WordPressSite {
+export function siteOf(ctx: CallContext): WordPressSite {
   const { site_url: site, username, application_password: password } = ctx.credentials;
   if (!site || !username || !password) {
     throw new PlatformError('wordpress', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored WordPress connection is incomplete; reconnect the site.');
@@ -23,7 +23,7 @@ function siteOf(ctx: CallContext): WordPressSite {
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The text as paragraph blocks: one per blank-line-separated paragraph, line breaks kept. */
-function paragraphs(text: string): string {
+export function paragraphs(text: string): string {
   return text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean)
     .map((p) => `<!-- wp:paragraph -->\n<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>\n<!-- /wp:paragraph -->`).join('\n\n');
 }
@@ -35,7 +35,7 @@ function mediaBlock(item: { id: number; url: string; kind: MediaRef['kind'] }): 
     : `<!-- wp:image {"id":${item.id}} -->\n<figure class="wp-block-image"><img src="${src}" alt="" class="wp-image-${item.id}"/></figure>\n<!-- /wp:image -->`;
 }
 
-function checkTitle(title: string): void {
+export function checkTitle(title: string): void {
   const max = wordpressDescriptor.limits.textMaxChars!;
   if (title.trim() === '') throw new PlatformError('wordpress', { kind: 'invalid_content', code: 'text_empty' }, 'A WordPress post needs a title.');
   const length = textLengthOf(wordpressDescriptor, title);
@@ -86,33 +86,6 @@ export function createWordPressPublisher(client: WordPressClient): Publisher {
   return {
     async publish(ctx, post) {
       return { kind: 'done', outcome: await publish(ctx, post) };
-    },
-  };
-}
-
-export function createWordPressEditor(client: WordPressClient): PostEditor {
-  const idOf = (id: string) => {
-    if (!/^\d+$/.test(id)) throw new PlatformError('wordpress', { kind: 'invalid_content', code: 'post_not_found' }, `${id} is not a WordPress post id.`);
-    return id;
-  };
-  return {
-    async edit(ctx, post, changes) {
-      const payload: Json = {};
-      if (changes.title !== undefined) {
-        checkTitle(changes.title);
-        payload.title = changes.title;
-      }
-      if (changes.text !== undefined) payload.content = paragraphs(changes.text);
-      const s = changes.settings ?? {};
-      if (typeof s.wordpress_status === 'string') payload.status = s.wordpress_status;
-      if (typeof s.wordpress_excerpt === 'string') payload.excerpt = s.wordpress_excerpt;
-      if (!Object.keys(payload).length) throw new PlatformError('wordpress', { kind: 'invalid_content', code: 'text_empty' }, 'Nothing to change: give a new title, text or setting.');
-      const updated = await client.call(siteOf(ctx), 'POST', `/posts/${idOf(post.id)}`, payload, ctx.signal);
-      return { ...post, ...(str(updated.link) ? { url: str(updated.link)! } : {}) };
-    },
-    async unpublish(ctx, post) {
-      // Moved to the trash (WordPress keeps it 30 days), not deleted for good.
-      await client.call(siteOf(ctx), 'DELETE', `/posts/${idOf(post.id)}`, undefined, ctx.signal);
     },
   };
 }

@@ -12,7 +12,7 @@ import { TELEGRAM_CAPTION_MAX, TELEGRAM_MESSAGE_MAX, telegramDescriptor } from '
 
 const isMessage = (r: unknown) => isObject(r) && typeof r.message_id === 'number';
 
-export function createTelegramEditor(client: TelegramClient): PostEditor {
+export function createTelegramPostEditor(client: TelegramClient): PostEditor {
   const creds = (ctx: CallContext) => {
     const { bot_token: token, chat_id: chatId } = ctx.credentials;
     if (!token || !chatId) throw new PlatformError('telegram', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored Telegram bot is incomplete; reconnect the account.');

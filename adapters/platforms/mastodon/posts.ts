@@ -7,7 +7,7 @@ import { str } from '../kit/http';
 import { idOf, type MastodonClient } from './client';
 import { accountOf, checkText } from './publish';
 
-export function createMastodonEditor(client: MastodonClient): PostEditor {
+export function createMastodonPostEditor(client: MastodonClient): PostEditor {
   return {
     async edit(ctx, post, changes) {
       const account = accountOf(ctx.credentials);

@@ -3,7 +3,7 @@ import { PlatformError } from '../../../core/domain/errors';
 import type { PostEditor } from '../../../core/ports/platform';
 import type { SnapchatClient } from './client';
 
-export function createSnapchatEditor(client: SnapchatClient): PostEditor {
+export function createSnapchatPostEditor(client: SnapchatClient): PostEditor {
   return {
     async unpublish(ctx, post) {
       const profileId = typeof post.extra?.profile_id === 'string' ? post.extra.profile_id : ctx.credentials.profile_id;

@@ -7,7 +7,7 @@ import { textLengthOf, type CallContext, type PostEditor } from '../../../core/p
 import type { DiscordClient } from './client';
 import { discordDescriptor } from './descriptor';
 
-export function createDiscordEditor(client: DiscordClient): PostEditor {
+export function createDiscordPostEditor(client: DiscordClient): PostEditor {
   const pathOf = (ctx: CallContext, messageId: string) => {
     const { webhook_id: id, webhook_token: token } = ctx.credentials;
     if (!id || !token) throw new PlatformError('discord', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored Discord webhook is incomplete; reconnect the account.');

@@ -13,7 +13,7 @@ import { localPostFields } from './publish';
 const LOCAL_POST = /^accounts\/[^/]+\/locations\/[^/]+\/localPosts\/[^/]+$/;
 const MEDIA_ITEM = /^accounts\/[^/]+\/locations\/[^/]+\/media\/[^/]+$/;
 
-export function createGoogleBusinessEditor(client: GoogleBusinessClient): PostEditor {
+export function createGoogleBusinessPostEditor(client: GoogleBusinessClient): PostEditor {
   return {
     async edit(ctx, post, changes) {
       if (!LOCAL_POST.test(post.id)) {
