@@ -1,8 +1,8 @@
 /**
  * Comments under the account's own published posts (spec "Comments"): list, create, delete,
  * moderate, and Instagram's private and public replies. Requests are checked against the
- * network's rules (its descriptor's `comments`, core/domain/comments.ts) before anything is sent; every call goes through the
- * connection session (tokens renewed, reauth marked).
+ * network's rules (its descriptor's `comments`, core/domain/comments.ts) before anything is sent;
+ * every call goes through the connection session (tokens renewed, reauth marked).
  */
 import { commentNetworks, commentPlatformsFor, type CommentNetworks, type CommentOperation, type CommentRules } from '../domain/comments';
 import { HeraldError, PlatformError, conflict, invalidInput } from '../domain/errors';
