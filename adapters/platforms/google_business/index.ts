@@ -12,8 +12,8 @@ import { createGoogleBusinessAnalytics } from './analytics';
 import { createGoogleBusinessClient, GBP_ACCOUNTS_BASE, GBP_API_BASE, GBP_INFO_BASE, GBP_PERFORMANCE_BASE } from './client';
 import { createGoogleBusinessConnect } from './connect';
 import { googleBusinessDescriptor } from './descriptor';
+import { createGoogleBusinessLookups } from './lookups';
 import { createGoogleBusinessPostEditor } from './posts';
-import { createGoogleBusinessLookups } from './locations';
 import { createGoogleBusinessPublisher } from './publish';
 
 export { mapGoogleBusinessFailure, GBP_API_BASE, GBP_PERFORMANCE_BASE } from './client';

@@ -4,7 +4,7 @@
  * Posts need `accounts/{a}/locations/{l}`; a location id alone is resolved through this list.
  */
 import { PlatformError } from '../../../core/domain/errors';
-import type { CallContext, Lookups } from '../../../core/ports/platform';
+import type { CallContext } from '../../../core/ports/platform';
 import { isObject, str, type Json } from '../kit/http';
 import type { GoogleBusinessClient } from './client';
 
@@ -82,20 +82,4 @@ export async function resolveLocation(client: GoogleBusinessClient, ctx: CallCon
   throw new PlatformError('google_business', { kind: 'rejected', code: 'gbp_location_required' },
     all.length ? `The Google account manages ${all.length} locations: send gbp_location_id (or pin one to the profile).` : 'The connected Google account manages no Business Profile location.',
     {}, { available_locations: available });
-}
-
-export function createGoogleBusinessLookups(client: GoogleBusinessClient): Lookups {
-  return {
-    lists: ['locations'],
-    async list(ctx, kind) {
-      if (kind !== 'locations') throw new PlatformError('google_business', { kind: 'unsupported' }, `Google Business Profile has no "${kind}" lookup; it has locations.`);
-      const all = await listLocations(client, ctx);
-      return {
-        items: all.map((l) => ({
-          id: l.locationId, name: l.title,
-          extra: { account_id: l.accountId, account_name: l.accountName, ...(l.address ? { address: l.address } : {}), ...(l.mapsUri ? { maps_uri: l.mapsUri } : {}) },
-        })),
-      };
-    },
-  };
 }

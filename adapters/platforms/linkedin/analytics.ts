@@ -18,7 +18,7 @@ import type { AccountMetrics, Analytics, CallContext, MetricCatalogue, PostRef, 
 import { isObject, str, type Json } from '../kit/http';
 import { addDays, metricList, numberOr, startOf, sumSeries, valuesFor, windowOf } from '../kit/analytics';
 import type { LinkedInClient } from './client';
-import { organizationOf } from './library';
+import { organizationOf } from './lookups';
 import { credentialsMissing, invalid } from './publish';
 
 export const linkedinCatalogue: MetricCatalogue = {

@@ -10,7 +10,7 @@ import type { MediaRef } from '../../../core/domain/media';
 import type { PublishContext } from '../../../core/ports/platform';
 import { collectAll, isObject } from '../kit/http';
 import type { LinkedInClient } from './client';
-import type { MediaOwner } from './media';
+import type { MediaOwner } from './uploads';
 
 export const LINKEDIN_DOCUMENT_TYPES: readonly string[] = [
   'application/pdf',

@@ -11,7 +11,7 @@ import { isObject, type Json } from '../kit/http';
 import { mapLinkedInFailure, type LinkedInClient } from './client';
 import { linkedinDescriptor } from './descriptor';
 import { checkDocument, createLinkedInDocuments } from './documents';
-import { createLinkedInMedia, type MediaOwner } from './media';
+import { createLinkedInMedia, type MediaOwner } from './uploads';
 import { checkLinkedInSettings, parseOrganizationId } from './settings';
 import { escapeLittleText, linkedinTitleLength, trimTitle } from './text';
 
