@@ -248,7 +248,7 @@ describe('comments on the networks that have them', () => {
         message: "tiktok: TikTok: Only comments created by the business account can be deleted. TikTok deletes only comments the connected account wrote; hide others' comments instead.",
       },
     }));
-    expect(state(fans[2]!)).toBeDefined();
+    expect(state(fans[2]!)).toMatchObject({ id: fans[2], text: 'tiktok fan 3', pinned: true });
     expect(await api.delete(`${C}/delete`, { platform: 'tiktok', user: 'nina', comment_id: own })).toEqual(expect.objectContaining({
       status: 200, body: { success: true, message: `Comment ${own} deleted on tiktok.` },
     }));
@@ -330,7 +330,7 @@ describe('comments on the networks that have them', () => {
           body: { success: false, error_code: 'platform_not_supported', platform: 'linkedin', action, supported_platforms: can, supported_actions: [], message, error: message },
         }));
       }
-      expect(li().comments(postUrn).find((c) => c.urn === fan.urn)).toBeDefined();
+      expect(li().comments(postUrn).find((c) => c.urn === fan.urn)).toEqual(fan);
     });
 
     it('own organization posts only: a member post is 400 organization_posts_only, another organization\'s post 403', async () => {

@@ -229,9 +229,11 @@ describe('MCP OAuth 2.1 with PKCE through the consent page', () => {
     const tokens = (await token({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri })).body;
     expect(await mcpStatus(tokens.access_token)).toBe(200);
     const keys = await stack.cli('key', 'list', '--email', 'oauth@herald.dev');
-    const keyId = /\b(key_[A-Za-z0-9_-]+)/.exec(keys.stdout)?.[1];
-    expect(keyId).toBeDefined();
-    expect((await stack.cli('key', 'revoke', '--email', 'oauth@herald.dev', '--id', keyId!)).code).toBe(0);
+    // The account's one key, the one the grant was made with: id, prefix, name, created, state.
+    const listed = keys.stdout.trim().split('\n').map((line) => line.split('\t'));
+    expect(listed).toEqual([[expect.stringMatching(/^key_[A-Za-z0-9_-]+$/), `${key.slice(0, 10)}…`, 'e2e', expect.any(String), 'active']]);
+    const keyId = listed[0]![0]!;
+    expect((await stack.cli('key', 'revoke', '--email', 'oauth@herald.dev', '--id', keyId)).code).toBe(0);
     expect(await mcpStatus(tokens.access_token)).toBe(401);
     expect(await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });

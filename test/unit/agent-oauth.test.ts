@@ -44,17 +44,19 @@ describe('agent OAuth (MCP authorization server)', () => {
   });
 
   it('expires codes and access tokens, and sweeps them', async () => {
-    const { world, oauth, auth, code } = await setup();
+    const { world, oauth, auth, account, code } = await setup();
     const late = await code();
     world.advance(DEFAULT_AGENT_OAUTH_TTLS.codeMs + 1);
     await expect(exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: late })).rejects.toMatchObject({ oauthError: 'invalid_grant' });
     const tokens = await exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: await code() });
-    await expect(authenticate(auth, bearer(tokens.access_token))).resolves.toBeDefined();
+    await expect(authenticate(auth, bearer(tokens.access_token))).resolves.toMatchObject({ kind: 'api_key', account: { id: account.id } });
     world.advance(DEFAULT_AGENT_OAUTH_TTLS.accessMs + 1);
     await expect(authenticate(auth, bearer(tokens.access_token))).rejects.toMatchObject({ kind: 'unauthenticated', message: expect.stringContaining('access token') });
     // The expired code and access token go; the refresh token (30 days) stays.
     expect(await deleteExpiredAgentGrants(oauth)).toBe(2);
-    await expect(refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: tokens.refresh_token })).resolves.toBeDefined();
+    await expect(refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: tokens.refresh_token })).resolves.toMatchObject({
+      token_type: 'Bearer', scope: 'herald', access_token: expect.stringMatching(/^hma_/), refresh_token: expect.stringMatching(/^hmr_/),
+    });
   });
 
   it('authenticates an access token as the API key it was granted with, narrowed to its scope', async () => {
@@ -129,11 +131,11 @@ describe('agent OAuth (MCP authorization server)', () => {
     });
 
     it('refuses a token at a resource it was not issued for, and a token bound to none', async () => {
-      const { store, world, oauth, auth, code } = await setup();
+      const { store, world, oauth, auth, account, code } = await setup();
       const tokens = await exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: await code() });
       const elsewhere = { ...auth, agentTokens: { store, resource: agentResourceOf('https://other.example') } };
       await expect(authenticate(elsewhere, bearer(tokens.access_token))).rejects.toMatchObject({ kind: 'unauthenticated' });
-      await expect(authenticate(auth, bearer(tokens.access_token))).resolves.toBeDefined();
+      await expect(authenticate(auth, bearer(tokens.access_token))).resolves.toMatchObject({ kind: 'api_key', account: { id: account.id } });
       // Issued before tokens were bound (resource null): refused until refreshed.
       const legacy = await store.tokens.find(world.deps.hasher.hash(tokens.access_token));
       await store.tokens.delete(legacy!.tokenHash);
@@ -143,12 +145,12 @@ describe('agent OAuth (MCP authorization server)', () => {
   });
 
   it('rotates refresh tokens; a spent one presented again revokes the whole grant', async () => {
-    const { oauth, auth, code } = await setup();
+    const { oauth, auth, account, code } = await setup();
     const first = await exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: await code() });
     await expect(refreshAgentTokens(oauth, { clientId: 'hmcl_b', refreshToken: first.refresh_token })).rejects.toMatchObject({ oauthError: 'invalid_grant' });
     const second = await refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: first.refresh_token });
     expect(second.refresh_token).not.toBe(first.refresh_token);
-    await expect(authenticate(auth, bearer(second.access_token))).resolves.toBeDefined();
+    await expect(authenticate(auth, bearer(second.access_token))).resolves.toMatchObject({ kind: 'api_key', account: { id: account.id } });
     await expect(refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: first.refresh_token })).rejects.toMatchObject({ oauthError: 'invalid_grant', message: expect.stringContaining('already used') });
     await expect(authenticate(auth, bearer(second.access_token))).rejects.toMatchObject({ kind: 'unauthenticated' });
     await expect(authenticate(auth, bearer(first.access_token))).rejects.toMatchObject({ kind: 'unauthenticated' });
@@ -166,10 +168,10 @@ describe('agent OAuth (MCP authorization server)', () => {
   });
 
   it('revokes an access token alone and a refresh token with its grant; another client\'s token is left alone', async () => {
-    const { oauth, auth, code } = await setup();
+    const { oauth, auth, account, code } = await setup();
     const tokens = await exchangeAuthorizationCode(oauth, { clientId: 'hmcl_a', code: await code() });
     await revokeAgentToken(oauth, { clientId: 'hmcl_b', token: tokens.access_token });
-    await expect(authenticate(auth, bearer(tokens.access_token))).resolves.toBeDefined();
+    await expect(authenticate(auth, bearer(tokens.access_token))).resolves.toMatchObject({ kind: 'api_key', account: { id: account.id } });
     await revokeAgentToken(oauth, { clientId: 'hmcl_a', token: tokens.access_token });
     await expect(authenticate(auth, bearer(tokens.access_token))).rejects.toMatchObject({ kind: 'unauthenticated' });
     const next = await refreshAgentTokens(oauth, { clientId: 'hmcl_a', refreshToken: tokens.refresh_token });

@@ -29,7 +29,7 @@ describe('authenticate', () => {
 
   it('answers 401 to ten consecutive failures, then blocks the address (the 11th is the first 429), even for a good key', async () => {
     const world = aWorld();
-    const { secret } = await world.operator();
+    const { account, secret } = await world.operator();
     // The tenth failure starts the block but is still answered as what it is: bad credentials.
     for (let i = 1; i <= 10; i += 1) {
       await expect(authenticate(world.deps, { authorization: 'Apikey wrong', address: '9.9.9.9' }))
@@ -40,12 +40,12 @@ describe('authenticate', () => {
     await expect(authenticate(world.deps, { authorization: `Apikey ${secret}`, address: '9.9.9.9' }))
       .rejects.toMatchObject({ kind: 'too_many_requests', errorCode: 'auth_blocked' });
     // Another address is not affected.
-    await expect(authenticate(world.deps, { authorization: `Apikey ${secret}`, address: '9.9.9.8' })).resolves.toBeDefined();
+    await expect(authenticate(world.deps, { authorization: `Apikey ${secret}`, address: '9.9.9.8' })).resolves.toMatchObject({ account: { id: account.id } });
   });
 
   it('does not count requests that present no credential: they never block the address', async () => {
     const world = aWorld();
-    const { secret } = await world.operator();
+    const { account, secret } = await world.operator();
     const failures = jest.spyOn(world.deps.guard, 'recordFailure');
     for (const authorization of [undefined, '', 'Apikey', 'Basic dXNlcjpwYXNz', 'Bearer connect-token']) {
       for (let i = 0; i < 10; i += 1) {
@@ -54,14 +54,14 @@ describe('authenticate', () => {
       }
     }
     expect(failures).not.toHaveBeenCalled();
-    await expect(authenticate(world.deps, { authorization: `Apikey ${secret}`, address: '5.5.5.5' })).resolves.toBeDefined();
+    await expect(authenticate(world.deps, { authorization: `Apikey ${secret}`, address: '5.5.5.5' })).resolves.toMatchObject({ account: { id: account.id } });
   });
 
   it('counts only consecutive failures: a success resets the count', async () => {
     const world = aWorld();
     const { secret } = await world.operator();
     for (let i = 0; i < 9; i += 1) {
-      await expect(authenticate(world.deps, { authorization: 'Apikey wrong', address: '8.8.8.8' })).rejects.toBeDefined();
+      await expect(authenticate(world.deps, { authorization: 'Apikey wrong', address: '8.8.8.8' })).rejects.toMatchObject({ kind: 'unauthenticated' });
     }
     await authenticate(world.deps, { authorization: `Apikey ${secret}`, address: '8.8.8.8' });
     for (let i = 0; i < 9; i += 1) {
@@ -86,7 +86,7 @@ describe('authenticate', () => {
       await revokeApiKey(world.deps, { email: account.email, keyId: key.id });
       // Revoked elsewhere (the CLI): this process may go on accepting the key until the bound...
       world.advance(4_999);
-      await expect(auth()).resolves.toBeDefined();
+      await expect(auth()).resolves.toMatchObject({ account: { id: account.id } });
       // ...and never after it.
       world.advance(1);
       await expect(auth()).rejects.toMatchObject({ kind: 'unauthenticated', message: 'Invalid API key.' });
@@ -121,16 +121,16 @@ describe('authenticate', () => {
       const hasher = { ...deps.hasher, hash: (s: string) => { hashed.push(s); return deps.hasher.hash(s); } };
       for (let i = 0; i < 3; i += 1) await authenticate({ ...deps, hasher }, { authorization: `Apikey ${secret}`, address: '10.1.0.1' });
       expect(hashed).toEqual([secret]);
-      for (let i = 0; i < 2; i += 1) await expect(authenticate({ ...deps, hasher }, { authorization: 'Apikey hk_unknown', address: '10.1.0.2' })).rejects.toBeDefined();
+      for (let i = 0; i < 2; i += 1) await expect(authenticate({ ...deps, hasher }, { authorization: 'Apikey hk_unknown', address: '10.1.0.2' })).rejects.toMatchObject({ kind: 'unauthenticated' });
       expect(hashed).toEqual([secret, 'hk_unknown', 'hk_unknown']);
     });
 
     it('does not keep unknown keys: a key is usable as soon as it is issued', async () => {
       const world = aWorld();
       const deps = cached(world);
-      const { secret } = await world.operator();
+      const { account, secret } = await world.operator();
       await expect(authenticate(deps, { authorization: 'Apikey hk_unknown', address: '7.7.7.8' })).rejects.toMatchObject({ kind: 'unauthenticated' });
-      await expect(authenticate(deps, { authorization: `Apikey ${secret}`, address: '7.7.7.8' })).resolves.toBeDefined();
+      await expect(authenticate(deps, { authorization: `Apikey ${secret}`, address: '7.7.7.8' })).resolves.toMatchObject({ account: { id: account.id } });
     });
 
     it('reads the guard once per address and bound for a known key; its own failures count at once', async () => {
@@ -150,14 +150,14 @@ describe('authenticate', () => {
 
     it('honours a block recorded by another API process once the bound has passed', async () => {
       const world = aWorld();
-      const { secret } = await world.operator();
+      const { account, secret } = await world.operator();
       const deps = cached(world);
       const good = () => authenticate(deps, { authorization: `Apikey ${secret}`, address: '6.6.6.7' });
       await good();
       // Another process sees ten failures from this address (same guard store, not this cache).
       for (let i = 0; i < 10; i += 1) await world.deps.guard.recordFailure('6.6.6.7');
       world.advance(4_999);
-      await expect(good()).resolves.toBeDefined();
+      await expect(good()).resolves.toMatchObject({ account: { id: account.id } });
       world.advance(1);
       await expect(good()).rejects.toMatchObject({ kind: 'too_many_requests', errorCode: 'auth_blocked' });
     });

@@ -81,7 +81,7 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of heraldServices) {
       expect({ name, test: service.healthcheck?.test?.join(' ') }).toEqual({ name, test: expect.stringContaining('127.0.0.1:9464/readyz') });
       expect(service.environment.HERALD_OPS_PORT).toBe('9464');
-      expect(service.deploy?.resources?.reservations?.memory).toBeDefined();
+      expect({ name, memory: service.deploy?.resources?.reservations?.memory }).toEqual({ name, memory: expect.stringMatching(/^\d+[MG]$/) });
       expect(service.command?.[0]).toMatch(/^dist\/apps\/(api|web|mcp|worker)\/main\.js$/);
       const pool = service.environment.HERALD_WORKER_POOLS;
       if (pool) expect(service.environment[`HERALD_POOL_${String(pool).toUpperCase()}_CONCURRENCY`]).toMatch(/^\d+$/);

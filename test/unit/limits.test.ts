@@ -22,6 +22,12 @@ async function limitsWorld(plan: string) {
   return { world, deps, account, post };
 }
 
+/** What submitUpload resolves to when it accepts a new upload (not an earlier request answered again). */
+const accepted = (status: 'pending' | 'scheduled', platforms: string[]) => ({
+  duplicate: false,
+  upload: { requestId: expect.stringMatching(/^req_[\w-]+$/), status, targets: platforms.map((platform) => expect.objectContaining({ platform })) },
+});
+
 describe('plan limits and caps', () => {
   it('stops the free plan at 10 uploads a month with 429 and the usage', async () => {
     const { deps, account, post, world } = await limitsWorld('free');
@@ -31,7 +37,7 @@ describe('plan limits and caps', () => {
     });
     // A new month starts a new count.
     world.advance(32 * 24 * 3600_000);
-    await expect(submitUpload(deps, account, post())).resolves.toBeDefined();
+    await expect(submitUpload(deps, account, post())).resolves.toMatchObject(accepted('pending', ['discord']));
   });
 
   it('does not count or refuse an edit of a scheduled post against the monthly quota', async () => {
@@ -61,9 +67,9 @@ describe('plan limits and caps', () => {
     const err = await submitUpload(deps, account, post({ platforms: ['x', 'discord'] })).catch((e) => e);
     expect(err).toMatchObject({ kind: 'too_many_requests', errorCode: 'daily_cap_reached', details: { violations: [{ platform: 'x', type: 'hard_cap', used_last_24h: 50, cap: 50 }] } });
     // Discord has no cap; once the oldest posts leave the 24-hour window, x takes posts again.
-    await expect(submitUpload(deps, account, post({ platforms: ['discord'] }))).resolves.toBeDefined();
+    await expect(submitUpload(deps, account, post({ platforms: ['discord'] }))).resolves.toMatchObject(accepted('pending', ['discord']));
     world.advance(24 * 3600_000 - 49 * 60_000);
-    await expect(submitUpload(deps, account, post({ platforms: ['x'] }))).resolves.toBeDefined();
+    await expect(submitUpload(deps, account, post({ platforms: ['x'] }))).resolves.toMatchObject(accepted('pending', ['x']));
   });
 
   it('does not refuse a scheduled post at intake for a cap; when it is due and the cap is reached it moves to the next day with a warning', async () => {
@@ -72,7 +78,7 @@ describe('plan limits and caps', () => {
     const scheduled = await submitUpload(deps, account, post({ platforms: ['x', 'discord'], title: 'later', schedule: { at: inAnHour, timezone: 'UTC' } }));
     for (let i = 0; i < 50; i += 1) await submitUpload(deps, account, post({ platforms: ['x'], title: `now ${i}` }));
     // Intake of another scheduled post is not refused: the caps are met when it runs.
-    await expect(submitUpload(deps, account, post({ platforms: ['x'], title: 'later too', schedule: { at: inAnHour, timezone: 'UTC' } }))).resolves.toBeDefined();
+    await expect(submitUpload(deps, account, post({ platforms: ['x'], title: 'later too', schedule: { at: inAnHour, timezone: 'UTC' } }))).resolves.toMatchObject(accepted('scheduled', ['x']));
 
     world.advance(3600_000);
     const ids = { accountId: account.id, requestId: scheduled.upload.requestId };

@@ -1,4 +1,4 @@
-import { textLengthOf } from '../../core/ports/platform';
+import { codePointLength, textLengthOf } from '../../core/ports/platform';
 import { createYoutubePlatform, youtubeDescriptor } from '../../adapters/platforms/youtube';
 import { noMedia } from '../support/media-access';
 
@@ -7,7 +7,7 @@ const THUMBS = '👍🏽'.repeat(60);
 
 describe('YouTube descriptor text length (issue 8 b)', () => {
   it('counts the title in code points, as YouTube and the publisher do', () => {
-    expect(youtubeDescriptor.limits.textLength).toBeDefined();
+    expect(youtubeDescriptor.limits.textLength).toBe(codePointLength);
     expect(textLengthOf(youtubeDescriptor, THUMBS)).toBe(120);
     expect(youtubeDescriptor.limits.textMaxChars).toBe(100);
     expect(textLengthOf(youtubeDescriptor, THUMBS)).toBeGreaterThan(youtubeDescriptor.limits.textMaxChars!);

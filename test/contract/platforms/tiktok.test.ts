@@ -596,7 +596,10 @@ describe('failures', () => {
     const ctx = { ...ctxBase(), credentials: { access_token: tokens.access_token, open_id: account.openId, capabilities: 'video_privacy' } };
     const via = adapter({ clientId: unaudited.clientKey, clientSecret: unaudited.clientSecret });
     await expect(publish(ctx, videoPost(), via)).rejects.toMatchObject({ failure: { kind: 'rejected', code: 'unaudited_client_can_only_post_to_private_accounts' } });
-    await expect(publish(ctx, videoPost({ privacy_level: 'SELF_ONLY' }), via)).resolves.toBeDefined();
+    const { outcome } = await publish(ctx, videoPost({ privacy_level: 'SELF_ONLY' }), via);
+    const [post] = sim.posts(account.openId);
+    expect(post).toMatchObject({ state: 'published', postInfo: { privacy_level: 'SELF_ONLY' } });
+    expect(outcome).toMatchObject({ postId: post!.id, extra: { publish_id: post!.publishId } });
   });
 
   it('a timeout is transient with an unknown outcome', async () => {

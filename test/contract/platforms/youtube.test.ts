@@ -419,7 +419,8 @@ describe('publish', () => {
     });
     expect(put.status).toBe(201);
     const created = await put.json() as { id: string; contentDetails?: Record<string, unknown> };
-    expect(created.contentDetails).toBeDefined();
+    // What YouTube derives from the file, and nothing of what was sent.
+    expect(created.contentDetails).toEqual({ duration: 'PT0S', dimension: '2d', definition: 'hd', caption: 'false', licensedContent: false, projection: 'rectangular' });
     expect(created.contentDetails).not.toHaveProperty('regionRestriction');
     const [stored] = sim.videos(account.id);
     expect(stored!.resource).not.toHaveProperty('contentDetails');

@@ -152,7 +152,8 @@ export function notificationStorageContract(name: string, make: MakeRepository<N
       const middle = await page(4);
       expect(middle.items.map((r) => r.id)).toEqual(expected.slice(21, 28));
       expect(middle.total).toBe(50);
-      expect(middle.next).toBeDefined();
+      const stop = middle.items[middle.items.length - 1]!;
+      expect(middle.next).toEqual({ hour: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}$/), t: stop.createdAt.getTime(), id: stop.id });
       const last = await page(8);
       expect(last.items.map((r) => r.id)).toEqual(expected.slice(49));
       expect(last.next).toBeUndefined();

@@ -571,7 +571,10 @@ export function uploadsContract(name: string, make: MakeRepository<UploadReposit
           expect(await ids({ accountId: 'acct-1', page: 7, limit: 7 })).toEqual({ ids: [], total: 40 });
           const last = await uploads.history({ accountId: 'acct-1', page: 6, limit: 7 });
           expect(last.next).toBeUndefined();
-          expect((await uploads.history({ accountId: 'acct-1', page: 5, limit: 7 })).next).toBeDefined();
+          // A page before the last says where it stopped: its last item (hour bucket, sort time, id).
+          const fifth = await uploads.history({ accountId: 'acct-1', page: 5, limit: 7 });
+          const stop = fifth.items[fifth.items.length - 1]!;
+          expect(fifth.next).toEqual({ hour: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}$/), t: stop.createdAt.getTime(), id: stop.requestId });
         });
 
         it('moves an upload between status lanes as it runs, is retried or cancelled, and counts it once', async () => {
