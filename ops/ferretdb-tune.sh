@@ -27,7 +27,7 @@ fi
 # The equality lookups of the repositories in adapters/mongo/ (names: adapters/mongo/collections.ts), per collection.
 declare -A FIELDS=(
   [uploads]="requestId jobId hk hs_scheduled hs_pending hs_in_progress hs_completed hs_cancelled xk capk sk pq"
-  [list_counters]="ck"
+  [list_counters]="_id ck"
   [counter_writers]="_id"
   [upload_targets]="_id requestId postId th"
   [connected_accounts]="_id profileUsername pk"
