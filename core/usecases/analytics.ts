@@ -46,14 +46,14 @@ export const analyticsPlatforms = (platforms: PlatformRegistry): Platform[] =>
 
 /** The comma list of `platforms`, checked: 400 for a missing list or a value that is no platform. */
 export function parseAnalyticsPlatforms(raw: unknown, platforms: PlatformRegistry): Platform[] {
-  const ANALYTICS_PLATFORMS = analyticsPlatforms(platforms);
+  const known = analyticsPlatforms(platforms).join(', ');
   const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [])).map((v) => v.trim().toLowerCase()).filter(Boolean);
   if (!values.length) {
-    throw invalidInput(`platforms is required: a comma list of ${ANALYTICS_PLATFORMS.join(', ')}.`, { violations: [{ field: 'platforms', message: 'required' }] }, 'invalid_platforms');
+    throw invalidInput(`platforms is required: a comma list of ${known}.`, { violations: [{ field: 'platforms', message: 'required' }] }, 'invalid_platforms');
   }
   const bad = values.filter((v) => !isPlatform(PLATFORM_ALIASES[v] ?? v));
   if (bad.length) {
-    throw invalidInput(`platforms has values that are no platform: ${bad.join(', ')}. Use a comma list of ${ANALYTICS_PLATFORMS.join(', ')}.`,
+    throw invalidInput(`platforms has values that are no platform: ${bad.join(', ')}. Use a comma list of ${known}.`,
       { violations: bad.map((v) => ({ field: 'platforms', value: v, message: 'unknown platform' })) }, 'invalid_platforms');
   }
   return [...new Set(values.map((v) => (PLATFORM_ALIASES[v] ?? v) as Platform))];
@@ -152,7 +152,7 @@ export async function profileAnalytics(deps: AnalyticsDeps, account: OperatorAcc
     const analytics = deps.platforms.with(platform, 'analytics')?.analytics;
     if (!analytics) {
       const why = deps.platforms.get(platform) ? `${platform} offers no analytics.` : `${platform} analytics are not available yet.`;
-      const can = analyticsPlatforms(deps.platforms).filter((p) => !UNAVAILABLE_PLATFORMS.includes(p));
+      const can = deps.platforms.having('analytics').map((a) => a.descriptor.id).sort((a, b) => PLATFORMS.indexOf(a) - PLATFORMS.indexOf(b));
       return [platform, message(platform, 'platform_not_supported', `${why} Analytics are available for ${can.join(', ')}.`)];
     }
     try {
