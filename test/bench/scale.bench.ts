@@ -19,11 +19,12 @@
  * Seeding uses bulk writes of the documents the repositories write (their exported builders and
  * counter deltas); it takes minutes at full size. Measuring takes seconds per request.
  *
- * Knobs: SCALE_UPLOADS (1000000), SCALE_LARGE_SHARE (0.3), SCALE_OTHERS (50), SCALE_SMALL (50),
+ * Knobs: SCALE_UPLOADS (1000000), SCALE_LARGE_SHARE (0.3), SCALE_OTHERS (50), SCALE_SMALL (2000),
  * SCALE_MONTHS (13), SCALE_CLIENTS (20), SCALE_REQUESTS (requests per figure at SCALE_CLIENTS, 200),
  * SCALE_SERIAL (requests per figure at one client, 30), SCALE_PLUGINS (all: uploads,notifications,media,analytics),
  * SCALE_SEED_WRITE (copy: COPY into FerretDB's tables, see scale/pg-copy.ts; driver), SCALE_SEED_PARALLEL
- * (batches written at once, 6), SCALE_RECORD (true: write docs/benchmarks/scale.md).
+ * (batches written at once, 6), SCALE_RECORD (true: write docs/benchmarks/scale.md), SCALE_HOLD (true: keep
+ * the stack running after the figures, its address and keys printed, until interrupted: for probing).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -43,7 +44,10 @@ import {
 const UPLOADS = envInt('SCALE_UPLOADS', 1_000_000);
 const LARGE_SHARE = Number(process.env.SCALE_LARGE_SHARE ?? '0.3');
 const OTHERS = envInt('SCALE_OTHERS', 50);
-const SMALL = envInt('SCALE_SMALL', 50);
+// The small account is the smallest whose every measured page is full (1 % of its uploads pending,
+// a tenth with an external id, a thirteenth in the last 30 days: 20 rows each): beside a page of
+// 0 or 1 rows, a full page on the large account measures the answer's size, not the history's cost.
+const SMALL = envInt('SCALE_SMALL', 2_000);
 const MONTHS = envInt('SCALE_MONTHS', 13);
 const CLIENTS = envInt('SCALE_CLIENTS', 20);
 const REQUESTS = envInt('SCALE_REQUESTS', 200);
@@ -96,16 +100,30 @@ function sendOnce(base: string, key: string, r: MeasuredRequest): Promise<{ stat
   });
 }
 
-interface Figure { p50: number; p99: number; serialP50: number; errors: number }
+interface Figure { p50: number; p99: number; serialP50: number; errors: number; rows: number | undefined }
+
+/** How many records an answer holds: the length of its longest top-level list (undefined when it has none). */
+function rowsIn(body: string): number | undefined {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    const lengths = Object.values(parsed).filter(Array.isArray).map((a) => (a as unknown[]).length);
+    return lengths.length ? Math.max(...lengths) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** p50/p99 of `count` requests with `clients` in flight, and p50 of SERIAL requests one at a time. */
 async function measure(base: string, key: string, r: MeasuredRequest, fresh: (i: number) => MeasuredRequest = () => r): Promise<Figure> {
   const want = r.status ?? 200;
   let errors = 0;
+  let rows: number | undefined;
   const one = async (i: number): Promise<number> => {
     const started = performance.now();
     const res = await send(base, key, fresh(i));
     const took = performance.now() - started;
+    if (i === -1) rows = rowsIn(res.body);
     if (res.status !== want) {
       errors += 1;
       if (errors <= 2) say(`  ${r.name}: ${res.status} ${res.body.slice(0, 200)}`);
@@ -125,7 +143,7 @@ async function measure(base: string, key: string, r: MeasuredRequest, fresh: (i:
   }));
   const sorted = latencies.sort((a, b) => a - b);
   const serialSorted = serial.sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), serialP50: percentile(serialSorted, 50), errors };
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), serialP50: percentile(serialSorted, 50), errors, rows };
 }
 
 /** An async text upload to discord (no daily cap): the accept path's checks (monthly quota, duplicate window, idempotency, rate limit). */
@@ -325,12 +343,16 @@ async function main(): Promise<void> {
     const ok = largeRatio <= largeGoal && smallRatio <= 1.5 && l.serialP50 <= 50 && s1.serialP50 <= 50 && l.errors + s1.errors + s0.errors === 0;
     if (!ok) failed.push(name);
     rows.push([name, ms(s0.p50), ms(s1.p50), `${smallRatio.toFixed(2)}×`, ms(l.p50), `${largeRatio.toFixed(2)}× (≤ ${largeGoal})`,
-      `${ms(s1.p99)} / ${ms(l.p99)}`, `${ms(s1.serialP50)} / ${ms(l.serialP50)}`, l.errors + s1.errors + s0.errors, ok ? 'ok' : 'MISSED']);
+      `${ms(s1.p99)} / ${ms(l.p99)}`, `${ms(s1.serialP50)} / ${ms(l.serialP50)}`, `${s1.rows ?? '-'} / ${l.rows ?? '-'}`, l.errors + s1.errors + s0.errors, ok ? 'ok' : 'MISSED']);
   }
-  const headers = ['request', 'small empty p50', 'small full p50', 'full/empty (≤1.5)', 'large p50', 'large/small', 'p99 small/large', '1-client p50 small/large', 'errors', 'goal'];
+  const headers = ['request', 'small empty p50', 'small full p50', 'full/empty (≤1.5)', 'large p50', 'large/small', 'p99 small/large', '1-client p50 small/large', 'rows small/large', 'errors', 'goal'];
   say(table(headers, rows));
   say(failed.length ? `\ngoals missed: ${failed.join('; ')}` : '\nevery goal met');
   if (process.env.SCALE_RECORD === 'true') recordRun(headers, rows, { uploads: UPLOADS, large: largeUploads, others: OTHERS, failed, seedSeconds });
+  if (process.env.SCALE_HOLD === 'true') {
+    say(`\nholding: API ${b.stack.apiUrl}, small key ${small.apiKey}, large key ${large.apiKey}, database ${dbName}; interrupt to stop`);
+    await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+  }
 }
 
 /**

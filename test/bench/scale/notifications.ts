@@ -125,9 +125,10 @@ export const notificationsScale: ScaleList = {
     const newest = (first.deliveries as Array<{ created_at: string; delivery_id: string }> | undefined)?.[0];
     if (newest) {
       const end = new Date(newest.created_at);
-      const start = new Date(end.getTime() - 7 * DAY);
+      // 30 days: long enough that the small account's second page is full too (its attempts are spread over 13 months).
+      const start = new Date(end.getTime() - 30 * DAY);
       out.push(
-        { name: 'deliveries: 7-day range, page 2', path: page(`&start=${encodeURIComponent(start.toISOString())}&end=${encodeURIComponent(end.toISOString())}`, 2) },
+        { name: 'deliveries: 30-day range, page 2', path: page(`&start=${encodeURIComponent(start.toISOString())}&end=${encodeURIComponent(end.toISOString())}`, 2) },
         { name: 'deliveries: delivery_id', path: page(`&delivery_id=${newest.delivery_id}`, 1) },
       );
     }

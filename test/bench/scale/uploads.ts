@@ -11,7 +11,8 @@ const SEED_PARALLEL = Number(process.env.SCALE_SEED_PARALLEL ?? '6');
 /**
  * An upload as the API and the worker leave it: created at a random time over the months,
  * published (completed, with one target document per network holding its result), some
- * cancelled, a few scheduled ahead or still pending; one in ten with an external id.
+ * cancelled, a few scheduled ahead or still pending; one in ten with an external id (its own, as
+ * an integrator keeps one per post).
  */
 function makeUpload(ctx: SeedContext, account: SeededAccount, i: number): { upload: UploadRequest; targets: Array<Record<string, unknown>> } {
   const span = ctx.months * 30 * 24 * 3600_000;
@@ -29,7 +30,7 @@ function makeUpload(ctx: SeedContext, account: SeededAccount, i: number): { uplo
     targets: picked.map((c) => ({ platform: c.platform as Platform, connectedAccountId: c.connectionId, title: `Seeded post ${i}`, settings: {} })),
     status, async: true, results: {}, dispatches: {}, warnings: [], createdAt, updatedAt: createdAt,
     ...(scheduledFor ? { scheduledFor, jobId: `job-${requestId}`, timezone: 'UTC' } : {}),
-    ...(i % 10 === 0 ? { externalId: `ext-${account.role}-${Math.floor(i / 10) % 997}` } : {}),
+    ...(i % 10 === 0 ? { externalId: `ext-${account.role}-${i / 10}` } : {}),
     ...(status === 'completed' ? { startedAt: createdAt, completedAt: new Date(createdAt.getTime() + 4000) } : {}),
   };
   const targets = status !== 'completed' ? [] : upload.targets.map((t, k) => ({
