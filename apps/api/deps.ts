@@ -15,7 +15,7 @@ import type { LifecycleSettings } from '../../core/domain/connection-lifecycle';
 import type { Metrics } from '../../core/ports/metrics';
 import type { Logger } from 'pino';
 import type { MediaJobApi } from './routes/media-jobs';
-import type { NotificationDeps } from '../../core/usecases/notifications';
+import type { NotificationDeps } from '../../core/usecases/notifications/deps';
 import type { ConnectStorage } from '../../core/ports/connect-storage';
 import type { ConnectLinkOptions } from '../../core/usecases/connect-links';
 import type { AnalyticsApi } from './routes/analytics';

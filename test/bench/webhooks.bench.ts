@@ -11,8 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
-import { toOutboxEventDoc } from '../../adapters/mongo/event-outbox';
-import { verifyWebhook } from '../../adapters/notify/signature';
+import { toOutboxEventDoc } from '../../adapters/mongo/notifications/outbox';
+import { verifyWebhook } from '../../adapters/notifications/signature';
 import type { HeraldEvent } from '../../core/ports/notifications';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import { describeEnvironment, envInt, harness, heading, ms, onCleanup, runMain, say, summarize, table } from './support';

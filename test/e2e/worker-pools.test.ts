@@ -1,8 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { MongoClient, type Db } from 'mongodb';
-import { toOutboxEventDoc } from '../../adapters/mongo/event-outbox';
-import { webhookCrypto } from '../../adapters/notify/signature';
-import { CHANNEL_BATCH } from '../../adapters/temporal/webhook-channels';
+import { toOutboxEventDoc } from '../../adapters/mongo/notifications/outbox';
+import { webhookCrypto } from '../../adapters/notifications/signature';
+import { CHANNEL_BATCH } from '../../adapters/temporal/notification-channels';
 import { SIGNALS, WORKFLOW_TYPES, workflowIds } from '../../core/ports/workflow-names';
 import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
 import { apiClient, eventually, startStack, type Stack } from '../support/stack';

@@ -1,7 +1,7 @@
 import { Worker } from '@temporalio/worker';
 import { createNotificationActivities } from '../../../workflows/activities/notifications';
 import { buildNotifications } from '../../shared/notifications';
-import { startNotificationDispatcher } from '../notify-dispatcher';
+import { startNotificationDispatcher } from '../notification-dispatcher';
 import type { WorkerPool } from '../pool-types';
 
 /**
@@ -22,7 +22,7 @@ export const notifyPool: WorkerPool = {
     const worker = await Worker.create({
       ...ctx.workerOptions(notifyPool),
       // Bundled apart: this queue runs the channel workflow only.
-      workflowsPath: require.resolve('../../../workflows/webhook-channel.workflow'),
+      workflowsPath: require.resolve('../../../workflows/notification-channel.workflow'),
       activities: createNotificationActivities(notifications),
     });
     // The event outbox → each channel's breaker workflow, on this pool's queue.

@@ -14,7 +14,7 @@ export interface ChannelDelivery {
   eventKey: string;
 }
 
-export interface WebhookChannelInput {
+export interface NotificationChannelInput {
   channelId: string;
   breaker: BreakerConfig;
   /** An attempt's time limit: the receiver timeout plus a margin. */
@@ -57,7 +57,7 @@ const workflowNow = (): number => Date.now();
  * movable timer, moved to now when the address changes); deliveries arriving during the pause are
  * logged as skipped and not retried; after it the next delivery is tried and one success closes it.
  */
-export async function webhookChannelWorkflow(input: WebhookChannelInput): Promise<void> {
+export async function webhookChannelWorkflow(input: NotificationChannelInput): Promise<void> {
   const { deliverNotifications, recordSkippedNotifications } = proxyActivities<NotificationActivities>({
     startToCloseTimeout: input.attemptTimeoutMs,
     heartbeatTimeout: input.heartbeatTimeoutMs,

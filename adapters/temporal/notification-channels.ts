@@ -1,11 +1,11 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { BreakerView, ChannelQueue } from '../../core/ports/notification-channels';
+import type { BreakerView, NotificationChannelQueue } from '../../core/ports/notification-channels';
 import { QUERIES, SIGNALS, WORKFLOW_TYPES, workflowIds, type SignalArgs } from '../../core/ports/workflow-names';
 
 /** Deliveries one activity makes in a row (the workflow's batch). */
 export const CHANNEL_BATCH = 20;
 
-export interface WebhookChannelTiming {
+export interface NotificationChannelTiming {
   failureThreshold: number;
   pauseMs: number;
   /** The receiver timeout; an attempt may take it plus a margin. */
@@ -14,7 +14,7 @@ export interface WebhookChannelTiming {
   idleMs: number;
 }
 
-/** The workflow's input, as workflows/webhook-channel.workflow.ts declares it (kept in step by the type check of its tests). */
+/** The workflow's input, as workflows/notification-channel.workflow.ts declares it (kept in step by the type check of its tests). */
 interface ChannelInput {
   channelId: string;
   breaker: { failureThreshold: number; pauseMs: number };
@@ -31,7 +31,7 @@ interface ChannelInput {
  * queue (a running run keeps the queue it started on until the routed signal moves it). Thresholds and durations are
  * the workflow's input (configuration), so tests run the breaker in seconds.
  */
-export function createTemporalChannelQueue(client: Client, opts: { taskQueue: string; timing: WebhookChannelTiming }): ChannelQueue {
+export function createTemporalNotificationChannelQueue(client: Client, opts: { taskQueue: string; timing: NotificationChannelTiming }): NotificationChannelQueue {
   const input = (channelId: string): ChannelInput => ({
     channelId,
     breaker: { failureThreshold: opts.timing.failureThreshold, pauseMs: opts.timing.pauseMs },
