@@ -23,7 +23,7 @@ export const COLLECTIONS = {
   queueSettings: 'queue_settings',
   /** One document per taken place of a queue slot: `_id` = account|profile|slot|place. */
   queueSlots: 'queue_slots',
-  /** The event outbox (adapters/mongo/notifications/outbox.ts). */
+  /** The notification outbox (adapters/mongo/notifications/outbox.ts). */
   events: 'events',
   /** Notification settings, one document per operator account (adapters/mongo/notifications/settings.ts). */
   notificationSettings: 'notification_settings',

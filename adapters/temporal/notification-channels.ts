@@ -46,8 +46,8 @@ export function createTemporalNotificationChannelQueue(client: Client, opts: { t
   });
   return {
     async enqueue(channelId, deliveries) {
-      await client.workflow.signalWithStart<(input: ChannelInput) => Promise<void>, SignalArgs['deliver']>(WORKFLOW_TYPES.webhookChannel, {
-        workflowId: workflowIds.webhookChannel(channelId),
+      await client.workflow.signalWithStart<(input: ChannelInput) => Promise<void>, SignalArgs['deliver']>(WORKFLOW_TYPES.notificationChannel, {
+        workflowId: workflowIds.notificationChannel(channelId),
         taskQueue: opts.taskQueue,
         args: [input(channelId)],
         signal: SIGNALS.deliver,
@@ -57,7 +57,7 @@ export function createTemporalNotificationChannelQueue(client: Client, opts: { t
     },
     async breaker(channelId): Promise<BreakerView | null> {
       try {
-        const handle = client.workflow.getHandle(workflowIds.webhookChannel(channelId));
+        const handle = client.workflow.getHandle(workflowIds.notificationChannel(channelId));
         const view = await handle.query<{ state: BreakerView['state']; consecutive_failures: number; paused_until: string | null }>(QUERIES.breaker);
         return { state: view.state, consecutive_failures: view.consecutive_failures, paused_until: view.paused_until };
       } catch (err) {
@@ -68,7 +68,7 @@ export function createTemporalNotificationChannelQueue(client: Client, opts: { t
     },
     async resume(channelId) {
       try {
-        await client.workflow.getHandle(workflowIds.webhookChannel(channelId)).signal<SignalArgs['resume']>(SIGNALS.resume);
+        await client.workflow.getHandle(workflowIds.notificationChannel(channelId)).signal<SignalArgs['resume']>(SIGNALS.resume);
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err;
       }

@@ -49,7 +49,7 @@ export interface ApiDeps {
   mediaProbe: MediaProbe;
   mediaFetcher: MediaFetcher;
   mediaUrls: { verify(id: string, exp: string | undefined, sig: string | undefined): boolean };
-  /** The event outbox: connection events of connects and disconnects made through the API. */
+  /** The notification outbox: connection events of connects and disconnects made through the API. */
   notifier?: Notifier;
   /** Refresh-ahead workflows (started on connect, ended on disconnect) and pause workflows (ended by a reconnect). */
   refreshes?: ConnectionRefreshes;

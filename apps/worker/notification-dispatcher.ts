@@ -6,7 +6,7 @@ import { dispatchPendingEvents } from '../../core/usecases/notifications/dispatc
 const BATCH = 100;
 
 /**
- * Reads the event outbox and hands each event to its channels' breaker workflows (at least once:
+ * Reads the notification outbox and hands each event to its channels' breaker workflows (at least once:
  * an event is marked handed only after every channel has it). A full batch is followed at once by
  * the next; otherwise the outbox is read again after `pollMs`. A round reads at most BATCH pending
  * events, by the hour keys of the pending ones (adapters/mongo/notifications/outbox.ts), never the handed

@@ -1,5 +1,5 @@
 /**
- * Webhooks: `BENCH_EVENTS` events (1,000) written into the event outbox at once (as upload
+ * Webhooks: `BENCH_EVENTS` events (1,000) written into the notification outbox at once (as upload
  * activities and the connect page write them), fanned out by the worker's dispatcher to the
  * breaker workflows of `BENCH_WEBHOOK_ACCOUNTS` accounts (10), each with its webhook on one
  * loopback receiver that answers 200 at once. Printed: deliveries per second (first event written

@@ -155,7 +155,7 @@ describe('bounded reads on FerretDB (mongo only)', () => {
     }, 60_000);
   });
 
-  describe('the event outbox', () => {
+  describe('the notification outbox', () => {
     it('finds pending events without reading the handed ones, and cleans handed ones hour by hour', async () => {
       const outbox = await createMongoNotificationOutbox(db);
       const events = db.collection('events');

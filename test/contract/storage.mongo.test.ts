@@ -15,7 +15,7 @@ import { notificationOutboxContract } from './storage/notification-outbox.contra
 import type { MakeRepository } from './storage/repository-under-test';
 
 /**
- * The storage and event outbox contracts on the MongoDB-wire server at MONGODB_URI (FerretDB in
+ * The storage and notification outbox contracts on the MongoDB-wire server at MONGODB_URI (FerretDB in
  * dev and CI). Every test gets its own database `herald_test_<random>`, dropped afterwards. An
  * unreachable server fails the tests: it is infrastructure to start, not a reason to skip.
  */

@@ -399,7 +399,7 @@ async function main(): Promise<void> {
       await channels.enqueue(channel, [delivery(0)]);
       await until('the breaker half-open after its pause', async () => ((await channels.breaker!(channel))?.state === 'half_open' ? true : undefined));
       await channels.enqueue(channel, [delivery(3)]);
-      const handle = client.workflow.getHandle(workflowIds.webhookChannel(channel));
+      const handle = client.workflow.getHandle(workflowIds.notificationChannel(channel));
       await handle.result();
       const outcomes = (await notifyStorage.deliveries.list({ accountId: ACCOUNT, page: 1, limit: 50 })).items.filter((r) => r.channel === 'webhook').map((r) => r.outcome).reverse();
       if (outcomes.join() !== 'failed,failed,skipped,delivered') throw new Error(`unexpected delivery outcomes ${outcomes.join()}`);
@@ -476,7 +476,7 @@ async function main(): Promise<void> {
       const delivered = (n: number) => until(`${n} deliveries to the moved channel`, async () =>
         ((await notifyStorage.deliveries.list({ accountId: ACCOUNT, page: 1, limit: 50 })).items.filter((r) => r.channel === 'profile_webhook' && r.outcome === 'delivered').length >= n ? true : undefined));
       const legacy = await client.workflow.signalWithStart('webhookChannelWorkflow', {
-        workflowId: workflowIds.webhookChannel(channel),
+        workflowId: workflowIds.notificationChannel(channel),
         taskQueue,
         args: [{ channelId: channel, breaker: { failureThreshold: 2, pauseMs: 3000 }, attemptTimeoutMs: 60_000, heartbeatTimeoutMs: 5000, idleMs: 60_000, batch: 20 }],
         signal: 'deliver',

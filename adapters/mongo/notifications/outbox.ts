@@ -9,7 +9,7 @@ export interface StoredEvent {
   deliveryKey: string;
   event: HeraldEvent;
   createdAt: Date;
-  /** Set by the webhook deliverer once the event is handed to every channel. */
+  /** Set by the notification dispatcher once the event is handed to every channel. */
   deliveredAt: Date | null;
   /** While pending: the hour of createdAt (`YYYY-MM-DDTHH`), the dispatcher's equality key. */
   pk?: string;

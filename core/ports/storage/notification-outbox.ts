@@ -9,7 +9,7 @@ export interface OutboxEvent {
 }
 
 /**
- * The reading side of the event outbox (the writing side is the Notifier port): the dispatcher
+ * The reading side of the notification outbox (the writing side is the Notifier port): the dispatcher
  * takes events not yet handed to their channels, oldest first, and marks each one handed.
  */
 export interface NotificationOutboxRepository {

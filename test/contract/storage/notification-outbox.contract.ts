@@ -13,7 +13,7 @@ export interface OutboxUnderTest {
  * delivery key, so a retried activity emits once, and events come back in the order emitted.
  */
 export function notificationOutboxContract(name: string, make: MakeRepository<OutboxUnderTest>): void {
-  describe(`Event outbox contract: ${name}`, () => {
+  describe(`Notification outbox contract: ${name}`, () => {
     let outbox: OutboxUnderTest;
     freshForEachTest(make, (repository) => {
       outbox = repository;

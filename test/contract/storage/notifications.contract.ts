@@ -38,7 +38,7 @@ function matches(r: DeliveryAttemptRecord, f: Partial<NotificationDeliveryLogQue
 /**
  * What every adapter of the notification repositories must show: settings (one document per
  * account), profile webhooks, the delivery log (filters, newest first, pages, expiry) and the
- * reading side of the event outbox (pending oldest first, handed once, cleanup).
+ * reading side of the notification outbox (pending oldest first, handed once, cleanup).
  */
 export function notificationStorageContract(name: string, make: MakeRepository<NotificationStorage>): void {
   describe(`Notification storage contract: ${name}`, () => {
