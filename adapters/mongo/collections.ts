@@ -23,13 +23,13 @@ export const COLLECTIONS = {
   queueSettings: 'queue_settings',
   /** One document per taken place of a queue slot: `_id` = account|profile|slot|place. */
   queueSlots: 'queue_slots',
-  /** The event outbox (adapters/mongo/event-outbox.ts). */
+  /** The notification outbox (adapters/mongo/notifications/outbox.ts). */
   events: 'events',
-  /** Notification settings, one document per operator account (adapters/mongo/notification-settings.ts). */
+  /** Notification settings, one document per operator account (adapters/mongo/notifications/settings.ts). */
   notificationSettings: 'notification_settings',
   /** Per-profile webhooks, `_id` = account|profile. */
   profileWebhooks: 'profile_webhooks',
-  /** The delivery log: one document per attempt, expiring (adapters/mongo/delivery-log.ts). */
+  /** The delivery log: one document per attempt, expiring (adapters/mongo/notifications/delivery-log.ts). */
   deliveryAttempts: 'delivery_attempts',
 } as const;
 

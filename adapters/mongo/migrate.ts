@@ -7,8 +7,8 @@ import {
   backfillAnalyticsSnapshot, backfillPostMetrics, POST_METRICS_COLLECTION, postMetricsCounterDeltas,
 } from './analytics-history';
 import { expiryList } from './expiry-list';
-import { backfillDeliveryAttempt, deliveryAttemptCounterDeltas } from './delivery-log';
-import { backfillEvent } from './event-outbox';
+import { backfillDeliveryAttempt, deliveryAttemptCounterDeltas } from './notifications/delivery-log';
+import { backfillEvent } from './notifications/outbox';
 import { backfillExpiryHour } from './hour-sweep';
 import { CONNECT_LINKS } from './connect-links';
 import { CONNECT_SESSIONS } from './connect-sessions';

@@ -15,7 +15,7 @@ import type { LifecycleSettings } from '../../core/domain/connection-lifecycle';
 import type { Metrics } from '../../core/ports/metrics';
 import type { Logger } from 'pino';
 import type { MediaJobApi } from './routes/media-jobs';
-import type { NotificationDeps } from '../../core/usecases/notifications';
+import type { NotificationDeps } from '../../core/usecases/notifications/deps';
 import type { ConnectStorage } from '../../core/ports/connect-storage';
 import type { ConnectLinkOptions } from '../../core/usecases/connect-links';
 import type { AnalyticsApi } from './routes/analytics';
@@ -49,7 +49,7 @@ export interface ApiDeps {
   mediaProbe: MediaProbe;
   mediaFetcher: MediaFetcher;
   mediaUrls: { verify(id: string, exp: string | undefined, sig: string | undefined): boolean };
-  /** The event outbox: connection events of connects and disconnects made through the API. */
+  /** The notification outbox: connection events of connects and disconnects made through the API. */
   notifier?: Notifier;
   /** Refresh-ahead workflows (started on connect, ended on disconnect) and pause workflows (ended by a reconnect). */
   refreshes?: ConnectionRefreshes;

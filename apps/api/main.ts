@@ -1,5 +1,5 @@
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
-import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
+import { createMongoNotificationOutbox } from '../../adapters/mongo/notifications/outbox';
 import { lifecycleWiring } from '../shared/lifecycle';
 import { createAuthFailureGuard, createRequestRateLimiter } from '../../adapters/redis/rate-limit';
 import { createRedisResultCache } from '../../adapters/redis/cache';
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     mediaProbe: media.probe,
     mediaFetcher: media.fetcher,
     mediaUrls: media.signer,
-    notifier: await createMongoEventOutbox(mongo.db),
+    notifier: await createMongoNotificationOutbox(mongo.db),
     ...lifecycleWiring(temporal.client, config),
     mediaJobs: {
       ...mediaJobs, ids: randomIds, clock: systemClock,

@@ -1,6 +1,8 @@
 import type { OperatorAccount } from '../../core/domain/operator';
 import { mediaConsumption } from '../../core/usecases/media-jobs';
-import { listDeliveries, redeliver, type NotificationDeps } from '../../core/usecases/notifications';
+import { redeliver } from '../../core/usecases/notifications/delivery';
+import { listDeliveries } from '../../core/usecases/notifications/delivery-log';
+import type { NotificationDeps } from '../../core/usecases/notifications/deps';
 import type { MediaUsageRepository } from '../../core/ports/storage/media-usage';
 import type { Clock } from '../../core/ports/system';
 import type { ResealReport } from '../../adapters/mongo/reseal';

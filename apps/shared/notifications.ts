@@ -2,13 +2,13 @@ import type { Db } from 'mongodb';
 import type { Client } from '@temporalio/client';
 import type { Storage } from '../../core/ports/storage';
 import type { SecretBox } from '../../core/ports/system';
-import type { NotificationDeps } from '../../core/usecases/notifications';
+import type { NotificationDeps } from '../../core/usecases/notifications/deps';
 import { createMongoNotificationStorage } from '../../adapters/mongo/notifications';
-import { createNotificationSenders } from '../../adapters/notify/senders';
-import { createWebhookUrlGuard } from '../../adapters/notify/url-guard';
+import { createNotificationSenders } from '../../adapters/notifications/senders';
+import { createWebhookUrlGuard } from '../../adapters/notifications/url-guard';
 import { AllowList } from '../../adapters/net/destination';
-import { webhookCrypto } from '../../adapters/notify/signature';
-import { createTemporalChannelQueue } from '../../adapters/temporal/webhook-channels';
+import { webhookCrypto } from '../../adapters/notifications/signature';
+import { createTemporalNotificationChannelQueue } from '../../adapters/temporal/notification-channels';
 import { randomIds, systemClock } from '../../adapters/crypto/node-crypto';
 import type { HeraldConfig } from './config';
 
@@ -26,7 +26,7 @@ export async function buildNotifications(config: HeraldConfig, db: Db, storage: 
     clock: systemClock,
     retentionMs: n.retentionMs,
     eventRetentionMs: n.eventRetentionMs,
-    queue: createTemporalChannelQueue(temporal, {
+    queue: createTemporalNotificationChannelQueue(temporal, {
       // The notify pool's queue (runs started on the publishing queue before it existed move there at their next delivery).
       taskQueue: n.taskQueue,
       timing: {

@@ -320,7 +320,7 @@ const notifications = section('Notifications', {
   HERALD_WEBHOOK_CHANNEL_IDLE_MS: positive(HOUR, { defaultText: n('_MS', HOUR), meaning: 'A channel workflow with nothing to do and a closed breaker ends after this.' }),
   HERALD_NOTIFY_TELEGRAM_BOT_TOKEN: optional({ meaning: 'The bot that sends Telegram notifications; without it the Telegram channel cannot be turned on (400 `telegram_not_configured`).' }),
   HERALD_NOTIFY_TELEGRAM_API_BASE: text('https://api.telegram.org', { meaning: 'The Telegram Bot API the notifications use.' }),
-  HERALD_NOTIFY_POLL_MS: positive(1_000, { defaultText: n('_MS', 1_000), meaning: 'How often the worker reads the event outbox.' }),
+  HERALD_NOTIFY_POLL_MS: positive(1_000, { defaultText: n('_MS', 1_000), meaning: 'How often the worker reads the notification outbox.' }),
   HERALD_DELIVERY_LOG_RETENTION_MS: optionalPositive({ meaning: 'How long delivery attempts are kept, in milliseconds: the older spelling, which wins when set.' }),
   HERALD_DELIVERY_LOG_RETENTION_DAYS: positive(30, { defaultText: '30', meaning: 'How long delivery attempts are kept, in days.' }),
   HERALD_EVENT_RETENTION_DAYS: positive(30, { defaultText: '30', meaning: 'How long events handed to their channels are kept (a redelivery needs its event), in days.' }),

@@ -8,7 +8,7 @@ import { buildMedia, buildPlatforms, buildSecretBox, connectMongo, connectRecord
 import { onShutdown } from '../shared/shutdown';
 import { createHttpServer } from '../api/http-server';
 import { createWeb } from './server';
-import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
+import { createMongoNotificationOutbox } from '../../adapters/mongo/notifications/outbox';
 import { lifecycleWiring } from '../shared/lifecycle';
 import { startObservability } from '../shared/observability';
 import { mongoReady, temporalReady } from '../shared/readiness';
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     pkce: s256Pkce,
     log,
     // Connects and disconnects made on the page are lifecycle transitions: events, refresh-ahead, pauses.
-    notifier: await createMongoEventOutbox(mongo.db),
+    notifier: await createMongoNotificationOutbox(mongo.db),
     ...lifecycleWiring(temporal.client, config),
   }, {
     publicBaseUrl: config.web.publicBaseUrl,

@@ -50,7 +50,7 @@ export interface WebhookCrypto {
 }
 
 /** Hands deliveries to their channel's breaker workflow (`webhook:<channel id>`), in order. */
-export interface ChannelQueue {
+export interface NotificationChannelQueue {
   enqueue(channelId: string, deliveries: Array<{ deliveryId: string; eventKey: string }>): Promise<void>;
   /** The channel's breaker state, or null when its workflow is not running. */
   breaker?(channelId: string): Promise<BreakerView | null>;

@@ -16,8 +16,8 @@ export const WORKFLOW_TYPES = {
   connectionRefresh: 'connectionRefreshWorkflow',
   /** Bundled apart (workflows/media-job.workflow.ts) for the media task queue's worker. */
   mediaJob: 'mediaJobWorkflow',
-  /** The circuit breaker and delivery queue of one notification channel. */
-  webhookChannel: 'webhookChannelWorkflow',
+  /** The circuit breaker and delivery queue of one notification channel (the type keeps its first name: recorded). */
+  notificationChannel: 'webhookChannelWorkflow',
   /** The daily analytics snapshot of every connected account (the analytics task queue). */
   analyticsSnapshots: 'analyticsSnapshotsWorkflow',
 } as const;
@@ -82,7 +82,7 @@ export const workflowIds = {
   /** One run per media-processing job. */
   mediaJob: (jobId: string): string => `media:${jobId}`,
   /** The breaker of one notification channel (`<account>:webhook`, `<account>:profile:<username>`, `<account>:telegram`, …). */
-  webhookChannel: (channelId: string): string => `webhook:${channelId}`,
+  notificationChannel: (channelId: string): string => `webhook:${channelId}`,
   /** The one snapshot schedule of a deployment, named by its task queue (test stacks share a Temporal). */
   analyticsSnapshots: (taskQueue: string): string => `analytics-snapshots:${taskQueue}`,
 };

@@ -18,7 +18,7 @@ import type { Clock } from '../ports/system';
 export interface LifecycleDeps {
   storage: Pick<Storage, 'connectedAccounts'> & Partial<Pick<Storage, 'operators'>>;
   clock: Clock;
-  /** The event outbox: each transition's event, once (its delivery key is the transition). */
+  /** The notification outbox: each transition's event, once (its delivery key is the transition). */
   notifier?: Notifier;
   /** Refresh-ahead workflows: started on connect, ended on disconnect. */
   refreshes?: ConnectionRefreshes;

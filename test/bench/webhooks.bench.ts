@@ -1,5 +1,5 @@
 /**
- * Webhooks: `BENCH_EVENTS` events (1,000) written into the event outbox at once (as upload
+ * Webhooks: `BENCH_EVENTS` events (1,000) written into the notification outbox at once (as upload
  * activities and the connect page write them), fanned out by the worker's dispatcher to the
  * breaker workflows of `BENCH_WEBHOOK_ACCOUNTS` accounts (10), each with its webhook on one
  * loopback receiver that answers 200 at once. Printed: deliveries per second (first event written
@@ -11,8 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
-import { toOutboxEventDoc } from '../../adapters/mongo/event-outbox';
-import { verifyWebhook } from '../../adapters/notify/signature';
+import { toOutboxEventDoc } from '../../adapters/mongo/notifications/outbox';
+import { verifyWebhook } from '../../adapters/notifications/signature';
 import type { HeraldEvent } from '../../core/ports/notifications';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import { describeEnvironment, envInt, harness, heading, ms, onCleanup, runMain, say, summarize, table } from './support';

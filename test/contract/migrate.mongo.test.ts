@@ -6,8 +6,8 @@ import { analyticsListsStep, MIGRATION_STEPS, notificationListsStep, MIGRATIONS,
 import { createMongoUploads } from '../../adapters/mongo/uploads';
 import { createMongoPostMetricsCaptures, POST_METRICS_COLLECTION, postMetricsDocument } from '../../adapters/mongo/analytics-history';
 import { aCapture } from './storage/analytics-history.contract';
-import { createMongoDeliveryLog } from '../../adapters/mongo/delivery-log';
-import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
+import { createMongoNotificationDeliveryLog } from '../../adapters/mongo/notifications/delivery-log';
+import { createMongoNotificationOutbox } from '../../adapters/mongo/notifications/outbox';
 import type { UploadRequest } from '../../core/domain/upload';
 import { anUpload, at } from '../support/mothers';
 
@@ -183,11 +183,11 @@ it('migrates delivery attempts and events of the previous version: listed, pendi
   const reports = await migrate(db, counters);
 
   expect(reports.find((r) => r.id === notificationListsStep.id)).toMatchObject({ status: 'done', changed: 4, counted: 3 });
-  const log = await createMongoDeliveryLog(db);
+  const log = await createMongoNotificationDeliveryLog(db);
   const page = await log.list({ accountId: 'acct-n', page: 1, limit: 10 });
   expect(page.items.map((r) => r.id)).toEqual(['a1', 'a2']);
   expect(await db.collection('delivery_attempts').countDocuments({})).toBe(2);
-  const outbox = await createMongoEventOutbox(db);
+  const outbox = await createMongoNotificationOutbox(db);
   expect((await outbox.pending(10)).map((e) => e.key)).toEqual(['k1']);
 });
 

@@ -1,10 +1,10 @@
 import { MongoClient, type Db, type Document } from 'mongodb';
 import { bucketReadBound } from '../../adapters/mongo/bucket-list';
-import { createMongoDeliveryLog, deliveryAttemptCounterDeltas, toDeliveryAttemptDoc } from '../../adapters/mongo/delivery-log';
-import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
+import { createMongoNotificationDeliveryLog, deliveryAttemptCounterDeltas, toDeliveryAttemptDoc } from '../../adapters/mongo/notifications/delivery-log';
+import { createMongoNotificationOutbox } from '../../adapters/mongo/notifications/outbox';
 import { createMongoOAuthStates } from '../../adapters/mongo/oauth-states';
 import { hourBucket, listCountersFor } from '../../adapters/mongo/list-counters';
-import type { DeliveryAttemptRecord, DeliveryLogRepository } from '../../core/ports/storage/delivery-log';
+import type { DeliveryAttemptRecord, NotificationDeliveryLogRepository } from '../../core/ports/storage/notification-delivery-log';
 import { anUploadCompletedEvent } from '../support/mothers';
 import { MONGODB_URI, testDatabaseName } from '../support/mongo-db';
 
@@ -72,7 +72,7 @@ describe('bounded reads on FerretDB (mongo only)', () => {
   });
 
   describe('the delivery log', () => {
-    let log: DeliveryLogRepository;
+    let log: NotificationDeliveryLogRepository;
     const attempt = (i: number, createdAt: Date): DeliveryAttemptRecord => ({
       id: `att_${String(i).padStart(5, '0')}`, accountId: 'acct-big', deliveryId: `dlv_${i % 500}`, eventKey: `k-${i}`,
       event: i % 4 === 0 ? 'social_account_connected' : 'upload_completed', channel: i % 3 === 0 ? 'telegram' : 'webhook',
@@ -83,7 +83,7 @@ describe('bounded reads on FerretDB (mongo only)', () => {
     const RECENT = 30;
 
     beforeAll(async () => {
-      log = await createMongoDeliveryLog(db);
+      log = await createMongoNotificationDeliveryLog(db);
       // 2,000 attempts 10 an hour over 200 hours a month ago, 30 in the last three hours.
       const old = Array.from({ length: OLD }, (_, i) => attempt(i, new Date(now.getTime() - 30 * 24 * HOUR + Math.floor(i / 10) * HOUR + (i % 10) * 60_000)));
       const recent = Array.from({ length: RECENT }, (_, i) => attempt(OLD + i, new Date(now.getTime() - 3 * HOUR + i * 6 * 60_000)));
@@ -155,9 +155,9 @@ describe('bounded reads on FerretDB (mongo only)', () => {
     }, 60_000);
   });
 
-  describe('the event outbox', () => {
+  describe('the notification outbox', () => {
     it('finds pending events without reading the handed ones, and cleans handed ones hour by hour', async () => {
-      const outbox = await createMongoEventOutbox(db);
+      const outbox = await createMongoNotificationOutbox(db);
       const events = db.collection('events');
       const base = now.getTime() - 100 * HOUR;
       await events.insertMany(Array.from({ length: 2000 }, (_, i) => {

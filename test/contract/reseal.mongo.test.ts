@@ -3,7 +3,7 @@ import { createAesSecretBox } from '../../adapters/crypto/node-crypto';
 import { createMongoAgentOAuthStore } from '../../adapters/mongo/agent-oauth';
 import { COLLECTIONS, type IdDoc } from '../../adapters/mongo/collections';
 import { createMongoConnectedAccounts } from '../../adapters/mongo/connected-accounts';
-import { createMongoNotificationSettings } from '../../adapters/mongo/notification-settings';
+import { createMongoNotificationSettings } from '../../adapters/mongo/notifications/settings';
 import { resealStoredSecrets } from '../../adapters/mongo/reseal';
 import { defaultNotificationSettings } from '../../core/domain/notifications';
 import { SEALED_FIELDS } from '../../core/domain/sealed-fields';

@@ -1,4 +1,4 @@
-import { createMemoryNotifier } from '../../adapters/memory/notifier';
+import { createMemoryNotifier } from '../../adapters/memory/notifications/notifier';
 import { createMemoryApiKeys } from '../../adapters/memory/api-keys';
 import { createMemoryConnectedAccounts } from '../../adapters/memory/connected-accounts';
 import { createMemoryOAuthStates } from '../../adapters/memory/oauth-states';
@@ -7,7 +7,7 @@ import { createMemoryProfiles } from '../../adapters/memory/profiles';
 import { createMemoryQueues } from '../../adapters/memory/queues';
 import { createMemoryUploads } from '../../adapters/memory/uploads';
 import { storageContracts } from './storage/contracts';
-import { eventOutboxContract } from './storage/event-outbox.contract';
+import { notificationOutboxContract } from './storage/notification-outbox.contract';
 import type { MakeRepository } from './storage/repository-under-test';
 
 const fresh = <R>(create: () => R): MakeRepository<R> => async () => ({ repository: create(), cleanup: async () => {} });
@@ -22,7 +22,7 @@ storageContracts('memory', {
   queues: fresh(createMemoryQueues),
 });
 
-eventOutboxContract('memory', fresh(() => {
+notificationOutboxContract('memory', fresh(() => {
   const notifier = createMemoryNotifier();
   return { notifier, emitted: async (accountId: string) => notifier.events.filter((e) => e.account_id === accountId) };
 }));

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { createMongoApiKeys } from '../../adapters/mongo/api-keys';
 import { createMongoConnectedAccounts } from '../../adapters/mongo/connected-accounts';
-import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
+import { createMongoNotificationOutbox } from '../../adapters/mongo/notifications/outbox';
 import { createMongoOAuthStates } from '../../adapters/mongo/oauth-states';
 import { createMongoOperatorAccounts } from '../../adapters/mongo/operator-accounts';
 import { createMongoProfiles } from '../../adapters/mongo/profiles';
@@ -11,11 +11,11 @@ import { createMongoStorage } from '../../adapters/mongo/storage';
 import { createMongoUploads } from '../../adapters/mongo/uploads';
 import { anUploadCompletedEvent } from '../support/mothers';
 import { storageContracts } from './storage/contracts';
-import { eventOutboxContract } from './storage/event-outbox.contract';
+import { notificationOutboxContract } from './storage/notification-outbox.contract';
 import type { MakeRepository } from './storage/repository-under-test';
 
 /**
- * The storage and event outbox contracts on the MongoDB-wire server at MONGODB_URI (FerretDB in
+ * The storage and notification outbox contracts on the MongoDB-wire server at MONGODB_URI (FerretDB in
  * dev and CI). Every test gets its own database `herald_test_<random>`, dropped afterwards. An
  * unreachable server fails the tests: it is infrastructure to start, not a reason to skip.
  */
@@ -69,8 +69,8 @@ storageContracts('mongo', {
   queues: inFreshDatabase(createMongoQueues),
 });
 
-eventOutboxContract('mongo', inFreshDatabase(async (db) => {
-  const notifier = await createMongoEventOutbox(db);
+notificationOutboxContract('mongo', inFreshDatabase(async (db) => {
+  const notifier = await createMongoNotificationOutbox(db);
   return { notifier, emitted: async (accountId: string) => (await notifier.list(accountId)).map((stored) => stored.event) };
 }));
 
@@ -158,8 +158,8 @@ describe('createMongoStorage (mongo only)', () => {
   });
 
   it('stores emitted events undelivered, with their delivery key and time, and creates the outbox indexes idempotently', async () => {
-    await createMongoEventOutbox(db);
-    const outbox = await createMongoEventOutbox(db);
+    await createMongoNotificationOutbox(db);
+    const outbox = await createMongoNotificationOutbox(db);
     const event = anUploadCompletedEvent({ account_id: 'acct-1' });
 
     await outbox.emit(event, 'k-1');

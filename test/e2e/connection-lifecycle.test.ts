@@ -5,7 +5,7 @@ import type { ConnectionEvent } from '../../core/ports/notifications';
 import type { Storage } from '../../core/ports/storage';
 import { workflowIds } from '../../core/ports/workflow-names';
 import { createMongoStorage } from '../../adapters/mongo/storage';
-import { createMongoEventOutbox } from '../../adapters/mongo/event-outbox';
+import { createMongoNotificationOutbox } from '../../adapters/mongo/notifications/outbox';
 import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
 import { clientVariables } from '../../adapters/platforms/kit/network';
 import { approveAuthorization } from '../../apps/sandbox/main';
@@ -46,7 +46,7 @@ async function startLifecycle(extraEnv: Record<string, string> = {}) {
   const temporal = { connection, client: new Client({ connection, namespace: 'default' }) };
   const mongo = await MongoClient.connect(stack.env.MONGODB_URI!, { serverSelectionTimeoutMS: 5000 });
   const storage = await createMongoStorage(mongo.db());
-  const outbox = await createMongoEventOutbox(mongo.db());
+  const outbox = await createMongoNotificationOutbox(mongo.db());
   const stored = async (): Promise<ConnectedAccount | null> => storage.connectedAccounts.find(accountId, PROFILE, 'tiktok');
   return {
     sim, openId: seeded.account.openId, stack, api, accountId, temporal, storage, stored,

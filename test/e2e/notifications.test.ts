@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { MongoClient, type Db } from 'mongodb';
-import { toOutboxEventDoc } from '../../adapters/mongo/event-outbox';
-import { verifyWebhook } from '../../adapters/notify/signature';
+import { toOutboxEventDoc } from '../../adapters/mongo/notifications/outbox';
+import { verifyWebhook } from '../../adapters/notifications/signature';
 import type { HeraldEvent } from '../../core/ports/notifications';
 import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
 import { startSlackWebhookSimulator, type SlackWebhookSimulator } from '../../ops/simulators/slack-webhook';

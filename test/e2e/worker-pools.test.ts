@@ -1,8 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { MongoClient, type Db } from 'mongodb';
-import { toOutboxEventDoc } from '../../adapters/mongo/event-outbox';
-import { webhookCrypto } from '../../adapters/notify/signature';
-import { CHANNEL_BATCH } from '../../adapters/temporal/webhook-channels';
+import { toOutboxEventDoc } from '../../adapters/mongo/notifications/outbox';
+import { webhookCrypto } from '../../adapters/notifications/signature';
+import { CHANNEL_BATCH } from '../../adapters/temporal/notification-channels';
 import { SIGNALS, WORKFLOW_TYPES, workflowIds } from '../../core/ports/workflow-names';
 import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
 import { apiClient, eventually, startStack, type Stack } from '../support/stack';
@@ -82,7 +82,7 @@ describe('worker pools in separate processes', () => {
     // upload_completed, written to the outbox by the publish worker, delivered by the notify worker.
     await receiver.waitFor(() => receiver.at('/pools').some((d) => event(d) === 'upload_completed'), 120_000, 'the upload_completed event');
 
-    const channel = await client.workflow.getHandle(workflowIds.webhookChannel(`${accountId}:webhook`)).describe();
+    const channel = await client.workflow.getHandle(workflowIds.notificationChannel(`${accountId}:webhook`)).describe();
     expect(channel.taskQueue).toBe(notifyQueue());
   });
 
@@ -97,8 +97,8 @@ describe('worker pools in separate processes', () => {
       { event: 'social_account_connected', status: 'connected', account_id: accountId, user_email: 'pools@herald.dev', platform: 'x', account_name: 'old', profile_username: 'legacy', created_at: new Date().toISOString() },
       key, new Date(), new Date(),
     ));
-    const legacy = await client.workflow.signalWithStart(WORKFLOW_TYPES.webhookChannel, {
-      workflowId: workflowIds.webhookChannel(profileChannel),
+    const legacy = await client.workflow.signalWithStart(WORKFLOW_TYPES.notificationChannel, {
+      workflowId: workflowIds.notificationChannel(profileChannel),
       taskQueue: publishQueue(),
       // The input and the one-argument signal of the release before the notify pool.
       args: [{ channelId: profileChannel, breaker: { failureThreshold: 5, pauseMs: 60_000 }, attemptTimeoutMs: 60_000 * CHANNEL_BATCH, heartbeatTimeoutMs: 2000, idleMs: 3600_000, batch: CHANNEL_BATCH }],

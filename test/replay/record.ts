@@ -25,7 +25,7 @@ import type { PlatformAdapter } from '../../core/ports/platform';
 import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
 import { workflowIds } from '../../core/ports/workflow-names';
 import { createMemoryStorage } from '../../adapters/memory/storage';
-import { createMemoryNotifier } from '../../adapters/memory/notifier';
+import { createMemoryNotifier } from '../../adapters/memory/notifications/notifier';
 import { createAesSecretBox, systemClock } from '../../adapters/crypto/node-crypto';
 import { createPlatformRegistry } from '../../adapters/platforms/registry';
 import { createTemporalUploadRunner } from '../../adapters/temporal/upload-runner';
@@ -41,8 +41,8 @@ import { noMedia } from '../support/media-access';
 import { aConnectedAccount, anOperator, anUpload, aProfile, sealedCredentialsOf } from '../support/mothers';
 import { historyToJSON } from './history-json';
 import { createMemoryNotificationStorage } from '../../adapters/memory/notifications';
-import { webhookCrypto } from '../../adapters/notify/signature';
-import { createTemporalChannelQueue } from '../../adapters/temporal/webhook-channels';
+import { webhookCrypto } from '../../adapters/notifications/signature';
+import { createTemporalNotificationChannelQueue } from '../../adapters/temporal/notification-channels';
 import { createNotificationActivities } from '../../workflows/activities/notifications';
 import type { NotificationSenders, SendOutcome } from '../../core/ports/notification-channels';
 import { anUploadCompletedEvent } from '../support/mothers';
@@ -192,7 +192,7 @@ async function main(): Promise<void> {
     storage, notifications: notifyStorage, senders, guard: { vet: async () => {} }, crypto: webhookCrypto, secrets,
     ids: { next: (prefix?: string) => `${prefix ?? 'id'}_${randomBytes(6).toString('hex')}` }, clock: systemClock, retentionMs: 3600_000,
   };
-  const channels = createTemporalChannelQueue(client, { taskQueue, timing: { failureThreshold: 2, pauseMs: 3000, receiverTimeoutMs: 5000, heartbeatTimeoutMs: 5000, idleMs: 1000 } });
+  const channels = createTemporalNotificationChannelQueue(client, { taskQueue, timing: { failureThreshold: 2, pauseMs: 3000, receiverTimeoutMs: 5000, heartbeatTimeoutMs: 5000, idleMs: 1000 } });
 
   // Media jobs: real ffmpeg over a scratch media store, on the recorder's media task queue (its own
   // worker and bundle, as the `media` pool runs them); outputs expire 2 s after the job ends.
@@ -399,7 +399,7 @@ async function main(): Promise<void> {
       await channels.enqueue(channel, [delivery(0)]);
       await until('the breaker half-open after its pause', async () => ((await channels.breaker!(channel))?.state === 'half_open' ? true : undefined));
       await channels.enqueue(channel, [delivery(3)]);
-      const handle = client.workflow.getHandle(workflowIds.webhookChannel(channel));
+      const handle = client.workflow.getHandle(workflowIds.notificationChannel(channel));
       await handle.result();
       const outcomes = (await notifyStorage.deliveries.list({ accountId: ACCOUNT, page: 1, limit: 50 })).items.filter((r) => r.channel === 'webhook').map((r) => r.outcome).reverse();
       if (outcomes.join() !== 'failed,failed,skipped,delivered') throw new Error(`unexpected delivery outcomes ${outcomes.join()}`);
@@ -476,14 +476,14 @@ async function main(): Promise<void> {
       const delivered = (n: number) => until(`${n} deliveries to the moved channel`, async () =>
         ((await notifyStorage.deliveries.list({ accountId: ACCOUNT, page: 1, limit: 50 })).items.filter((r) => r.channel === 'profile_webhook' && r.outcome === 'delivered').length >= n ? true : undefined));
       const legacy = await client.workflow.signalWithStart('webhookChannelWorkflow', {
-        workflowId: workflowIds.webhookChannel(channel),
+        workflowId: workflowIds.notificationChannel(channel),
         taskQueue,
         args: [{ channelId: channel, breaker: { failureThreshold: 2, pauseMs: 3000 }, attemptTimeoutMs: 60_000, heartbeatTimeoutMs: 5000, idleMs: 60_000, batch: 20 }],
         signal: 'deliver',
         signalArgs: [[delivery(0)]],
       });
       await delivered(1);
-      const routed = createTemporalChannelQueue(client, { taskQueue: notifyQueue, timing: { failureThreshold: 2, pauseMs: 3000, receiverTimeoutMs: 5000, heartbeatTimeoutMs: 5000, idleMs: 1000 } });
+      const routed = createTemporalNotificationChannelQueue(client, { taskQueue: notifyQueue, timing: { failureThreshold: 2, pauseMs: 3000, receiverTimeoutMs: 5000, heartbeatTimeoutMs: 5000, idleMs: 1000 } });
       await routed.enqueue(channel, [delivery(1)]);
       await delivered(2);
       const moved = client.workflow.getHandle(legacy.workflowId);
@@ -519,7 +519,7 @@ async function main(): Promise<void> {
     store: mediaStore,
     publish: { storage, mediaJobs, operators: storage.operators, probe: createFfprobe({ pathOf: mediaStore.pathOf }), hasher: sha256KeyHasher, platforms, runner, ids: mediaIds, clock: systemClock },
   }));
-  const notifyWorker = await workerFor(notifyQueue, require.resolve('../../workflows/webhook-channel.workflow'), createNotificationActivities(notificationDeps));
+  const notifyWorker = await workerFor(notifyQueue, require.resolve('../../workflows/notification-channel.workflow'), createNotificationActivities(notificationDeps));
   const dir = path.join(HISTORIES, label);
   await notifyWorker.runUntil(() => mediaWorker.runUntil(() => worker.runUntil(async () => {
     const recorded = await Promise.all(chosen.map(async (name) => {

@@ -4,7 +4,7 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundle
 import { WORKFLOW_TYPES } from '../../core/ports/workflow-names';
 import * as publishWorkflows from '../../workflows/index';
 import * as mediaWorkflows from '../../workflows/media-job.workflow';
-import * as notifyWorkflows from '../../workflows/webhook-channel.workflow';
+import * as notifyWorkflows from '../../workflows/notification-channel.workflow';
 import * as analyticsWorkflows from '../../workflows/analytics-snapshots.workflow';
 import { historyFromJSON } from './history-json';
 
@@ -34,7 +34,7 @@ const workflowTypeOf = (file: string) =>
 const BUNDLES = [
   { pool: 'publish', path: require.resolve('../../workflows/index'), exports: publishWorkflows as Record<string, unknown> },
   { pool: 'media', path: require.resolve('../../workflows/media-job.workflow'), exports: mediaWorkflows as Record<string, unknown> },
-  { pool: 'notify', path: require.resolve('../../workflows/webhook-channel.workflow'), exports: notifyWorkflows as Record<string, unknown> },
+  { pool: 'notify', path: require.resolve('../../workflows/notification-channel.workflow'), exports: notifyWorkflows as Record<string, unknown> },
   { pool: 'analytics', path: require.resolve('../../workflows/analytics-snapshots.workflow'), exports: analyticsWorkflows as Record<string, unknown> },
 ];
 const bundlesOf = (type: string | undefined) => BUNDLES.filter((b) => type !== undefined && typeof b.exports[type] === 'function');

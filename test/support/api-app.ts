@@ -16,8 +16,8 @@ import { createApi } from '../../apps/api/server';
 import { createHttpServer } from '../../apps/api/http-server';
 import { aWorld } from './world';
 import { createMemoryNotificationStorage } from '../../adapters/memory/notifications';
-import { webhookCrypto } from '../../adapters/notify/signature';
-import type { NotificationStorage } from '../../core/usecases/notifications';
+import { webhookCrypto } from '../../adapters/notifications/signature';
+import type { NotificationStorage } from '../../core/usecases/notifications/deps';
 import { createMemoryConnectStorage } from '../../adapters/memory/connect-storage';
 
 export interface HttpAnswer {

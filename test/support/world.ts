@@ -1,5 +1,5 @@
 import { createMemoryStorage } from '../../adapters/memory/storage';
-import { createMemoryNotifier } from '../../adapters/memory/notifier';
+import { createMemoryNotifier } from '../../adapters/memory/notifications/notifier';
 import { createMemoryDuplicateWindow } from '../../adapters/memory/duplicate-window';
 import { createInlineUploadRunner } from '../../adapters/memory/upload-runner';
 import { createPlatformRegistry } from '../../adapters/platforms/registry';

@@ -1,5 +1,5 @@
 import { createMemoryStorage } from '../../adapters/memory/storage';
-import { createMemoryNotifier } from '../../adapters/memory/notifier';
+import { createMemoryNotifier } from '../../adapters/memory/notifications/notifier';
 import { createPlatformRegistry } from '../../adapters/platforms/registry';
 import { createAesSecretBox, randomIds } from '../../adapters/crypto/node-crypto';
 import { canTransition, connectionGeneration, DEFAULT_LIFECYCLE_SETTINGS, transitionDeliveryKey, type LifecycleSettings } from '../../core/domain/connection-lifecycle';

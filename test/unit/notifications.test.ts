@@ -4,10 +4,13 @@ import { createMemoryStorage } from '../../adapters/memory/storage';
 import type { NotificationSenders, SendOutcome, WebhookRequest } from '../../core/ports/notification-channels';
 import type { ConnectionEvent } from '../../core/ports/notifications';
 import { loadConfig } from '../../apps/shared/config';
-import {
-  cleanupNotifications, deliverBatch, deleteWebhook, dispatchPendingEvents, deliverToChannel, getNotifications, listDeliveries, redeliver, requireAccountPrincipal,
-  rotateWebhookSecret, saveNotifications, saveProfileWebhook, sendTestNotification, type NotificationDeps,
-} from '../../core/usecases/notifications';
+import { cleanupNotifications } from '../../core/usecases/notifications/cleanup';
+import { deliverBatch, deliverToChannel, redeliver, sendTestNotification } from '../../core/usecases/notifications/delivery';
+import { listDeliveries } from '../../core/usecases/notifications/delivery-log';
+import { requireAccountPrincipal, type NotificationDeps } from '../../core/usecases/notifications/deps';
+import { dispatchPendingEvents } from '../../core/usecases/notifications/dispatch';
+import { saveProfileWebhook } from '../../core/usecases/notifications/profile-webhooks';
+import { deleteWebhook, getNotifications, rotateWebhookSecret, saveNotifications } from '../../core/usecases/notifications/settings';
 import { defaultNotificationSettings, maskedSlackUrl, type NotificationSettings } from '../../core/domain/notifications';
 import { anOperator, anUploadCompletedEvent, aProfile, T0 } from '../support/mothers';
 import { sealedUnbound } from '../support/legacy-seal';

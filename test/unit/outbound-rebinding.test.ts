@@ -7,7 +7,7 @@ import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createUrlMediaFetcher } from '../../adapters/media/url-fetcher';
 import { AllowList, type Resolver } from '../../adapters/net/destination';
 import { outboundFetch } from '../../adapters/net/outbound-http';
-import { createNotificationSenders } from '../../adapters/notify/senders';
+import { createNotificationSenders } from '../../adapters/notifications/senders';
 import { exchangeJson } from '../../adapters/platforms/kit/http';
 import { instanceFetch } from '../../adapters/platforms/kit/instance';
 import { tracedFetch } from '../../adapters/platforms/kit/traced-fetch';

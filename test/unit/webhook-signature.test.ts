@@ -1,4 +1,4 @@
-import { signWebhook, verifyWebhook, webhookCrypto } from '../../adapters/notify/signature';
+import { signWebhook, verifyWebhook, webhookCrypto } from '../../adapters/notifications/signature';
 
 /** The vector was computed outside Herald: printf '%s' '<ts>.<body>' | openssl dgst -sha256 -hmac '<secret>'. */
 const SECRET = 'whsec_fixed_vector_secret';

@@ -10,9 +10,9 @@ describe('worker pool registry', () => {
     const notify = POOLS.find((p) => p.name === 'notify')!;
     expect(notify.taskQueue(config)).toBe('acme-notify');
     expect(notify.taskQueue(loadConfig({ HERALD_NOTIFY_TASK_QUEUE: 'alerts' }))).toBe('alerts');
-    expect(notify.workflows).toEqual(['webhookChannel']);
+    expect(notify.workflows).toEqual(['notificationChannel']);
     // The channel workflow runs in the notify pool; publish only drains runs an older release started there.
-    expect(POOLS.filter((p) => p.workflows.includes('webhookChannel')).map((p) => p.name)).toEqual(['notify']);
+    expect(POOLS.filter((p) => p.workflows.includes('notificationChannel')).map((p) => p.name)).toEqual(['notify']);
   });
 
   it('selects notify alone, with its own concurrency', () => {

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
-import { deliverBatch, recordSkipped, type NotificationDeps } from '../../core/usecases/notifications';
-import type { DeliveryOutcome } from '../../core/ports/storage/delivery-log';
+import { deliverBatch, recordSkipped } from '../../core/usecases/notifications/delivery';
+import type { NotificationDeps } from '../../core/usecases/notifications/deps';
+import type { DeliveryOutcome } from '../../core/ports/storage/notification-delivery-log';
 
 /**
  * The activities of the notification channel workflow (their names are recorded in workflow

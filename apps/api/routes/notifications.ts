@@ -1,9 +1,10 @@
 import type Router from '@koa/router';
 import { notFound } from '../../../core/domain/errors';
-import {
-  deleteProfileWebhook, deleteWebhook, getNotifications, getProfileWebhook, listDeliveries, redeliver, requireAccountPrincipal, rotateWebhookSecret,
-  saveNotifications, saveProfileWebhook, sendTestNotification, type NotificationDeps,
-} from '../../../core/usecases/notifications';
+import { redeliver, sendTestNotification } from '../../../core/usecases/notifications/delivery';
+import { listDeliveries } from '../../../core/usecases/notifications/delivery-log';
+import { requireAccountPrincipal, type NotificationDeps } from '../../../core/usecases/notifications/deps';
+import { deleteProfileWebhook, getProfileWebhook, saveProfileWebhook } from '../../../core/usecases/notifications/profile-webhooks';
+import { deleteWebhook, getNotifications, rotateWebhookSecret, saveNotifications } from '../../../core/usecases/notifications/settings';
 import { bodyFields, single } from '../input';
 import type { AppState } from '../deps';
 import { mount } from '../catalogue/mount';

@@ -7,7 +7,7 @@ import type { Storage } from '../../../core/ports/storage';
 import { createTemporalUploadRunner } from '../../../adapters/temporal/upload-runner';
 import { createTemporalAccountPauses } from '../../../adapters/temporal/account-pauses';
 import { createTemporalCheckpointProbes } from '../../../adapters/temporal/checkpoint-probes';
-import { createMongoEventOutbox } from '../../../adapters/mongo/event-outbox';
+import { createMongoNotificationOutbox } from '../../../adapters/mongo/notifications/outbox';
 import { systemClock } from '../../../adapters/crypto/node-crypto';
 import { startPendingReconciler } from '../reconciler';
 import { createConnectionRefreshActivities } from '../../../workflows/activities/connection-refresh';
@@ -57,7 +57,7 @@ export const publishPool: WorkerPool = {
   async start(ctx) {
     const { config, mongo } = ctx;
     const queue = config.temporal.taskQueue;
-    const notifier = await createMongoEventOutbox(mongo.db);
+    const notifier = await createMongoNotificationOutbox(mongo.db);
     const lifecycle = lifecycleWiring(ctx.temporal, config);
     const notifications = await buildNotifications(config, mongo.db, mongo.storage, ctx.secrets, ctx.temporal);
     const worker = await Worker.create({

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { deliveryAttemptCounterDeltas, deliveryLists, toDeliveryAttemptDoc } from '../../../adapters/mongo/delivery-log';
+import { deliveryAttemptCounterDeltas, deliveryLists, toDeliveryAttemptDoc } from '../../../adapters/mongo/notifications/delivery-log';
 import { sumDeltas, type CounterDelta } from '../../../adapters/mongo/list-counters';
 import { COLLECTIONS } from '../../../adapters/mongo/collections';
 import type { ChannelKind } from '../../../core/domain/notifications';
-import type { DeliveryAttemptRecord, DeliveryOutcome, DeliveryTrigger } from '../../../core/ports/storage/delivery-log';
+import type { DeliveryAttemptRecord, DeliveryOutcome, DeliveryTrigger } from '../../../core/ports/storage/notification-delivery-log';
 import type { MeasuredRequest, ScaleList, SeedContext, SeededAccount } from './plugin';
 
 /**

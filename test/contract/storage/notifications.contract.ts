@@ -1,5 +1,6 @@
-import { listDeliveries, type NotificationDeps, type NotificationStorage } from '../../../core/usecases/notifications';
-import type { DeliveryAttemptRecord, DeliveryLogQuery, DeliveryOutcome } from '../../../core/ports/storage/delivery-log';
+import { listDeliveries } from '../../../core/usecases/notifications/delivery-log';
+import type { NotificationDeps, NotificationStorage } from '../../../core/usecases/notifications/deps';
+import type { DeliveryAttemptRecord, NotificationDeliveryLogQuery, DeliveryOutcome } from '../../../core/ports/storage/notification-delivery-log';
 import { defaultNotificationSettings, type ChannelKind } from '../../../core/domain/notifications';
 import { anOperator, anUploadCompletedEvent, at } from '../../support/mothers';
 import { freshForEachTest, type MakeRepository } from './repository-under-test';
@@ -28,7 +29,7 @@ function fiftyAttempts(): DeliveryAttemptRecord[] {
 
 const newestFirst = (a: DeliveryAttemptRecord, b: DeliveryAttemptRecord) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
-function matches(r: DeliveryAttemptRecord, f: Partial<DeliveryLogQuery>): boolean {
+function matches(r: DeliveryAttemptRecord, f: Partial<NotificationDeliveryLogQuery>): boolean {
   return (f.event === undefined || r.event === f.event) && (f.channel === undefined || r.channel === f.channel) && (f.outcome === undefined || r.outcome === f.outcome)
     && (f.deliveryId === undefined || r.deliveryId === f.deliveryId)
     && (f.since === undefined || r.createdAt >= f.since) && (f.until === undefined || r.createdAt < f.until);
@@ -37,7 +38,7 @@ function matches(r: DeliveryAttemptRecord, f: Partial<DeliveryLogQuery>): boolea
 /**
  * What every adapter of the notification repositories must show: settings (one document per
  * account), profile webhooks, the delivery log (filters, newest first, pages, expiry) and the
- * reading side of the event outbox (pending oldest first, handed once, cleanup).
+ * reading side of the notification outbox (pending oldest first, handed once, cleanup).
  */
 export function notificationStorageContract(name: string, make: MakeRepository<NotificationStorage>): void {
   describe(`Notification storage contract: ${name}`, () => {
@@ -47,10 +48,10 @@ export function notificationStorageContract(name: string, make: MakeRepository<N
     });
 
     /** Every page of a list by cursor, limit 7: the ids in order and the distinct totals seen. */
-    const walk = async (f: Partial<DeliveryLogQuery>) => {
+    const walk = async (f: Partial<NotificationDeliveryLogQuery>) => {
       const ids: string[] = [];
       const totals = new Set<number>();
-      let after: DeliveryLogQuery['after'];
+      let after: NotificationDeliveryLogQuery['after'];
       for (let pages = 0; pages < 20; pages += 1) {
         const page = await s.deliveries.list({ accountId: 'acct-1', page: 1, limit: 7, ...f, ...(after ? { after } : {}) });
         ids.push(...page.items.map((r) => r.id));
@@ -125,7 +126,7 @@ export function notificationStorageContract(name: string, make: MakeRepository<N
       const rows = fiftyAttempts();
       for (const r of rows) await s.deliveries.insert(r);
       await s.deliveries.insert(anAttempt({ id: 'other-account', accountId: 'acct-2', createdAt: at(30) }));
-      const filters: Array<Partial<DeliveryLogQuery>> = [
+      const filters: Array<Partial<NotificationDeliveryLogQuery>> = [
         { outcome: 'failed' }, { channel: 'telegram' }, { event: 'social_account_connected' },
         { event: 'upload_completed', channel: 'webhook' }, { event: 'upload_completed', outcome: 'delivered' }, { channel: 'slack', outcome: 'skipped' },
         { event: 'upload_completed', channel: 'webhook', outcome: 'failed' },
@@ -146,7 +147,7 @@ export function notificationStorageContract(name: string, make: MakeRepository<N
       const rows = fiftyAttempts();
       for (const r of rows) await s.deliveries.insert(r);
       const expected = [...rows].sort(newestFirst).map((r) => r.id);
-      const page = (n: number, q: Partial<DeliveryLogQuery> = {}) => s.deliveries.list({ accountId: 'acct-1', page: n, limit: 7, ...q });
+      const page = (n: number, q: Partial<NotificationDeliveryLogQuery> = {}) => s.deliveries.list({ accountId: 'acct-1', page: n, limit: 7, ...q });
       const first = await page(1);
       expect(first.items.map((r) => r.id)).toEqual(expected.slice(0, 7));
       const middle = await page(4);
@@ -204,7 +205,7 @@ export function notificationStorageContract(name: string, make: MakeRepository<N
       for (let i = 0; i < 20; i += 1) {
         await s.deliveries.insert(anAttempt({ id: `e${String(i).padStart(2, '0')}`, createdAt: at(i), expiresAt: at(60 + i * 20), outcome: i % 2 ? 'failed' : 'delivered' }));
       }
-      const left = async (q: Partial<DeliveryLogQuery> = {}) => {
+      const left = async (q: Partial<NotificationDeliveryLogQuery> = {}) => {
         const page = await s.deliveries.list({ accountId: 'acct-1', page: 1, limit: 100, ...q });
         return { ids: page.items.map((r) => r.id), total: page.total };
       };

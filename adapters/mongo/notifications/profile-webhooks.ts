@@ -1,12 +1,12 @@
 import type { Db } from 'mongodb';
-import type { ProfileWebhook } from '../../core/domain/notifications';
-import type { ProfileWebhookRepository } from '../../core/ports/storage/profile-webhooks';
-import { COLLECTIONS, clean, retryDuplicateUpsert, strip, type IdDoc } from './collections';
+import type { ProfileWebhook } from '../../../core/domain/notifications';
+import type { NotificationProfileWebhookRepository } from '../../../core/ports/storage/notification-profile-webhooks';
+import { COLLECTIONS, clean, retryDuplicateUpsert, strip, type IdDoc } from '../collections';
 
 const idOf = (accountId: string, profileUsername: string) => `${accountId}|${profileUsername}`;
 
 /** Profile webhooks, `_id` = `<account>|<profile>`: equality lookups only. */
-export async function createMongoProfileWebhooks(db: Db): Promise<ProfileWebhookRepository> {
+export async function createMongoNotificationProfileWebhooks(db: Db): Promise<NotificationProfileWebhookRepository> {
   const col = db.collection<IdDoc>(COLLECTIONS.profileWebhooks);
   return {
     async get(accountId, profileUsername) {

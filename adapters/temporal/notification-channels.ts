@@ -1,11 +1,11 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { BreakerView, ChannelQueue } from '../../core/ports/notification-channels';
+import type { BreakerView, NotificationChannelQueue } from '../../core/ports/notification-channels';
 import { QUERIES, SIGNALS, WORKFLOW_TYPES, workflowIds, type SignalArgs } from '../../core/ports/workflow-names';
 
 /** Deliveries one activity makes in a row (the workflow's batch). */
 export const CHANNEL_BATCH = 20;
 
-export interface WebhookChannelTiming {
+export interface NotificationChannelTiming {
   failureThreshold: number;
   pauseMs: number;
   /** The receiver timeout; an attempt may take it plus a margin. */
@@ -14,7 +14,7 @@ export interface WebhookChannelTiming {
   idleMs: number;
 }
 
-/** The workflow's input, as workflows/webhook-channel.workflow.ts declares it (kept in step by the type check of its tests). */
+/** The workflow's input, as workflows/notification-channel.workflow.ts declares it (kept in step by the type check of its tests). */
 interface ChannelInput {
   channelId: string;
   breaker: { failureThreshold: number; pauseMs: number };
@@ -31,7 +31,7 @@ interface ChannelInput {
  * queue (a running run keeps the queue it started on until the routed signal moves it). Thresholds and durations are
  * the workflow's input (configuration), so tests run the breaker in seconds.
  */
-export function createTemporalChannelQueue(client: Client, opts: { taskQueue: string; timing: WebhookChannelTiming }): ChannelQueue {
+export function createTemporalNotificationChannelQueue(client: Client, opts: { taskQueue: string; timing: NotificationChannelTiming }): NotificationChannelQueue {
   const input = (channelId: string): ChannelInput => ({
     channelId,
     breaker: { failureThreshold: opts.timing.failureThreshold, pauseMs: opts.timing.pauseMs },
@@ -46,8 +46,8 @@ export function createTemporalChannelQueue(client: Client, opts: { taskQueue: st
   });
   return {
     async enqueue(channelId, deliveries) {
-      await client.workflow.signalWithStart<(input: ChannelInput) => Promise<void>, SignalArgs['deliver']>(WORKFLOW_TYPES.webhookChannel, {
-        workflowId: workflowIds.webhookChannel(channelId),
+      await client.workflow.signalWithStart<(input: ChannelInput) => Promise<void>, SignalArgs['deliver']>(WORKFLOW_TYPES.notificationChannel, {
+        workflowId: workflowIds.notificationChannel(channelId),
         taskQueue: opts.taskQueue,
         args: [input(channelId)],
         signal: SIGNALS.deliver,
@@ -57,7 +57,7 @@ export function createTemporalChannelQueue(client: Client, opts: { taskQueue: st
     },
     async breaker(channelId): Promise<BreakerView | null> {
       try {
-        const handle = client.workflow.getHandle(workflowIds.webhookChannel(channelId));
+        const handle = client.workflow.getHandle(workflowIds.notificationChannel(channelId));
         const view = await handle.query<{ state: BreakerView['state']; consecutive_failures: number; paused_until: string | null }>(QUERIES.breaker);
         return { state: view.state, consecutive_failures: view.consecutive_failures, paused_until: view.paused_until };
       } catch (err) {
@@ -68,7 +68,7 @@ export function createTemporalChannelQueue(client: Client, opts: { taskQueue: st
     },
     async resume(channelId) {
       try {
-        await client.workflow.getHandle(workflowIds.webhookChannel(channelId)).signal<SignalArgs['resume']>(SIGNALS.resume);
+        await client.workflow.getHandle(workflowIds.notificationChannel(channelId)).signal<SignalArgs['resume']>(SIGNALS.resume);
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err;
       }

@@ -30,7 +30,7 @@ export interface DeliveryAttemptRecord {
   expiresAt: Date;
 }
 
-export interface DeliveryLogQuery {
+export interface NotificationDeliveryLogQuery {
   accountId: string;
   event?: string;
   channel?: ChannelKind;
@@ -46,14 +46,14 @@ export interface DeliveryLogQuery {
   after?: PagePosition;
 }
 
-export interface DeliveryLogRepository {
+export interface NotificationDeliveryLogRepository {
   insert(record: DeliveryAttemptRecord): Promise<void>;
   /**
    * One page of the account's attempts, newest first (createdAt, then id), filtered; its total and
    * where the next page starts (`next`, absent on the last page). The adapters read the attempts
    * of the page, not every attempt of the account (docs/storage/lists.md).
    */
-  list(query: DeliveryLogQuery): Promise<ListPage<DeliveryAttemptRecord>>;
+  list(query: NotificationDeliveryLogQuery): Promise<ListPage<DeliveryAttemptRecord>>;
   /** The newest attempt of a delivery id of the account (equality lookup of that delivery's attempts), or null. */
   latest(accountId: string, deliveryId: string): Promise<DeliveryAttemptRecord | null>;
   /** Periodic cleanup: removes attempts past their expiry (`expiresAt <= now`). Returns how many went. */

@@ -9,10 +9,10 @@ export interface OutboxEvent {
 }
 
 /**
- * The reading side of the event outbox (the writing side is the Notifier port): the dispatcher
+ * The reading side of the notification outbox (the writing side is the Notifier port): the dispatcher
  * takes events not yet handed to their channels, oldest first, and marks each one handed.
  */
-export interface EventOutboxRepository {
+export interface NotificationOutboxRepository {
   /**
    * Up to `limit` events not yet handed to their channels, oldest first (by the hour of their
    * creation; within an hour in stored order). Reads a bounded number of events, not the outbox.

@@ -1,9 +1,9 @@
-import type { HeraldEvent, Notifier } from '../../core/ports/notifications';
-import type { EventOutboxRepository, OutboxEvent } from '../../core/ports/storage/event-outbox';
-import { copy } from './values';
+import type { HeraldEvent, Notifier } from '../../../core/ports/notifications';
+import type { NotificationOutboxRepository, OutboxEvent } from '../../../core/ports/storage/notification-outbox';
+import { copy } from '../values';
 
 /** The outbox in memory, both sides: emit (Notifier) and the dispatcher's reads. */
-export function createMemoryEventOutbox(clock: { now(): Date } = { now: () => new Date() }): Notifier & EventOutboxRepository & { events(): HeraldEvent[] } {
+export function createMemoryNotificationOutbox(clock: { now(): Date } = { now: () => new Date() }): Notifier & NotificationOutboxRepository & { events(): HeraldEvent[] } {
   const stored = new Map<string, OutboxEvent & { handedAt: Date | null }>();
   return {
     async emit(event: HeraldEvent, deliveryKey: string) {

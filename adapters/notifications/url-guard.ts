@@ -5,7 +5,7 @@ import { DestinationRefused, resolveDestination, type DestinationRules } from '.
 /**
  * The SSRF rules when an address is saved: http(s) only, no credentials in the URL, and a host
  * that resolves only to public addresses (unless its host and port are allow-listed). Checked
- * again at every delivery (adapters/notify/http-post.ts), since DNS may answer differently later.
+ * again at every delivery (adapters/notifications/http-post.ts), since DNS may answer differently later.
  */
 export function createWebhookUrlGuard(rules: DestinationRules): WebhookUrlGuard {
   return {

@@ -1,11 +1,11 @@
 import type { Db, Document } from 'mongodb';
-import type { PagePosition } from '../../core/domain/page-cursor';
-import type { DeliveryAttemptRecord, DeliveryLogQuery, DeliveryLogRepository } from '../../core/ports/storage/delivery-log';
-import type { ListPage } from '../../core/ports/storage/uploads';
-import { bucketPage, bucketsOf } from './bucket-list';
-import { COLLECTIONS, ensureIndexes, fromIdDoc, toIdDoc } from './collections';
-import { expiryHour, expirySweep, type HourSweepOptions } from './hour-sweep';
-import { hourBucket, listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
+import type { PagePosition } from '../../../core/domain/page-cursor';
+import type { DeliveryAttemptRecord, NotificationDeliveryLogQuery, NotificationDeliveryLogRepository } from '../../../core/ports/storage/notification-delivery-log';
+import type { ListPage } from '../../../core/ports/storage/uploads';
+import { bucketPage, bucketsOf } from '../bucket-list';
+import { COLLECTIONS, ensureIndexes, fromIdDoc, toIdDoc } from '../collections';
+import { expiryHour, expirySweep, type HourSweepOptions } from '../hour-sweep';
+import { hourBucket, listCountersFor, type CounterDelta, type ListCounters } from '../list-counters';
 
 /**
  * The delivery log's lists (docs/storage/lists.md, "The delivery log"). Every attempt is in the
@@ -83,7 +83,7 @@ const fromDoc = (d: Document): DeliveryAttemptRecord => {
 const positionOf = (r: DeliveryAttemptRecord) => ({ t: r.createdAt.getTime(), id: r.id });
 const newestFirst = (a: DeliveryAttemptRecord, b: DeliveryAttemptRecord) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
-function matches(r: DeliveryAttemptRecord, q: DeliveryLogQuery): boolean {
+function matches(r: DeliveryAttemptRecord, q: NotificationDeliveryLogQuery): boolean {
   return (q.event === undefined || r.event === q.event)
     && (q.channel === undefined || r.channel === q.channel)
     && (q.outcome === undefined || r.outcome === q.outcome)
@@ -92,7 +92,7 @@ function matches(r: DeliveryAttemptRecord, q: DeliveryLogQuery): boolean {
 }
 
 /** A page of records already in memory (the attempts of one delivery), newest first, page or cursor form. */
-export function pageOfAttempts(records: DeliveryAttemptRecord[], q: Pick<DeliveryLogQuery, 'page' | 'limit' | 'after'>): ListPage<DeliveryAttemptRecord> {
+export function pageOfAttempts(records: DeliveryAttemptRecord[], q: Pick<NotificationDeliveryLogQuery, 'page' | 'limit' | 'after'>): ListPage<DeliveryAttemptRecord> {
   const all = [...records].sort(newestFirst);
   const limit = Math.max(0, Math.floor(q.limit));
   let from = Math.max(0, (Math.max(1, Math.floor(q.page)) - 1) * limit);
@@ -112,7 +112,7 @@ export function pageOfAttempts(records: DeliveryAttemptRecord[], q: Pick<Deliver
  * update one document. Lists in hour buckets with per-writer counters (above); expiry is `xh`
  * plus the worker's hour-by-hour cleanup (FerretDB has no TTL indexes).
  */
-export async function createMongoDeliveryLog(db: Db, opts: { counters?: ListCounters; sweep?: HourSweepOptions } = {}): Promise<DeliveryLogRepository> {
+export async function createMongoNotificationDeliveryLog(db: Db, opts: { counters?: ListCounters; sweep?: HourSweepOptions } = {}): Promise<NotificationDeliveryLogRepository> {
   const counters = opts.counters ?? await listCountersFor(db);
   const col = db.collection<Document>(COLLECTIONS.deliveryAttempts);
   await ensureIndexes(col, [

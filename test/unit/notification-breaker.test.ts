@@ -6,7 +6,7 @@ function run(state: BreakerState, results: boolean[], at: number): BreakerState 
   return results.reduce((s, ok) => afterAttempt(s, ok, at, config), state);
 }
 
-describe('webhook circuit breaker transitions', () => {
+describe('notification channel circuit breaker transitions', () => {
   it('stays closed below the threshold and counts consecutive failures', () => {
     const s = run(CLOSED, [false, false, false, false], 1000);
     expect(s).toEqual({ consecutiveFailures: 4, pausedUntil: null });

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNotificationSenders } from '../../adapters/notify/senders';
-import { createWebhookUrlGuard } from '../../adapters/notify/url-guard';
+import { createNotificationSenders } from '../../adapters/notifications/senders';
+import { createWebhookUrlGuard } from '../../adapters/notifications/url-guard';
 import { AllowList } from '../../adapters/net/destination';
-import { postOnce } from '../../adapters/notify/http-post';
-import { verifyWebhook } from '../../adapters/notify/signature';
+import { postOnce } from '../../adapters/notifications/http-post';
+import { verifyWebhook } from '../../adapters/notifications/signature';
 import { startSlackWebhookSimulator, type SlackWebhookSimulator } from '../../ops/simulators/slack-webhook';
 import { startTelegramSimulator, type TelegramSimulator } from '../../ops/simulators/telegram';
 

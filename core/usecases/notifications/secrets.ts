@@ -1,6 +1,6 @@
-import type { NotificationSettings } from '../domain/notifications';
-import { SEALED_FIELDS } from '../domain/sealed-fields';
-import type { SecretBox } from '../ports/system';
+import type { NotificationSettings } from '../../domain/notifications';
+import { SEALED_FIELDS } from '../../domain/sealed-fields';
+import type { SecretBox } from '../../ports/system';
 
 /**
  * The sealed fields of an account's notification settings: the webhook signing secret and the

@@ -1,18 +1,20 @@
-import type { ChannelQueue } from '../../core/ports/notification-channels';
-import { cleanupNotifications, dispatchPendingEvents, type NotificationDeps } from '../../core/usecases/notifications';
+import type { NotificationChannelQueue } from '../../core/ports/notification-channels';
+import { cleanupNotifications } from '../../core/usecases/notifications/cleanup';
+import type { NotificationDeps } from '../../core/usecases/notifications/deps';
+import { dispatchPendingEvents } from '../../core/usecases/notifications/dispatch';
 
 const BATCH = 100;
 
 /**
- * Reads the event outbox and hands each event to its channels' breaker workflows (at least once:
+ * Reads the notification outbox and hands each event to its channels' breaker workflows (at least once:
  * an event is marked handed only after every channel has it). A full batch is followed at once by
  * the next; otherwise the outbox is read again after `pollMs`. A round reads at most BATCH pending
- * events, by the hour keys of the pending ones (adapters/mongo/event-outbox.ts), never the handed
+ * events, by the hour keys of the pending ones (adapters/mongo/notifications/outbox.ts), never the handed
  * history. Also removes delivery attempts and handed events past retention every
  * `cleanupIntervalMs`, hour by hour, a bounded amount per run (FerretDB has no TTL indexes).
  */
 export function startNotificationDispatcher(opts: {
-  deps: NotificationDeps & { queue: ChannelQueue };
+  deps: NotificationDeps & { queue: NotificationChannelQueue };
   log: (message: string, fields: Record<string, unknown>) => void;
   pollMs: number;
   cleanupIntervalMs: number;

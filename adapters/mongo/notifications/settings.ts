@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
-import type { NotificationSettings } from '../../core/domain/notifications';
-import type { NotificationSettingsRepository } from '../../core/ports/storage/notification-settings';
-import { COLLECTIONS, clean, strip, type IdDoc } from './collections';
+import type { NotificationSettings } from '../../../core/domain/notifications';
+import type { NotificationSettingsRepository } from '../../../core/ports/storage/notification-settings';
+import { COLLECTIONS, clean, strip, type IdDoc } from '../collections';
 
 /** Notification settings, `_id` = the account id: one document per account, written by the API only. */
 export async function createMongoNotificationSettings(db: Db): Promise<NotificationSettingsRepository> {

@@ -1,15 +1,15 @@
 import type { Db, Document } from 'mongodb';
-import type { HeraldEvent, Notifier } from '../../core/ports/notifications';
-import type { EventOutboxRepository, OutboxEvent } from '../../core/ports/storage/event-outbox';
-import { COLLECTIONS, isDuplicateKey, retryDuplicateUpsert } from './collections';
-import { createHourSweep, HOUR_SWEEPS, hourStart, nextHour, type HourSweepOptions } from './hour-sweep';
-import { hourBucket } from './list-counters';
+import type { HeraldEvent, Notifier } from '../../../core/ports/notifications';
+import type { NotificationOutboxRepository, OutboxEvent } from '../../../core/ports/storage/notification-outbox';
+import { COLLECTIONS, isDuplicateKey, retryDuplicateUpsert } from '../collections';
+import { createHourSweep, HOUR_SWEEPS, hourStart, nextHour, type HourSweepOptions } from '../hour-sweep';
+import { hourBucket } from '../list-counters';
 
 export interface StoredEvent {
   deliveryKey: string;
   event: HeraldEvent;
   createdAt: Date;
-  /** Set by the webhook deliverer once the event is handed to every channel. */
+  /** Set by the notification dispatcher once the event is handed to every channel. */
   deliveredAt: Date | null;
   /** While pending: the hour of createdAt (`YYYY-MM-DDTHH`), the dispatcher's equality key. */
   pk?: string;
@@ -68,7 +68,7 @@ export function backfillEvent(doc: Document): { $set: { pk: string } | { hh: str
  * A handed event drops `pk` and gets `hh` (the hour of the hand-over): the cleanup deletes by that
  * key hour by hour (adapters/mongo/hour-sweep.ts). Marking is one writer per document.
  */
-export async function createMongoEventOutbox(db: Db, opts: { sweep?: HourSweepOptions } = {}): Promise<Notifier & EventOutboxRepository & { list(accountId: string): Promise<StoredEvent[]> }> {
+export async function createMongoNotificationOutbox(db: Db, opts: { sweep?: HourSweepOptions } = {}): Promise<Notifier & NotificationOutboxRepository & { list(accountId: string): Promise<StoredEvent[]> }> {
   const events = db.collection<Document>(COLLECTIONS.events);
   const cursors = db.collection<Document>(HOUR_SWEEPS);
   await events.createIndex({ deliveryKey: 1 }, { unique: true });

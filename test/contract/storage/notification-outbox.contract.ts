@@ -12,8 +12,8 @@ export interface OutboxUnderTest {
  * What every Notifier must show (port: core/ports/notifications.ts): an emit is idempotent by its
  * delivery key, so a retried activity emits once, and events come back in the order emitted.
  */
-export function eventOutboxContract(name: string, make: MakeRepository<OutboxUnderTest>): void {
-  describe(`Event outbox contract: ${name}`, () => {
+export function notificationOutboxContract(name: string, make: MakeRepository<OutboxUnderTest>): void {
+  describe(`Notification outbox contract: ${name}`, () => {
     let outbox: OutboxUnderTest;
     freshForEachTest(make, (repository) => {
       outbox = repository;

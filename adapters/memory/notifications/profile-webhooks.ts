@@ -1,8 +1,8 @@
-import type { ProfileWebhook } from '../../core/domain/notifications';
-import type { ProfileWebhookRepository } from '../../core/ports/storage/profile-webhooks';
-import { copy, key } from './values';
+import type { ProfileWebhook } from '../../../core/domain/notifications';
+import type { NotificationProfileWebhookRepository } from '../../../core/ports/storage/notification-profile-webhooks';
+import { copy, key } from '../values';
 
-export function createMemoryProfileWebhooks(): ProfileWebhookRepository {
+export function createMemoryNotificationProfileWebhooks(): NotificationProfileWebhookRepository {
   const hooks = new Map<string, ProfileWebhook>();
   return {
     async get(accountId, profileUsername) {

@@ -1,8 +1,8 @@
-import type { DeliveryAttemptRecord, DeliveryLogRepository } from '../../core/ports/storage/delivery-log';
-import { compare, copy } from './values';
+import type { DeliveryAttemptRecord, NotificationDeliveryLogRepository } from '../../../core/ports/storage/notification-delivery-log';
+import { compare, copy } from '../values';
 
 /** Attempts in insertion order; reads sort newest first as the Mongo adapter does (createdAt, then id) and page alike (page or cursor form). */
-export function createMemoryDeliveryLog(): DeliveryLogRepository {
+export function createMemoryNotificationDeliveryLog(): NotificationDeliveryLogRepository {
   let rows: DeliveryAttemptRecord[] = [];
   const newestFirst = (a: DeliveryAttemptRecord, b: DeliveryAttemptRecord) => b.createdAt.getTime() - a.createdAt.getTime() || compare(b.id, a.id);
   return {

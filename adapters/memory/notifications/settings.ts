@@ -1,6 +1,6 @@
-import type { NotificationSettings } from '../../core/domain/notifications';
-import type { NotificationSettingsRepository } from '../../core/ports/storage/notification-settings';
-import { copy } from './values';
+import type { NotificationSettings } from '../../../core/domain/notifications';
+import type { NotificationSettingsRepository } from '../../../core/ports/storage/notification-settings';
+import { copy } from '../values';
 
 export function createMemoryNotificationSettings(): NotificationSettingsRepository {
   const byAccount = new Map<string, NotificationSettings>();

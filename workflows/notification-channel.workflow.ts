@@ -14,7 +14,7 @@ export interface ChannelDelivery {
   eventKey: string;
 }
 
-export interface WebhookChannelInput {
+export interface NotificationChannelInput {
   channelId: string;
   breaker: BreakerConfig;
   /** An attempt's time limit: the receiver timeout plus a margin. */
@@ -55,9 +55,12 @@ const workflowNow = (): number => Date.now();
  * One notification channel (`webhook:<channel id>`): its deliveries in order, one attempt each,
  * through the circuit breaker. Failed attempts count; at the threshold the channel pauses (a
  * movable timer, moved to now when the address changes); deliveries arriving during the pause are
- * logged as skipped and not retried; after it the next delivery is tried and one success closes it.
+ * logged as skipped and not retried; after it the next delivery is tried and one success closes it. *
+ * The notification channel workflow. Its function name is its Temporal workflow type
+ * (WORKFLOW_TYPES.notificationChannel), recorded in every history since the first release, when
+ * only webhooks had channels: it keeps that name, like the `webhook:` workflow ids.
  */
-export async function webhookChannelWorkflow(input: WebhookChannelInput): Promise<void> {
+export async function webhookChannelWorkflow(input: NotificationChannelInput): Promise<void> {
   const { deliverNotifications, recordSkippedNotifications } = proxyActivities<NotificationActivities>({
     startToCloseTimeout: input.attemptTimeoutMs,
     heartbeatTimeout: input.heartbeatTimeoutMs,

@@ -1,4 +1,4 @@
-import type { HeraldEvent, Notifier } from '../../core/ports/notifications';
+import type { HeraldEvent, Notifier } from '../../../core/ports/notifications';
 
 /** Keeps emitted events in memory, once per delivery key. For unit tests and local runs. */
 export function createMemoryNotifier(): Notifier & { events: HeraldEvent[] } {
