@@ -1,4 +1,4 @@
-import { addDays, captureKey, type AnalyticsSnapshot } from '../../core/domain/analytics-history';
+import { addDays, captureKey, type AnalyticsSnapshot, type ImpressionsMetrics } from '../../core/domain/analytics-history';
 import {
   dayOfYear, rangeValues, SERIES_DAYS, seriesFigures, yearOf, type SeriesName,
 } from '../../core/domain/analytics-series';
@@ -13,11 +13,12 @@ const seriesKey = (accountId: string, profileUsername: string, platform: string,
   [accountId, profileUsername, platform, year, name].join('\u0000');
 
 /** Snapshots and their year series in memory, with the Mongo adapter's keys and expiry. */
-export function createMemoryAnalyticsSnapshots(): AnalyticsSnapshotRepository {
+/** `impressions`: each network's default impressions metric (impressionsMetricsIn over the networks' descriptors). */
+export function createMemoryAnalyticsSnapshots(impressions: ImpressionsMetrics): AnalyticsSnapshotRepository {
   const rows = new Map<string, { snapshot: AnalyticsSnapshot; expiresAt: Date }>();
   const series = new Map<string, { values: Float64Array; expiresAt: Date }>();
   const write = (s: AnalyticsSnapshot, expiresAt: Date, replaced?: AnalyticsSnapshot['metrics']) => {
-    for (const [name, figure] of seriesFigures(s, replaced)) {
+    for (const [name, figure] of seriesFigures(s, impressions, replaced)) {
       const key = seriesKey(s.accountId, s.profileUsername, s.platform, yearOf(s.date), name);
       const year = series.get(key) ?? { values: new Float64Array(SERIES_DAYS).fill(NaN), expiresAt };
       year.values[dayOfYear(s.date)] = figure;

@@ -1,5 +1,5 @@
 import { Binary, type Collection, type Db, type Document } from 'mongodb';
-import { addDays, captureKey, type AnalyticsSnapshot } from '../../core/domain/analytics-history';
+import { addDays, captureKey, type AnalyticsSnapshot, type ImpressionsMetrics } from '../../core/domain/analytics-history';
 import {
   dayOfYear, rangeValues, SERIES_DAYS, SERIES_NAMES, seriesFigures, yearOf, yearSpans, type SeriesName,
 } from '../../core/domain/analytics-series';
@@ -181,7 +181,8 @@ const later = (a: unknown, b: Date): Date => (a instanceof Date && a > b ? a : b
  * collections' documents are in expiry lists (`xk`, adapters/mongo/expiry-list.ts), swept by the
  * analytics pool's periodic cleanup hour by hour, by equality.
  */
-export async function createMongoAnalyticsSnapshots(db: Db, opts: { concurrency?: number; counters?: ListCounters } = {}): Promise<AnalyticsSnapshotRepository> {
+/** `opts.impressions`: each network's default impressions metric (impressionsMetricsIn over the networks' descriptors). */
+export async function createMongoAnalyticsSnapshots(db: Db, opts: { impressions: ImpressionsMetrics; concurrency?: number; counters?: ListCounters }): Promise<AnalyticsSnapshotRepository> {
   const days = db.collection<IdDoc>(ANALYTICS_SNAPSHOTS_COLLECTION);
   const yearSeries = db.collection<IdDoc>(ANALYTICS_SERIES_COLLECTION);
   await ensureIndexes(days, [
@@ -234,7 +235,7 @@ export async function createMongoAnalyticsSnapshots(db: Db, opts: { concurrency?
         if (replaced?.xk !== doc.xk) await counters.add(storedExpiryDeltas(replaced, -1));
         // The year's series this day changes: the network's array of each read, changed and set
         // (the other networks' arrays are left as they are; the writes in one round trip).
-        const figures = [...seriesFigures(s, replaced?.metrics as AnalyticsSnapshot['metrics'] | undefined)];
+        const figures = [...seriesFigures(s, opts.impressions, replaced?.metrics as AnalyticsSnapshot['metrics'] | undefined)];
         const ids = figures.map(([name]) => seriesId(s.accountId, s.profileUsername, year, name));
         const field = `n.${s.platform}`;
         const current = await mapBounded(ids, concurrency, (id) => yearSeries.findOne({ _id: id }, { projection: { [field]: 1, expiresAt: 1, xk: 1 } }));
@@ -274,7 +275,7 @@ export async function createMongoAnalyticsSnapshots(db: Db, opts: { concurrency?
         const rebuilt = new Map<SeriesName, { networks: Map<Platform, Float64Array>; expiresAt: Date }>();
         for (const d of docs) {
           const s = fromDoc(d);
-          for (const [name, figure] of seriesFigures(s)) {
+          for (const [name, figure] of seriesFigures(s, opts.impressions)) {
             const row = rebuilt.get(name) ?? { networks: new Map<Platform, Float64Array>(), expiresAt: d.expiresAt as Date };
             const values = row.networks.get(s.platform) ?? emptyYear();
             values[dayOfYear(s.date)] = figure;

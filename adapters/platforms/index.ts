@@ -3,6 +3,7 @@
  * the environment wiring (apps/shared/platforms.ts) and the sandbox wiring (apps/sandbox) derive
  * from this list; adding a network is its folder and one line here.
  */
+import { impressionsMetricsIn } from '../../core/domain/analytics-history';
 import { bluesky } from './bluesky';
 import { devto } from './devto';
 import { discord } from './discord';
@@ -31,3 +32,6 @@ export const NETWORKS = [discord, telegram, bluesky, tiktok, instagram, threads,
   slack, wordpress, lemmy, nostr, googleBusiness, snapchat, mastodon, devto, hashnode, whop, listmonk] as const;
 
 export type NetworkId = (typeof NETWORKS)[number]['id'];
+
+/** Each network's default impressions metric, from the descriptors (what the snapshot repositories sum). */
+export const NETWORK_IMPRESSIONS = impressionsMetricsIn(NETWORKS.map((n) => n.descriptor));

@@ -97,6 +97,8 @@ export interface ApiOptions {
   uploadDir?: string;
   /** Connect links: lifetime and the web daemon's public address (access_url). */
   connectLinks?: ConnectLinkOptions;
+  /** HERALD_CHECK_RESPONSES (the test tiers): every answer checked against its declared schema (catalogue/response-check.ts). */
+  checkResponses?: boolean;
 }
 
 export interface AppState {

@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   };
   deps.connectionCache?.follow(changeFeed);
   deps.profileCache?.follow(changeFeed);
-  const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, uploadDir: media.store.stagingDir, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl, connectLinks: { ttlMs: config.web.connectLinkTtlMs, webBaseUrl: config.web.publicBaseUrl } });
+  const app = createApi(timing ? timing.instrument(deps) : deps, { namespace: config.namespace, syncTimeoutMs: config.api.syncTimeoutMs, trustProxy: config.api.trustProxy, maxUploadBytes: config.media.maxBytes, uploadDir: media.store.stagingDir, duplicateWindowMs: config.api.duplicateWindowMs, statusCacheMs: config.api.statusCacheMs, publicBaseUrl: config.media.publicBaseUrl, connectLinks: { ttlMs: config.web.connectLinkTtlMs, webBaseUrl: config.web.publicBaseUrl }, checkResponses: config.checkResponses });
 
   // Synchronous uploads may hold a request for up to a minute.
   const server = createHttpServer(app, { requestTimeoutMs: config.api.syncTimeoutMs + 30_000, ...(timing ? { wrap: timing.handler } : {}) });

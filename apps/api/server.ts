@@ -25,6 +25,8 @@ import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
 import { analyticsHistoryRoutes } from './routes/analytics-history';
 import { analyticsRoutes } from './routes/analytics';
 import { mount } from './catalogue/mount';
+import { OPERATIONS } from './catalogue';
+import { responseChecks } from './catalogue/response-check';
 import { getMe } from './catalogue/account';
 import { documentRoutes } from './routes/documents';
 import { connectionReads } from './connection-reads';
@@ -128,6 +130,7 @@ export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
   if (deps.notifications) notificationRoutes(router, deps.notifications, ns);
   if (deps.analyticsHistory) analyticsHistoryRoutes(router, { ...deps, analyticsHistory: deps.analyticsHistory }, ns);
   profileByUsernameRoute(router, deps, ns);
+  if (options.checkResponses) app.use(responseChecks(OPERATIONS, deps.log));
   app.use(router.routes());
   // 405 with Allow; errorMiddleware writes the JSON body.
   app.use(router.allowedMethods());

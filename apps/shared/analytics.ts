@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type Redis from 'ioredis';
 import { createMongoAnalyticsSnapshots, createMongoPostMetricsCaptures } from '../../adapters/mongo/analytics-history';
+import { NETWORK_IMPRESSIONS } from '../../adapters/platforms';
 import { createRedisResultCache } from '../../adapters/redis/cache';
 import { createRequestRateLimiter } from '../../adapters/redis/rate-limit';
 import type { HeraldConfig } from './config';
@@ -8,7 +9,7 @@ import type { HeraldConfig } from './config';
 /** The analytics history's repositories (both daemons). */
 export async function buildAnalyticsStorage(config: HeraldConfig, db: Db) {
   return {
-    snapshots: await createMongoAnalyticsSnapshots(db, { concurrency: config.analyticsHistory.readConcurrency }),
+    snapshots: await createMongoAnalyticsSnapshots(db, { impressions: NETWORK_IMPRESSIONS, concurrency: config.analyticsHistory.readConcurrency }),
     captures: await createMongoPostMetricsCaptures(db),
   };
 }

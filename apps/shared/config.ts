@@ -44,6 +44,8 @@ export interface HeraldConfig {
    * time went) and the worker logs the database commands it sends. Off in production.
    */
   debugTiming: boolean;
+  /** HERALD_CHECK_RESPONSES: the API checks its answers against the catalogue (test tiers). */
+  checkResponses: boolean;
   /** Logs, metrics, traces and the operator port (apps/shared/observability.ts). */
   observability: ObservabilityConfig;
   /** Which worker pools (task queues) this worker process runs, with their concurrency (apps/worker/pools.ts). */
@@ -224,6 +226,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       },
     },
     debugTiming: get('HERALD_DEBUG_TIMING'),
+    checkResponses: get('HERALD_CHECK_RESPONSES'),
     observability: loadObservability(env),
     workerPools: { selected: get('HERALD_WORKER_POOLS'), concurrency: settingFamily(env, 'HERALD_POOL_<NAME>_CONCURRENCY') },
     analyticsHistory: {

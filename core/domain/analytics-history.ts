@@ -20,25 +20,22 @@ export type HistoryMetric = (typeof HISTORY_METRICS)[number];
  */
 export const LEVEL_METRICS: readonly HistoryMetric[] = ['followers', 'following', 'video_count'];
 
-/**
- * The spec's default impressions metric per network, in preference order: "reach for facebook,
- * instagram, linkedin; impressions/views for youtube, tiktok, threads; impressions for x,
- * pinterest; score for reddit". Networks the spec does not name use impressions, then views.
- */
-export const DEFAULT_IMPRESSIONS_METRIC: Partial<Record<Platform, readonly string[]>> = {
-  facebook: ['reach'],
-  instagram: ['reach'],
-  linkedin: ['reach'],
-  youtube: ['views', 'impressions'],
-  tiktok: ['views', 'impressions'],
-  threads: ['views', 'impressions'],
-  x: ['impressions'],
-  pinterest: ['impressions'],
-  reddit: ['score'],
-};
-const FALLBACK_IMPRESSIONS: readonly string[] = ['impressions', 'views'];
+/** The default impressions metric of a network the spec does not name: impressions, then views. */
+export const FALLBACK_IMPRESSIONS: readonly string[] = ['impressions', 'views'];
 
-export const impressionsMetricsOf = (platform: Platform): readonly string[] => DEFAULT_IMPRESSIONS_METRIC[platform] ?? FALLBACK_IMPRESSIONS;
+/**
+ * Each network's default impressions metric, in preference order (its descriptor's
+ * `analytics.impressionsMetrics`, from the spec: "reach for facebook, instagram, linkedin;
+ * impressions/views for youtube, tiktok, threads; impressions for x, pinterest").
+ */
+export type ImpressionsMetrics = (platform: Platform) => readonly string[];
+
+/** The lookup over the networks' descriptors (FALLBACK_IMPRESSIONS for those that name none). */
+export function impressionsMetricsIn(descriptors: Iterable<{ id: Platform; analytics?: { impressionsMetrics?: readonly string[] } }>): ImpressionsMetrics {
+  const named = new Map<Platform, readonly string[]>();
+  for (const d of descriptors) if (d.analytics?.impressionsMetrics?.length) named.set(d.id, d.analytics.impressionsMetrics);
+  return (platform) => named.get(platform) ?? FALLBACK_IMPRESSIONS;
+}
 
 /** One day's metrics of one profile's account on one network. */
 export interface AnalyticsSnapshot {
@@ -140,8 +137,8 @@ export function parsePlatformFilter(raw: string): Platform[] {
 }
 
 /** The snapshot's figure for the network's default impressions metric (0 when it has none of them). */
-export function impressionsOf(s: AnalyticsSnapshot): number {
-  for (const name of impressionsMetricsOf(s.platform)) {
+export function impressionsOf(s: AnalyticsSnapshot, metrics: ImpressionsMetrics): number {
+  for (const name of metrics(s.platform)) {
     const v = s.metrics[name];
     if (typeof v === 'number') return v;
   }

@@ -8,7 +8,7 @@
  * says on which days a snapshot exists (what the breakdowns list). A year of a network's default
  * figure is therefore one array, whatever the number of days or metrics. Pure.
  */
-import { daysBetween, HISTORY_METRICS, impressionsOf, LEVEL_METRICS, type AnalyticsSnapshot, type HistoryMetric } from './analytics-history';
+import { daysBetween, HISTORY_METRICS, impressionsOf, LEVEL_METRICS, type AnalyticsSnapshot, type HistoryMetric, type ImpressionsMetrics } from './analytics-history';
 import type { Platform } from './platforms';
 
 /** Not a metric name (those are identifiers), so it never collides with one. */
@@ -30,8 +30,8 @@ export interface DailySeries {
  * metric it holds a number for. A series the day's earlier snapshot had and this one has not is
  * cleared for the day (NaN), so a replaced snapshot leaves nothing behind.
  */
-export function seriesFigures(s: AnalyticsSnapshot, replaced?: AnalyticsSnapshot['metrics']): Map<SeriesName, number> {
-  const out = new Map<SeriesName, number>([[IMPRESSIONS_SERIES, impressionsOf(s)]]);
+export function seriesFigures(s: AnalyticsSnapshot, impressions: ImpressionsMetrics, replaced?: AnalyticsSnapshot['metrics']): Map<SeriesName, number> {
+  const out = new Map<SeriesName, number>([[IMPRESSIONS_SERIES, impressionsOf(s, impressions)]]);
   for (const m of HISTORY_METRICS) {
     const v = s.metrics[m];
     if (typeof v === 'number' && Number.isFinite(v)) out.set(m, v);

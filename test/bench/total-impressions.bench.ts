@@ -23,11 +23,12 @@
  * followers,likes), BENCH_PUT_DAYS (14), BENCH_BREAKDOWN_PERCENT (10), BENCH_TIMING_REQUESTS (1000),
  * BENCH_IN_REQUESTS (5, one at a time: each is a scan), BENCH_SEED_CONCURRENCY (4 profiles in flight).
  */
+import { NETWORK_IMPRESSIONS } from '../../adapters/platforms';
 import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import Redis from 'ioredis';
 import { MongoClient, type Db } from 'mongodb';
-import { addDays, dayOf, HISTORY_METRICS, impressionsMetricsOf, type AnalyticsSnapshot, type HistoryMetric } from '../../core/domain/analytics-history';
+import { addDays, dayOf, HISTORY_METRICS, type AnalyticsSnapshot, type HistoryMetric } from '../../core/domain/analytics-history';
 import { IMPRESSIONS_SERIES, SERIES_DAYS, dayOfYear, yearSpans, type SeriesName } from '../../core/domain/analytics-series';
 import type { Platform } from '../../core/domain/platforms';
 import {
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
   }
 
   // The write path: the snapshot round's put (day document, then the year's series), timed.
-  const snapshots = await createMongoAnalyticsSnapshots(db);
+  const snapshots = await createMongoAnalyticsSnapshots(db, { impressions: NETWORK_IMPRESSIONS });
   const putMs: number[] = [];
   let expected = 0;
   for (let d = PUT_DAYS - 1; d >= 0; d -= 1) {
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
       const date = addDays(TODAY, -d);
       const metrics = Object.fromEntries(METRICS.map((m, k) => [m, 10 + d + k]));
       const s: AnalyticsSnapshot = { accountId: account.id, profileUsername: 'bench', platform, connectionId: `conn-${platform}`, date, metrics, capturedAt: new Date() };
-      expected += impressionsMetricsOf(platform).map((m) => metrics[m]).find((v) => typeof v === 'number') ?? 0;
+      expected += NETWORK_IMPRESSIONS(platform).map((m) => metrics[m]).find((v) => typeof v === 'number') ?? 0;
       const t0 = performance.now();
       await snapshots.put(s, new Date(Date.now() + 400 * 86_400_000));
       putMs.push(performance.now() - t0);
@@ -248,7 +249,7 @@ async function main(): Promise<void> {
   // The read alone, from this process: what the repository does (parallel _id gets) and the $in alternative.
   heading(`the read alone (driver): last_year of ${PLATFORMS.length} networks = ${YEARS.length} series documents`);
   const start = addDays(TODAY, -365);
-  const reads = await createMongoAnalyticsSnapshots(db);
+  const reads = await createMongoAnalyticsSnapshots(db, { impressions: NETWORK_IMPRESSIONS });
   const idsOf = (i: number) => YEARS.map((y) => seriesId(account.id, `profile-${(i * 7919) % PROFILES}`, y, IMPRESSIONS_SERIES));
   const alone: Array<[string, number, number, (i: number) => Promise<{ ok: boolean }>]> = [
     [`repository series(): ${YEARS.length} parallel _id gets, ${CONCURRENCY} clients`, 200, CONCURRENCY,

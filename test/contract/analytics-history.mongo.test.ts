@@ -1,3 +1,4 @@
+import { NETWORK_IMPRESSIONS } from '../../adapters/platforms';
 import { randomBytes } from 'node:crypto';
 import { BUCKET_QUERY_COST, bucketReadBound } from '../../adapters/mongo/bucket-list';
 import { Binary, MongoClient, type Db } from 'mongodb';
@@ -27,7 +28,7 @@ const inFreshDatabase = <R>(create: (db: Db) => Promise<R>): MakeRepository<R> =
   return { repository: await create(db), cleanup: async () => { await db.dropDatabase(); } };
 };
 
-analyticsSnapshotsContract('mongo', inFreshDatabase((db) => createMongoAnalyticsSnapshots(db)));
+analyticsSnapshotsContract('mongo', inFreshDatabase((db) => createMongoAnalyticsSnapshots(db, { impressions: NETWORK_IMPRESSIONS })));
 postMetricsCapturesContract('mongo', inFreshDatabase(createMongoPostMetricsCaptures));
 
 describe('Mongo analytics series: the stored shape and the rebuild from day documents (migration)', () => {
@@ -36,7 +37,7 @@ describe('Mongo analytics series: the stored shape and the rebuild from day docu
   afterEach(async () => { await db.dropDatabase(); });
 
   it('stores a year of one series as one document with a Binary per network, and rebuilds lost series from the day documents', async () => {
-    const snapshots = await createMongoAnalyticsSnapshots(db);
+    const snapshots = await createMongoAnalyticsSnapshots(db, { impressions: NETWORK_IMPRESSIONS });
     const far = new Date('2030-01-01T00:00:00Z');
     for (const [i, date] of ['2026-01-01', '2026-01-02', '2026-02-10'].entries()) {
       await snapshots.put(aSnapshot({ date, metrics: { reach: i + 1, followers: 50 } }), far);
@@ -62,7 +63,7 @@ describe('Mongo analytics series: the stored shape and the rebuild from day docu
   });
 
   it('keeps figures float32 cannot hold exactly (float64 then)', async () => {
-    const snapshots = await createMongoAnalyticsSnapshots(db);
+    const snapshots = await createMongoAnalyticsSnapshots(db, { impressions: NETWORK_IMPRESSIONS });
     const figures = [0.1, 16_777_217, 2 ** 40 + 1, 3];
     for (const [i, reach] of figures.entries()) await snapshots.put(aSnapshot({ date: `2026-05-0${i + 1}`, metrics: { reach } }), new Date('2030-01-01'));
     const [reach] = await snapshots.series('acct-1', 'alice', ['instagram'], ['reach'], '2026-05-01', '2026-05-04');
@@ -210,7 +211,7 @@ describe('Mongo analytics: what a read costs is bounded by its page, not by the 
     const counters = await listCountersFor(db);
     for (const d of postMetricsCounterDeltas(stored!)) expect(laneHours(await counters.hours(d.list), 'all')).toEqual([[hourBucket(d.at), 1]]);
 
-    const snapshots = await createMongoAnalyticsSnapshots(db);
+    const snapshots = await createMongoAnalyticsSnapshots(db, { impressions: NETWORK_IMPRESSIONS });
     const s = aSnapshot();
     await snapshots.put(s, far);
     const day = await db.collection(ANALYTICS_SNAPSHOTS_COLLECTION).findOne({});
@@ -226,7 +227,7 @@ describe('Mongo analytics: what a read costs is bounded by its page, not by the 
   });
 
   it('a 30-day and a 365-day series read are a few `_id` gets per series, whatever the days stored', async () => {
-    const snapshots = await createMongoAnalyticsSnapshots(db);
+    const snapshots = await createMongoAnalyticsSnapshots(db, { impressions: NETWORK_IMPRESSIONS });
     const platforms = ['instagram', 'x', 'tiktok'] as const;
     const docs = [];
     for (let i = 0; i < 400; i += 1) for (const platform of platforms) docs.push(snapshotDocument(aSnapshot({ platform, date: addDays('2025-03-01', i) }), far));
@@ -241,7 +242,7 @@ describe('Mongo analytics: what a read costs is bounded by its page, not by the 
   });
 
   it('the cleanup reads what expired (a day of snapshots), not the 4,000 kept', async () => {
-    const snapshots = await createMongoAnalyticsSnapshots(db);
+    const snapshots = await createMongoAnalyticsSnapshots(db, { impressions: NETWORK_IMPRESSIONS });
     const counters = await listCountersFor(db);
     const now = new Date('2026-06-01T12:00:00Z');
     const docs = [];

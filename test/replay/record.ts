@@ -10,6 +10,7 @@
  * Histories recorded by older code stay committed as long as runs of that code can be in flight
  * (a scheduled post can wait a year): the replay test replays them all against today's bundle.
  */
+import { NETWORK_IMPRESSIONS } from '../../adapters/platforms';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -238,7 +239,7 @@ async function main(): Promise<void> {
   }
 
   // Analytics snapshots: instagram and x measure their accounts (fake capability), a page of one connection per activity.
-  const snapshots = createMemoryAnalyticsSnapshots();
+  const snapshots = createMemoryAnalyticsSnapshots(NETWORK_IMPRESSIONS);
   const snapshotDeps = {
     storage, secrets, clock: systemClock, snapshots, captures: createMemoryPostMetricsCaptures(), retentionMs: 3600_000,
     platforms: createPlatformRegistry([fakeAnalytics('instagram').on(fakes.instagram.adapter), fakeAnalytics('x').on(fakes.x.adapter)]),

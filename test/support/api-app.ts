@@ -127,7 +127,7 @@ export async function anApiServer(opts: { maxUploadBytes?: number; trustProxy?: 
     },
     connect: createMemoryConnectStorage(),
   }, {
-    namespace: 'herald', syncTimeoutMs: 5_000, trustProxy: opts.trustProxy ?? 0, publicBaseUrl: 'http://127.0.0.1',
+    namespace: 'herald', syncTimeoutMs: 5_000, checkResponses: true, trustProxy: opts.trustProxy ?? 0, publicBaseUrl: 'http://127.0.0.1',
     duplicateWindowMs: 0, statusCacheMs: 0, maxUploadBytes: opts.maxUploadBytes ?? 10 * 1024 * 1024,
     connectLinks: { ttlMs: 48 * 3600_000, webBaseUrl: 'http://127.0.0.1:8788' },
   });

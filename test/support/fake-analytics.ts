@@ -1,15 +1,14 @@
 import { PlatformError, type PlatformFailure } from '../../core/domain/errors';
 import type { Platform } from '../../core/domain/platforms';
 import type { Analytics, MetricCatalogue, PlatformAdapter } from '../../core/ports/platform';
-import { DEFAULT_IMPRESSIONS_METRIC } from '../../core/domain/analytics-history';
-import { NETWORKS } from '../../adapters/platforms';
+import { NETWORK_IMPRESSIONS, NETWORKS } from '../../adapters/platforms';
 
 /**
  * An analytics capability for unit tests: account metrics a function of the day and a counter the
  * test moves (`grow`), post metrics per post id, failures on demand, and a record of every call.
  */
 export function fakeAnalytics(platform: Platform) {
-  const primary = (DEFAULT_IMPRESSIONS_METRIC[platform]?.[0] ?? 'impressions') as MetricCatalogue['primaryImpressionsField'];
+  const primary = NETWORK_IMPRESSIONS(platform)[0]! as MetricCatalogue['primaryImpressionsField'];
   const calls: Array<{ kind: 'account' | 'post'; credentials: Record<string, string>; postId?: string; until?: Date; days?: number }> = [];
   const failures: Array<{ failure: PlatformFailure; message: string }> = [];
   let level = 100;

@@ -156,6 +156,8 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     HERALD_REDIS_PREFIX: `herald-e2e-${id}`,
     HERALD_SECRET_KEY: randomBytes(32).toString('base64'),
     HERALD_SHUTDOWN_GRACE_MS: '5000',
+    // Every answer checked against the catalogue: a mismatch is a 500 the test sees.
+    HERALD_CHECK_RESPONSES: 'true',
     ...extraEnv,
   };
   const apiUrl = `http://127.0.0.1:${port}`;

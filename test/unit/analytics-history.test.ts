@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
-  captureKey, DEFAULT_IMPRESSIONS_METRIC, parseMetrics, resolveRange, type AnalyticsSnapshot,
+  captureKey, FALLBACK_IMPRESSIONS, parseMetrics, resolveRange, type AnalyticsSnapshot,
 } from '../../core/domain/analytics-history';
 import { computeTotals, seriesNeeded, yearSpans, type TotalsOptions } from '../../core/domain/analytics-series';
 import { HeraldError } from '../../core/domain/errors';
@@ -12,7 +12,7 @@ import { createMemoryResultCache } from '../../adapters/memory/cache';
 import { createAesSecretBox } from '../../adapters/crypto/node-crypto';
 import { createPlatformRegistry } from '../../adapters/platforms/registry';
 import { createRequestRateLimiter } from '../../adapters/redis/rate-limit';
-import { NETWORKS } from '../../adapters/platforms';
+import { NETWORK_IMPRESSIONS, NETWORKS } from '../../adapters/platforms';
 import { loadConfig } from '../../apps/shared/config';
 import {
   cachedPostAnalytics, livePostAnalytics, postAnalyticsByRequest, totalImpressions, type AnalyticsReadDeps,
@@ -29,7 +29,7 @@ const snap = (platform: Platform, date: string, metrics: AnalyticsSnapshot['metr
 });
 /** The totals of `rows` as the endpoint computes them: stored (memory adapter), read back as series, summed. */
 async function totalsOf(rows: readonly AnalyticsSnapshot[], opts: Omit<TotalsOptions, 'platforms'>, platforms: Platform[] = [...new Set(rows.map((r) => r.platform))]) {
-  const repository = createMemoryAnalyticsSnapshots();
+  const repository = createMemoryAnalyticsSnapshots(NETWORK_IMPRESSIONS);
   for (const r of rows) await repository.put(r, new Date('2030-01-01'));
   const series = await repository.series('a', 'alice', platforms, seriesNeeded(opts.metrics, opts.breakdown), opts.start, opts.end);
   return computeTotals(series, { ...opts, platforms });
@@ -76,12 +76,15 @@ describe('total impressions: ranges', () => {
 });
 
 describe('total impressions: default metric per network', () => {
-  it('is exactly the spec\'s list', () => {
-    expect(DEFAULT_IMPRESSIONS_METRIC).toEqual({
+  it('is exactly the spec\'s list, declared by each network\'s descriptor; the others use impressions, then views', () => {
+    const named = Object.fromEntries(NETWORKS.filter((n) => n.descriptor.analytics?.impressionsMetrics).map((n) => [n.id, n.descriptor.analytics!.impressionsMetrics]));
+    expect(named).toEqual({
       facebook: ['reach'], instagram: ['reach'], linkedin: ['reach'],
       youtube: ['views', 'impressions'], tiktok: ['views', 'impressions'], threads: ['views', 'impressions'],
-      x: ['impressions'], pinterest: ['impressions'], reddit: ['score'],
+      x: ['impressions'], pinterest: ['impressions'],
     });
+    expect([NETWORK_IMPRESSIONS('facebook'), NETWORK_IMPRESSIONS('bluesky'), NETWORK_IMPRESSIONS('google_business')]).toEqual([['reach'], FALLBACK_IMPRESSIONS, FALLBACK_IMPRESSIONS]);
+    expect(FALLBACK_IMPRESSIONS).toEqual(['impressions', 'views']);
   });
 
   it('agrees with the primary impressions field of every adapter that has analytics', () => {
@@ -91,11 +94,11 @@ describe('total impressions: default metric per network', () => {
       } catch {
         return [];
       }
-    }).filter((a) => a.analytics && DEFAULT_IMPRESSIONS_METRIC[a.descriptor.id]);
+    }).filter((a) => a.analytics && a.descriptor.analytics?.impressionsMetrics);
     expect(adapters.map((a) => a.descriptor.id)).toEqual(expect.arrayContaining(['instagram', 'linkedin']));
     for (const a of adapters) {
       const field = a.analytics!.catalogue.primaryImpressionsField;
-      expect({ platform: a.descriptor.id, field, spec: DEFAULT_IMPRESSIONS_METRIC[a.descriptor.id]!.includes(field) }).toEqual({ platform: a.descriptor.id, field, spec: true });
+      expect({ platform: a.descriptor.id, field, spec: NETWORK_IMPRESSIONS(a.descriptor.id).includes(field) }).toEqual({ platform: a.descriptor.id, field, spec: true });
     }
   });
 
@@ -185,7 +188,7 @@ function world(opts: { limit?: { points: number; windowSeconds: number } } = {})
   const account = anOperator({ id: 'acct-1' });
   const deps: AnalyticsReadDeps = {
     storage, platforms, secrets, clock,
-    snapshots: createMemoryAnalyticsSnapshots(), captures: createMemoryPostMetricsCaptures(), cache: createMemoryResultCache(() => now),
+    snapshots: createMemoryAnalyticsSnapshots(NETWORK_IMPRESSIONS), captures: createMemoryPostMetricsCaptures(), cache: createMemoryResultCache(() => now),
     liveLimiter: createRequestRateLimiter(undefined, opts.limit ?? { points: 100, windowSeconds: 300 }),
     cacheMs: 60_000, captureRetentionMs: 86_400_000, snapshotLookbackDays: 30,
   };

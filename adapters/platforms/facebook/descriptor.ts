@@ -28,6 +28,6 @@ export const facebookDescriptor: PlatformDescriptor = {
       ],
     },
   },
-  analytics: { livePostMetrics: true },
+  analytics: { livePostMetrics: true, impressionsMetrics: ['reach'] },
   pin: { kind: 'facebook-page', lookup: 'pages' },
 };

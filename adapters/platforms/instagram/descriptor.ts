@@ -26,5 +26,5 @@ export const instagramDescriptor: PlatformDescriptor = {
     actions: ['hide', 'unhide', 'enable_comments', 'disable_comments'],
     actionsNeedingPost: ['enable_comments', 'disable_comments'], postActions: ['enable_comments', 'disable_comments'],
   },
-  analytics: { livePostMetrics: true },
+  analytics: { livePostMetrics: true, impressionsMetrics: ['reach'] },
 };

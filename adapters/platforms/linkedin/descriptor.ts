@@ -27,6 +27,6 @@ export const linkedinDescriptor: PlatformDescriptor = {
       ],
     },
   },
-  analytics: { livePostMetrics: true },
+  analytics: { livePostMetrics: true, impressionsMetrics: ['reach'] },
   pin: { kind: 'linkedin-page', lookup: 'pages' },
 };

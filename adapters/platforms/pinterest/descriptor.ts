@@ -19,6 +19,6 @@ export const pinterestDescriptor: PlatformDescriptor = {
   },
   settings: pinterestSettings,
   rules: { dailyCap: 20 },
-  analytics: { livePostMetrics: true },
+  analytics: { livePostMetrics: true, impressionsMetrics: ['impressions'] },
 };
 

@@ -18,5 +18,5 @@ export const threadsDescriptor: PlatformDescriptor = {
   settings: threadsSettings,
   rules: { dailyCap: 50, videoInPhotos: true },
   comments: { operations: ['list', 'create', 'action'], create: 'any_target', actions: ['hide', 'unhide', 'approve', 'ignore'], actionsNeedingPost: [] },
-  analytics: { livePostMetrics: true },
+  analytics: { livePostMetrics: true, impressionsMetrics: ['views', 'impressions'] },
 };

@@ -28,6 +28,6 @@ export const tiktokDescriptor: PlatformDescriptor = {
     operations: ALL_BUT_REPLY, create: 'post_required', actions: ['hide', 'unhide', 'like', 'unlike', 'pin', 'unpin'],
     actionsNeedingPost: ['hide', 'unhide', 'pin', 'unpin'], listReplies: true, capability: 'comments', createdAnswer: 'result',
   },
-  analytics: { livePostMetrics: true },
+  analytics: { livePostMetrics: true, impressionsMetrics: ['views', 'impressions'] },
 };
 

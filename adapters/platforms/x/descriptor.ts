@@ -21,6 +21,6 @@ export const xDescriptor: PlatformDescriptor = {
   settings: xSettings,
   rules: { dailyCap: 50 },
   comments: { operations: ['list', 'create', 'delete'], create: 'any_target', actions: [], actionsNeedingPost: [] },
-  analytics: { livePostMetrics: true },
+  analytics: { livePostMetrics: true, impressionsMetrics: ['impressions'] },
 };
 

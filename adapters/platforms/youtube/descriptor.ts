@@ -33,5 +33,5 @@ export const youtubeDescriptor: PlatformDescriptor = {
       ],
     },
   },
-  analytics: { livePostMetrics: true },
+  analytics: { livePostMetrics: true, impressionsMetrics: ['views', 'impressions'] },
 };

@@ -54,6 +54,11 @@ export interface PostFields {
 export interface AnalyticsFacts {
   /** `GET /post-analytics` reads live metrics of a post from the network (spec: its listed networks). */
   livePostMetrics?: boolean;
+  /**
+   * The account metrics total impressions sums for this network, in preference order (the first
+   * a snapshot holds); absent: impressions, then views (core/domain/analytics-history.ts).
+   */
+  impressionsMetrics?: readonly string[];
 }
 
 export interface PlatformRules {

@@ -14,6 +14,7 @@
  * built at a time halfway through the window and an hour after its oldest row
  * (core/domain/analytics-history.ts encodes them as the API does), not by walking 1,500 pages.
  */
+import { NETWORK_IMPRESSIONS } from '../../../adapters/platforms';
 import type { Document } from 'mongodb';
 import {
   analyticsSeriesCounterDeltas, analyticsSnapshotCounterDeltas, ANALYTICS_SERIES_COLLECTION, ANALYTICS_SNAPSHOTS_COLLECTION,
@@ -101,7 +102,7 @@ async function seedSnapshots(ctx: SeedContext, account: SeededAccount): Promise<
         days.push(snapshotDocument(s, expiresAt));
         const year = years.get(yearOf(date)) ?? new Map();
         years.set(yearOf(date), year);
-        for (const [name, figure] of seriesFigures(s)) {
+        for (const [name, figure] of seriesFigures(s, NETWORK_IMPRESSIONS)) {
           const row = year.get(name) ?? { networks: new Map<Platform, Float64Array>(), expiresAt };
           const values = row.networks.get(c.platform) ?? new Float64Array(SERIES_DAYS).fill(NaN);
           values[dayOfYear(date)] = figure;
