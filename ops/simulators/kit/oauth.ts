@@ -123,7 +123,7 @@ export interface OAuthServerOptions<Client extends OAuthClientRecord = OAuthClie
   deniedRedirect?(ctx: AuthorizeContext<Client>): Record<string, string>;
   redirectHeaders?: Record<string, string>;
   /** Answers a refusal of the token endpoint; default RFC 6749 `{error, error_description}` with Google's texts. */
-  tokenRefused?(res: ServerResponse, refusal: TokenRefusal, fields: Record<string, string>): void;
+  tokenRefused?(res: ServerResponse, refusal: TokenRefusal, ctx: { req: SimRequest; fields: Record<string, string> }): void;
   /** The token endpoint's success body; default RFC 6749's. */
   tokenBody?(input: TokenAnswerInput<Claims>): unknown;
   tokenHeaders?: Record<string, string>;
@@ -201,6 +201,12 @@ const GOOGLE_TOKEN_REFUSALS: Record<TokenRefusal, [number, string, string]> = {
   scope: [400, 'invalid_scope', 'The scope is wider than the original grant.'],
   grant_type: [400, 'unsupported_grant_type', 'Invalid grant_type: '],
 };
+
+/** The token endpoint's refusals in Google's words: the default, and what a network falls back to. */
+export function googleTokenRefused(res: ServerResponse, refusal: TokenRefusal, fields: Record<string, string>): void {
+  const [status, error, description] = GOOGLE_TOKEN_REFUSALS[refusal];
+  oauthError(res, status, error, refusal === 'grant_type' ? `${description}${fields.grant_type ?? ''}` : description);
+}
 
 const GOOGLE_AUTHORIZE_REFUSALS: Record<AuthorizeCheck, [number, string]> = {
   client: [401, 'invalid_client'], redirect_uri: [400, 'redirect_uri_mismatch'], response_type: [400, 'unsupported_response_type'],
@@ -355,11 +361,7 @@ export function createOAuthServer<Client extends OAuthClientRecord = OAuthClient
     },
     token(req, res, o = {}) {
       const fields = req.body.kind === 'form' ? req.body.fields : {};
-      const refuse = (refusal: TokenRefusal) => {
-        if (opts.tokenRefused) return opts.tokenRefused(res, refusal, fields);
-        const [status, error, description] = GOOGLE_TOKEN_REFUSALS[refusal];
-        return oauthError(res, status, error, refusal === 'grant_type' ? `${description}${fields.grant_type ?? ''}` : description);
-      };
+      const refuse = (refusal: TokenRefusal) => (opts.tokenRefused ?? ((r, why) => googleTokenRefused(r, why, fields)))(res, refusal, { req, fields });
       if (req.method !== 'POST') return refuse('method');
       let client: Client | undefined;
       if (opts.clientBeforeBody && !(client = clientOf(req, fields))) return refuse('client');
