@@ -141,8 +141,11 @@ export interface OAuthServer<Claims = undefined> {
   answer(req: SimRequest, res: ServerResponse): void;
   /** GET shows the consent page, POST takes its answer. */
   authorize(req: SimRequest, res: ServerResponse): void;
-  /** `refuseRefresh`: an armed failure makes this refresh fail as an invalid refresh token would. */
-  token(req: SimRequest, res: ServerResponse, o?: { refuseRefresh?: boolean }): void;
+  /**
+   * `refuseRefresh`: an armed failure makes this refresh fail as an invalid refresh token would;
+   * `beforeRefresh` sees the stored refresh token of an authenticated refresh before it is checked.
+   */
+  token(req: SimRequest, res: ServerResponse, o?: { refuseRefresh?: boolean; beforeRefresh?: (stored: OAuthToken<undefined> | undefined) => void }): void;
   /** The token behind `Authorization: Bearer …`; with `scopes`, it must hold one of them. */
   bearer(req: SimRequest, scopes?: readonly string[]): BearerCheck<Claims>;
   /** A live access token by value. */
@@ -158,6 +161,8 @@ export interface OAuthServer<Claims = undefined> {
   expireRefreshTokens(accountId?: string): void;
   /** Revokes every token of the account (or of all): API calls and refreshes fail. */
   revoke(accountId?: string): void;
+  /** Forgets every authorization code not yet redeemed (a simulator reset). */
+  clearCodes(): void;
   /** Code for (account, client) without the consent page (tests). */
   issueCode(accountId: string, input: { clientId: string; redirectUri: string; scopes: string[]; codeChallenge?: string; codeChallengeMethod?: string; offline?: boolean }): string;
 }
@@ -391,6 +396,7 @@ export function createOAuthServer<Client extends OAuthClientRecord = OAuthClient
       }
       if (f.grant_type === 'refresh_token') {
         const stored = refresh.get(f.refresh_token ?? '');
+        o.beforeRefresh?.(stored);
         if (o.refuseRefresh || !stored || stored.revoked || stored.expiresAt <= Date.now() || stored.clientId !== client.clientId
           || (opts.accountExists && !opts.accountExists(stored.accountId))) return refuse('refresh');
         let scopes = stored.scopes;
@@ -435,6 +441,7 @@ export function createOAuthServer<Client extends OAuthClientRecord = OAuthClient
     revoke(accountId) {
       for (const t of [...access.values(), ...refresh.values()]) if (accountId === undefined || t.accountId === accountId) t.revoked = true;
     },
+    clearCodes: () => codes.clear(),
     issueCode(accountId, input) {
       const code = newCode();
       codes.set(code, {
