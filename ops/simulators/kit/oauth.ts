@@ -102,8 +102,12 @@ export interface OAuthServerOptions<Client extends OAuthClientRecord = OAuthClie
   redirectAllowed?(client: Client, uri: string): boolean;
   /** PKCE methods accepted. Default S256 and plain. */
   challengeMethods?: readonly string[];
-  /** A challenge without a method is refused (the network accepts S256 only, named). */
-  challengeMethodRequired?: boolean;
+  /**
+   * When the `challenge_method` check looks at the method: `nonempty` (default: a non-empty method
+   * must be one of `challengeMethods`), `given` (any method sent, even empty), `challenge` (whenever a
+   * challenge is sent, so the method must be named), `nonempty-challenge` (whenever a non-empty one is).
+   */
+  challengeMethodCheck?: 'nonempty' | 'given' | 'challenge' | 'nonempty-challenge';
   /** The method of a challenge sent without one. Default S256. */
   defaultChallengeMethod?: 'S256' | 'plain';
   /** The consent form's account field and the value of its allow button. Defaults 'account_id' and 'approve'. */
@@ -298,10 +302,11 @@ export function createOAuthServer<Client extends OAuthClientRecord = OAuthClient
           break;
         case 'challenge_method': {
           const method = p.code_challenge_method;
-          const refused = opts.challengeMethodRequired
-            ? p.code_challenge !== undefined && !methods.includes(method ?? '')
-            : !!method && !methods.includes(method);
-          if (refused) return refuse(check);
+          const looks = {
+            nonempty: !!method, given: method !== undefined,
+            challenge: p.code_challenge !== undefined, 'nonempty-challenge': !!p.code_challenge,
+          }[opts.challengeMethodCheck ?? 'nonempty'];
+          if (looks && !methods.includes(method ?? '')) return refuse(check);
           break;
         }
       }

@@ -39,7 +39,7 @@ export function createXOAuth(o: {
     newAccessToken: () => secret('access-token', 86), newRefreshToken: () => secret('refresh-token', 86), newCode: () => secret('auth-code', 86),
     findClient: (clientId) => o.clients.get(clientId), clientAuth: 'basic-or-public',
     authorizeChecks: () => ['response_type', 'client', 'redirect_uri', 'scope', 'state', 'challenge', 'challenge_method'],
-    defaultChallengeMethod: 'plain', approveValue: 'allow',
+    defaultChallengeMethod: 'plain', challengeMethodCheck: 'given', approveValue: 'allow',
     issuesRefresh: ({ grant }) => grant.scopes.includes('offline.access'), refreshRotation: 'rotate',
     accounts: () => [...o.accounts.values()].map((a) => ({ id: a.id, label: a.username })),
     authorizeRefused(res, check, { unknownScopes }) {
