@@ -100,6 +100,8 @@ export interface OAuthServerOptions<Client extends OAuthClientRecord = OAuthClie
   authorizeChecks?(method: string): readonly AuthorizeCheck[];
   /** A redirect URI the client may use. Default: one of its registered URIs. */
   redirectAllowed?(client: Client, uri: string): boolean;
+  /** The network knows PKCE: a challenge sent with the consent binds the code. Default true. */
+  pkce?: boolean;
   /** PKCE methods accepted. Default S256 and plain. */
   challengeMethods?: readonly string[];
   /**
@@ -362,7 +364,8 @@ export function createOAuthServer<Client extends OAuthClientRecord = OAuthClient
       if (!account) return opts.unknownAccount ? opts.unknownAccount(res, ctx) : deny();
       const code = server.issueCode(account.id, {
         clientId: ctx.client.clientId, redirectUri: p.redirect_uri!, scopes: ctx.scopes, offline: p.access_type === 'offline',
-        ...(p.code_challenge ? { codeChallenge: p.code_challenge } : {}), ...(p.code_challenge_method ? { codeChallengeMethod: p.code_challenge_method } : {}),
+        ...(p.code_challenge && opts.pkce !== false ? { codeChallenge: p.code_challenge } : {}),
+        ...(p.code_challenge_method ? { codeChallengeMethod: p.code_challenge_method } : {}),
       });
       ctx.redirect(opts.codeRedirect ? opts.codeRedirect(code, ctx) : withState({ code }));
     },
