@@ -177,7 +177,7 @@ export const oauthError = (res: ServerResponse, status: number, error: string, d
   sendJson(res, status, { error, error_description: description });
 
 /** RFC 7636: does the verifier answer the challenge. */
-export function pkceMatches(challenge: string, method: string, verifier: string): boolean {
+function pkceMatches(challenge: string, method: string, verifier: string): boolean {
   return (method === 'plain' ? verifier : createHash('sha256').update(verifier).digest('base64url')) === challenge;
 }
 
