@@ -156,12 +156,8 @@ export interface OAuthServer<Claims = undefined> {
   bearer(req: SimRequest, scopes?: readonly string[]): BearerCheck<Claims>;
   /** A live access token by value. */
   accessToken(value: string | undefined): OAuthToken<Claims> | undefined;
-  /** Any stored access or refresh token by value, live or not. */
-  storedAccess(value: string): OAuthToken<Claims> | undefined;
-  storedRefresh(value: string): OAuthToken<undefined> | undefined;
   /** Tokens as a finished flow would give them, without the flow. */
   issueTokens(grant: OAuthGrant, o?: { refresh?: boolean }): { access: OAuthToken<Claims>; refresh?: OAuthToken<undefined> };
-  accessTokens(accountId?: string): Array<OAuthToken<Claims>>;
   /** Makes access (or refresh) tokens of the account, or of all accounts, expire now. */
   expireAccessTokens(accountId?: string): void;
   expireRefreshTokens(accountId?: string): void;
@@ -434,12 +430,9 @@ export function createOAuthServer<Client extends OAuthClientRecord = OAuthClient
       const token = value === undefined ? undefined : access.get(value);
       return token && !token.revoked && token.expiresAt > Date.now() && (!opts.accountExists || opts.accountExists(token.accountId)) ? token : undefined;
     },
-    storedAccess: (value) => access.get(value),
-    storedRefresh: (value) => refresh.get(value),
     issueTokens(grant, o = {}) {
       return { access: issueAccess(grant), ...(o.refresh ?? true ? { refresh: issueRefresh(grant) } : {}) };
     },
-    accessTokens: (accountId) => [...access.values()].filter((t) => accountId === undefined || t.accountId === accountId),
     expireAccessTokens(accountId) {
       for (const t of access.values()) if (accountId === undefined || t.accountId === accountId) t.expiresAt = Date.now() - 1000;
     },
