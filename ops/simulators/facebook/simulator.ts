@@ -20,6 +20,8 @@ import { facebookCommentRoute, type FacebookCommentDeps } from './comments';
 import {
   createSeededSource, sendJson, sendText, startSimulatorHost, type MultipartPart, type SimRequest,
 } from '../kit/http';
+import { escapeHtml } from '../kit/html';
+import { fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, sendGraphError } from '../kit/meta-graph';
 import { clockControl, createAnalyticsModel } from '../kit/metrics';
 import { createFacebookAnalytics, FACEBOOK_INSIGHTS_SCOPE } from './analytics';
 import {
@@ -37,6 +39,7 @@ export {
   type FacebookSimulatorOptions,
 } from './model';
 
+/** Graph's error body; `type` is OAuthException unless it says otherwise (sendGraphError). */
 interface GraphErrorBody {
   message: string;
   type?: string;
@@ -52,49 +55,43 @@ class GraphFailure {
 }
 
 const oauthError = (message: string, subcode?: number) =>
-  new GraphFailure(400, { message, type: 'OAuthException', code: 190, ...(subcode ? { error_subcode: subcode } : {}) });
+  new GraphFailure(400, { message, code: 190, ...(subcode ? { error_subcode: subcode } : {}) });
 const paramError = (message: string, subcode?: number) =>
-  new GraphFailure(400, { message: `(#100) ${message}`, type: 'OAuthException', code: 100, ...(subcode ? { error_subcode: subcode } : {}) });
-const permissionError = (message: string) => new GraphFailure(403, { message: `(#200) ${message}`, type: 'OAuthException', code: 200 });
+  new GraphFailure(400, { message: `(#100) ${message}`, code: 100, ...(subcode ? { error_subcode: subcode } : {}) });
+const permissionError = (message: string) => new GraphFailure(403, { message: `(#200) ${message}`, code: 200 });
 const noSuchObject = (id: string, method: string) => paramError(
   `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
 
+/** The failures whose answer is the same on every Meta network. */
+const common = (mode: 'token_expired' | 'server_error') =>
+  new GraphFailure(META_SIM_COMMON_ERRORS[mode].status, META_SIM_COMMON_ERRORS[mode].error as unknown as GraphErrorBody);
+
 const FAILURES: Record<Exclude<FacebookFailureMode, 'bad_gateway' | 'video_processing_error'>, () => GraphFailure> = {
-  token_expired: () => oauthError('Error validating access token: Session has expired.', 463),
+  token_expired: () => common('token_expired'),
   token_revoked: () => oauthError('Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.', 460),
   checkpoint: () => oauthError('Error validating access token: You cannot access the app till you log in to www.facebook.com and follow the instructions given.', 459),
   identity_confirmation: () => new GraphFailure(400, {
-    message: 'Please confirm your identity before you can post.', type: 'OAuthException', code: 368, error_subcode: 1404078,
+    message: 'Please confirm your identity before you can post.', code: 368, error_subcode: 1404078,
     error_user_title: 'Confirm Your Identity', error_user_msg: 'To continue posting, confirm your identity on facebook.com.',
   }),
   posting_too_fast: () => new GraphFailure(400, {
-    message: 'It looks like you were misusing this feature by going too fast.', type: 'OAuthException', code: 368, error_subcode: 1390008,
+    message: 'It looks like you were misusing this feature by going too fast.', code: 368, error_subcode: 1390008,
     error_user_title: "You Can't Use This Feature Right Now", error_user_msg: "You're posting too fast. Please slow down.",
   }),
-  rate_limited: () => new GraphFailure(400, { message: '(#32) Page request limit reached', type: 'OAuthException', code: 32 }, {
+  rate_limited: () => new GraphFailure(400, { message: '(#32) Page request limit reached', code: 32 }, {
     'x-business-use-case-usage': JSON.stringify({ 'sim-page': [{ type: 'pages', call_count: 100, total_cputime: 20, total_time: 25, estimated_time_to_regain_access: FACEBOOK_SIM_REGAIN_MINUTES }] }),
   }),
-  app_rate_limited: () => new GraphFailure(400, { message: '(#4) Application request limit reached', type: 'OAuthException', code: 4, is_transient: true }, {
+  app_rate_limited: () => new GraphFailure(400, { message: '(#4) Application request limit reached', code: 4, is_transient: true }, {
     'x-app-usage': JSON.stringify({ call_count: 100, total_cputime: 40, total_time: 60 }),
   }),
-  duplicate_post: () => new GraphFailure(400, { message: '(#506) Duplicate status message', type: 'OAuthException', code: 506 }),
+  duplicate_post: () => new GraphFailure(400, { message: '(#506) Duplicate status message', code: 506 }),
   permission_denied: () => permissionError('Permissions error'),
-  server_error: () => new GraphFailure(500, { message: 'An unexpected error has occurred. Please retry your request later.', type: 'OAuthException', code: 2, is_transient: true }),
+  server_error: () => common('server_error'),
 };
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** Parameters as Graph reads them: query string and body (form, JSON or multipart fields) together. */
-function paramsOf(req: SimRequest): { params: Record<string, string>; files: MultipartPart[] } {
-  const params: Record<string, string> = { ...req.query };
-  const body = req.body;
-  if (body.kind === 'form') Object.assign(params, body.fields);
-  if (body.kind === 'multipart') Object.assign(params, body.fields);
-  if (body.kind === 'json' && body.value && typeof body.value === 'object' && !Array.isArray(body.value)) {
-    for (const [k, v] of Object.entries(body.value)) params[k] = typeof v === 'string' ? v : JSON.stringify(v);
-  }
-  return { params, files: body.kind === 'multipart' ? body.files : [] };
-}
+/** Parameters as Graph reads them, and the multipart files. */
+const paramsOf = (req: SimRequest): { params: Record<string, string>; files: MultipartPart[] } =>
+  ({ params: graphParamsOf(req), files: req.body.kind === 'multipart' ? req.body.files : [] });
 
 const bool = (v: string | undefined, fallback: boolean) => (v === undefined ? fallback : !['false', '0'].includes(v.toLowerCase()));
 
@@ -107,16 +104,10 @@ function jsonObject(name: string, raw: string | undefined): unknown {
   throw paramError(`param ${name} must be a JSON object`);
 }
 
-/** Fetches a pull URL as Facebook does; undefined when it does not answer with a 2xx. */
+/** Fetches a pull URL as Meta's crawler does; undefined when it cannot. Sizes are checked by the caller. */
 async function pull(url: string): Promise<{ contentType: string; data: Buffer } | undefined> {
-  try {
-    if (!/^https?:\/\//.test(url)) return undefined;
-    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-    if (!res.ok) return undefined;
-    return { contentType: (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase(), data: Buffer.from(await res.arrayBuffer()) };
-  } catch {
-    return undefined;
-  }
+  const fetched = await fetchMedia(url, Number.POSITIVE_INFINITY);
+  return fetched.ok ? { contentType: fetched.contentType.split(';')[0]!.trim().toLowerCase(), data: fetched.data } : undefined;
 }
 
 export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}): Promise<FacebookSimulator> {
@@ -162,7 +153,7 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
    * is the request's appsecret_proof; hosts that take none (token grant, rupload) pass nothing.
    */
   function checkToken(raw: string | undefined, proof?: { value: string | undefined }): SimToken {
-    if (!raw) throw new GraphFailure(400, { message: 'An active access token must be used to query information about the current user.', type: 'OAuthException', code: 2500 });
+    if (!raw) throw new GraphFailure(400, { message: 'An active access token must be used to query information about the current user.', code: 2500 });
     const token = tokens.get(raw);
     if (!token) throw oauthError('Invalid OAuth access token - Cannot parse access token');
     if (token.revoked) throw oauthError('Error validating access token: The user has not authorized application ' + app.id + '.', 458);
@@ -259,7 +250,7 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
 
   function accessToken(params: Record<string, string>) {
     if (params.client_id !== app.id || params.client_secret !== app.secret) {
-      throw new GraphFailure(400, { message: 'Error validating application. Invalid application ID or secret.', type: 'OAuthException', code: 101 });
+      throw new GraphFailure(400, { message: 'Error validating application. Invalid application ID or secret.', code: 101 });
     }
     if (params.grant_type === 'fb_exchange_token') {
       const current = tokens.get(params.fb_exchange_token ?? '');
@@ -396,7 +387,7 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
     const last = [...posts].reverse().find((p) => p.pageId === page.id);
     if (last && !attached.length && last.attachedMedia.length === 0 && last.message === message && last.link === params.link
       && Date.now() - Date.parse(last.createdTime.replace('+0000', 'Z')) < DUPLICATE_WINDOW_MS) {
-      throw new GraphFailure(400, { message: '(#506) Duplicate status message', type: 'OAuthException', code: 506 });
+      throw new GraphFailure(400, { message: '(#506) Duplicate status message', code: 506 });
     }
     const post = createPost({
       pageId: page.id, kind: attached.length ? 'photo' : 'status', message, link: params.link, attachedMedia: attached.map((p) => p.id),
@@ -411,9 +402,9 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
     let media: { contentType: string; data: Buffer } | undefined;
     if (file) media = { contentType: (file.contentType ?? '').toLowerCase(), data: file.data };
     else if (params.url) media = await pull(params.url);
-    else throw new GraphFailure(400, { message: '(#324) Requires upload file', type: 'OAuthException', code: 324 });
+    else throw new GraphFailure(400, { message: '(#324) Requires upload file', code: 324 });
     if (!media || !PHOTO_TYPES.includes(media.contentType)) {
-      throw new GraphFailure(400, { message: '(#324) Missing or invalid image file', type: 'OAuthException', code: 324 });
+      throw new GraphFailure(400, { message: '(#324) Missing or invalid image file', code: 324 });
     }
     if (media.data.length > MAX_PHOTO_BYTES) throw paramError('The image file is too large');
     const caption = params.caption ?? params.message;
@@ -458,13 +449,13 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
     if (params.fbuploader_video_file_chunk) {
       const session = [...sessions.values()].find((s) => s.handle === params.fbuploader_video_file_chunk);
       if (!session) throw paramError('Invalid fbuploader_video_file_chunk handle');
-      if (!session.fileType.startsWith('video/')) throw new GraphFailure(400, { message: "(#352) Sorry, the video file you selected is in a format that we don't support.", type: 'OAuthException', code: 352 });
+      if (!session.fileType.startsWith('video/')) throw new GraphFailure(400, { message: "(#352) Sorry, the video file you selected is in a format that we don't support.", code: 352 });
       source = 'resumable';
       size = session.fileLength;
     } else if (params.file_url) {
       const fetched = await pull(params.file_url);
-      if (!fetched) throw new GraphFailure(400, { message: '(#389) Unable to fetch video file from URL.', type: 'OAuthException', code: 389 });
-      if (!fetched.contentType.startsWith('video/')) throw new GraphFailure(400, { message: "(#352) Sorry, the video file you selected is in a format that we don't support.", type: 'OAuthException', code: 352 });
+      if (!fetched) throw new GraphFailure(400, { message: '(#389) Unable to fetch video file from URL.', code: 389 });
+      if (!fetched.contentType.startsWith('video/')) throw new GraphFailure(400, { message: "(#352) Sorry, the video file you selected is in a format that we don't support.", code: 352 });
       source = 'file_url';
       size = fetched.data.length;
     } else if (file) {
@@ -566,7 +557,7 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
   const commentDeps: FacebookCommentDeps<SimToken, GraphFailure> = {
     store: commentStore, findObject, paramError, noSuchObject, iso,
     pageOf: (token, pageId, ...scopes) => pageOf(token, pageId, ...scopes),
-    refusal: (code, message) => new GraphFailure(400, { message, type: 'OAuthException', code }),
+    refusal: (code, message) => new GraphFailure(400, { message, code }),
     newCommentId: (objectId) => `${objectId.split('_').pop()}_${liveId()}`,
   };
 
@@ -648,8 +639,7 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
     },
     handle(req, res, failure) {
       void (async () => {
-        const graphAnswer = (f: GraphFailure) =>
-          sendJson(res, f.status, { error: { ...f.error, fbtrace_id: seeded('trace').toString('base64url').slice(0, 11) } }, f.headers);
+        const graphAnswer = (f: GraphFailure) => sendGraphError(res, f.status, { ...f.error }, seeded('trace').toString('base64url').slice(0, 11), f.headers);
         const versioned = /^(?:\/v\d+\.\d+)?(\/.*)$/.exec(req.path);
         const rest = versioned?.[1] ?? req.path;
         if (rest === '/dialog/oauth' && (req.method === 'GET' || req.method === 'POST')) return dialog(req, res);

@@ -133,7 +133,7 @@ export async function startGoogleBusinessSimulator(opts: GoogleBusinessSimulator
   const oauth = createOAuthServer({
     seeded, title: 'Sign in - Google Accounts: Business Profile simulator', authorizePath: '/o/oauth2/v2/auth',
     knownScopes: [GBP_SCOPE, 'openid', 'email', 'profile'], accessTokenTtlSeconds: opts.accessTokenTtlSeconds ?? 3599,
-    accessPrefix: 'ya29.', refreshPrefix: '1//0', offlineParam: true,
+    accessPrefix: 'ya29.', refreshPrefix: '1//0', issuesRefresh: ({ offline }) => offline,
     clientIdOf: (s) => `${s('client').readUInt32BE(0)}-${s('client-id').toString('hex').slice(0, 32)}.apps.googleusercontent.com`,
     clientSecretOf: (s) => `GOCSPX-${s('client-secret').toString('base64url').slice(0, 28)}`,
     accounts: () => [...users.values()].map((u) => ({ id: u.id, label: u.name })),
@@ -143,8 +143,8 @@ export async function startGoogleBusinessSimulator(opts: GoogleBusinessSimulator
   function authorize(req: SimRequest, res: ServerResponse): GbpUser | undefined {
     const check = oauth.bearer(req, [GBP_SCOPE]);
     if (check.kind === 'missing') return void apiError(res, 401, 'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
-    if (check.kind === 'invalid') return void apiError(res, 401, 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
     if (check.kind === 'scope') return void apiError(res, 403, 'Request had insufficient authentication scopes.');
+    if (check.kind !== 'ok') return void apiError(res, 401, 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
     return users.get(check.grant.accountId);
   }
 

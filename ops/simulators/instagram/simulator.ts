@@ -14,7 +14,7 @@ import { instagramCommentRoute } from './comments';
 import { clockControl, createAnalyticsModel } from '../kit/metrics';
 import { createInstagramAnalytics } from './analytics';
 import {
-  approvePage, createCheckpointedAccounts, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, sendGraphError, sniffMedia,
+  answerConsent, approvePage, createCheckpointedAccounts, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, sendGraphError, sniffMedia,
 } from '../kit/meta-graph';
 
 import { listInstagramMedia } from './media';
@@ -179,21 +179,11 @@ export async function startInstagramSimulator(opts: InstagramSimulatorOptions = 
 
   function authorizeDecision(req: SimRequest, res: ServerResponse) {
     const f = paramsOf(req);
-    const app = apps.get(f.client_id ?? '');
-    if (!app || !/^https?:\/\//.test(f.redirect_uri ?? '')) return sendText(res, 400, 'Invalid Request');
-    const target = new URL(f.redirect_uri!);
-    if (f.decision !== 'allow') {
-      target.searchParams.set('error', 'access_denied');
-      target.searchParams.set('error_reason', 'user_denied');
-      target.searchParams.set('error_description', 'The user denied your request.');
-    } else {
-      if (!accounts.has(f.account_id ?? '')) return sendText(res, 400, 'Choose an account');
-      target.searchParams.set('code', issueCode(f.account_id!, app.clientId, f.redirect_uri!, scopesOf(f.scope)));
-    }
-    if (f.state) target.searchParams.set('state', f.state);
-    // Instagram appends "#_" to the redirect.
-    res.writeHead(302, { location: `${target.toString()}${f.decision === 'allow' ? '#_' : ''}` });
-    res.end();
+    answerConsent(res, f, {
+      appExists: (clientId) => apps.has(clientId), accountExists: (accountId) => accounts.has(accountId),
+      issueCode: (accountId, clientId, redirectUri) => issueCode(accountId, clientId, redirectUri, scopesOf(f.scope)),
+      deniedDescription: 'The user denied your request.',
+    });
   }
 
   function issueCode(accountId: string, clientId: string, redirectUri: string, scopes: string[]): string {

@@ -1,10 +1,11 @@
 /**
  * What the loopback simulators of Meta's Graph-style APIs (Instagram, Threads) share: the Graph
  * error body, the failures every call can be armed with, parameters read the way the Graph API reads
- * them, the media crawler (fetch and sniff by magic numbers) and the sandbox consent page.
+ * them, the media crawler (fetch and sniff by magic numbers), the sandbox consent page and the
+ * answer to it.
  */
 import type { ServerResponse } from 'node:http';
-import { sendJson, type SimRequest } from './http';
+import { sendJson, sendText, type SimRequest } from './http';
 
 /** Failures that any API call can be armed with, on both networks. */
 export const META_SIM_COMMON_FAILURE_MODES = [
@@ -152,4 +153,29 @@ export function approvePage(input: {
 <h1>${escapeHtml(input.network)} simulator</h1><p><b>${escapeHtml(input.appName)}</b> asks for: ${input.scopes.map(escapeHtml).join(', ')}</p>
 <form method="post" action="${escapeHtml(input.action)}">${hidden}${accounts}
 <button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Cancel</button></form></body></html>`;
+}
+
+/**
+ * The answer to the consent page (the POST back to the authorize path) as Instagram and Threads
+ * give it: a 302 to the redirect URI with the code, or with `error=access_denied`,
+ * `error_reason=user_denied` and the network's description; `state` when sent; the code redirect
+ * ends in `#_`. An unknown app or a redirect URI that is not http(s) is a plain 400.
+ */
+export function answerConsent(res: ServerResponse, f: Record<string, string>, input: {
+  appExists(clientId: string): boolean; accountExists(accountId: string): boolean;
+  issueCode(accountId: string, clientId: string, redirectUri: string): string; deniedDescription: string;
+}): void {
+  if (!input.appExists(f.client_id ?? '') || !/^https?:\/\//.test(f.redirect_uri ?? '')) return sendText(res, 400, 'Invalid Request');
+  const target = new URL(f.redirect_uri!);
+  if (f.decision === 'allow') {
+    if (!input.accountExists(f.account_id ?? '')) return sendText(res, 400, 'Choose an account');
+    target.searchParams.set('code', input.issueCode(f.account_id!, f.client_id!, f.redirect_uri!));
+  } else {
+    target.searchParams.set('error', 'access_denied');
+    target.searchParams.set('error_reason', 'user_denied');
+    target.searchParams.set('error_description', input.deniedDescription);
+  }
+  if (f.state) target.searchParams.set('state', f.state);
+  res.writeHead(302, { location: `${target.toString()}${f.decision === 'allow' ? '#_' : ''}` });
+  res.end();
 }

@@ -1,4 +1,4 @@
-/** LinkedIn's error bodies: REST `{status, serviceErrorCode, code, message}` and OAuth `{error, error_description}`. */
+/** LinkedIn's REST error body `{status, serviceErrorCode, code, message}` (OAuth answers are the kit's `{error, error_description}`). */
 import type { ServerResponse } from 'node:http';
 import { sendJson } from '../kit/http';
 
@@ -10,5 +10,3 @@ export const badRequest = (res: ServerResponse, message: string) => restError(re
 export const notFound = (res: ServerResponse, what: string) => restError(res, 404, 'NOT_FOUND', `${what} not found`);
 export const accessDenied = (res: ServerResponse, what: string, version = 'unknown') =>
   restError(res, 403, 'ACCESS_DENIED', `Not enough permissions to access: ${what}.${version}`, 100);
-export const oauthError = (res: ServerResponse, status: number, error: string, description: string) =>
-  sendJson(res, status, { error, error_description: description });

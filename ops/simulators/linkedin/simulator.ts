@@ -17,7 +17,7 @@ import { createLinkedInOAuth } from './oauth';
 import { createLinkedInRest } from './rest';
 import {
   createLinkedInState, type LinkedInAccountFixture, type LinkedInClientFixture, type LinkedInSimComment, type LinkedInSimImage,
-  type LinkedInSimPost, type LinkedInSimulatorOptions, type LinkedInSimVideo, type TokenRecord,
+  type LinkedInSimPost, type LinkedInSimulatorOptions, type LinkedInSimVideo,
 } from './state';
 
 export interface LinkedInSimulator {
@@ -60,10 +60,10 @@ export interface LinkedInSimulator {
 
 export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}): Promise<LinkedInSimulator> {
   const s = createLinkedInState(opts);
-  const { seeded, clients, accounts, accessTokens, refreshTokens, uploads, images, videos, posts, comments, armed } = s;
+  const { seeded, clients, accounts, uploads, images, videos, posts, comments, armed } = s;
   const { answerFailure, takeArmed } = createLinkedInFailures(s);
   const oauth = createLinkedInOAuth(s);
-  const { grantTokens, tokenEndpoint, authorize, issueAuthCode, authenticate } = oauth;
+  const { server, grantTokens, issueAuthCode, authenticate } = oauth;
   const media = createLinkedInMedia(s);
   const { settle, upload } = media;
   const analytics = createLinkedInAnalytics(s, createAnalyticsModel(opts.seed));
@@ -109,8 +109,8 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
       const mode = takeArmed(route);
       if (mode && answerFailure(mode, res)) return;
       switch (route.name) {
-        case 'authorize': return authorize(req, res);
-        case 'token': return tokenEndpoint(req, res);
+        case 'authorize': return server.authorize(req, res);
+        case 'token': return server.token(req, res);
         case 'upload': return upload(req, res, route.id);
         case 'userinfo': {
           const token = authenticate(req, res);
@@ -145,8 +145,6 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   }
   const defaultClient = registerClient({ redirectUris: [] });
 
-  const ofAccount = (sub?: string) => (t: TokenRecord) => sub === undefined || t.sub === sub;
-
   return {
     port: host.port,
     origin,
@@ -180,9 +178,9 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
       const t = grantTokens(sub, client, o.scope ?? ['openid', 'profile', 'w_member_social']);
       return { accessToken: t.accessToken, ...(t.refreshToken ? { refreshToken: t.refreshToken } : {}), expiresAt: new Date(t.expiresAt), scope: t.scope };
     },
-    expireAccessTokens(sub) { for (const t of accessTokens.values()) if (ofAccount(sub)(t)) t.expiresAt = Date.now() - 1000; },
-    expireRefreshTokens(sub) { for (const t of refreshTokens.values()) if (ofAccount(sub)(t)) t.expiresAt = Date.now() - 1000; },
-    revokeTokens(sub) { for (const t of [...accessTokens.values(), ...refreshTokens.values()]) if (ofAccount(sub)(t)) t.revoked = true; },
+    expireAccessTokens: (sub) => server.expireAccessTokens(sub),
+    expireRefreshTokens: (sub) => server.expireRefreshTokens(sub),
+    revokeTokens: (sub) => server.revoke(sub),
     accounts: () => [...accounts.values()].map((a) => structuredClone(a)),
     posts: () => posts.map((p) => structuredClone(p)),
     comments: (postUrn) => comments.filter((c) => postUrn === undefined || c.postUrn === postUrn).map((c) => ({ ...c })),

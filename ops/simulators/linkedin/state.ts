@@ -90,8 +90,6 @@ export interface LinkedInSimVideo {
 }
 
 export interface TokenRecord { sub: string; clientId: string; scope: string[]; expiresAt: number; revoked: boolean }
-export interface RefreshRecord extends TokenRecord { used: boolean }
-export interface CodeRecord { sub: string; clientId: string; redirectUri: string; scope: string[]; expiresAt: number; challenge?: string; used: boolean }
 export interface UploadSlot { kind: 'image' | 'part' | 'thumbnail' | 'document'; urn: string; part?: number; sig: string }
 export interface VideoRecord extends LinkedInSimVideo { head?: Buffer; readyAt?: number; failProcessing: boolean; thumbnailUrl?: string }
 export type ImageRecord = LinkedInSimImage;
@@ -104,9 +102,6 @@ export interface LinkedInState {
   partBytes: number;
   clients: Map<string, LinkedInClientFixture>;
   accounts: Map<string, LinkedInAccountFixture>;
-  codes: Map<string, CodeRecord>;
-  accessTokens: Map<string, TokenRecord>;
-  refreshTokens: Map<string, RefreshRecord>;
   uploads: Map<string, UploadSlot>;
   images: Map<string, ImageRecord>;
   videos: Map<string, VideoRecord>;
@@ -132,9 +127,6 @@ export function createLinkedInState(opts: LinkedInSimulatorOptions): LinkedInSta
     partBytes: opts.uploadPartBytes ?? DEFAULT_PART_BYTES,
     clients: new Map(),
     accounts: new Map(),
-    codes: new Map(),
-    accessTokens: new Map(),
-    refreshTokens: new Map(),
     uploads: new Map(),
     images: new Map(),
     videos: new Map(),

@@ -39,6 +39,4 @@ export const codePoints = (s: string) => [...s].length;
 export const isImageBytes = (b: Buffer) =>
   (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) || b.subarray(0, 4).toString('latin1') === '\x89PNG' || b.subarray(0, 4).toString('latin1') === 'GIF8';
 export const isMp4Bytes = (b: Buffer) => b.subarray(4, 8).toString('latin1') === 'ftyp';
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-export const splitScopes = (raw: string | undefined) => (raw ?? '').split(/[\s,]+/).filter(Boolean);

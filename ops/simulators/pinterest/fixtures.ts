@@ -119,9 +119,6 @@ export interface PinterestSimulator {
   close(): Promise<void>;
 }
 
-export interface AccessTokenRecord { token: string; accountId: string; clientId: string; scopes: string[]; expiresAt: number; revoked: boolean }
-export interface RefreshTokenRecord { token: string; accountId: string; clientId: string; scopes: string[]; expiresAt: number; revoked: boolean }
-export interface AuthCodeRecord { code: string; accountId: string; clientId: string; redirectUri: string; scopes: string[]; expiresAt: number; used: boolean }
 
 export const ERR = {
   authFailed: { code: 2, message: 'Authentication failed.' },

@@ -15,20 +15,20 @@ import { listPins } from './media';
 import type { ServerResponse } from 'node:http';
 import { createPinterestPosts } from './posts';
 import { createHash, createHmac } from 'node:crypto';
-import { escapeHtml } from '../kit/html';
 import { clockControl, createAnalyticsModel } from '../kit/metrics';
 import { createPinterestAnalytics } from './analytics';
+import { createPinterestOAuth } from './oauth';
 import {
   createSeededSource, sendEmpty, sendJson, sendText, startSimulatorHost,
   type MultipartPart, type SimRequest,
 } from '../kit/http';
 import {
   PINTEREST_FAILURE_MODES, type PinterestFailureMode, PINTEREST_SIM_VIDEO_NOT_READY_CODE,
-  PINTEREST_SIM_RATE_LIMIT_RESET_SECONDS, PINTEREST_SIM_ACCESS_TOKEN_SECONDS, PINTEREST_SIM_REFRESH_TOKEN_SECONDS,
-  PINTEREST_KNOWN_SCOPES, DEFAULT_SCOPES, AUTH_CODE_TTL_MS, UPLOAD_POLICY_TTL_MS, MAX_VIDEO_BYTES, UPLOAD_PATH,
+  PINTEREST_SIM_RATE_LIMIT_RESET_SECONDS,
+  DEFAULT_SCOPES, UPLOAD_POLICY_TTL_MS, MAX_VIDEO_BYTES, UPLOAD_PATH,
   AI_DISCLOSURES, COVER_TYPES, type Route, FAILURE_ROUTES, type PinterestSimApp, type PinterestSimAccount,
   type PinterestSimBoard, type PinterestSimMedia, type PinterestSimPin, type PinterestSimulatorOptions,
-  type PinterestSimulator, type AccessTokenRecord, type RefreshTokenRecord, type AuthCodeRecord, ERR, invalidParams,
+  type PinterestSimulator, ERR, invalidParams,
   s3Error, imageKind, isIsoMedia, isHttpUrl, obj, chars,
 } from './fixtures';
 
@@ -45,9 +45,6 @@ export async function startPinterestSimulator(opts: PinterestSimulatorOptions = 
   const apps = new Map<string, PinterestSimApp>();
   const accounts = new Map<string, PinterestSimAccount>();
   const boards = new Map<string, PinterestSimBoard>();
-  const accessTokens = new Map<string, AccessTokenRecord>();
-  const refreshTokens = new Map<string, RefreshTokenRecord>();
-  const authCodes = new Map<string, AuthCodeRecord>();
   const mediaUploads = new Map<string, PinterestSimMedia>();
   const storedPins: PinterestSimPin[] = [];
   const posts = createPinterestPosts({ boards, storedPins, numericId: (kind, length) => numericId(kind, length) });
@@ -61,116 +58,7 @@ export async function startPinterestSimulator(opts: PinterestSimulatorOptions = 
     const n = BigInt(`0x${seeded(kind).subarray(0, 16).toString('hex')}`).toString().padStart(length, '0').slice(-length);
     return n[0] === '0' ? `1${n.slice(1)}` : n;
   };
-  const secret = (kind: string, prefix: string) => `${prefix}${seeded(kind).toString('base64url').slice(0, 64)}`;
-
-  // ----- OAuth
-
-  function grantTokens(accountId: string, clientId: string, scopes: string[]): { access: AccessTokenRecord; refresh: RefreshTokenRecord } {
-    const now = Date.now();
-    const access = { token: secret('access-token', 'pina_'), accountId, clientId, scopes, expiresAt: now + PINTEREST_SIM_ACCESS_TOKEN_SECONDS * 1000, revoked: false };
-    const refresh = { token: secret('refresh-token', 'pinr_'), accountId, clientId, scopes, expiresAt: now + PINTEREST_SIM_REFRESH_TOKEN_SECONDS * 1000, revoked: false };
-    accessTokens.set(access.token, access);
-    refreshTokens.set(refresh.token, refresh);
-    return { access, refresh };
-  }
-
-  function tokenBody(grant: { access: AccessTokenRecord; refresh: RefreshTokenRecord }, responseType: string) {
-    return {
-      access_token: grant.access.token,
-      refresh_token: grant.refresh.token,
-      response_type: responseType,
-      token_type: 'bearer',
-      expires_in: PINTEREST_SIM_ACCESS_TOKEN_SECONDS,
-      refresh_token_expires_in: PINTEREST_SIM_REFRESH_TOKEN_SECONDS,
-      refresh_token_expires_at: Math.floor(grant.refresh.expiresAt / 1000),
-      scope: grant.access.scopes.join(','),
-    };
-  }
-
-  function clientOf(req: SimRequest): PinterestSimApp | undefined {
-    const header = req.headers.authorization ?? '';
-    const match = /^Basic\s+(.+)$/i.exec(header);
-    if (!match) return undefined;
-    const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    const app = apps.get(decoded.slice(0, colon));
-    return app && colon > 0 && app.clientSecret === decoded.slice(colon + 1) ? app : undefined;
-  }
-
-  function token(req: SimRequest, res: ServerResponse, failure: PinterestFailureMode | undefined): void {
-    const app = clientOf(req);
-    if (!app) return sendJson(res, 401, ERR.authFailed);
-    if (req.body.kind !== 'form') return sendJson(res, 400, invalidParams('the body must be application/x-www-form-urlencoded.'));
-    const form = req.body.fields;
-    if (form.grant_type === 'authorization_code') {
-      const code = authCodes.get(form.code ?? '');
-      if (!form.code || !form.redirect_uri) return sendJson(res, 400, invalidParams('code and redirect_uri are required.'));
-      if (!code || code.used || code.expiresAt < Date.now() || code.clientId !== app.clientId || code.redirectUri !== form.redirect_uri) {
-        return sendJson(res, 400, invalidParams('the authorization code is invalid, expired, already used, or was issued for another redirect_uri.'));
-      }
-      code.used = true;
-      return sendJson(res, 200, tokenBody(grantTokens(code.accountId, app.clientId, code.scopes), 'authorization_code'));
-    }
-    if (form.grant_type === 'refresh_token') {
-      const old = refreshTokens.get(form.refresh_token ?? '');
-      if (failure === 'refresh_rejected' || !old || old.revoked || old.expiresAt < Date.now() || old.clientId !== app.clientId) {
-        return sendJson(res, 400, invalidParams('the refresh token is invalid, expired or revoked.'));
-      }
-      const scopes = form.scope ? form.scope.split(/[ ,]+/).filter(Boolean) : old.scopes;
-      if (scopes.some((s) => !old.scopes.includes(s))) return sendJson(res, 400, invalidParams('scope is wider than the original grant.'));
-      // Continuous refresh: every refresh hands out a new refresh token and retires the old one.
-      old.revoked = true;
-      return sendJson(res, 200, tokenBody(grantTokens(old.accountId, app.clientId, scopes), 'refresh_token'));
-    }
-    return sendJson(res, 400, invalidParams(`unsupported grant_type ${form.grant_type ?? '(none)'}.`));
-  }
-
-  function redirectWith(res: ServerResponse, redirectUri: string, params: Record<string, string>): void {
-    const url = new URL(redirectUri);
-    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-    res.writeHead(302, { location: url.toString() });
-    res.end();
-  }
-
-  function authorize(req: SimRequest, res: ServerResponse): void {
-    const params = req.method === 'POST' && req.body.kind === 'form' ? req.body.fields : req.query;
-    const app = apps.get(params.client_id ?? '');
-    if (!app) return sendText(res, 400, '<!doctype html><p>Invalid client_id.</p>', 'text/html');
-    const redirectUri = params.redirect_uri ?? '';
-    if (!app.redirectUris.includes(redirectUri)) return sendText(res, 400, '<!doctype html><p>redirect_uri is not registered for this app.</p>', 'text/html');
-    const state = params.state ?? '';
-    if (params.response_type !== 'code') return redirectWith(res, redirectUri, { error: 'unsupported_response_type', state });
-    const scopes = (params.scope ?? '').split(/[ ,]+/).filter(Boolean);
-    if (!scopes.length || scopes.some((s) => !(PINTEREST_KNOWN_SCOPES as readonly string[]).includes(s))) {
-      return redirectWith(res, redirectUri, { error: 'invalid_scope', state });
-    }
-
-    if (req.method === 'POST') {
-      if (params.decision !== 'allow') return redirectWith(res, redirectUri, { error: 'access_denied', state });
-      const account = accounts.get(params.account_id ?? '');
-      if (!account) return sendText(res, 400, '<!doctype html><p>Pick an account.</p>', 'text/html');
-      const code = issueCode(account.id, app.clientId, redirectUri, scopes);
-      return redirectWith(res, redirectUri, { code, state });
-    }
-
-    const hidden = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state']
-      .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(params[k] ?? '')}">`).join('');
-    const options = [...accounts.values()].map((a) => `<option value="${a.id}">${escapeHtml(a.username)}</option>`).join('');
-    const page = `<!doctype html><html><head><title>Pinterest (simulator): authorize ${escapeHtml(app.name)}</title></head><body>
-<h1>${escapeHtml(app.name)} wants to access your Pinterest account</h1>
-<p>Scopes: ${scopes.map(escapeHtml).join(', ')}</p>
-<form method="post" action="/oauth/">${hidden}
-${options ? `<label>Sandbox account <select name="account_id">${options}</select></label>` : '<p>No sandbox account exists yet.</p>'}
-<button name="decision" value="allow"${options ? '' : ' disabled'}>Give access</button> <button name="decision" value="deny">Cancel</button>
-</form></body></html>`;
-    return sendText(res, 200, page, 'text/html; charset=utf-8');
-  }
-
-  function issueCode(accountId: string, clientId: string, redirectUri: string, scopes: string[]): string {
-    const code = seeded('auth-code').toString('hex').slice(0, 40);
-    authCodes.set(code, { code, accountId, clientId, redirectUri, scopes, expiresAt: Date.now() + AUTH_CODE_TTL_MS, used: false });
-    return code;
-  }
+  const oauth = createPinterestOAuth({ seeded, apps, accounts });
 
   // ----- API
 
@@ -190,9 +78,8 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
 
   /** The caller's account, or the answer already sent. */
   function authenticate(req: SimRequest, res: ServerResponse, route: Route): PinterestSimAccount | undefined {
-    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    const record = bearer ? accessTokens.get(bearer) : undefined;
-    if (!record || record.revoked || record.expiresAt <= Date.now() || !accounts.has(record.accountId)) {
+    const record = oauth.accessToken(/^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]);
+    if (!record) {
       sendJson(res, 401, ERR.authFailed);
       return undefined;
     }
@@ -512,11 +399,11 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
     const armedAt = armed.findIndex((mode) => FAILURE_ROUTES[mode](route));
     const failure = armedAt >= 0 ? armed.splice(armedAt, 1)[0] : undefined;
 
-    if (route === 'authorize') return authorize(req, res);
+    if (route === 'authorize') return oauth.authorize(req, res);
     if (route === 'upload') return upload(req, res, failure);
     if (route === 'unknown') return sendJson(res, 404, ERR.notFound);
     if (sharedFailure(res, failure)) return;
-    if (route === 'token') return token(req, res, failure);
+    if (route === 'token') return oauth.token(req, res, { refuseRefresh: failure === 'refresh_rejected' });
 
     const account = authenticate(req, res, route);
     if (!account) return;
@@ -572,8 +459,6 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
   });
   origin = host.origin;
 
-  const matching = <T extends { accountId: string }>(records: Iterable<T>, accountId?: string) =>
-    [...records].filter((r) => accountId === undefined || r.accountId === accountId);
 
   return {
     port: host.port,
@@ -623,22 +508,16 @@ ${options ? `<label>Sandbox account <select name="account_id">${options}</select
     },
     issueAuthCode(accountId, input) {
       if (!accounts.has(accountId)) throw new Error(`unknown account ${accountId}`);
-      return issueCode(accountId, input.clientId, input.redirectUri, input.scopes ?? DEFAULT_SCOPES);
+      return oauth.issueCode(accountId, { clientId: input.clientId, redirectUri: input.redirectUri, scopes: input.scopes ?? DEFAULT_SCOPES });
     },
     issueTokens(accountId, input) {
       if (!accounts.has(accountId)) throw new Error(`unknown account ${accountId}`);
-      const { access, refresh } = grantTokens(accountId, input.clientId, input.scopes ?? DEFAULT_SCOPES);
-      return { accessToken: access.token, refreshToken: refresh.token, expiresAt: new Date(access.expiresAt) };
+      const { access, refresh } = oauth.issueTokens({ accountId, clientId: input.clientId, scopes: input.scopes ?? DEFAULT_SCOPES });
+      return { accessToken: access.value, refreshToken: refresh!.value, expiresAt: new Date(access.expiresAt) };
     },
-    expireAccessTokens(accountId) {
-      for (const t of matching(accessTokens.values(), accountId)) t.expiresAt = Date.now() - 1000;
-    },
-    expireRefreshTokens(accountId) {
-      for (const t of matching(refreshTokens.values(), accountId)) t.expiresAt = Date.now() - 1000;
-    },
-    revokeTokens(accountId) {
-      for (const t of [...matching(accessTokens.values(), accountId), ...matching(refreshTokens.values(), accountId)]) t.revoked = true;
-    },
+    expireAccessTokens: (accountId) => oauth.expireAccessTokens(accountId),
+    expireRefreshTokens: (accountId) => oauth.expireRefreshTokens(accountId),
+    revokeTokens: (accountId) => oauth.revoke(accountId),
     accounts: () => [...accounts.values()].map((a) => ({ ...a })),
     boards: (accountId) => [...boards.values()].filter((b) => accountId === undefined || b.ownerId === accountId).map((b) => structuredClone(b)),
     pins: (accountId) => storedPins.filter((p) => accountId === undefined || p.ownerId === accountId).map((p) => structuredClone(p)),

@@ -91,7 +91,7 @@ export async function startSnapchatSimulator(opts: SnapchatSimulatorOptions = {}
   const oauth = createOAuthServer({
     seeded, title: 'Snapchat: allow Herald to manage your Public Profile', authorizePath: '/login/oauth2/authorize',
     knownScopes: [SNAP_SCOPE, 'snapchat-marketing-api'], accessTokenTtlSeconds: opts.accessTokenTtlSeconds ?? 1800,
-    accessPrefix: 'eyJ', refreshPrefix: 'hCg', rotateRefreshTokens: true,
+    accessPrefix: 'eyJ', refreshPrefix: 'hCg', refreshRotation: 'rotate',
     clientIdOf: (s) => uuid(`client-${s('c').readUInt32BE(0)}`),
     clientSecretOf: (s) => s('client-secret').toString('hex').slice(0, 40),
     accounts: () => [...profiles.values()].map((p) => ({ id: p.userId, label: `${p.displayName} (@${p.username})` })),
@@ -99,8 +99,8 @@ export async function startSnapchatSimulator(opts: SnapchatSimulatorOptions = {}
 
   function authorize(req: SimRequest, res: ServerResponse): SnapProfile | undefined {
     const check = oauth.bearer(req, [SNAP_SCOPE]);
-    if (check.kind === 'missing' || check.kind === 'invalid') return void snapError(res, 401, 'E1002', 'Unauthorized: the access token is invalid or expired.');
     if (check.kind === 'scope') return void snapError(res, 403, 'E1003', 'The token lacks the snapchat-profile-api scope.');
+    if (check.kind !== 'ok') return void snapError(res, 401, 'E1002', 'Unauthorized: the access token is invalid or expired.');
     const profile = [...profiles.values()].find((p) => p.userId === check.grant.accountId);
     if (!profile) return void snapError(res, 403, 'E1003', 'The user has no Public Profile.');
     return profile;

@@ -15,7 +15,7 @@ import { createSeededSource, sendJson, sendText, startSimulatorHost, type Record
 import { clockControl, createAnalyticsModel } from '../kit/metrics';
 import { createThreadsAnalytics, type ThreadsAnalytics } from './analytics';
 import {
-  approvePage, createCheckpointedAccounts, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, META_SIM_COMMON_FAILURE_MODES, sendGraphError, sniffMedia,
+  answerConsent, approvePage, createCheckpointedAccounts, fetchMedia, graphParamsOf, META_SIM_COMMON_ERRORS, META_SIM_COMMON_FAILURE_MODES, sendGraphError, sniffMedia,
 } from '../kit/meta-graph';
 
 export const THREADS_FAILURE_MODES = [
@@ -216,19 +216,11 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
       }), 'text/html; charset=utf-8');
     }
     const f = paramsOf(req);
-    if (!apps.has(f.client_id ?? '') || !/^https?:\/\//.test(f.redirect_uri ?? '')) return sendText(res, 400, 'Invalid Request');
-    const target = new URL(f.redirect_uri!);
-    if (f.decision === 'allow') {
-      if (!accounts.has(f.account_id ?? '')) return sendText(res, 400, 'Choose an account');
-      target.searchParams.set('code', issueCode(f.account_id!, f.client_id!, f.redirect_uri!, scopesOf(f.scope)));
-    } else {
-      target.searchParams.set('error', 'access_denied');
-      target.searchParams.set('error_reason', 'user_denied');
-      target.searchParams.set('error_description', 'Permissions error');
-    }
-    if (f.state) target.searchParams.set('state', f.state);
-    res.writeHead(302, { location: `${target.toString()}${f.decision === 'allow' ? '#_' : ''}` });
-    res.end();
+    answerConsent(res, f, {
+      appExists: (clientId) => apps.has(clientId), accountExists: (accountId) => accounts.has(accountId),
+      issueCode: (accountId, clientId, redirectUri) => issueCode(accountId, clientId, redirectUri, scopesOf(f.scope)),
+      deniedDescription: 'Permissions error',
+    });
   }
 
   function tokenRoute(req: SimRequest, res: ServerResponse, failure: ThreadsFailureMode | undefined) {

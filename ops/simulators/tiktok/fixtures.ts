@@ -187,7 +187,6 @@ export interface TikTokSimulator {
 }
 
 export interface Grant { openId: string; clientKey: string; scope: string[]; capabilities: string[]; expiresAt: number; revoked: boolean }
-export interface AuthCode { openId: string; clientKey: string; redirectUri: string; scope: string[]; codeChallenge?: string; expiresAt: number; used: boolean }
 
 export interface Job extends TikTokPublishJob {
   token: string;

@@ -18,18 +18,18 @@ import { tiktokLookup, TIKTOK_LOOKUP_PATHS } from './lookups';
 import { listTikTokVideos } from './media';
 import type { ServerResponse } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
-import { escapeHtml } from '../kit/html';
 import { createCommentStore, seedInputOf } from '../kit/comments';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type SimRequest } from '../kit/http';
 import { clockControl, createAnalyticsModel } from '../kit/metrics';
 import { createTikTokAnalytics } from './analytics';
+import { createTikTokOAuth } from './oauth';
 import { isCommentPath, publicComment, seedTikTokComment, tiktokCommentRoute, type TikTokCommentDeps } from './comments';
 import {
   INIT_MODES, JOB_MODES, TIKTOK_FAILURE_MODES, type TikTokFailureMode, TIKTOK_SIM_RETRY_AFTER_SECONDS,
-  TIKTOK_SIM_SCOPES, PRIVACY_LEVELS, CAPABILITY_GROUPS, MB, MIN_CHUNK, MAX_CHUNK, MAX_LAST_CHUNK, MAX_VIDEO_BYTES,
-  MAX_PHOTO_BYTES, DAY_MS, INIT_LIMIT_PER_MINUTE, DIRECT_POSTS_PER_DAY, PENDING_DRAFTS_PER_DAY, CODE_TTL_MS,
-  type TikTokClientFixture, type TikTokAccountFixture, type TikTokTokens, type TikTokPublishJob, type TikTokPost,
-  type TikTokSimulatorOptions, type TikTokSimulator, type Grant, type AuthCode, type Job,
+  PRIVACY_LEVELS, CAPABILITY_GROUPS, MB, MIN_CHUNK, MAX_CHUNK, MAX_LAST_CHUNK, MAX_VIDEO_BYTES,
+  MAX_PHOTO_BYTES, DAY_MS, INIT_LIMIT_PER_MINUTE, DIRECT_POSTS_PER_DAY, PENDING_DRAFTS_PER_DAY,
+  type TikTokClientFixture, type TikTokAccountFixture, type TikTokPublishJob, type TikTokPost,
+  type TikTokSimulatorOptions, type TikTokSimulator, type Grant, type Job,
   type Route, chars, isRecord, int64, sendJsonInt64, isVideoFile, isJpegOrWebp,
 } from './fixtures';
 
@@ -38,6 +38,8 @@ export {
   type TikTokClientFixture, type TikTokAccountFixture, type TikTokTokens, type TikTokJobStatus,
   type TikTokPublishJob, type TikTokPost, type TikTokComment, type TikTokSimulatorOptions, type TikTokSimulator,
 } from './fixtures';
+
+const DEFAULT_SCOPE = 'user.info.basic,video.publish,video.upload';
 
 export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): Promise<TikTokSimulator> {
   const seeded = createSeededSource(opts.seed);
@@ -49,9 +51,6 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
 
   const clients = new Map<string, TikTokClientFixture>();
   const accounts = new Map<string, TikTokAccountFixture>();
-  const codes = new Map<string, AuthCode>();
-  const accessTokens = new Map<string, Grant>();
-  const refreshTokens = new Map<string, Grant>();
   const jobs = new Map<string, Job>();
   const uploads = new Map<string, Job>();
   const posts: TikTokPost[] = [];
@@ -62,7 +61,7 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
   let origin = '';
   const analytics = createTikTokAnalytics({
     model: createAnalyticsModel(opts.seed), posts: () => posts, commentCount: (videoId) => commentStore.all(videoId).length, accounts: () => accounts,
-    grantOf: (token) => { const g = accessTokens.get(token); return liveGrant(g) ? g : undefined; },
+    grantOf: (token) => { const t = oauth.accessToken(token); return t && grantOf(t); },
     businessAnswer: (res, code, message, data) => businessAnswer(res, code, message, data), v2Error: (res, status, code, message) => v2Error(res, status, code, message),
     v2Ok: (res, data) => v2Ok(res, data),
   });
@@ -81,8 +80,6 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
   const v2Error = (res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}) =>
     sendJson(res, status, { data: {}, error: { code, message, log_id: logId() } }, headers);
   const v2Ok = (res: ServerResponse, data: unknown) => sendJsonInt64(res, 200, { data, error: { code: 'ok', message: '', log_id: logId() } });
-  const oauthError = (res: ServerResponse, status: number, error: string, description: string) =>
-    sendJson(res, status, { error, error_description: description, log_id: logId() });
   const businessAnswer = (res: ServerResponse, code: number, message: string, data: unknown = {}, headers: Record<string, string> = {}) =>
     sendJson(res, 200, { code, message, request_id: logId(), data }, headers);
 
@@ -127,128 +124,15 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
     return true;
   }
 
-  // --- fixtures, tokens ----------------------------------------------------------------------
-
-  function grantTokens(openId: string, clientKey: string, scope: string[], refreshExpiresAt?: number): TikTokTokens {
-    const account = accounts.get(openId)!;
-    const now = Date.now();
-    const access = `act.${hex('access-token', 64)}`;
-    const refresh = `rft.${hex('refresh-token', 64)}`;
-    const capabilities = [...account.capabilities];
-    accessTokens.set(access, { openId, clientKey, scope, capabilities, expiresAt: now + accessTtlMs, revoked: false });
-    const refreshAt = refreshExpiresAt ?? now + refreshTtlMs;
-    refreshTokens.set(refresh, { openId, clientKey, scope, capabilities, expiresAt: refreshAt, revoked: false });
-    return {
-      access_token: access,
-      expires_in: Math.floor(accessTtlMs / 1000),
-      open_id: openId,
-      refresh_expires_in: Math.max(0, Math.floor((refreshAt - now) / 1000)),
-      refresh_token: refresh,
-      scope: scope.join(','),
-      token_type: 'Bearer',
-      capabilities,
-    };
-  }
-
-  function issueCode(openId: string, input: { clientKey: string; redirectUri: string; scope: string[]; codeChallenge?: string }): string {
-    const code = hex('auth-code', 48);
-    codes.set(code, { openId, ...input, expiresAt: Date.now() + CODE_TTL_MS, used: false });
-    return code;
-  }
-
-  const liveGrant = (grant: Grant | undefined) => grant && !grant.revoked && grant.expiresAt > Date.now() && accounts.has(grant.openId);
-
-  function bearer(req: SimRequest): { token: string; grant: Grant } | undefined {
-    const header = String(req.headers.authorization ?? '');
-    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-    const grant = token ? accessTokens.get(token) : undefined;
-    return token && liveGrant(grant) ? { token, grant: grant! } : undefined;
-  }
-
   // --- OAuth ---------------------------------------------------------------------------------
 
+  const { oauth, oauthError, tokensBody, grantOf } = createTikTokOAuth({ seeded, clients, accounts, accessTtlMs, refreshTtlMs, logId });
   const scopeList = (raw: string | undefined) => (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
-  function checkAuthorizeParams(p: Record<string, string>): { page: string } | { redirect: URL; scope: string[] } | { error: string; redirect: URL } {
-    const client = clients.get(p.client_key ?? '');
-    if (!client) return { page: 'Unknown client_key.' };
-    let redirect: URL;
-    try {
-      redirect = new URL(p.redirect_uri ?? '');
-      if (redirect.protocol !== 'http:' && redirect.protocol !== 'https:') throw new Error('scheme');
-    } catch {
-      return { page: 'redirect_uri is missing or not a URL.' };
-    }
-    if (client.redirectUris.length && !client.redirectUris.includes(p.redirect_uri!)) return { page: 'redirect_uri is not registered for this app.' };
-    if (p.response_type !== 'code') return { error: 'unsupported_response_type', redirect };
-    const scope = scopeList(p.scope);
-    if (!scope.length || scope.some((s) => !(TIKTOK_SIM_SCOPES as readonly string[]).includes(s))) return { error: 'invalid_scope', redirect };
-    if (p.code_challenge && p.code_challenge_method !== 'S256') return { error: 'invalid_request', redirect };
-    return { redirect, scope };
-  }
-
-  function redirectTo(res: ServerResponse, url: URL, params: Record<string, string>) {
-    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-    res.writeHead(302, { location: url.toString(), 'content-length': 0 });
-    res.end();
-  }
-
-  function authorizePage(req: SimRequest, res: ServerResponse) {
-    const params = req.method === 'POST' && req.body.kind === 'form' ? req.body.fields : req.query;
-    const checked = checkAuthorizeParams(params);
-    if ('page' in checked) return sendText(res, 400, `<!doctype html><title>TikTok</title><p>${escapeHtml(checked.page)}</p>`, 'text/html; charset=utf-8');
-    if ('error' in checked) return redirectTo(res, checked.redirect, { error: checked.error, error_description: checked.error, state: params.state ?? '' });
-    if (req.method === 'POST') {
-      if (params.decision !== 'approve') {
-        return redirectTo(res, checked.redirect, { error: 'access_denied', error_description: 'The user denied the request.', state: params.state ?? '' });
-      }
-      if (!accounts.has(params.open_id ?? '')) return sendText(res, 400, '<!doctype html><p>Choose an account.</p>', 'text/html; charset=utf-8');
-      const code = issueCode(params.open_id!, {
-        clientKey: params.client_key!, redirectUri: params.redirect_uri!, scope: checked.scope,
-        ...(params.code_challenge ? { codeChallenge: params.code_challenge } : {}),
-      });
-      return redirectTo(res, checked.redirect, { code, scopes: checked.scope.join(','), state: params.state ?? '' });
-    }
-    const hidden = ['client_key', 'scope', 'response_type', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method']
-      .filter((k) => params[k] !== undefined)
-      .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(params[k]!)}">`).join('');
-    const choices = [...accounts.values()].map((a, i) =>
-      `<label><input type="radio" name="open_id" value="${escapeHtml(a.openId)}"${i === 0 ? ' checked' : ''}> @${escapeHtml(a.username)} (${escapeHtml(a.displayName)})</label><br>`).join('');
-    const html = `<!doctype html><html><head><meta charset="utf-8"><title>TikTok sandbox: authorize</title></head><body>
-<h1>${escapeHtml(params.client_key!)} wants to access your TikTok account</h1>
-<p>Scopes: ${escapeHtml(checked.scope.join(', '))}</p>
-<form method="post" action="/v2/auth/authorize/">${hidden}${choices || '<p>No sandbox accounts.</p>'}
-<button name="decision" value="approve">Authorize</button> <button name="decision" value="deny">Cancel</button></form></body></html>`;
-    return sendText(res, 200, html, 'text/html; charset=utf-8');
-  }
-
-  function token(req: SimRequest, res: ServerResponse) {
-    if (req.method !== 'POST') return oauthError(res, 405, 'invalid_request', 'Use POST.');
-    if (req.body.kind !== 'form') return oauthError(res, 400, 'invalid_request', 'The request parameters are malformed.');
-    const f = req.body.fields;
-    const client = clients.get(f.client_key ?? '');
-    if (!client || client.clientSecret !== f.client_secret) return oauthError(res, 401, 'invalid_client', 'Client key or secret is invalid.');
-    if (f.grant_type === 'authorization_code') {
-      const code = codes.get(f.code ?? '');
-      if (!code || code.used || code.expiresAt < Date.now() || code.clientKey !== client.clientKey) {
-        return oauthError(res, 400, 'invalid_grant', 'Authorization code is expired or invalid.');
-      }
-      if (code.redirectUri !== f.redirect_uri) return oauthError(res, 400, 'invalid_grant', 'redirect_uri does not match the authorization request.');
-      if (code.codeChallenge) {
-        const computed = createHash('sha256').update(f.code_verifier ?? '').digest('base64url');
-        if (!f.code_verifier || computed !== code.codeChallenge) return oauthError(res, 400, 'invalid_grant', 'Code verifier or code challenge is invalid.');
-      }
-      code.used = true;
-      return sendJson(res, 200, grantTokens(code.openId, client.clientKey, code.scope));
-    }
-    if (f.grant_type === 'refresh_token') {
-      const grant = refreshTokens.get(f.refresh_token ?? '');
-      if (!liveGrant(grant) || grant!.clientKey !== client.clientKey) return oauthError(res, 400, 'invalid_grant', 'Refresh token is invalid or expired.');
-      // Rotation: the refresh token just used stops working; its remaining lifetime carries over.
-      grant!.revoked = true;
-      return sendJson(res, 200, grantTokens(grant!.openId, client.clientKey, grant!.scope, grant!.expiresAt));
-    }
-    return oauthError(res, 400, 'unsupported_grant_type', 'The grant type is not supported.');
+  function bearer(req: SimRequest): { token: string; grant: Grant } | undefined {
+    const token = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
+    const stored = oauth.accessToken(token);
+    return stored && { token: stored.value, grant: grantOf(stored) };
   }
 
   // --- Content Posting API ---------------------------------------------------------------------
@@ -605,9 +489,9 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
 
   function businessCall(req: SimRequest, res: ServerResponse) {
     jobs.forEach(settle);
-    const grant = accessTokens.get(String(req.headers['access-token'] ?? ''));
-    if (!liveGrant(grant)) return businessAnswer(res, 40105, 'Access token is invalid or has expired.');
-    return tiktokCommentRoute(commentDeps, req, res, grant!);
+    const stored = oauth.accessToken(String(req.headers['access-token'] ?? ''));
+    if (!stored) return businessAnswer(res, 40105, 'Access token is invalid or has expired.');
+    return tiktokCommentRoute(commentDeps, req, res, grantOf(stored));
   }
 
   // --- routing ---------------------------------------------------------------------------------
@@ -660,8 +544,8 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
       switch (route) {
         case 'authorize':
           if (req.method !== 'GET' && req.method !== 'POST') return sendText(res, 405, 'Method not allowed');
-          return authorizePage(req, res);
-        case 'token': return token(req, res);
+          return oauth.authorize(req, res);
+        case 'token': return oauth.token(req, res);
         case 'upload': return upload(req, res);
         case 'business':
           if (analytics.isBusinessRead(req.path)) return analytics.business(req, res);
@@ -682,7 +566,6 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
   });
   origin = host.origin;
 
-  const forAccount = (openId: string | undefined) => (g: Grant) => openId === undefined || g.openId === openId;
   const account = (openId: string) => {
     const a = accounts.get(openId);
     if (!a) throw new Error(`unknown TikTok account ${openId}`);
@@ -741,18 +624,17 @@ export async function startTikTokSimulator(opts: TikTokSimulatorOptions = {}): P
     setPrivacyLevelOptions(openId, options) { account(openId).privacyLevelOptions = [...options]; },
     issueAuthCode(openId, o) {
       account(openId);
-      return issueCode(openId, { clientKey: o.clientKey, redirectUri: o.redirectUri, scope: scopeList(o.scope ?? 'user.info.basic,video.publish,video.upload'),
+      return oauth.issueCode(openId, { clientId: o.clientKey, redirectUri: o.redirectUri, scopes: scopeList(o.scope ?? DEFAULT_SCOPE),
         ...(o.codeChallenge ? { codeChallenge: o.codeChallenge } : {}) });
     },
     issueTokens(openId, o) {
       account(openId);
-      return grantTokens(openId, o.clientKey, scopeList(o.scope ?? 'user.info.basic,video.publish,video.upload'));
+      const { access, refresh } = oauth.issueTokens({ accountId: openId, clientId: o.clientKey, scopes: scopeList(o.scope ?? DEFAULT_SCOPE) });
+      return tokensBody(access, refresh!);
     },
-    expireAccessTokens(openId) { [...accessTokens.values()].filter(forAccount(openId)).forEach((g) => { g.expiresAt = Date.now() - 1; }); },
-    expireRefreshTokens(openId) { [...refreshTokens.values()].filter(forAccount(openId)).forEach((g) => { g.expiresAt = Date.now() - 1; }); },
-    revokeTokens(openId) {
-      [...accessTokens.values(), ...refreshTokens.values()].filter(forAccount(openId)).forEach((g) => { g.revoked = true; });
-    },
+    expireAccessTokens: (openId) => oauth.expireAccessTokens(openId),
+    expireRefreshTokens: (openId) => oauth.expireRefreshTokens(openId),
+    revokeTokens: (openId) => oauth.revoke(openId),
     setProcessingMs(ms) { processingMs = Math.max(0, ms); },
     setPostIdDelay(ms) { postIdDelayMs = Math.max(0, ms); },
     accounts: () => [...accounts.values()].map((a) => structuredClone(a)),

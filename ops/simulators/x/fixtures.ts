@@ -53,11 +53,6 @@ export const categoryFor = (mediaType: string) => Object.keys(CATEGORIES).find((
 export interface XSimClient { clientId: string; clientSecret: string | null; name: string; redirectUris: string[] }
 export interface XSimAccount { id: string; username: string; name: string; profileImageUrl: string; premium: boolean }
 
-export interface AuthCode {
-  accountId: string; clientId: string; redirectUri: string; scopes: string[];
-  challenge: string; method: 'S256' | 'plain'; expiresAt: number; used: boolean;
-}
-export interface Token { accountId: string; clientId: string; scopes: string[]; expiresAt: number; valid: boolean }
 
 export interface XSimMedia {
   id: string;

@@ -9,21 +9,21 @@
 import { listUserTweets } from './media';
 import { seedInputOf, type SeedCommentInput } from '../kit/comments';
 import { mentionsOf, xCommentRoute, X_COMMENT_SCOPES, type XFan } from './comments';
-import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { escapeHtml } from '../kit/html';
 import { clockControl, createAnalyticsModel } from '../kit/metrics';
 import { createXAnalytics } from './analytics';
 import {
   createSeededSource, sendJson, sendText, startSimulatorHost, type ParsedBody, type SimRequest,
 } from '../kit/http';
 import {
-  X_FAILURE_MODES, type XFailureMode, X_SIM_RATE_LIMIT_RESET_SECONDS, X_SIM_DAILY_LIMIT_RESET_SECONDS, X_SIM_SCOPES,
+  X_FAILURE_MODES, type XFailureMode, X_SIM_RATE_LIMIT_RESET_SECONDS, X_SIM_DAILY_LIMIT_RESET_SECONDS,
   X_EPOCH, SEGMENT_MAX_BYTES, USER_FIELDS, TWEET_KEYS, REPLY_SETTINGS, NUMERIC_ID, CATEGORIES, categoryFor,
-  type XSimClient, type XSimAccount, type AuthCode, type Token, type XSimMedia, type MediaRecord, type XSimTweet,
+  type XSimClient, type XSimAccount, type XSimMedia, type MediaRecord, type XSimTweet,
   type XSimArticle, type XSimulatorOptions, type XSimulator, weightedLength, problem, fieldsOf, looksLike,
 } from './fixtures';
 import { handlePostRoutes, handleTweetEdit, type XPostsState } from './posts';
+import { createXOAuth } from './oauth';
+import type { OAuthToken } from '../kit/oauth';
 
 export {
   X_FAILURE_MODES, type XFailureMode, X_SIM_RATE_LIMIT_RESET_SECONDS, X_SIM_DAILY_LIMIT_RESET_SECONDS, X_SIM_SCOPES,
@@ -31,15 +31,13 @@ export {
   type XSimulator,
 } from './fixtures';
 
+const DEFAULT_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'];
+
 export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSimulator> {
   const seeded = createSeededSource(opts.seed);
   const processingMs = opts.processingMs ?? 50;
-  const tokenTtlMs = (opts.tokenTtlSeconds ?? 7200) * 1000;
   const clients = new Map<string, XSimClient>();
   const accounts = new Map<string, XSimAccount>();
-  const codes = new Map<string, AuthCode>();
-  const accessTokens = new Map<string, Token>();
-  const refreshTokens = new Map<string, Token>();
   const communities = new Map<string, string>();
   const mediaById = new Map<string, MediaRecord>();
   const tweets: XSimTweet[] = [];
@@ -60,17 +58,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
   const liveId = () => (((BigInt(Date.now()) - X_EPOCH) << 22n) | (1n << 17n) | BigInt(sequence++ & 0xfff)).toString();
   const secret = (kind: string, length = 43) => seeded(kind).toString('base64url').slice(0, length);
 
-  function issueTokens(accountId: string, clientId: string, scopes: string[]) {
-    const accessToken = secret('access-token', 86);
-    const expiresAt = Date.now() + tokenTtlMs;
-    accessTokens.set(accessToken, { accountId, clientId, scopes, expiresAt, valid: true });
-    const refreshToken = scopes.includes('offline.access') ? secret('refresh-token', 86) : undefined;
-    if (refreshToken) refreshTokens.set(refreshToken, { accountId, clientId, scopes, expiresAt: Infinity, valid: true });
-    return { accessToken, refreshToken, expiresAt };
-  }
-  const revokeAccount = (accountId: string) => {
-    for (const token of [...accessTokens.values(), ...refreshTokens.values()]) if (token.accountId === accountId) token.valid = false;
-  };
+  const oauth = createXOAuth({ seeded, clients, accounts, tokenTtlSeconds: opts.tokenTtlSeconds ?? 7200 });
 
   // --- errors in X's shapes ------------------------------------------------------------------
   const unauthorized = (res: ServerResponse) => sendJson(res, 401, problem(401, 'Unauthorized', 'Unauthorized'));
@@ -82,8 +70,6 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
       detail: 'One or more parameters to your request was invalid.',
       type: 'https://api.twitter.com/2/problems/invalid-request',
     });
-  const oauthError = (res: ServerResponse, status: number, error: string, description: string) =>
-    sendJson(res, status, { error, error_description: description });
   const resetIn = (seconds: number) => String(Math.ceil(Date.now() / 1000) + seconds);
   function tooMany(res: ServerResponse, mode: 'rate_limited' | 'daily_limit' | 'usage_capped') {
     const headers: Record<string, string> = {
@@ -102,120 +88,28 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
 
   // --- OAuth ---------------------------------------------------------------------------------
 
-  type AuthRequest = { client: XSimClient; redirectUri: string; scopes: string[]; state: string; challenge: string; method: 'S256' | 'plain' };
-  /** The checks X makes before it shows the consent page: a bad client or redirect never redirects. */
-  function readAuthRequest(params: Record<string, string>): AuthRequest | string {
-    if (params.response_type !== 'code') return 'response_type must be code';
-    const client = clients.get(params.client_id ?? '');
-    if (!client) return 'Unknown client_id';
-    if (!params.redirect_uri || !client.redirectUris.includes(params.redirect_uri)) return 'redirect_uri does not match a callback URL of the app';
-    const scopes = (params.scope ?? '').split(/[ +]/).filter(Boolean);
-    const unknown = scopes.filter((s) => !(X_SIM_SCOPES as readonly string[]).includes(s));
-    if (!scopes.length || unknown.length) return `Invalid scope ${unknown.join(' ')}`.trim();
-    if (!params.state) return 'state is required';
-    if (!params.code_challenge) return 'code_challenge is required';
-    const method = params.code_challenge_method ?? 'plain';
-    if (method !== 'S256' && method !== 'plain') return 'code_challenge_method must be S256 or plain';
-    return { client, redirectUri: params.redirect_uri, scopes, state: params.state, challenge: params.code_challenge, method };
-  }
-
-  function newCode(accountId: string, a: Omit<AuthCode, 'accountId' | 'expiresAt' | 'used'>): string {
-    const code = secret('auth-code', 86);
-    // X's authorization codes are valid for 30 seconds.
-    codes.set(code, { ...a, accountId, expiresAt: Date.now() + 30_000, used: false });
-    return code;
-  }
-
-  function authorizePage(req: SimRequest, res: ServerResponse) {
-    const params = req.method === 'POST' ? Object.fromEntries(Object.entries(fieldsOf(req.body)).map(([k, v]) => [k, String(v)])) : req.query;
-    const auth = readAuthRequest(params);
-    if (typeof auth === 'string') return sendText(res, 400, `<!doctype html><title>X</title><p>Something went wrong: ${escapeHtml(auth)}</p>`, 'text/html; charset=utf-8');
-    if (req.method === 'POST') {
-      const target = new URL(auth.redirectUri);
-      target.searchParams.set('state', auth.state);
-      if (params.decision !== 'allow') target.searchParams.set('error', 'access_denied');
-      else {
-        if (!accounts.has(params.account_id ?? '')) return sendText(res, 400, '<!doctype html><p>Choose an account.</p>', 'text/html; charset=utf-8');
-        target.searchParams.set('code', newCode(params.account_id!, { clientId: auth.client.clientId, redirectUri: auth.redirectUri, scopes: auth.scopes, challenge: auth.challenge, method: auth.method }));
-      }
-      res.writeHead(302, { location: target.toString() });
-      return res.end();
-    }
-    const hidden = Object.entries(params).map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join('');
-    const choices = [...accounts.values()].map((a, i) =>
-      `<label><input type="radio" name="account_id" value="${a.id}"${i === 0 ? ' checked' : ''}> @${escapeHtml(a.username)} (${escapeHtml(a.name)})</label><br>`).join('');
-    sendText(res, 200, `<!doctype html><html><head><meta charset="utf-8"><title>Authorize ${escapeHtml(auth.client.name)} - X (simulator)</title></head><body>
-<h1>${escapeHtml(auth.client.name)} wants to access your X account</h1>
-<p>It will be able to: ${auth.scopes.map(escapeHtml).join(', ')}</p>
-<form method="post" action="/i/oauth2/authorize">${hidden}
-${choices || '<p>No sandbox account exists yet.</p>'}
-<button name="decision" value="allow">Authorize app</button> <button name="decision" value="deny">Cancel</button>
-</form></body></html>`, 'text/html; charset=utf-8');
-  }
-
-  /** Basic auth for confidential clients; a public client names itself with client_id. */
-  function tokenClient(req: SimRequest, fields: Record<string, unknown>): XSimClient | undefined {
-    const header = req.headers.authorization ?? '';
-    if (header.startsWith('Basic ')) {
-      const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
-      const colon = decoded.indexOf(':');
-      const [id, pass] = [decodeURIComponent(decoded.slice(0, colon)), decodeURIComponent(decoded.slice(colon + 1))];
-      const client = clients.get(id);
-      return client && client.clientSecret !== null && client.clientSecret === pass ? client : undefined;
-    }
-    const client = clients.get(String(fields.client_id ?? ''));
-    return client && client.clientSecret === null ? client : undefined;
-  }
-
   function tokenEndpoint(req: SimRequest, res: ServerResponse, failure: XFailureMode | undefined) {
     if (req.method !== 'POST') return sendJson(res, 405, problem(405, 'Method Not Allowed', 'Method Not Allowed'));
     if (failure === 'rate_limited' || failure === 'usage_capped' || failure === 'daily_limit') return tooMany(res, failure);
     if (failure === 'server_error') return sendJson(res, 500, problem(500, 'Internal Server Error', 'Internal Server Error'));
     if (failure === 'service_unavailable') return sendJson(res, 503, problem(503, 'Service Unavailable', 'Service Unavailable'));
-    if (req.body.kind !== 'form') return oauthError(res, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
-    const fields = req.body.fields;
-    const client = tokenClient(req, fields);
-    if (!client) return oauthError(res, 401, 'unauthorized_client', 'Missing valid authorization header');
-
-    const answer = (accountId: string, scopes: string[]) => {
-      const t = issueTokens(accountId, client.clientId, scopes);
-      sendJson(res, 200, {
-        token_type: 'bearer', expires_in: Math.round(tokenTtlMs / 1000), access_token: t.accessToken, scope: scopes.join(' '),
-        ...(t.refreshToken ? { refresh_token: t.refreshToken } : {}),
-      });
-    };
-    if (fields.grant_type === 'authorization_code') {
-      const code = codes.get(fields.code ?? '');
-      const verifier = fields.code_verifier ?? '';
-      const expected = code?.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
-      if (!code || code.used || code.expiresAt < Date.now() || code.clientId !== client.clientId
-        || code.redirectUri !== fields.redirect_uri || !verifier || expected !== code.challenge) {
-        return oauthError(res, 400, 'invalid_request', 'Value passed for the authorization code was invalid.');
-      }
-      code.used = true;
-      return answer(code.accountId, code.scopes);
-    }
-    if (fields.grant_type === 'refresh_token') {
-      const old = refreshTokens.get(fields.refresh_token ?? '');
-      if (old && failure === 'expired_token') old.valid = false;
-      if (old && failure === 'revoked_token') revokeAccount(old.accountId);
-      if (!old || !old.valid || old.clientId !== client.clientId) return oauthError(res, 400, 'invalid_request', 'Value passed for the token was invalid.');
-      // Rotation: the refresh token just used stops working.
-      old.valid = false;
-      return answer(old.accountId, old.scopes);
-    }
-    return oauthError(res, 400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+    return oauth.token(req, res, {
+      beforeRefresh(stored) {
+        if (stored && failure === 'expired_token') stored.revoked = true;
+        if (stored && failure === 'revoked_token') oauth.revoke(stored.accountId);
+      },
+    });
   }
 
   // --- API -----------------------------------------------------------------------------------
 
-  type Caller = { account: XSimAccount; token: Token };
-  function authenticate(req: SimRequest): { caller: Caller } | { bearer?: Token } {
-    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    const token = bearer ? accessTokens.get(bearer) : undefined;
+  type Caller = { account: XSimAccount; token: OAuthToken };
+  function authenticate(req: SimRequest): { caller: Caller } | { bearer?: OAuthToken } {
+    const check = oauth.bearer(req);
+    const token = 'token' in check ? check.token : undefined;
     const account = token ? accounts.get(token.accountId) : undefined;
-    if (!token || !account || !token.valid || token.expiresAt <= Date.now()) return { bearer: token };
-    return { caller: { account, token } };
+    if (check.kind !== 'ok' || !account) return { bearer: token };
+    return { caller: { account, token: check.token } };
   }
 
   function mediaView(m: MediaRecord): XSimMedia {
@@ -478,7 +372,7 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
       }
       case 'revoked_token': {
         const token = 'caller' in auth ? auth.caller.token : auth.bearer;
-        if (token) revokeAccount(token.accountId);
+        if (token) oauth.revoke(token.accountId);
         return unauthorized(res);
       }
       case 'media_processing_failed': failNextProcessing = true; break;
@@ -555,13 +449,13 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
       tweets.length = 0;
       articles.clear();
       mediaById.clear();
-      codes.clear();
+      oauth.clearCodes();
       failNextProcessing = false;
     },
     handle(req, res, failure) {
       if (req.path === '/i/oauth2/authorize') {
         if (failure === 'server_error' || failure === 'service_unavailable') return sendText(res, 503, '<!doctype html><p>Something went wrong. Try again later.</p>', 'text/html');
-        return authorizePage(req, res);
+        return oauth.authorize(req, res);
       }
       if (req.path === '/2/oauth2/token') return tokenEndpoint(req, res, failure);
       if (req.path.startsWith('/2/')) {
@@ -599,22 +493,19 @@ ${choices || '<p>No sandbox account exists yet.</p>'}
     issueAuthCode(accountId, input) {
       if (!accounts.has(accountId)) throw new Error(`unknown account ${accountId}`);
       if (!clients.has(input.clientId)) throw new Error(`unknown client ${input.clientId}`);
-      return newCode(accountId, {
-        clientId: input.clientId, redirectUri: input.redirectUri, scopes: input.scopes ?? ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'],
-        challenge: input.codeChallenge, method: input.codeChallengeMethod ?? 'S256',
+      return oauth.issueCode(accountId, {
+        clientId: input.clientId, redirectUri: input.redirectUri, scopes: input.scopes ?? DEFAULT_SCOPES,
+        codeChallenge: input.codeChallenge, codeChallengeMethod: input.codeChallengeMethod ?? 'S256',
       });
     },
     issueTokens(accountId, input) {
       if (!accounts.has(accountId)) throw new Error(`unknown account ${accountId}`);
-      const t = issueTokens(accountId, input.clientId, input.scopes ?? ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access']);
-      return { accessToken: t.accessToken, refreshToken: t.refreshToken ?? '', expiresAt: new Date(t.expiresAt) };
+      const scopes = input.scopes ?? DEFAULT_SCOPES;
+      const t = oauth.issueTokens({ accountId, clientId: input.clientId, scopes }, { refresh: scopes.includes('offline.access') });
+      return { accessToken: t.access.value, refreshToken: t.refresh?.value ?? '', expiresAt: new Date(t.access.expiresAt) };
     },
-    expireAccessTokens(accountId) {
-      for (const token of accessTokens.values()) if (accountId === undefined || token.accountId === accountId) token.expiresAt = Math.min(token.expiresAt, Date.now());
-    },
-    revokeTokens(accountId) {
-      for (const id of accountId === undefined ? [...accounts.keys()] : [accountId]) revokeAccount(id);
-    },
+    expireAccessTokens: (accountId) => oauth.expireAccessTokens(accountId),
+    revokeTokens: (accountId) => oauth.revoke(accountId),
     createTweet(accountId, text) {
       const id = liveId();
       tweets.push({ id, author_id: accountId, text, created_at: new Date().toISOString(), conversation_id: id, media_ids: [] });

@@ -12,9 +12,10 @@
  * Uploaded videos "process" for `processingMs`; files that are not a video fail processing.
  */
 import { listPlaylistItems, uploadsPlaylistOf } from './media';
+import { createYoutubeOAuth } from './oauth';
+import { oauthError } from '../kit/oauth';
 import type { ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../kit/html';
 import { createSeededSource, sendJson, sendText, startSimulatorHost, type SimRequest } from '../kit/http';
 import { clockControl, createAnalyticsModel } from '../kit/metrics';
 import { createYoutubeAnalytics, YOUTUBE_ANALYTICS_SCOPE } from './analytics';
@@ -24,9 +25,9 @@ import {
   type YoutubeSimulatorOptions,
 } from './types';
 import {
-  apiError, applies, ASSIGNABLE_CATEGORIES, CHUNK_UNIT, CODE_TTL_MS, imageKind, KNOWN_SCOPES, LANGUAGE, looksLikeVideo,
-  MAX_VIDEO_BYTES, oauthError, SCOPE, tagsLength, THUMBNAIL_MAX_BYTES,
-  type AccessToken, type AuthCode, type Client, type Grant, type RefreshToken, type RouteKind, type Session,
+  apiError, applies, ASSIGNABLE_CATEGORIES, CHUNK_UNIT, imageKind, LANGUAGE, looksLikeVideo,
+  MAX_VIDEO_BYTES, SCOPE, tagsLength, THUMBNAIL_MAX_BYTES,
+  type RouteKind, type Session,
 } from './wire';
 
 import { createYoutubePosts } from './posts';
@@ -41,12 +42,8 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
   const ttlSeconds = opts.accessTokenTtlSeconds ?? 3599;
   const id = (kind: string, length: number) => seeded(kind).toString('base64url').slice(0, length);
 
-  const clients = new Map<string, Client>();
   const channels = new Map<string, SimChannel>();
   const playlists = new Map<string, { id: string; channelId: string; title: string }>();
-  const accessTokens = new Map<string, AccessToken>();
-  const refreshTokens = new Map<string, RefreshToken>();
-  const codes = new Map<string, AuthCode>();
   const sessions = new Map<string, Session>();
   const videos = new Map<string, SimVideo>();
   const commentStore = createCommentStore();
@@ -58,67 +55,7 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
   let origin = '';
   const analytics = createYoutubeAnalytics({ model: createAnalyticsModel(opts.seed), videos: () => videos.values(), commentCount: (videoId) => commentStore.all(videoId).length, apiError });
 
-  const issueAccess = (grant: Grant) => {
-    const token = `ya29.${id('access', 60)}`;
-    accessTokens.set(token, { ...grant, expiresAt: Date.now() + ttlSeconds * 1000, revoked: false });
-    return token;
-  };
-  const issueRefresh = (grant: Grant) => {
-    const token = `1//0${id('refresh', 60)}`;
-    refreshTokens.set(token, { ...grant, revoked: false });
-    return token;
-  };
-
-  // ---------------------------------------------------------------- OAuth
-
-  /** Checks the authorize parameters; an answer is sent (and undefined returned) when they are wrong. */
-  function authorizeParams(res: ServerResponse, p: Record<string, string>): { client: Client; scopes: string[] } | undefined {
-    const page = (status: number, error: string) => sendText(res, status,
-      `<!doctype html><title>Error</title><h1>Error ${status}: ${escapeHtml(error)}</h1>`, 'text/html; charset=utf-8');
-    const client = clients.get(p.client_id ?? '');
-    if (!client) return void page(401, 'invalid_client');
-    if (!client.redirectUris.includes(p.redirect_uri ?? '')) return void page(400, 'redirect_uri_mismatch');
-    if (p.response_type !== 'code') return void page(400, 'unsupported_response_type');
-    const scopes = (p.scope ?? '').split(' ').filter(Boolean);
-    if (!scopes.length || scopes.some((s) => !KNOWN_SCOPES.includes(s))) return void page(400, 'invalid_scope');
-    if (p.code_challenge_method && !['S256', 'plain'].includes(p.code_challenge_method)) return void page(400, 'invalid_request');
-    return { client, scopes };
-  }
-
-  function consentPage(req: SimRequest, res: ServerResponse) {
-    const checked = authorizeParams(res, req.query);
-    if (!checked) return;
-    const hidden = Object.entries(req.query).map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join('');
-    const choices = [...channels.values()].map((c, i) =>
-      `<label><input type="radio" name="channel_id" value="${escapeHtml(c.id)}"${i === 0 ? ' checked' : ''}> ${escapeHtml(c.title)} (${escapeHtml(c.handle)})</label><br>`).join('');
-    sendText(res, 200, `<!doctype html><meta charset="utf-8"><title>Sign in - Google Accounts (simulator)</title>
-<h1>YouTube simulator wants to access your Google Account</h1>
-<p>Scopes: ${checked.scopes.map(escapeHtml).join(', ')}</p>
-<form method="post" action="/o/oauth2/v2/auth">${hidden}${choices || '<p>No sandbox channel: create one first.</p>'}
-<button name="decision" value="approve">Allow</button> <button name="decision" value="deny">Cancel</button></form>`, 'text/html; charset=utf-8');
-  }
-
-  function consentAnswer(req: SimRequest, res: ServerResponse) {
-    const p = req.body.kind === 'form' ? req.body.fields : {};
-    const checked = authorizeParams(res, p);
-    if (!checked) return;
-    const target = new URL(p.redirect_uri!);
-    if (p.state !== undefined) target.searchParams.set('state', p.state);
-    const channel = channels.get(p.channel_id ?? '');
-    if (p.decision !== 'approve' || !channel) {
-      target.searchParams.set('error', 'access_denied');
-    } else {
-      const code = api.issueAuthCode(channel.id, {
-        clientId: checked.client.clientId, redirectUri: p.redirect_uri!, scopes: checked.scopes,
-        codeChallenge: p.code_challenge, codeChallengeMethod: p.code_challenge_method as 'S256' | 'plain' | undefined,
-        offline: p.access_type === 'offline',
-      });
-      target.searchParams.set('code', code);
-      target.searchParams.set('scope', checked.scopes.join(' '));
-    }
-    res.writeHead(302, { location: target.toString() });
-    res.end();
-  }
+  const { oauth, createClient } = createYoutubeOAuth({ seeded, channels, ttlSeconds, rotate: opts.rotateRefreshTokens ?? false });
 
   function token(req: SimRequest, res: ServerResponse, failure: YoutubeFailureMode | undefined) {
     switch (failure) {
@@ -126,61 +63,21 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
       case 'rate_limited': return oauthError(res, 429, 'rate_limit_exceeded', 'Rate limit exceeded.');
       case 'server_error': return oauthError(res, 500, 'internal_failure', 'Internal failure.');
       case 'service_unavailable': return oauthError(res, 503, 'temporarily_unavailable', 'Service unavailable.');
-      default: break;
+      default: return oauth.token(req, res);
     }
-    if (req.body.kind !== 'form') return oauthError(res, 400, 'invalid_request', 'The request body must be application/x-www-form-urlencoded.');
-    const f = req.body.fields;
-    let clientId = f.client_id;
-    let secret = f.client_secret;
-    const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (basic) [clientId, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':').map(decodeURIComponent);
-    const client = clients.get(clientId ?? '');
-    if (!client) return oauthError(res, 401, 'invalid_client', 'The OAuth client was not found.');
-    if (client.clientSecret !== secret) return oauthError(res, 401, 'invalid_client', 'Unauthorized');
-    const answer = (grant: Grant, refresh?: string) => sendJson(res, 200, {
-      access_token: issueAccess(grant), expires_in: ttlSeconds, scope: grant.scopes.join(' '), token_type: 'Bearer',
-      ...(refresh ? { refresh_token: refresh } : {}),
-    }, { 'cache-control': 'no-cache, no-store, max-age=0, must-revalidate' });
-
-    if (f.grant_type === 'authorization_code') {
-      if (!f.code) return oauthError(res, 400, 'invalid_request', 'Missing required parameter: code');
-      const code = codes.get(f.code);
-      if (!code || code.used || code.expiresAt < Date.now() || code.clientId !== client.clientId) return oauthError(res, 400, 'invalid_grant', 'Malformed auth code.');
-      if (code.redirectUri !== f.redirect_uri) return oauthError(res, 400, 'redirect_uri_mismatch', 'Bad Request');
-      if (code.challenge) {
-        if (!f.code_verifier) return oauthError(res, 400, 'invalid_grant', 'Missing code verifier.');
-        const derived = code.method === 'plain' ? f.code_verifier : createHash('sha256').update(f.code_verifier).digest('base64url');
-        if (derived !== code.challenge) return oauthError(res, 400, 'invalid_grant', 'Invalid code verifier.');
-      }
-      code.used = true;
-      const grant = { channelId: code.channelId, clientId: code.clientId, scopes: code.scopes };
-      return answer(grant, code.offline ? issueRefresh(grant) : undefined);
-    }
-    if (f.grant_type === 'refresh_token') {
-      const stored = refreshTokens.get(f.refresh_token ?? '');
-      if (!stored || stored.revoked || stored.clientId !== client.clientId) return oauthError(res, 400, 'invalid_grant', 'Token has been expired or revoked.');
-      const grant = { channelId: stored.channelId, clientId: stored.clientId, scopes: stored.scopes };
-      if (!opts.rotateRefreshTokens) return answer(grant);
-      stored.revoked = true;
-      return answer(grant, issueRefresh(grant));
-    }
-    return oauthError(res, 400, 'unsupported_grant_type', `Invalid grant_type: ${f.grant_type ?? ''}`);
   }
 
   // ---------------------------------------------------------------- Data API
 
   /** The channel behind the bearer token, if it may use one of `scopes`; otherwise the 401/403 is sent. */
   function authorize(req: SimRequest, res: ServerResponse, scopes: string[]): SimChannel | undefined {
-    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (!bearer) {
+    const check = oauth.bearer(req, scopes);
+    if (check.kind === 'missing') {
       return void sendJson(res, 401, { error: { code: 401, message: 'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.', errors: [{ message: 'Login Required.', domain: 'global', reason: 'required', location: 'Authorization', locationType: 'header' }], status: 'UNAUTHENTICATED' } });
     }
-    const stored = accessTokens.get(bearer);
-    if (!stored || stored.revoked || stored.expiresAt <= Date.now()) return void invalidCredentials(res);
-    if (!stored.scopes.some((s) => scopes.includes(s))) {
-      return void apiError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.', 'global');
-    }
-    return channels.get(stored.channelId);
+    if (check.kind === 'scope') return void apiError(res, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.', 'global');
+    if (check.kind !== 'ok') return void invalidCredentials(res);
+    return channels.get(check.grant.accountId);
   }
 
   const invalidCredentials = (res: ServerResponse) => sendJson(res, 401, { error: { code: 401, message: 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', errors: [{ message: 'Invalid Credentials', domain: 'global', reason: 'authError', location: 'Authorization', locationType: 'header' }], status: 'UNAUTHENTICATED' } });
@@ -529,8 +426,8 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
       }
 
       if (route === 'page') {
-        if (req.method === 'GET') return consentPage(req, res);
-        if (req.method === 'POST') return consentAnswer(req, res);
+        if (req.method === 'GET') return oauth.page(req, res);
+        if (req.method === 'POST') return oauth.answer(req, res);
         return sendText(res, 405, 'method not allowed');
       }
       if (route === 'token') return req.method === 'POST' ? token(req, res, failure) : oauthError(res, 405, 'invalid_request', 'POST only');
@@ -621,11 +518,7 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
     tokenUrl: `${origin}/token`,
     get requests() { return host.requests; },
     analytics,
-    createClient({ redirectUris }) {
-      const client = { clientId: `${seeded('client').readUInt32BE(0)}-${id('client-id', 32).toLowerCase().replace(/[^a-z0-9]/g, 'x')}.apps.googleusercontent.com`, clientSecret: `GOCSPX-${id('client-secret', 28)}`, redirectUris };
-      clients.set(client.clientId, client);
-      return { clientId: client.clientId, clientSecret: client.clientSecret };
-    },
+    createClient: ({ redirectUris }) => createClient(redirectUris),
     createAccount(input) {
       const channel: SimChannel = {
         id: `UC${id('channel', 22)}`,
@@ -646,26 +539,15 @@ export async function startYoutubeSimulator(opts: YoutubeSimulatorOptions = {}):
     },
     issueAuthCode(channelId, o) {
       if (!channels.has(channelId)) throw new Error(`unknown channel ${channelId}`);
-      const code = `4/0${id('code', 70)}`;
-      codes.set(code, {
-        channelId, clientId: o.clientId, redirectUri: o.redirectUri, scopes: o.scopes ?? [SCOPE.upload, SCOPE.forceSsl],
-        challenge: o.codeChallenge, method: o.codeChallenge ? o.codeChallengeMethod ?? 'plain' : undefined,
-        offline: o.offline ?? true, expiresAt: Date.now() + CODE_TTL_MS, used: false,
-      });
-      return code;
+      return oauth.issueCode(channelId, { ...o, scopes: o.scopes ?? [SCOPE.upload, SCOPE.forceSsl], offline: o.offline ?? true });
     },
     issueTokens(channelId, o) {
       if (!channels.has(channelId)) throw new Error(`unknown channel ${channelId}`);
-      const grant = { channelId, clientId: o.clientId, scopes: o.scopes ?? [SCOPE.upload, SCOPE.forceSsl] };
-      const accessToken = issueAccess(grant);
-      return { accessToken, refreshToken: issueRefresh(grant), expiresAt: new Date(accessTokens.get(accessToken)!.expiresAt) };
+      const { access, refresh } = oauth.issueTokens({ accountId: channelId, clientId: o.clientId, scopes: o.scopes ?? [SCOPE.upload, SCOPE.forceSsl] });
+      return { accessToken: access.value, refreshToken: refresh!.value, expiresAt: new Date(access.expiresAt) };
     },
-    expireAccessTokens(channelId) {
-      for (const t of accessTokens.values()) if (channelId === undefined || t.channelId === channelId) t.expiresAt = Date.now() - 1000;
-    },
-    revokeTokens(channelId) {
-      for (const t of [...accessTokens.values(), ...refreshTokens.values()]) if (channelId === undefined || t.channelId === channelId) t.revoked = true;
-    },
+    expireAccessTokens: (channelId) => oauth.expireAccessTokens(channelId),
+    revokeTokens: (channelId) => oauth.revoke(channelId),
     channels: () => [...channels.values()].map((c) => ({ ...c })),
     videos: (channelId) => [...videos.values()].filter(byChannel(channelId)).map((v) => structuredClone(v)),
     posts: (channelId) => api.videos(channelId),

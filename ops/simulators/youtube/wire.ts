@@ -32,8 +32,6 @@ export function apiError(res: ServerResponse, code: number, reason: string, mess
   sendJson(res, code, { error: { code, message, errors: [{ message, domain, reason }], status: STATUS_TEXT[code] ?? 'UNKNOWN' } }, headers);
 }
 
-export const oauthError = (res: ServerResponse, status: number, error: string, description: string) =>
-  sendJson(res, status, { error, error_description: description });
 
 
 /** Video containers YouTube would recognise by their first bytes. */
@@ -55,11 +53,6 @@ export function imageKind(head: Buffer): string | undefined {
 
 export const tagsLength = (tags: string[]) => tags.reduce((n, t) => n + [...t].length + (t.includes(' ') ? 2 : 0), 0) + Math.max(0, tags.length - 1);
 
-export interface Client { clientId: string; clientSecret: string; redirectUris: string[] }
-export interface Grant { channelId: string; clientId: string; scopes: string[] }
-export interface AccessToken extends Grant { expiresAt: number; revoked: boolean }
-export interface RefreshToken extends Grant { revoked: boolean }
-export interface AuthCode extends Grant { redirectUri: string; challenge?: string; method?: string; offline: boolean; expiresAt: number; used: boolean }
 export interface Session {
   kind: 'video' | 'caption';
   channelId: string;
