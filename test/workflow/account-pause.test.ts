@@ -34,36 +34,35 @@ describe('account pause workflow (dev server, fake activities)', () => {
   const timerRunning = async (handle: Parameters<typeof historyOf>[0], timers: number) =>
     eventually(`timer ${timers}`, async () => countOf(await historyOf(handle), 'TimerStarted') === timers);
 
-  it('lifts the pause when its timer fires, the timer moved later by a second verdict and not earlier by a third', async () => {
+  it.concurrent('lifts the pause when its timer fires, the timer moved later by a second verdict and not earlier by a third', async () => {
     // The stored restriction, as clearExpiredRestriction sees it: lifted only once it has expired.
-    let storedUntil = Date.now() + 2500;
+    // As in production, the second verdict is stored before its signal is sent.
+    const later = Date.now() + 4000;
     const lifts: Array<{ at: number; lifted: boolean }> = [];
     const activities: AccountPauseActivities = {
       async clearExpiredRestriction() {
         const at = Date.now();
-        lifts.push({ at, lifted: at >= storedUntil });
-        return at >= storedUntil;
+        lifts.push({ at, lifted: at >= later });
+        return at >= later;
       },
     };
     const connectionId = uniqueId('conn');
     await tier.withWorker('publish', activities, async (taskQueue) => {
-      const handle = await pause(taskQueue, connectionId, storedUntil);
-      await timerRunning(handle, 1);
-      storedUntil = Date.now() + 1500;
-      const later = storedUntil;
+      const handle = await pause(taskQueue, connectionId, Date.now() + 1000);
       await handle.signal<SignalArgs['paused']>(SIGNALS.paused, new Date(later).toISOString());
       // An earlier verdict never shortens the pause.
       await handle.signal<SignalArgs['paused']>(SIGNALS.paused, new Date(Date.now()).toISOString());
       await handle.result();
-      // Whether the first timer fired before the verdict came (a loaded machine) or was moved, the
-      // pause is lifted once, after the later verdict's end.
-      expect(lifts.filter((l) => l.lifted)).toEqual([{ at: expect.any(Number), lifted: true }]);
-      expect(lifts[lifts.length - 1]!.at).toBeGreaterThanOrEqual(later);
-      expect(countOf(await historyOf(handle), 'TimerStarted')).toBeGreaterThanOrEqual(2);
     });
+    // Whether the first timer was moved before it fired or fired first (a slow machine: the lift
+    // then finds the newer restriction and waits for its verdict), the pause is lifted once, after
+    // the second verdict's end.
+    expect(lifts.filter((l) => l.lifted)).toHaveLength(1);
+    expect(lifts[lifts.length - 1]).toEqual({ at: expect.any(Number), lifted: true });
+    expect(lifts[lifts.length - 1]!.at).toBeGreaterThanOrEqual(later);
   });
 
-  it('ends at once on pauseEnded (reconnected or disconnected), without lifting anything', async () => {
+  it.concurrent('ends at once on pauseEnded (reconnected or disconnected), without lifting anything', async () => {
     const { calls, activities } = fakeClear();
     const connectionId = uniqueId('conn');
     await tier.withWorker('publish', activities, async (taskQueue) => {
@@ -80,7 +79,7 @@ describe('account pause workflow (dev server, fake activities)', () => {
     expect(calls).toEqual([]);
   });
 
-  it('waits for the newer pause when the expired one was not lifted (a newer restriction is stored)', async () => {
+  it.concurrent('waits for the newer pause when the expired one was not lifted (a newer restriction is stored)', async () => {
     const { calls, activities } = fakeClear([false]);
     const connectionId = uniqueId('conn');
     await tier.withWorker('publish', activities, async (taskQueue) => {

@@ -45,7 +45,7 @@ describe('analytics snapshots workflow (dev server, fake activities)', () => {
       workflowId: workflowIds.analyticsSnapshots(taskQueue), taskQueue, args: [input], signal: SIGNALS.snapshotSettings, signalArgs: [settings],
     });
 
-  it('sweeps every network page by page at once, then at the next period boundary with the settings signalled meanwhile', async () => {
+  it.concurrent('sweeps every network page by page at once, then at the next period boundary with the settings signalled meanwhile', async () => {
     const fakes = fakeSweep();
     await tier.withWorker('analytics', fakes.activities, async (taskQueue) => {
       const daily = { periodMs: 86_400_000, offsetMs: 0, pageSize: 2 };
@@ -60,7 +60,7 @@ describe('analytics snapshots workflow (dev server, fake activities)', () => {
     expect(fakes.log.slice(5, 9)).toEqual(['round', 'page:x:-:5', 'page:facebook:-:5', 'cleanup']);
   });
 
-  it('continues as new after its rounds per run, with the latest settings and the same run length', async () => {
+  it.concurrent('continues as new after its rounds per run, with the latest settings and the same run length', async () => {
     const fakes = fakeSweep();
     await tier.withWorker('analytics', fakes.activities, async (taskQueue) => {
       const settings = { periodMs: 200, offsetMs: 0, pageSize: 5 };

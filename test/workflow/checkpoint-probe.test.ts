@@ -27,7 +27,7 @@ describe('checkpoint probe workflow (dev server, fake activities)', () => {
     return { asked, activities };
   };
 
-  it('probes every interval until the flag is lifted, and returns what the last probe found', async () => {
+  it.concurrent('probes every interval until the flag is lifted, and returns what the last probe found', async () => {
     const { asked, activities } = probes(['still_checkpointed', 'still_checkpointed', 'cleared']);
     const connectionId = uniqueId('conn');
     await tier.withWorker('publish', activities, async (taskQueue) => {
@@ -42,7 +42,7 @@ describe('checkpoint probe workflow (dev server, fake activities)', () => {
     expect(asked).toEqual([connectionId, connectionId, connectionId]);
   });
 
-  it('counts a probe that could not run as "still checkpointed" and asks again next period', async () => {
+  it.concurrent('counts a probe that could not run as "still checkpointed" and asks again next period', async () => {
     // A failure that is not retried stands for one that failed through every retry (minutes of
     // backoff in production): the workflow sees the same activity failure.
     const { asked, activities } = probes(['error', 'gone']);
@@ -59,7 +59,7 @@ describe('checkpoint probe workflow (dev server, fake activities)', () => {
     expect(asked).toHaveLength(2);
   });
 
-  it('continues as new after its probes per run, with the same input', async () => {
+  it.concurrent('continues as new after its probes per run, with the same input', async () => {
     const { asked, activities } = probes(['still_checkpointed', 'still_checkpointed'], 'cleared');
     const connectionId = uniqueId('conn');
     await tier.withWorker('publish', activities, async (taskQueue) => {

@@ -35,7 +35,7 @@ describe('refresh-ahead workflow (dev server, fake activities)', () => {
   const start = (taskQueue: string, refreshInput: ConnectionRefreshInput) =>
     tier.client.workflow.start(WORKFLOW_TYPES.connectionRefresh, { taskQueue, workflowId: workflowIds.connectionRefresh(refreshInput.connectionId), args: [refreshInput] });
 
-  it('renews at each next time, tries a failed refresh again after the retry delay, and ends when nothing is left to keep alive', async () => {
+  it.concurrent('renews at each next time, tries a failed refresh again after the retry delay, and ends when nothing is left to keep alive', async () => {
     let nextAt = 0;
     const fakes = fakeRefresh([
       () => { nextAt = Date.now() + 500; return { kind: 'next', nextAt: new Date(nextAt).toISOString() }; },
@@ -52,7 +52,7 @@ describe('refresh-ahead workflow (dev server, fake activities)', () => {
     expect(third! - second!).toBeGreaterThanOrEqual(300);
   });
 
-  it('blocks an account still reauth_required when the wait for a reconnect runs out', async () => {
+  it.concurrent('blocks an account still reauth_required when the wait for a reconnect runs out', async () => {
     const fakes = fakeRefresh([() => ({ kind: 'reauth_required', since: inMs(0), generation: 'g1' })]);
     await tier.withWorker('publish', fakes.activities, async (taskQueue) => {
       const handle = await start(taskQueue, input(uniqueId('conn'), { blockedAfterMs: 300 }));
@@ -62,7 +62,7 @@ describe('refresh-ahead workflow (dev server, fake activities)', () => {
     expect(fakes.blocked).toEqual(['g1']);
   });
 
-  it('looks again at once when the account is reconnected during that wait', async () => {
+  it.concurrent('looks again at once when the account is reconnected during that wait', async () => {
     const fakes = fakeRefresh([() => ({ kind: 'reauth_required', since: inMs(0), generation: 'g1' })]);
     await tier.withWorker('publish', fakes.activities, async (taskQueue) => {
       const handle = await start(taskQueue, input(uniqueId('conn')));
@@ -75,7 +75,7 @@ describe('refresh-ahead workflow (dev server, fake activities)', () => {
     expect(fakes.blocked).toEqual([]);
   });
 
-  it('ends on the disconnected signal while it waits', async () => {
+  it.concurrent('ends on the disconnected signal while it waits', async () => {
     const fakes = fakeRefresh([() => ({ kind: 'next', nextAt: inMs(3600_000) })]);
     await tier.withWorker('publish', fakes.activities, async (taskQueue) => {
       const handle = await start(taskQueue, input(uniqueId('conn')));
@@ -86,7 +86,7 @@ describe('refresh-ahead workflow (dev server, fake activities)', () => {
     expect(fakes.refreshes).toHaveLength(1);
   });
 
-  it('continues as new after its rounds per run, with the same input', async () => {
+  it.concurrent('continues as new after its rounds per run, with the same input', async () => {
     const next = (): RefreshAheadOutcome => ({ kind: 'next', nextAt: inMs(0) });
     const fakes = fakeRefresh([next, next]);
     const refreshInput = input(uniqueId('conn'), { roundsPerRun: 2 });

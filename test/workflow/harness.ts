@@ -2,30 +2,21 @@
  * The workflow tier's harness: one real workflow at a time on the Temporal dev server
  * (`bash ops/infra.sh up`; TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE from `. ops/lib.sh; load_env`),
  * run by a Worker created in this process over fake activities the test defines, each test on a
- * task queue of its own. The production bundles are bundled once per test file.
+ * task queue of its own, over the pools' production bundles (made once per jest run by
+ * global-setup.ts). The tests of a file run concurrently (`it.concurrent`): they wait mostly on the dev server's timers, which fire
+ * on a one-second tick, not on the machine.
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import { BUNDLES, BUNDLES_ENV, quietLogger, type Pool } from './bundles';
 
 const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
 const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
-
-/** The pools' bundle entry points (apps/worker/pools/*). */
-export const BUNDLES = {
-  publish: require.resolve('../../workflows/index'),
-  media: require.resolve('../../workflows/media-job.workflow'),
-  notify: require.resolve('../../workflows/webhook-channel.workflow'),
-  analytics: require.resolve('../../workflows/analytics-snapshots.workflow'),
-} as const;
-
-/** Bundler chatter stays out of the output; warnings and errors still show. */
-const quietLogger = {
-  log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined,
-  warn: (message: string) => console.warn(message), error: (message: string) => console.error(message),
-};
 
 export interface WorkflowTier {
   client: Client;
@@ -33,20 +24,28 @@ export interface WorkflowTier {
    * Runs `body` while a worker of `bundle` polls a fresh task queue with `activities`, then shuts
    * the worker down (after `body`, whether it passed or threw).
    */
-  withWorker<T>(bundle: keyof typeof BUNDLES, activities: object, body: (taskQueue: string) => Promise<T>): Promise<T>;
+  withWorker<T>(bundle: Pool, activities: object, body: (taskQueue: string) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
-/** Call in `beforeAll`: connects to the dev server and bundles the given pools' workflows. */
-export async function workflowTier(...pools: Array<keyof typeof BUNDLES>): Promise<WorkflowTier> {
+/** A pool's bundle: the one global-setup.ts made for this jest run, or made now (a file run some other way). */
+async function bundleOf(pool: Pool): Promise<WorkflowBundleOption> {
+  const dir = process.env[BUNDLES_ENV];
+  const codePath = dir ? path.join(dir, `${pool}.js`) : undefined;
+  if (codePath && existsSync(codePath)) return { codePath };
+  return bundleWorkflowCode({ workflowsPath: BUNDLES[pool], logger: quietLogger });
+}
+
+/** Call in `beforeAll`: connects to the dev server and finds the given pools' bundles. */
+export async function workflowTier(...pools: Pool[]): Promise<WorkflowTier> {
   try {
     // Errors only: the fakes fail activities on purpose, and a terminated run's last task is refused.
     Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
   } catch {
     // Installed by an earlier test file in this jest worker.
   }
-  const bundles = new Map<string, WorkflowBundle>();
-  for (const pool of pools) bundles.set(pool, await bundleWorkflowCode({ workflowsPath: BUNDLES[pool], logger: quietLogger }));
+  const bundles = new Map<Pool, WorkflowBundleOption>();
+  for (const pool of pools) bundles.set(pool, await bundleOf(pool));
   const native = await NativeConnection.connect({ address });
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace, identity: 'herald-workflow-tier' });

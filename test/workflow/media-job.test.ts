@@ -53,7 +53,7 @@ describe('media job workflow (dev server, fake activities)', () => {
   const start = (taskQueue: string, jobInput: MediaJobWorkflowInput) =>
     tier.client.workflow.start(WORKFLOW_TYPES.mediaJob, { taskQueue, workflowId: workflowIds.mediaJob(jobInput.jobId), args: [jobInput] });
 
-  it('ends a finished job with its output and timings, publishes it, and deletes it when it expires', async () => {
+  it.concurrent('ends a finished job with its output and timings, publishes it, and deletes it when it expires', async () => {
     const output = { id: 'out-1', size: 1234, contentType: 'video/mp4' };
     const fakes = fakeMedia([{ outcome: 'finished', output, timings: { startedMs: 1, ffmpegEndedMs: 2 } }]);
     await tier.withWorker('media', fakes.activities, async (taskQueue) => {
@@ -65,7 +65,7 @@ describe('media job workflow (dev server, fake activities)', () => {
     expect(fakes.finished[0]).toMatchObject({ outcome: 'finished', output, outputTtlMs: 200, timings: { startedMs: 1, ffmpegEndedMs: 2 } });
   });
 
-  it('ends the job as an error, unpublished, when its command fails', async () => {
+  it.concurrent('ends the job as an error, unpublished, when its command fails', async () => {
     const fakes = fakeMedia([{ outcome: 'error', reason: 'ffmpeg exited 1' }]);
     await tier.withWorker('media', fakes.activities, async (taskQueue) => {
       const handle = await start(taskQueue, input(uniqueId('job')));
@@ -75,7 +75,7 @@ describe('media job workflow (dev server, fake activities)', () => {
     expect(fakes.finished[0]).toMatchObject({ outcome: 'error', reason: 'ffmpeg exited 1' });
   });
 
-  it('retries a run that failed as a whole, up to its attempts, then ends the job as an error', async () => {
+  it.concurrent('retries a run that failed as a whole, up to its attempts, then ends the job as an error', async () => {
     const fakes = fakeMedia(['throw', 'throw']);
     await tier.withWorker('media', fakes.activities, async (taskQueue) => {
       const handle = await start(taskQueue, input(uniqueId('job'), { maxAttempts: 2 }));
@@ -85,7 +85,7 @@ describe('media job workflow (dev server, fake activities)', () => {
     expect(fakes.finished[0]!.reason).toMatch(/every attempt/);
   });
 
-  it('does nothing more for a job that is gone', async () => {
+  it.concurrent('does nothing more for a job that is gone', async () => {
     const fakes = fakeMedia([{ outcome: 'gone' }]);
     await tier.withWorker('media', fakes.activities, async (taskQueue) => {
       expect(await (await start(taskQueue, input(uniqueId('job')))).result()).toBe('gone');
@@ -93,7 +93,7 @@ describe('media job workflow (dev server, fake activities)', () => {
     expect(fakes.log).toEqual(['run:gone']);
   });
 
-  it('cancelling the workflow kills the run, ends the job as cancelled and still expires it', async () => {
+  it.concurrent('cancelling the workflow kills the run, ends the job as cancelled and still expires it', async () => {
     const fakes = fakeMedia(['until-cancelled']);
     await tier.withWorker('media', fakes.activities, async (taskQueue) => {
       const handle = await start(taskQueue, input(uniqueId('job')));

@@ -97,7 +97,7 @@ describe('upload workflow (dev server, fake activities)', () => {
     });
   };
 
-  it('makes the calls the step definition gives, the same as the in-memory runner: retry round, next step, busy, pause', async () => {
+  it.concurrent('makes the calls the step definition gives, the same as the in-memory runner: retry round, next step, busy, pause', async () => {
     // Two targets in parallel, each through every kind of outcome before it is done.
     const pauseEnds: number[] = [];
     const paused = (): TargetOutcome => {
@@ -158,7 +158,7 @@ describe('upload workflow (dev server, fake activities)', () => {
     }
   });
 
-  it('retries a publish call that failed as a whole (not a network verdict) as the same activity, attempt 2', async () => {
+  it.concurrent('retries a publish call that failed as a whole (not a network verdict) as the same activity, attempt 2', async () => {
     const fakes = fakeUploadActivities({}, { throwOnce: 'discord' });
     await tier.withWorker('publish', fakes.activities, async (taskQueue) => {
       const handle = await start(taskQueue, { platforms: ['discord'] });
@@ -172,7 +172,7 @@ describe('upload workflow (dev server, fake activities)', () => {
     expect(fakes.bookkeeping).toEqual(['beginUpload', 'finishUpload']);
   });
 
-  it('waits for a scheduled post until its time, moved by the reschedule signal and postponed by a daily cap', async () => {
+  it.concurrent('waits for a scheduled post until its time, moved by the reschedule signal and postponed by a daily cap', async () => {
     const fakes = fakeUploadActivities({}, { postponeMs: [800] });
     await tier.withWorker('publish', fakes.activities, async (taskQueue) => {
       const handle = await start(taskQueue, { platforms: ['discord'], notBefore: new Date(Date.now() + 3600_000).toISOString() });
@@ -192,7 +192,7 @@ describe('upload workflow (dev server, fake activities)', () => {
     expect(stepsOf(fakes.calls, 'discord')).toEqual([{ round: 0, step: 0, waitOutPause: true }]);
   });
 
-  it('ends a scheduled post\'s wait on the cancel signal without publishing', async () => {
+  it.concurrent('ends a scheduled post\'s wait on the cancel signal without publishing', async () => {
     const fakes = fakeUploadActivities({});
     await tier.withWorker('publish', fakes.activities, async (taskQueue) => {
       const handle = await start(taskQueue, { platforms: ['discord'], notBefore: new Date(Date.now() + 3600_000).toISOString() });
@@ -207,7 +207,7 @@ describe('upload workflow (dev server, fake activities)', () => {
     expect(fakes.calls).toEqual([]);
   });
 
-  it('runs an only target\'s first call inside the workflow task, and what asks to come back later through the regular activity', async () => {
+  it.concurrent('runs an only target\'s first call inside the workflow task, and what asks to come back later through the regular activity', async () => {
     const fakes = fakeUploadActivities({ discord: [{ kind: 'retry', afterMs: 50, reason: '429 (fake)' }] });
     await tier.withWorker('publish', fakes.activities, async (taskQueue) => {
       const handle = await start(taskQueue, { platforms: ['discord'], firstCallInline: true });
@@ -221,7 +221,7 @@ describe('upload workflow (dev server, fake activities)', () => {
     expect(stepsOf(fakes.calls, 'discord')).toEqual([{ round: 0, step: 0, waitOutPause: true }, { round: 1, step: 0, waitOutPause: true }]);
   });
 
-  it('runs each target\'s first call inside the workflow task when there are several', async () => {
+  it.concurrent('runs each target\'s first call inside the workflow task when there are several', async () => {
     const fakes = fakeUploadActivities({ x: [{ kind: 'busy', afterMs: 50 }] });
     await tier.withWorker('publish', fakes.activities, async (taskQueue) => {
       const handle = await start(taskQueue, { platforms: ['discord', 'x'], firstCallInline: true });
@@ -232,7 +232,7 @@ describe('upload workflow (dev server, fake activities)', () => {
     expect(stepsOf(fakes.calls, 'x')).toEqual([{ round: 0, step: 0, waitOutPause: true }, { round: 0, step: 0, waitOutPause: true }]);
   });
 
-  it('finishes without publishing when URL media leaves nothing to publish', async () => {
+  it.concurrent('finishes without publishing when URL media leaves nothing to publish', async () => {
     const fakes = fakeUploadActivities({}, { publishable: false });
     await tier.withWorker('publish', fakes.activities, async (taskQueue) => {
       const handle = await start(taskQueue, { platforms: ['discord'], fetchMedia: true, notBefore: new Date(Date.now() + 3600_000).toISOString() });

@@ -56,7 +56,7 @@ describe('notification channel workflow: the delivery breaker (dev server, fake 
     return Object.entries(want).every(([k, v]) => view[k as keyof BreakerView] === v);
   });
 
-  it('opens after the threshold of failures, skips what comes during the pause, and closes after a resume and one success', async () => {
+  it.concurrent('opens after the threshold of failures, skips what comes during the pause, and closes after a resume and one success', async () => {
     const receiver = fakeReceiver([false, false]);
     const channelId = uniqueId('acct:webhook');
     await tier.withWorker('notify', receiver.activities, async (taskQueue) => {
@@ -83,7 +83,7 @@ describe('notification channel workflow: the delivery breaker (dev server, fake 
     ]);
   });
 
-  it('half-opens when the pause timer fires: a failed probe pauses again at once, a successful one closes', async () => {
+  it.concurrent('half-opens when the pause timer fires: a failed probe pauses again at once, a successful one closes', async () => {
     const receiver = fakeReceiver([false, false, false]);
     const channelId = uniqueId('acct:webhook');
     await tier.withWorker('notify', receiver.activities, async (taskQueue) => {
@@ -114,7 +114,7 @@ describe('notification channel workflow: the delivery breaker (dev server, fake 
     expect(receiver.skipped).toEqual([]);
   });
 
-  it('ends an idle closed run, and carries a count of failures below the threshold over continue-as-new', async () => {
+  it.concurrent('ends an idle closed run, and carries a count of failures below the threshold over continue-as-new', async () => {
     const receiver = fakeReceiver([false]);
     const channelId = uniqueId('acct:webhook');
     await tier.withWorker('notify', receiver.activities, async (taskQueue) => {
