@@ -10,6 +10,11 @@ const WORKFLOW_CODE = '^workflows/(.+[.]workflow[.]ts|support/.+[.]ts)$';
  * shares with adapters/temporal (plain data, no imports), so each name is written once.
  */
 const WORKFLOW_NAMES = '^core/ports/workflow-names[.]ts$';
+/**
+ * The one core rule workflow code runs: the calls of an upload's target (pure transitions, types
+ * only from core), shared with the in-memory runner so the two cannot drift.
+ */
+const UPLOAD_STEPS = '^core/usecases/upload-steps[.]ts$';
 
 module.exports = {
   forbidden: [
@@ -22,10 +27,10 @@ module.exports = {
     },
     {
       name: 'workflow-files-are-deterministic',
-      comment: 'Workflow code imports at run time only @temporalio/workflow, other workflow code and the workflow names; core and activities only as types.',
+      comment: 'Workflow code imports at run time only @temporalio/workflow, other workflow code, the workflow names and the upload steps; core and activities only as types.',
       severity: 'error',
       from: { path: WORKFLOW_CODE },
-      to: { dependencyTypesNot: ['type-only'], pathNot: ['^node_modules/@temporalio/workflow/', WORKFLOW_CODE, WORKFLOW_NAMES] },
+      to: { dependencyTypesNot: ['type-only'], pathNot: ['^node_modules/@temporalio/workflow/', WORKFLOW_CODE, WORKFLOW_NAMES, UPLOAD_STEPS] },
     },
     {
       name: 'workflow-names-stand-alone',
@@ -33,6 +38,13 @@ module.exports = {
       severity: 'error',
       from: { path: WORKFLOW_NAMES },
       to: {},
+    },
+    {
+      name: 'upload-steps-import-types-only',
+      comment: 'Bundled into the workflow sandbox: it imports nothing at run time.',
+      severity: 'error',
+      from: { path: UPLOAD_STEPS },
+      to: { dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'workflow-files-type-imports',

@@ -18,9 +18,9 @@ export default tseslint.config(
     },
   },
   {
-    // samples-typescript's workflow rules: workflow code (workflow files and workflows/support/) is
-    // replayed and must be deterministic.
-    files: ['workflows/**/*.workflow.ts', 'workflows/support/**/*.ts'],
+    // samples-typescript's workflow rules: workflow code (workflow files, workflows/support/ and the
+    // core upload steps they run) is replayed and must be deterministic.
+    files: ['workflows/**/*.workflow.ts', 'workflows/support/**/*.ts', 'core/usecases/upload-steps.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [

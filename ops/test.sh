@@ -19,6 +19,8 @@ log "typecheck + build (npx tsc -p tsconfig.json)"
 (umask 022; npx tsc -p tsconfig.json)   # dist/ is read by the service user (ops/install.sh)
 log "lint (npm run lint)"
 npm run lint --silent
+# Every jest project in package.json in one run: unit, contract, replay, workflow (each workflow
+# on the dev server with in-process workers and fake activities) and e2e (the dist daemons).
 log "jest"
 results="$STATE_DIR/jest-results.json"
 rm -f "$results"

@@ -11,8 +11,11 @@ import { MovableTimer, workflowNow } from './support/movable-timer';
 
 export const snapshotSettingsSignal = defineSignal<SignalArgs['snapshotSettings']>(SIGNALS.snapshotSettings);
 
-/** Rounds per run before the history is handed to a fresh run. */
+/** Rounds per run before the history is handed to a fresh run, unless the input says. */
 const ROUNDS_PER_RUN = 100;
+
+/** The settings, and how many rounds a run makes (tests use a few; the settings signal never carries it). */
+export type AnalyticsSnapshotsInput = AnalyticsSnapshotSettings & { roundsPerRun?: number };
 
 /** The next round: the next multiple of the period since the epoch, plus the offset, after `now`. */
 export function nextRoundAt(now: number, s: AnalyticsSnapshotSettings): number {
@@ -28,19 +31,20 @@ export function nextRoundAt(now: number, s: AnalyticsSnapshotSettings): number {
  * settings (the pool sends it at every start, so configuration changes apply without a restart).
  * A round runs at once when the workflow starts, then at each period boundary.
  */
-export async function analyticsSnapshotsWorkflow(input: AnalyticsSnapshotSettings): Promise<void> {
+export async function analyticsSnapshotsWorkflow(input: AnalyticsSnapshotsInput): Promise<void> {
   const { startSnapshotRound, snapshotPage, cleanupAnalytics } = proxyActivities<AnalyticsSnapshotActivities>({
     startToCloseTimeout: '10 minutes',
     retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes' },
   });
-  let settings = input;
+  let settings: AnalyticsSnapshotSettings = input;
   const timer = new MovableTimer(workflowNow());
   setHandler(snapshotSettingsSignal, (next) => {
     settings = next;
     timer.moveTo(Math.min(timer.deadline, nextRoundAt(workflowNow(), settings)));
   });
 
-  for (let round = 0; round < ROUNDS_PER_RUN; round += 1) {
+  const rounds = input.roundsPerRun ?? ROUNDS_PER_RUN;
+  for (let round = 0; round < rounds; round += 1) {
     await timer.untilDue();
     const { platforms } = await startSnapshotRound();
     for (const platform of platforms) {
@@ -53,5 +57,5 @@ export async function analyticsSnapshotsWorkflow(input: AnalyticsSnapshotSetting
     await cleanupAnalytics();
     timer.moveTo(nextRoundAt(workflowNow(), settings));
   }
-  return continueAsNew<typeof analyticsSnapshotsWorkflow>(settings);
+  return continueAsNew<typeof analyticsSnapshotsWorkflow>(input.roundsPerRun !== undefined ? { ...settings, roundsPerRun: input.roundsPerRun } : settings);
 }

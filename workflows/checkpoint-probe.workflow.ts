@@ -7,7 +7,7 @@ import { continueAsNew, isCancellation, proxyActivities, sleep } from '@temporal
 import type { CheckpointProbeInput, CheckpointProbeOutcome } from '../core/ports/checkpoint-probes';
 import type { CheckpointProbeActivities } from './activities/checkpoint-probe';
 
-/** Probes per run before the history is handed to a fresh run (a year of daily probes is ~365). */
+/** Probes per run before the history is handed to a fresh run (a year of daily probes is ~365), unless the input says. */
 const PROBES_PER_RUN = 100;
 
 /**
@@ -21,7 +21,7 @@ export async function checkpointProbeWorkflow(input: CheckpointProbeInput): Prom
     startToCloseTimeout: '2 minutes',
     retry: { initialInterval: '5 seconds', maximumInterval: '1 minute', maximumAttempts: 5 },
   });
-  for (let probes = 0; probes < PROBES_PER_RUN; probes += 1) {
+  for (let probes = 0; probes < (input.probesPerRun ?? PROBES_PER_RUN); probes += 1) {
     await sleep(input.intervalMs);
     let outcome: CheckpointProbeOutcome = 'still_checkpointed';
     try {

@@ -9,7 +9,7 @@ import type { ConnectionRefreshActivities } from './activities/connection-refres
 import { disconnectedSignal, reconnectedSignal } from './support/signals';
 import { MovableTimer, workflowNow } from './support/movable-timer';
 
-/** Rounds per run before the history is handed to a fresh run (each round is one activity and one timer). */
+/** Rounds per run before the history is handed to a fresh run (each round is one activity and one timer), unless the input says. */
 const ROUNDS_PER_RUN = 200;
 
 /**
@@ -37,7 +37,7 @@ export async function connectionRefreshWorkflow(input: ConnectionRefreshInput): 
     ended = true;
   });
 
-  for (let round = 0; round < ROUNDS_PER_RUN; round += 1) {
+  for (let round = 0; round < (input.roundsPerRun ?? ROUNDS_PER_RUN); round += 1) {
     if (ended) return;
     reconnected = false;
     const outcome = await refreshAhead({ connectionId: input.connectionId, marginMs: input.marginMs });

@@ -9,6 +9,7 @@ import { patched, proxyActivities, proxyLocalActivities, setHandler, sleep } fro
 import type { Platform } from '../core/domain/platforms';
 import type { UploadWorkflowInput } from '../core/ports/upload-runner';
 import type { TargetOutcome } from '../core/usecases/run-upload';
+import { firstTargetCall, nextTargetStep, targetCallFields } from '../core/usecases/upload-steps';
 import type { UploadActivities } from './activities/upload';
 import { cancelSignal, rescheduleSignal } from './support/signals';
 import { MovableTimer, sleepUntil } from './support/movable-timer';
@@ -82,7 +83,7 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
   const only = input.platforms.length === 1 ? input.platforms[0] : undefined;
   if (only && publishable && input.firstCallInline === true && patched(PATCHES.inlineOnlyTarget)) {
     inlineDone = true;
-    const call = { ...ids, platform: only, round: 0, step: 0, timing, busyAware: true, ...(patched(PATCHES.retryAfterPause) ? { waitOutPause: true } : {}) };
+    const call = { ...ids, platform: only, ...targetCallFields(firstTargetCall(patched(PATCHES.retryAfterPause))), timing, busyAware: true };
     let ran: Awaited<ReturnType<UploadActivities['publishOnlyTarget']>> | undefined;
     try {
       ran = await inline.publishOnlyTarget(call);
@@ -103,21 +104,18 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
     return;
   }
 
-  // `retry` starts the call again in a new round; `wait` resumes a multi-step publish with its state;
-  // `paused` waits until the account's pause ends, then starts the call again once.
+  // Each target's calls follow core/usecases/upload-steps (the in-memory runner follows them too):
+  // `retry` starts the call again in a new round, `wait` resumes a multi-step publish with its
+  // state, `paused` waits until the account's pause ends and starts the call again once, `busy`
+  // makes the same call again later.
   const publishOne = async (platform: Platform): Promise<void> => {
     // Runs recorded before this patch replay without asking (the activity then failed the target
     // on such a verdict, as it did when they ran).
-    let waitOutPause = patched(PATCHES.retryAfterPause);
-    let round = 0;
-    let step = 0;
-    let resume: Record<string, unknown> | undefined;
+    let target = firstTargetCall(patched(PATCHES.retryAfterPause));
     let inlineFirst = !inlineDone && input.firstCallInline === true && patched(PATCHES.inlineFirstCall);
     let given = first?.platform === platform ? first.outcome : undefined;
     for (;;) {
-      const call = {
-        ...ids, platform, round, step, timing, busyAware: true, ...(resume ? { resume } : {}), ...(waitOutPause ? { waitOutPause } : {}),
-      };
+      const call = { ...ids, platform, ...targetCallFields(target), timing, busyAware: true };
       let outcome: TargetOutcome;
       if (given) {
         // The first call already ran in the single-target step above.
@@ -134,30 +132,12 @@ export async function uploadWorkflow(input: UploadWorkflowInput): Promise<void> 
       } else {
         outcome = await publishing.publishTarget(call);
       }
-      if (outcome.kind === 'done') return;
-      if (outcome.kind === 'busy') {
-        // Another execution of this very call is still running: the same call again, later.
-        await sleep(outcome.afterMs);
-        continue;
-      }
-      if (outcome.kind === 'paused') {
-        // One retry per pause: a second verdict on the call after it fails the target for good.
-        waitOutPause = false;
-        round += 1;
-        step = 0;
-        resume = undefined;
-        await sleepUntil(Date.parse(outcome.untilIso));
-        continue;
-      }
-      if (outcome.kind === 'retry') {
-        round += 1;
-        step = 0;
-        resume = undefined;
-      } else {
-        step += 1;
-        resume = outcome.state;
-      }
-      await sleep(outcome.afterMs);
+      const step = nextTargetStep(target, outcome);
+      if (step.kind === 'stop') return;
+      target = step.next;
+      // Durable timers: `until` sets none when the pause has already ended.
+      if (step.wait.kind === 'until') await sleepUntil(step.wait.atMs);
+      else await sleep(step.wait.ms);
     }
   };
   if (publishable) await Promise.all(input.platforms.map(publishOne));

@@ -1,8 +1,27 @@
 import type { UploadRequest } from '../../core/domain/upload';
 import { DEFAULT_UPLOAD_TIMING, type UploadRunner, type UploadTiming } from '../../core/ports/upload-runner';
-import { beginUpload, finishUpload, publishTarget } from '../../core/usecases/run-upload';
+import { beginUpload, finishUpload, publishTarget, type TargetOutcome } from '../../core/usecases/run-upload';
+import { firstTargetCall, nextTargetStep, targetCallFields, type TargetCallFields } from '../../core/usecases/upload-steps';
 import { prepareMedia, type PrepareMediaDeps } from '../../core/usecases/prepare-media';
 import { isUnfetched } from '../../core/domain/media';
+
+/**
+ * One target's calls in the order the upload workflow makes them (both follow
+ * core/usecases/upload-steps), until one is done. Only `busy` is waited out (another execution of
+ * the call is running in this process); "come back later" waits are skipped.
+ */
+export async function runTargetCalls(publish: (call: TargetCallFields) => Promise<TargetOutcome>): Promise<void> {
+  let target = firstTargetCall(true);
+  for (;;) {
+    const step = nextTargetStep(target, await publish(targetCallFields(target)));
+    if (step.kind === 'stop') return;
+    if (step.wait.kind === 'busy') {
+      const { ms } = step.wait;
+      await new Promise((r) => setTimeout(r, ms));
+    }
+    target = step.next;
+  }
+}
 
 /**
  * Runs uploads in-process with the same steps as the workflow (no durability): for fast unit
@@ -15,23 +34,8 @@ export function createInlineUploadRunner(deps: PrepareMediaDeps, timing: UploadT
     const publishable = (upload.content.media ?? []).some(isUnfetched) ? (await prepareMedia(deps, ids)).publishable : true;
     if (upload.scheduledFor && publishable) return;
     if (!(await beginUpload(deps, ids))) return;
-    await Promise.all(upload.targets.filter((t) => !upload.results[t.platform]).map(async ({ platform }) => {
-      let round = 0;
-      let step = 0;
-      let resume: Record<string, unknown> | undefined;
-      let waitOutPause = true;
-      for (;;) {
-        const outcome = await publishTarget(deps, { ...ids, platform, round, step, attempt: 1, timing, busyAware: true, ...(resume ? { resume } : {}), ...(waitOutPause ? { waitOutPause } : {}) });
-        if (outcome.kind === 'done') return;
-        if (outcome.kind === 'busy') {
-          await new Promise((r) => setTimeout(r, outcome.afterMs));
-          continue;
-        }
-        if (outcome.kind === 'paused') [round, step, resume, waitOutPause] = [round + 1, 0, undefined, false];
-        else if (outcome.kind === 'retry') [round, step, resume] = [round + 1, 0, undefined];
-        else [step, resume] = [step + 1, outcome.state];
-      }
-    }));
+    await Promise.all(upload.targets.filter((t) => !upload.results[t.platform]).map(({ platform }) =>
+      runTargetCalls((call) => publishTarget(deps, { ...ids, platform, ...call, attempt: 1, timing, busyAware: true }))));
     await finishUpload(deps, ids);
   };
   const key = (u: UploadRequest) => `${u.accountId}:${u.requestId}:${u.retryCount ?? 0}`;

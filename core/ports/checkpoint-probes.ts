@@ -17,6 +17,8 @@ export const DEFAULT_CHECKPOINT_PROBE_INTERVAL_MS = 24 * 3600_000;
 export interface CheckpointProbeInput {
   connectionId: string;
   intervalMs: number;
+  /** Probes per run before the history is handed to a fresh run (default 100; tests use a few). */
+  probesPerRun?: number;
 }
 
 /**

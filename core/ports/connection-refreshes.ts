@@ -22,6 +22,8 @@ export interface ConnectionRefreshInput {
   minPeriodMs: number;
   retryMs: number;
   blockedAfterMs: number;
+  /** Rounds per run before the history is handed to a fresh run (default 200; tests use a few). */
+  roundsPerRun?: number;
 }
 
 /** What one refresh-ahead round found, and so when the workflow wakes next. */
