@@ -2,7 +2,7 @@
 export const BUNDLES = {
   publish: require.resolve('../../workflows/index'),
   media: require.resolve('../../workflows/media-job.workflow'),
-  notify: require.resolve('../../workflows/webhook-channel.workflow'),
+  notify: require.resolve('../../workflows/notification-channel.workflow'),
   analytics: require.resolve('../../workflows/analytics-snapshots.workflow'),
 } as const;
 

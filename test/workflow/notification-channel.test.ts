@@ -1,8 +1,8 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { QUERIES, SIGNALS, WORKFLOW_TYPES, workflowIds, type SignalArgs } from '../../core/ports/workflow-names';
-import type { DeliveryOutcome } from '../../core/ports/storage/delivery-log';
+import type { DeliveryOutcome } from '../../core/ports/storage/notification-delivery-log';
 import type { NotificationActivities } from '../../workflows/activities/notifications';
-import type { WebhookChannelInput } from '../../workflows/webhook-channel.workflow';
+import type { NotificationChannelInput } from '../../workflows/notification-channel.workflow';
 import { countOf, eventually, historyOf, inputOf, uniqueId, workflowTier, type WorkflowTier } from './harness';
 
 jest.setTimeout(120_000);
@@ -39,15 +39,15 @@ describe('notification channel workflow: the delivery breaker (dev server, fake 
     return { attempts, skipped, activities };
   };
 
-  const channelInput = (channelId: string, taskQueue: string, breaker: WebhookChannelInput['breaker'], idleMs = 60_000): WebhookChannelInput => ({
+  const channelInput = (channelId: string, taskQueue: string, breaker: NotificationChannelInput['breaker'], idleMs = 60_000): NotificationChannelInput => ({
     channelId, breaker, attemptTimeoutMs: 30_000, heartbeatTimeoutMs: 30_000, idleMs, batch: 20, taskQueue,
   });
   const deliveries = (...ids: string[]) => ids.map((deliveryId) => ({ deliveryId, eventKey: `upload.completed:${deliveryId}` }));
 
-  /** As adapters/temporal/webhook-channels hands deliveries over: signal-with-start. */
-  const deliver = (input: WebhookChannelInput, ...ids: string[]) =>
-    tier.client.workflow.signalWithStart<(input: WebhookChannelInput) => Promise<void>, SignalArgs['deliver']>(WORKFLOW_TYPES.webhookChannel, {
-      workflowId: workflowIds.webhookChannel(input.channelId), taskQueue: input.taskQueue!, args: [input],
+  /** As adapters/temporal/notification-channels hands deliveries over: signal-with-start. */
+  const deliver = (input: NotificationChannelInput, ...ids: string[]) =>
+    tier.client.workflow.signalWithStart<(input: NotificationChannelInput) => Promise<void>, SignalArgs['deliver']>(WORKFLOW_TYPES.notificationChannel, {
+      workflowId: workflowIds.notificationChannel(input.channelId), taskQueue: input.taskQueue!, args: [input],
       signal: SIGNALS.deliver, signalArgs: [deliveries(...ids), { taskQueue: input.taskQueue! }],
     });
   const breakerOf = (handle: WorkflowHandle) => handle.query<BreakerView>(QUERIES.breaker);
