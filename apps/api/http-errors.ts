@@ -1,28 +1,18 @@
 import type { Context, Next } from 'koa';
-import { HeraldError, PlatformError, type HeraldErrorKind } from '../../core/domain/errors';
+import { hasStatus, networkCodeFor, type CodeWithStatus } from '../../core/domain/error-codes';
+import { HeraldError, KIND_STATUS as STATUS, PlatformError, type CodeOfKind, type HeraldErrorKind } from '../../core/domain/errors';
 
-/** The one place where core errors become HTTP statuses. */
-const STATUS: Record<HeraldErrorKind, number> = {
-  invalid_input: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_many_requests: 429,
-  internal: 500,
-  platform_rejected: 502,
-  unavailable: 503,
-};
+type EdgeStatus = 400 | 405 | 413 | 415 | 431;
 
 /**
  * A refusal of the HTTP exchange itself (method, body encoding and size, headers), which has no
  * counterpart in the core: it carries its own status.
  */
-export class HttpEdgeError extends Error {
+export class HttpEdgeError<S extends EdgeStatus = EdgeStatus> extends Error {
   constructor(
-    readonly status: 400 | 405 | 413 | 415 | 431,
+    readonly status: S,
     message: string,
-    readonly errorCode: string,
+    readonly errorCode: CodeWithStatus<S>,
     readonly details: Record<string, unknown> = {},
   ) {
     super(message);
@@ -46,13 +36,13 @@ export function fromPlatformError(err: PlatformError, now: Date): HeraldError {
     case 'checkpoint':
       return new HeraldError('conflict', `${said} Complete the check on ${err.platform}, then try again.`, 'account_reauth_required', { platform: err.platform });
     case 'invalid_content':
-      return new HeraldError('invalid_input', said, failure.code ?? 'invalid_content', { platform: err.platform });
+      return new HeraldError('invalid_input', said, networkCodeFor(failure.code, 400, 'invalid_content'), { platform: err.platform, ...unregistered(failure.code, 400) });
     case 'unsupported':
       return new HeraldError('invalid_input', said, 'platform_not_supported', { platform: err.platform });
     case 'restricted': {
       const seconds = Math.max(1, Math.ceil((failure.until.getTime() - now.getTime()) / 1000));
-      return new HeraldError('too_many_requests', said, failure.code ?? failure.reason, {
-        platform: err.platform, restriction_reason: failure.reason, restricted_until: failure.until.toISOString(), retry_after_seconds: seconds,
+      return new HeraldError('too_many_requests', said, networkCodeFor(failure.code ?? failure.reason, 429, 'account_restricted'), {
+        platform: err.platform, ...unregistered(failure.code ?? failure.reason, 429), restriction_reason: failure.reason, restricted_until: failure.until.toISOString(), retry_after_seconds: seconds,
       });
     }
     case 'rate_limited':
@@ -61,12 +51,16 @@ export function fromPlatformError(err: PlatformError, now: Date): HeraldError {
     case 'transient':
       return new HeraldError('platform_rejected', `${said} Try again later.`, 'platform_unavailable', { platform: err.platform });
     case 'rejected':
-      return new HeraldError('platform_rejected', said, failure.code ?? 'platform_rejected', { platform: err.platform });
+      return new HeraldError('platform_rejected', said, networkCodeFor(failure.code, 502, 'platform_rejected'), { platform: err.platform, ...unregistered(failure.code, 502) });
   }
 }
 
+/** A network's own code that is not registered for this status is answered as `network_code` beside the generic one. */
+const unregistered = (code: string | undefined, status: 400 | 429 | 502): { network_code?: string } =>
+  code !== undefined && !hasStatus(code, status) ? { network_code: code } : {};
+
 /** Codes for errors raised without a more specific one, so a client can always branch on `error_code`. */
-const DEFAULT_CODE: Record<HeraldErrorKind, string> = {
+const DEFAULT_CODE: { [K in HeraldErrorKind]: CodeOfKind<K> } = {
   invalid_input: 'invalid_request',
   unauthenticated: 'unauthenticated',
   forbidden: 'forbidden',

@@ -1,10 +1,11 @@
+import type { ErrorCode } from '../../core/domain/error-codes';
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import { SECURITY_HEADERS } from '../shared/security-headers';
 
 /** What Node refuses before Koa sees a request, answered in the API's JSON error shape. */
-function clientErrorAnswer(code: string | undefined): { status: number; reason: string; errorCode: string; message: string } {
+function clientErrorAnswer(code: string | undefined): { status: number; reason: string; errorCode: ErrorCode; message: string } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       return {

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { renderApiReference } from './api-reference';
 import { renderConfiguration } from './configuration';
+import { renderErrorCodes } from './error-codes';
 
 /**
  * `npm run docs`: writes the generated pages. test/unit/docs-generated.test.ts fails when the
@@ -10,6 +11,7 @@ import { renderConfiguration } from './configuration';
 export const GENERATED_DOCS: ReadonlyArray<{ path: string; render: () => string }> = [
   { path: 'docs/configuration.md', render: renderConfiguration },
   { path: 'docs/api-reference.md', render: renderApiReference },
+  { path: 'docs/error-codes.md', render: renderErrorCodes },
 ];
 
 function main(): void {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ErrorCode } from '../../core/domain/error-codes';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -35,7 +36,7 @@ export interface UploadHandles {
 }
 
 export class UploadRefused extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(readonly status: number, readonly code: ErrorCode, message: string) {
     super(message);
   }
 }

@@ -2,6 +2,8 @@
  * The closed error taxonomy of the core. Use cases throw `HeraldError`; the API layer maps
  * `kind` to an HTTP status in one place and copies `errorCode` and `details` into the body.
  */
+import { networkCode, type CodeWithStatus, type ErrorCode, type HttpStatus } from './error-codes';
+
 export type HeraldErrorKind =
   | 'invalid_input' // 400
   | 'unauthenticated' // 401
@@ -13,11 +15,27 @@ export type HeraldErrorKind =
   | 'unavailable' // 503
   | 'internal'; // 500
 
-export class HeraldError extends Error {
+/** The one place where a kind becomes an HTTP status (apps/api/http-errors.ts answers with it). */
+export const KIND_STATUS = {
+  invalid_input: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many_requests: 429,
+  internal: 500,
+  platform_rejected: 502,
+  unavailable: 503,
+} as const satisfies Record<HeraldErrorKind, HttpStatus>;
+
+/** The registered codes an error of kind `K` may carry: those registered with its status. */
+export type CodeOfKind<K extends HeraldErrorKind> = CodeWithStatus<(typeof KIND_STATUS)[K]>;
+
+export class HeraldError<K extends HeraldErrorKind = HeraldErrorKind> extends Error {
   constructor(
-    readonly kind: HeraldErrorKind,
+    readonly kind: K,
     message: string,
-    readonly errorCode?: string,
+    readonly errorCode?: CodeOfKind<K>,
     /** Extra body fields (violations, retry_after_seconds, …), copied into the error response. */
     readonly details: Record<string, unknown> = {},
   ) {
@@ -26,12 +44,12 @@ export class HeraldError extends Error {
   }
 }
 
-export const invalidInput = (message: string, details?: Record<string, unknown>, errorCode?: string) =>
+export const invalidInput = (message: string, details?: Record<string, unknown>, errorCode?: CodeOfKind<'invalid_input'>) =>
   new HeraldError('invalid_input', message, errorCode, details);
-export const notFound = (message: string, errorCode?: string) => new HeraldError('not_found', message, errorCode);
-export const conflict = (message: string, errorCode?: string, details?: Record<string, unknown>) =>
+export const notFound = (message: string, errorCode?: CodeOfKind<'not_found'>) => new HeraldError('not_found', message, errorCode);
+export const conflict = (message: string, errorCode?: CodeOfKind<'conflict'>, details?: Record<string, unknown>) =>
   new HeraldError('conflict', message, errorCode, details);
-export const forbidden = (message: string, errorCode?: string) => new HeraldError('forbidden', message, errorCode);
+export const forbidden = (message: string, errorCode?: CodeOfKind<'forbidden'>) => new HeraldError('forbidden', message, errorCode);
 
 export function redditUnavailable(): HeraldError {
   return new HeraldError('unavailable', 'Publishing, connecting and commenting on reddit is unavailable. Remove reddit from platform[].', 'reddit_unavailable');
@@ -98,17 +116,20 @@ export function connectRefused(err: PlatformError): HeraldError {
   }
 }
 
-/** The `error_code` a failed publish target reports for each failure kind. */
-export function failureErrorCode(failure: PlatformFailure): string {
+/**
+ * The `error_code` a failed publish target reports for each failure kind: the network's code when
+ * it is registered, else the kind's generic code (the network's own code stays in the logs).
+ */
+export function failureErrorCode(failure: PlatformFailure): ErrorCode {
   switch (failure.kind) {
     case 'auth_expired': return 'reauth_required';
-    case 'restricted': return failure.code ?? failure.reason;
+    case 'restricted': return networkCode(failure.code ?? failure.reason, 'account_restricted');
     case 'checkpoint': return 'account_checkpoint_required';
     case 'rate_limited': return 'rate_limited';
-    case 'invalid_content': return failure.code ?? 'invalid_content';
+    case 'invalid_content': return networkCode(failure.code, 'invalid_content');
     case 'transient': return 'platform_unavailable';
     case 'unsupported': return 'platform_not_supported';
-    case 'rejected': return failure.code ?? 'platform_rejected';
+    case 'rejected': return networkCode(failure.code, 'platform_rejected');
   }
 }
 

@@ -1,10 +1,11 @@
+import type { ErrorCode } from './error-codes';
 import type { MediaRef } from './media';
 import type { MediaKind } from './platforms';
 import type { PlatformDescriptor } from '../ports/platform';
 
 export interface LimitViolation {
   platform: string;
-  type: string;
+  type: ErrorCode;
   message: string;
   limit?: number | string;
   actual?: number | string;
@@ -24,7 +25,7 @@ export function mediaLimitViolations(
   if (kind === 'photo' && !descriptor.rules?.videoInPhotos && media.some((m) => m.kind === 'video')) {
     out.push({ platform, type: 'video_not_allowed', message: `${platform} does not take videos on the photo endpoint (only mixed carousels of networks that have them do).` });
   }
-  const add = (type: string, message: string, limit?: number | string, actual?: number | string) =>
+  const add = (type: ErrorCode, message: string, limit?: number | string, actual?: number | string) =>
     out.push({ platform, type, message: `${platform}: ${message}`, ...(limit !== undefined ? { limit } : {}), ...(actual !== undefined ? { actual } : {}) });
 
   for (const item of media.filter((m) => m.kind === 'video')) {

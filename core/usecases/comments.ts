@@ -179,7 +179,7 @@ async function connectionFor(deps: CommentsDeps, account: OperatorAccount, targe
 }
 
 /** Refusals the caller owns: not the owner of the post, or a missing permission (403). */
-const FORBIDDEN_CODES: Record<string, string> = { not_owner: 'not_owner', not_authorized_for_resource: 'not_owner', permission_denied: 'permission_denied', permission: 'permission_denied', missing_scope: 'permission_denied' };
+const FORBIDDEN_CODES: Record<string, 'not_owner' | 'permission_denied'> = { not_owner: 'not_owner', not_authorized_for_resource: 'not_owner', permission_denied: 'permission_denied', permission: 'permission_denied', missing_scope: 'permission_denied' };
 
 async function run<T>(deps: CommentsDeps, connection: ConnectedAccount, call: (ctx: CallContext, comments: Comments) => Promise<T>): Promise<T> {
   const comments = deps.platforms.with(connection.platform, 'comments')?.comments;

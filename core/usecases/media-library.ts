@@ -3,7 +3,7 @@
  * clamped to 1–100, then to the network's own cap; a cursor goes back to the network untouched,
  * and a network without cursors refuses one.
  */
-import { invalidInput } from '../domain/errors';
+import { invalidInput, type CodeOfKind } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
 import { isPlatform, PLATFORM_ALIASES, type Platform } from '../domain/platforms';
 import type { LibraryMedia } from '../ports/platform';
@@ -53,7 +53,7 @@ export interface MediaListView {
 }
 
 /** The 400 body of the media list carries `error` (the spec's `{success:false, error}`). */
-const refuse = (message: string, code?: string) => invalidInput(message, { error: message }, code);
+const refuse = (message: string, code?: CodeOfKind<'invalid_input'>) => invalidInput(message, { error: message }, code);
 
 export function mediaLibraryPlatforms(deps: Pick<MediaLibraryDeps, 'platforms'>): Platform[] {
   return deps.platforms.having('mediaLibrary').map((a) => a.descriptor.id);

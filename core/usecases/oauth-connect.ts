@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../domain/error-codes';
 import { HeraldError, invalidInput, PlatformError, redditUnavailable } from '../domain/errors';
 import type { ConnectedAccount } from '../domain/connected-account';
 import type { OperatorAccount } from '../domain/operator';
@@ -63,7 +64,7 @@ export async function startOAuth(
 
 export type OAuthCompletion =
   | { status: 'success'; connection: ConnectedAccount; returnUrl?: string }
-  | { status: 'cancelled' | 'error'; errorCode: string; message: string; returnUrl?: string };
+  | { status: 'cancelled' | 'error'; errorCode: ErrorCode; message: string; returnUrl?: string };
 
 /**
  * The network's redirect back: the state is taken (once), the code exchanged for tokens and the

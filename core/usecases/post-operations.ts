@@ -4,6 +4,7 @@
  * An operation on a post one of the operator's uploads published is stored with that upload, so
  * its status and history show it (core/domain/post-operations.ts).
  */
+import { hasStatus } from '../domain/error-codes';
 import { HeraldError, invalidInput, PlatformError, redditUnavailable } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
 import type { PostOperation, PostOperationAction } from '../domain/post-operations';
@@ -102,7 +103,7 @@ function refusal(err: unknown): unknown {
   if (!(err instanceof PlatformError) || (err.failure.kind !== 'rejected' && err.failure.kind !== 'invalid_content')) return err;
   const code = err.failure.code;
   if (code && NOT_FOUND.has(code)) return new HeraldError('not_found', `${err.platform}: ${err.message}`, 'post_not_found', { platform: err.platform });
-  if (code && FORBIDDEN.has(code)) return new HeraldError('forbidden', `${err.platform}: ${err.message}`, code, { platform: err.platform });
+  if (code && FORBIDDEN.has(code) && hasStatus(code, 403)) return new HeraldError('forbidden', `${err.platform}: ${err.message}`, code, { platform: err.platform });
   return err;
 }
 

@@ -1,4 +1,5 @@
-import { forbidden, HeraldError, invalidInput, redditUnavailable, sentences } from '../domain/errors';
+import { networkCodeFor } from '../domain/error-codes';
+import { forbidden, HeraldError, invalidInput, redditUnavailable, sentences, type CodeOfKind } from '../domain/errors';
 import { PLANS } from '../domain/plans';
 import type { MediaRef } from '../domain/media';
 import { mediaLimitViolations } from '../domain/media-limits';
@@ -86,7 +87,7 @@ const text = (value: unknown): string | undefined => {
 async function networkPrechecks(deps: SubmitDeps, account: OperatorAccount, input: UploadInput, targets: PublishTarget[]): Promise<void> {
   if (!deps.secrets || !deps.media) return;
   const { secrets, media } = deps;
-  const refused: Array<{ platform: Platform; error_code: string; message: string }> = [];
+  const refused: Array<{ platform: Platform; error_code: CodeOfKind<'invalid_input'>; message: string }> = [];
   for (const target of targets) {
     const adapter = deps.platforms.get(target.platform);
     const connection = adapter?.publisher?.precheck ? await deps.storage.connectedAccounts.findById(target.connectedAccountId) : null;
@@ -99,7 +100,7 @@ async function networkPrechecks(deps: SubmitDeps, account: OperatorAccount, inpu
     } catch (err) {
       // Only "fix your request" answers stop the post; anything else is the publish's business.
       if (err instanceof PlatformError && err.failure.kind === 'invalid_content') {
-        refused.push({ platform: target.platform, error_code: err.failure.code ?? 'invalid_content', message: err.message });
+        refused.push({ platform: target.platform, error_code: networkCodeFor(err.failure.code, 400, 'invalid_content'), message: err.message });
       }
     }
   }
@@ -298,8 +299,9 @@ export async function submitUpload(deps: SubmitDeps, account: OperatorAccount, i
     await claim.release();
     // Nothing could go out: refused as a whole, and not counted as an upload.
     const first = prechecked[0]!;
-    throw new HeraldError(first.error_code === 'account_restricted' ? 'too_many_requests' : 'conflict', sentences(prechecked.map((p) => p.error)),
-      String(first.error_code), {
+    const restricted = first.error_code === 'account_restricted';
+    throw new HeraldError(restricted ? 'too_many_requests' : 'conflict', sentences(prechecked.map((p) => p.error)),
+      restricted ? 'account_restricted' : networkCodeFor(first.error_code, 409, 'reauth_required'), {
         failure_stage: 'precheck',
         ...(first.retry_after_seconds ? { retry_after_seconds: first.retry_after_seconds } : {}),
         ...(first.reauth_required ? { reauth_required: true } : {}),

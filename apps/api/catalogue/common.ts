@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { allErrorCodes } from '../../../core/domain/error-codes';
 import { PLATFORMS } from '../../../core/domain/platforms';
 
 /** Building blocks shared by the operation files. */
@@ -7,7 +8,7 @@ import { PLATFORMS } from '../../../core/domain/platforms';
 export const ErrorBody = z.looseObject({
   success: z.literal(false),
   message: z.string().describe('What went wrong and what to send instead.'),
-  error_code: z.string().describe('Stable code to branch on (invalid_request, invalid_id, platform_not_supported, PROFILE_NOT_FOUND, rate_limited, reddit_unavailable, …).'),
+  error_code: z.enum(allErrorCodes()).describe('Stable code to branch on, one of the error-code registry (core/domain/error-codes.ts): the document\'s `x-error-codes` gives each code\'s status, meaning and fields.'),
   violations: z.array(z.looseObject({ field: z.string().optional(), message: z.string().optional() })).optional().describe('One entry per offending field.'),
   retry_after_seconds: z.number().optional().describe('On 429: when to try again (also the Retry-After header).'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorCodeRows } from '../../../core/domain/error-codes';
 import { ErrorBody } from './common';
 import { documentPath } from './mount';
 import type { ErrorStatus, Operation } from './types';
@@ -124,6 +125,8 @@ export function openApiDocument(operations: readonly Operation[], options: Docum
     ...(options.publicBaseUrl ? { servers: [{ url: options.publicBaseUrl }] } : {}),
     tags: [...tags].map((name) => ({ name })),
     paths,
+    // The error-code registry: every error_code with the statuses of the answers carrying it, its meaning and extra body fields.
+    'x-error-codes': errorCodeRows().map((r) => ({ code: r.code, status: [...r.status], meaning: r.meaning, ...(r.fields.length ? { fields: [...r.fields] } : {}), ...(r.network ? { network: true } : {}) })),
     components: {
       schemas: { Error: jsonSchemaOf(ErrorBody) },
       securitySchemes: {
