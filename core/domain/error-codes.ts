@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   conflict: { status: 409, meaning: 'The resource is in a state that does not allow this. Read it again and retry when its state allows.' },
   rate_limited: { status: [429, 502], meaning: 'Too many requests: wait `retry_after_seconds` (also the Retry-After header). As a restriction reason, the network paused the account.', fields: ['retry_after_seconds', 'platform', 'restriction_reason', 'restricted_until'], network: true },
   internal_error: { status: 500, meaning: 'An unexpected failure inside Herald; it was logged. Try again later and report it if it lasts.' },
+  response_schema_mismatch: { status: 500, meaning: 'Only with HERALD_CHECK_RESPONSES (the test tiers): the answer did not match what the catalogue declares for the operation (status or body); the message names the operation and the fields. A defect of Herald, never seen in production.' },
   platform_rejected: { status: 502, meaning: 'The network refused the call for a reason of its own; `message` carries its words. Retrying unchanged rarely helps.', fields: ['platform', 'network_code'], network: true },
   unavailable: { status: 503, meaning: 'A part of Herald this needs is not available right now. Try again later.' },
 
