@@ -100,7 +100,7 @@ export const UploadView = {
   queue_slot: z.string().optional(),
   all_succeeded: z.boolean().nullable().describe('true when every network succeeded, false once one failed, null while unknown.'),
   profile_username: z.string(),
-  media_type: z.enum(['video', 'photo', 'text']),
+  media_type: z.enum(['video', 'photo', 'text', 'document']),
   platforms: z.array(z.string()),
   title: z.string(),
   results: z.record(z.string(), TargetResult).describe('Results by network, as they arrive.'),
