@@ -155,6 +155,11 @@ export const ERROR_CODES = {
   invalid_input: { meaning: 'Connect redirect: Herald refused what the network returned (no more specific code). The message says why; connect again.' },
 
   // Network verdicts: a failed target's error_code, and the answer of a synchronous call (400 for content, 502 otherwise).
+  organization_posts_only: { ...NET_400, meaning: 'LinkedIn comments and post analytics are for organization (page) posts only; this post belongs to a member.' },
+  outside_reply_window: { ...NET_400, meaning: 'Instagram private replies must be sent within 24 hours of the comment; this comment is older.' },
+  document_required: { ...NET_400, meaning: 'A LinkedIn document post takes exactly one document file. Send one `document` part.' },
+  document_processing_failed: { ...NET_400, meaning: 'LinkedIn could not process the document. Check the file (PDF, PPT, PPTX, DOC, DOCX, up to 100 MB) and send it again.' },
+  invalid_layout: { ...NET_400, meaning: 'threads_thread_media_layout does not fit the files sent. Make the layout count match the files.' },
   alt_text_too_long: { ...NET_400, meaning: 'The alt text is longer than the network allows. Shorten it.' },
   article_title: { ...NET_400, meaning: 'An X article needs a valid title. Fix the title.' },
   auth_factor_required: { ...NET_502, meaning: 'Bluesky demands a second factor for this login. Use an app password.' },

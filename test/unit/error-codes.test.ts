@@ -62,6 +62,10 @@ describe('codes the network adapters report', () => {
     for (const helper of text.matchAll(/(?:const|function)\s+(invalid|refuse)\s*=?\s*\(code[^]{0,200}?kind: '(\w+)'/g)) {
       for (const call of text.matchAll(new RegExp(`\\b${helper[1]}\\('(\\w+)'`, 'g'))) found.push({ file, kind: helper[2]!, code: call[1]! });
     }
+    // Helpers taking the message first and the code second (LinkedIn's, Threads'): their calls with a literal code.
+    for (const helper of text.matchAll(/(?:const|function)\s+(invalid|refuse)\s*=?\s*\(message[^]{0,200}?kind: '(\w+)'/g)) {
+      for (const call of text.matchAll(new RegExp(`\\b${helper[1]}\\([^;]*?, '(\\w+)'\\)`, 'g'))) found.push({ file, kind: helper[2]!, code: call[1]! });
+    }
     for (const m of text.matchAll(/^\s+\d+: '(\w+)',$/gm)) found.push({ file, kind: 'invalid_content', code: m[1]! });
   }
 
