@@ -18,7 +18,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { NETWORKS } from '../../adapters/platforms';
-import { SANDBOX_NETWORKS, type SandboxAccounts, type SandboxNetworkId, type SandboxSimulators } from '../../ops/simulators';
+import { sandboxNetworksOf, type SandboxAccounts, type SandboxNetworkId, type SandboxSimulators } from '../../ops/simulators';
 import type { SandboxNetwork, SandboxSeed } from '../../ops/simulators/kit/sandbox';
 import { loadConfig } from '../shared/config';
 import { createLogger, registerSecret, setRootLogger } from '../shared/logging';
@@ -29,7 +29,9 @@ export type { SandboxAccounts, SandboxSimulators };
 /** Changing it changes every sandbox id and secret: connected sandbox accounts would need reconnecting. */
 export const SANDBOX_SEED = 'herald-sandbox-v1';
 
-const sandboxNetworks = SANDBOX_NETWORKS as unknown as readonly SandboxNetwork<SandboxNetworkId>[];
+/** A simulator for every network Herald has (each found in its folder by the network's id). */
+export const SANDBOX_NETWORKS: readonly SandboxNetwork<SandboxNetworkId>[] = sandboxNetworksOf(NETWORKS.map((n) => n.id));
+const sandboxNetworks = SANDBOX_NETWORKS;
 
 /** Daemon ports (from each simulator's record). */
 export const SANDBOX_PORTS = Object.fromEntries(sandboxNetworks.map((n) => [n.id, n.port])) as Record<SandboxNetworkId, number>;

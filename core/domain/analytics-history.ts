@@ -31,9 +31,15 @@ export const FALLBACK_IMPRESSIONS: readonly string[] = ['impressions', 'views'];
 export type ImpressionsMetrics = (platform: Platform) => readonly string[];
 
 /** The lookup over the networks' descriptors (FALLBACK_IMPRESSIONS for those that name none). */
-export function impressionsMetricsIn(descriptors: Iterable<{ id: Platform; analytics?: { impressionsMetrics?: readonly string[] } }>): ImpressionsMetrics {
+type ImpressionsFacts = { id: Platform; analytics?: { impressionsMetrics?: readonly string[] } };
+
+/** One network's impressions metrics: its descriptor's, else the fallback. */
+export const impressionsMetricsOf = (descriptor: ImpressionsFacts | undefined): readonly string[] =>
+  descriptor?.analytics?.impressionsMetrics?.length ? descriptor.analytics.impressionsMetrics : FALLBACK_IMPRESSIONS;
+
+export function impressionsMetricsIn(descriptors: Iterable<ImpressionsFacts>): ImpressionsMetrics {
   const named = new Map<Platform, readonly string[]>();
-  for (const d of descriptors) if (d.analytics?.impressionsMetrics?.length) named.set(d.id, d.analytics.impressionsMetrics);
+  for (const d of descriptors) named.set(d.id, impressionsMetricsOf(d));
   return (platform) => named.get(platform) ?? FALLBACK_IMPRESSIONS;
 }
 

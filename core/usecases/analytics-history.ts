@@ -4,7 +4,7 @@
  * time, every fetch recorded) and `GET /post-analytics/cached` (the recorded fetches).
  */
 import {
-  dayOf, decodeCapturesCursor, encodeCapturesCursor, FALLBACK_IMPRESSIONS, parseMetrics, parsePlatformFilter, resolveRange, type AnalyticsSnapshot, type RangeQuery,
+  dayOf, decodeCapturesCursor, encodeCapturesCursor, impressionsMetricsOf, parseMetrics, parsePlatformFilter, resolveRange, type AnalyticsSnapshot, type RangeQuery,
 } from '../domain/analytics-history';
 import { computeTotals, seriesNeeded, type Totals } from '../domain/analytics-series';
 import { HeraldError, invalidInput, notFound, PlatformError, redditUnavailable } from '../domain/errors';
@@ -123,7 +123,7 @@ async function postMetrics(
 function catalogueOf(deps: Pick<AnalyticsReadDeps, 'platforms'>, platform: Platform): Record<string, unknown> {
   const catalogue = deps.platforms.with(platform, 'analytics')?.analytics.catalogue;
   if (catalogue) return catalogueView(catalogue, 'post');
-  return { available_metrics: [], metric_labels: {}, primary_impressions_field: (deps.platforms.get(platform)?.descriptor.analytics?.impressionsMetrics ?? FALLBACK_IMPRESSIONS)[0] };
+  return { available_metrics: [], metric_labels: {}, primary_impressions_field: impressionsMetricsOf(deps.platforms.get(platform)?.descriptor)[0] };
 }
 
 const snapshotView = (s: AnalyticsSnapshot | null) => (s ? { date: s.date, captured_at: s.capturedAt.toISOString(), ...s.metrics } : null);

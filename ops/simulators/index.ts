@@ -1,41 +1,35 @@
 /**
- * Every network simulator the sandbox runs, one record per folder (ops/simulators/<network>/);
- * apps/sandbox derives its ports, fixtures and environment from this list.
+ * Every network simulator the sandbox runs: one folder per network, `ops/simulators/<network id>/`,
+ * whose `sandbox.ts` exports its record as `sandboxNetwork` and adds its type to `SandboxNetworks`
+ * (kit/sandbox.ts). No list names them here: the sandbox asks for the networks Herald has
+ * (apps/sandbox, from the adapters' list) and this finds each one's folder by its id, so a new
+ * network's simulator is its folder alone. Simulators import nothing of Herald's, so the ids come in.
  */
-import { blueskySandbox } from './bluesky/sandbox';
-import { devtoSandbox } from './devto/sandbox';
-import { discordSandbox } from './discord/sandbox';
-import { facebookSandbox } from './facebook/sandbox';
-import { googleBusinessSandbox } from './google_business/sandbox';
-import { hashnodeSandbox } from './hashnode/sandbox';
-import { instagramSandbox } from './instagram/sandbox';
-import { lemmySandbox } from './lemmy/sandbox';
-import { linkedinSandbox } from './linkedin/sandbox';
-import { nostrSandbox } from './nostr/sandbox';
-import { listmonkSandbox } from './listmonk/sandbox';
-import { mastodonSandbox } from './mastodon/sandbox';
-import { pinterestSandbox } from './pinterest/sandbox';
-import { slackSandbox } from './slack/sandbox';
-import { snapchatSandbox } from './snapchat/sandbox';
-import { telegramSandbox } from './telegram/sandbox';
-import { threadsSandbox } from './threads/sandbox';
-import { tiktokSandbox } from './tiktok/sandbox';
-import { wordpressSandbox } from './wordpress/sandbox';
-import { whopSandbox } from './whop/sandbox';
-import { xSandbox } from './x/sandbox';
-import { youtubeSandbox } from './youtube/sandbox';
+import type { SandboxNetwork, SandboxNetworks } from './kit/sandbox';
 
-export const SANDBOX_NETWORKS = [
-  discordSandbox, telegramSandbox, tiktokSandbox, instagramSandbox, threadsSandbox, facebookSandbox,
-  youtubeSandbox, linkedinSandbox, xSandbox, pinterestSandbox, blueskySandbox,
-  slackSandbox, wordpressSandbox, lemmySandbox, nostrSandbox,
-  googleBusinessSandbox, snapchatSandbox,
-  mastodonSandbox, devtoSandbox, hashnodeSandbox, whopSandbox, listmonkSandbox,
-] as const;
-
-type Entry = (typeof SANDBOX_NETWORKS)[number];
-export type SandboxNetworkId = Entry['id'];
+export type SandboxNetworkId = keyof SandboxNetworks & string;
 /** Each network's running simulator. */
-export type SandboxSimulators = { [E in Entry as E['id']]: Awaited<ReturnType<E['start']>> };
+export type SandboxSimulators = { [K in SandboxNetworkId]: Awaited<ReturnType<SandboxNetworks[K]['start']>> };
 /** What tests and people need to drive each network's seeded fixtures. */
-export type SandboxAccounts = { [E in Entry as E['id']]: ReturnType<E['seed']>['account'] };
+export type SandboxAccounts = { [K in SandboxNetworkId]: ReturnType<SandboxNetworks[K]['seed']>['account'] };
+
+/**
+ * The simulator records of these networks, in their order. A network without a simulator folder,
+ * or a folder whose record has another id, is an error naming it (the sandbox would otherwise
+ * start without it and every connect to it would fail far from the cause).
+ */
+export function sandboxNetworksOf(ids: readonly string[]): SandboxNetwork<SandboxNetworkId>[] {
+  return ids.map((id) => {
+    if (!/^[a-z][a-z0-9_]*$/.test(id)) throw new Error(`"${id}" is not a network id`);
+    let record: SandboxNetwork | undefined;
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- found by id: the folder is the registration
+      record = (require(`./${id}/sandbox`) as { sandboxNetwork?: SandboxNetwork }).sandboxNetwork;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || !String((err as Error).message).includes(`${id}/sandbox`)) throw err;
+    }
+    if (!record) throw new Error(`no simulator for ${id}: ops/simulators/${id}/sandbox.ts must export sandboxNetwork`);
+    if (record.id !== id) throw new Error(`ops/simulators/${id}/sandbox.ts declares the network "${record.id}"`);
+    return record as SandboxNetwork<SandboxNetworkId>;
+  });
+}

@@ -10,7 +10,7 @@ import { createTemporalAccountPauses } from '../../adapters/temporal/account-pau
 import { clientVariables } from '../../adapters/platforms/kit/network';
 import { approveAuthorization } from '../../apps/sandbox/main';
 import { startTikTokSimulator, type TikTokSimulator } from '../../ops/simulators/tiktok/simulator';
-import { tiktokSandbox } from '../../ops/simulators/tiktok/sandbox';
+import { sandboxNetwork as tiktokSandbox } from '../../ops/simulators/tiktok/sandbox';
 import { apiClient, eventually, freePort, startStack, within, type Stack } from '../support/stack';
 
 jest.setTimeout(300_000);

@@ -1,16 +1,12 @@
 import type { AccountPauseInput } from '../../core/ports/account-pauses';
 import { SIGNALS, WORKFLOW_TYPES, workflowIds, type SignalArgs } from '../../core/ports/workflow-names';
 import type { AccountPauseActivities } from '../../workflows/activities/account-pause';
-import { activitiesIn, countOf, eventually, historyOf, uniqueId, workflowTier, type WorkflowTier } from './harness';
+import { activitiesIn, countOf, eventually, historyOf, uniqueId, useWorkflowTier } from './harness';
 
 jest.setTimeout(120_000);
 
 describe('account pause workflow (dev server, fake activities)', () => {
-  let tier: WorkflowTier;
-  beforeAll(async () => {
-    tier = await workflowTier('publish');
-  });
-  afterAll(() => tier?.close());
+  const tier = useWorkflowTier('publish');
 
   /** clearExpiredRestriction answering `answers` in turn (then true), with the time of each call. */
   const fakeClear = (answers: boolean[] = []) => {

@@ -3,16 +3,12 @@ import type { AnalyticsSnapshotSettings } from '../../core/ports/analytics-snaps
 import { SIGNALS, WORKFLOW_TYPES, workflowIds, type SignalArgs } from '../../core/ports/workflow-names';
 import type { AnalyticsSnapshotActivities } from '../../workflows/activities/analytics-snapshots';
 import type { AnalyticsSnapshotsInput } from '../../workflows/analytics-snapshots.workflow';
-import { activitiesIn, eventually, historyOf, inputOf, workflowTier, type WorkflowTier } from './harness';
+import { activitiesIn, eventually, historyOf, inputOf, useWorkflowTier } from './harness';
 
 jest.setTimeout(120_000);
 
 describe('analytics snapshots workflow (dev server, fake activities)', () => {
-  let tier: WorkflowTier;
-  beforeAll(async () => {
-    tier = await workflowTier('analytics');
-  });
-  afterAll(() => tier?.close());
+  const tier = useWorkflowTier('analytics');
 
   /** Two networks: x has 3 connections (pages of `limit`), facebook 1. Every call is logged. */
   const fakeSweep = () => {

@@ -2,16 +2,12 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { WORKFLOW_TYPES } from '../../core/ports/workflow-names';
 import type { CheckpointProbeOutcome } from '../../core/ports/checkpoint-probes';
 import type { CheckpointProbeActivities } from '../../workflows/activities/checkpoint-probe';
-import { activitiesIn, countOf, historyOf, inputOf, uniqueId, workflowTier, type WorkflowTier } from './harness';
+import { activitiesIn, countOf, historyOf, inputOf, uniqueId, useWorkflowTier } from './harness';
 
 jest.setTimeout(120_000);
 
 describe('checkpoint probe workflow (dev server, fake activities)', () => {
-  let tier: WorkflowTier;
-  beforeAll(async () => {
-    tier = await workflowTier('publish');
-  });
-  afterAll(() => tier?.close());
+  const tier = useWorkflowTier('publish');
 
   /** A probe that answers `answers` in turn (a thrown Error for 'error'), then `last`. */
   const probes = (answers: Array<CheckpointProbeOutcome | 'error'>, last: CheckpointProbeOutcome = 'still_checkpointed') => {

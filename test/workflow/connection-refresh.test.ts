@@ -1,16 +1,12 @@
 import type { ConnectionRefreshInput, RefreshAheadOutcome } from '../../core/ports/connection-refreshes';
 import { SIGNALS, WORKFLOW_TYPES, workflowIds, type SignalArgs } from '../../core/ports/workflow-names';
 import type { ConnectionRefreshActivities } from '../../workflows/activities/connection-refresh';
-import { activitiesIn, countOf, eventually, historyOf, inputOf, uniqueId, workflowTier, type WorkflowTier } from './harness';
+import { activitiesIn, countOf, eventually, historyOf, inputOf, uniqueId, useWorkflowTier } from './harness';
 
 jest.setTimeout(120_000);
 
 describe('refresh-ahead workflow (dev server, fake activities)', () => {
-  let tier: WorkflowTier;
-  beforeAll(async () => {
-    tier = await workflowTier('publish');
-  });
-  afterAll(() => tier?.close());
+  const tier = useWorkflowTier('publish');
 
   /** refreshAhead answering `answers` in turn (made when asked, then done); each call's time is logged. */
   const fakeRefresh = (answers: Array<() => RefreshAheadOutcome>, blocks = true) => {

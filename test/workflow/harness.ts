@@ -69,6 +69,26 @@ export async function workflowTier(...pools: Pool[]): Promise<WorkflowTier> {
   };
 }
 
+/**
+ * A describe block's tier: connects in `beforeAll`, closes in `afterAll`. The answer is usable in
+ * the tests (not at collection time): `const tier = useWorkflowTier('publish')`.
+ */
+export function useWorkflowTier(...pools: Pool[]): Omit<WorkflowTier, 'close'> {
+  let tier: WorkflowTier | undefined;
+  beforeAll(async () => {
+    tier = await workflowTier(...pools);
+  });
+  afterAll(() => tier?.close());
+  const open = (): WorkflowTier => {
+    if (!tier) throw new Error('the workflow tier is used before beforeAll connected it');
+    return tier;
+  };
+  return {
+    get client() { return open().client; },
+    withWorker: (pool, activities, body) => open().withWorker(pool, activities, body),
+  };
+}
+
 /** A unique workflow id per test (the dev server keeps earlier runs). */
 export const uniqueId = (prefix: string): string => `${prefix}:wf-tier-${randomBytes(4).toString('hex')}`;
 

@@ -3,18 +3,14 @@ import { WORKFLOW_TYPES, workflowIds } from '../../core/ports/workflow-names';
 import type { MediaRunResult } from '../../core/usecases/run-media-job';
 import type { MediaJobActivities } from '../../workflows/activities/media-job';
 import type { MediaJobWorkflowInput } from '../../workflows/media-job.workflow';
-import { activitiesIn, eventually, historyOf, uniqueId, workflowTier, type WorkflowTier } from './harness';
+import { activitiesIn, eventually, historyOf, uniqueId, useWorkflowTier } from './harness';
 
 jest.setTimeout(120_000);
 
 type Run = MediaRunResult | 'throw' | 'until-cancelled';
 
 describe('media job workflow (dev server, fake activities)', () => {
-  let tier: WorkflowTier;
-  beforeAll(async () => {
-    tier = await workflowTier('media');
-  });
-  afterAll(() => tier?.close());
+  const tier = useWorkflowTier('media');
 
   /** The media activities as fakes: runMediaJob does each of `runs` in turn; the rest is logged. */
   const fakeMedia = (runs: Run[]) => {

@@ -3,18 +3,14 @@ import { QUERIES, SIGNALS, WORKFLOW_TYPES, workflowIds, type SignalArgs } from '
 import type { DeliveryOutcome } from '../../core/ports/storage/notification-delivery-log';
 import type { NotificationActivities } from '../../workflows/activities/notifications';
 import type { NotificationChannelInput } from '../../workflows/notification-channel.workflow';
-import { countOf, eventually, historyOf, inputOf, uniqueId, workflowTier, type WorkflowTier } from './harness';
+import { countOf, eventually, historyOf, inputOf, uniqueId, useWorkflowTier } from './harness';
 
 jest.setTimeout(120_000);
 
 interface BreakerView { state: 'closed' | 'open' | 'half_open'; consecutive_failures: number; paused_until: string | null; queued: number }
 
 describe('notification channel workflow: the delivery breaker (dev server, fake activities)', () => {
-  let tier: WorkflowTier;
-  beforeAll(async () => {
-    tier = await workflowTier('notify');
-  });
-  afterAll(() => tier?.close());
+  const tier = useWorkflowTier('notify');
 
   /** A receiver answering `answers` in turn (true = 2xx), then true; every attempt and skip is logged. */
   const fakeReceiver = (answers: boolean[]) => {

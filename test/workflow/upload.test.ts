@@ -7,7 +7,7 @@ import type { OnlyTargetOutcome, TargetOutcome } from '../../core/usecases/run-u
 import type { TargetCallFields } from '../../core/usecases/upload-steps';
 import { runTargetCalls } from '../../adapters/memory/upload-runner';
 import type { PublishTargetActivityInput, UploadActivities } from '../../workflows/activities/upload';
-import { activitiesIn, countOf, eventually, historyOf, workflowTier, type WorkflowTier } from './harness';
+import { activitiesIn, countOf, eventually, historyOf, useWorkflowTier } from './harness';
 
 jest.setTimeout(120_000);
 
@@ -84,11 +84,7 @@ const stepsOf = (calls: Call[], platform: Platform): TargetCallFields[] =>
   calls.filter((c) => c.platform === platform).map(({ round, step, resume, waitOutPause }) => ({ round, step, ...(resume ? { resume } : {}), ...(waitOutPause ? { waitOutPause } : {}) }));
 
 describe('upload workflow (dev server, fake activities)', () => {
-  let tier: WorkflowTier;
-  beforeAll(async () => {
-    tier = await workflowTier('publish');
-  });
-  afterAll(() => tier?.close());
+  const tier = useWorkflowTier('publish');
 
   const start = (taskQueue: string, input: Partial<UploadWorkflowInput> & { platforms: Platform[] }) => {
     const ids = { accountId: 'acct-wf-tier', requestId: `req-${randomBytes(4).toString('hex')}` };

@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startBlueskySimulator } from './simulator';
 
-export const blueskySandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'bluesky',
   port: 4111,
   start: ({ port, seed, processingMs }) => startBlueskySimulator({ port, seed, processingMs }),
@@ -15,3 +15,8 @@ export const blueskySandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { bluesky: typeof sandboxNetwork }
+}

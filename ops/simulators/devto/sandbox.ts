@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startDevtoSimulator } from './simulator';
 
-export const devtoSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'devto',
   port: 4142,
   start: ({ port, seed }) => startDevtoSimulator({ port, seed }),
@@ -15,3 +15,8 @@ export const devtoSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { devto: typeof sandboxNetwork }
+}

@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startDiscordSimulator } from './simulator';
 
-export const discordSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'discord',
   port: 4101,
   start: ({ port, seed }) => startDiscordSimulator({ port, seed }),
@@ -15,3 +15,8 @@ export const discordSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { discord: typeof sandboxNetwork }
+}

@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startFacebookSimulator } from './simulator';
 
-export const facebookSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'facebook',
   port: 4106,
   start: ({ port, seed, processingMs }) => startFacebookSimulator({ port, seed, processingMs }),
@@ -16,3 +16,8 @@ export const facebookSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { facebook: typeof sandboxNetwork }
+}

@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startGoogleBusinessSimulator } from './simulator';
 
-export const googleBusinessSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'google_business',
   port: 4130,
   start: ({ port, seed }) => startGoogleBusinessSimulator({ port, seed }),
@@ -17,3 +17,8 @@ export const googleBusinessSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { google_business: typeof sandboxNetwork }
+}

@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startHashnodeSimulator } from './simulator';
 
-export const hashnodeSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'hashnode',
   port: 4143,
   start: ({ port, seed }) => startHashnodeSimulator({ port, seed }),
@@ -16,3 +16,8 @@ export const hashnodeSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { hashnode: typeof sandboxNetwork }
+}

@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startInstagramSimulator } from './simulator';
 
-export const instagramSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'instagram',
   port: 4104,
   start: ({ port, seed, processingMs }) => startInstagramSimulator({ port, seed, processingMs }),
@@ -15,3 +15,8 @@ export const instagramSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { instagram: typeof sandboxNetwork }
+}

@@ -1,8 +1,8 @@
 /**
  * The one record a simulator folder exports for the sandbox (ops/simulators/<network>/sandbox.ts):
  * how to start the simulator, and how to seed it with an app and an end-user account. The sandbox
- * daemon (apps/sandbox) derives its ports, fixtures and environment from the list in
- * ops/simulators/index.ts; the variables an option maps to come from the adapter's own record.
+ * daemon (apps/sandbox) derives its ports, fixtures and environment from these records, found by
+ * network id (ops/simulators/index.ts); the variables an option maps to come from the adapter's own record.
  */
 export interface Closable {
   close(): Promise<void>;
@@ -33,6 +33,14 @@ export interface SandboxNetwork<Id extends string = string, Sim extends Closable
    */
   seed(sim: Sim, callbackUrl: string): SandboxSeed<Account>;
 }
+
+/**
+ * Each simulator folder's record type by network id, added by the folder itself
+ * (`declare module '../kit/sandbox' { interface SandboxNetworks { <id>: typeof sandboxNetwork } }`),
+ * so the sandbox's simulators and accounts are typed per network without a central list.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface SandboxNetworks {}
 
 export const defineSandboxNetwork = <Id extends string, Sim extends Closable, Account>(
   network: SandboxNetwork<Id, Sim, Account>,

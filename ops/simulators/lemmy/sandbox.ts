@@ -4,7 +4,7 @@ import { startLemmySimulator } from './simulator';
 /** The sandbox account's password: the simulator keeps users in memory, so a fixed one survives restarts. */
 const SANDBOX_PASSWORD = 'herald-sandbox-lemmy';
 
-export const lemmySandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'lemmy',
   port: 4132,
   start: ({ port, seed }) => startLemmySimulator({ port, seed }),
@@ -22,3 +22,8 @@ export const lemmySandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { lemmy: typeof sandboxNetwork }
+}

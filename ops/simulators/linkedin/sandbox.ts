@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startLinkedInSimulator } from './simulator';
 
-export const linkedinSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'linkedin',
   port: 4108,
   start: ({ port, seed, processingMs }) => startLinkedInSimulator({ port, seed, processingMs }),
@@ -16,3 +16,8 @@ export const linkedinSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { linkedin: typeof sandboxNetwork }
+}

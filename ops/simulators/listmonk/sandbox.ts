@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startListmonkSimulator } from './simulator';
 
-export const listmonkSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'listmonk',
   port: 4145,
   start: ({ port, seed }) => startListmonkSimulator({ port, seed }),
@@ -20,3 +20,8 @@ export const listmonkSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { listmonk: typeof sandboxNetwork }
+}

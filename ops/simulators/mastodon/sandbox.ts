@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startMastodonSimulator } from './simulator';
 
-export const mastodonSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'mastodon',
   port: 4141,
   start: ({ port, seed, processingMs }) => startMastodonSimulator({ port, seed, processingMs }),
@@ -16,3 +16,8 @@ export const mastodonSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { mastodon: typeof sandboxNetwork }
+}

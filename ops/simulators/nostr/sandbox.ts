@@ -3,7 +3,7 @@ import { getPublicKey } from 'nostr-tools';
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startNostrSimulator } from './simulator';
 
-export const nostrSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'nostr',
   port: 4134,
   start: ({ port }) => startNostrSimulator({ port }),
@@ -20,3 +20,8 @@ export const nostrSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { nostr: typeof sandboxNetwork }
+}

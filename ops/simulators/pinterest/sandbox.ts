@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startPinterestSimulator } from './simulator';
 
-export const pinterestSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'pinterest',
   port: 4110,
   start: ({ port, seed, processingMs }) => startPinterestSimulator({ port, seed, processingMs }),
@@ -17,3 +17,8 @@ export const pinterestSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { pinterest: typeof sandboxNetwork }
+}

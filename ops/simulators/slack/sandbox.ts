@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startSlackSimulator } from './simulator';
 
-export const slackSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'slack',
   port: 4131,
   start: ({ port, seed }) => startSlackSimulator({ port, seed }),
@@ -18,3 +18,8 @@ export const slackSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { slack: typeof sandboxNetwork }
+}

@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startSnapchatSimulator } from './simulator';
 
-export const snapchatSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'snapchat',
   port: 4135,
   start: ({ port, seed }) => startSnapchatSimulator({ port, seed }),
@@ -15,3 +15,8 @@ export const snapchatSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { snapchat: typeof sandboxNetwork }
+}

@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startTelegramSimulator } from './simulator';
 
-export const telegramSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'telegram',
   port: 4102,
   start: ({ port, seed }) => startTelegramSimulator({ port, seed }),
@@ -17,3 +17,8 @@ export const telegramSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { telegram: typeof sandboxNetwork }
+}

@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startThreadsSimulator } from './simulator';
 
-export const threadsSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'threads',
   port: 4105,
   start: ({ port, seed, processingMs }) => startThreadsSimulator({ port, seed, processingMs }),
@@ -15,3 +15,8 @@ export const threadsSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { threads: typeof sandboxNetwork }
+}

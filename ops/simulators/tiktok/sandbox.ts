@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startTikTokSimulator } from './simulator';
 
-export const tiktokSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'tiktok',
   port: 4103,
   // Comments show in listings at once in the sandbox (TikTok: ~10 s; setCommentListingDelay restores it).
@@ -20,3 +20,8 @@ export const tiktokSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { tiktok: typeof sandboxNetwork }
+}

@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startWhopSimulator } from './simulator';
 
-export const whopSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'whop',
   port: 4144,
   start: ({ port, seed }) => startWhopSimulator({ port, seed }),
@@ -17,3 +17,8 @@ export const whopSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { whop: typeof sandboxNetwork }
+}

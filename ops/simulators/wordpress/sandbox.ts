@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startWordPressSimulator } from './simulator';
 
-export const wordpressSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'wordpress',
   port: 4133,
   start: ({ port, seed }) => startWordPressSimulator({ port, seed }),
@@ -17,3 +17,8 @@ export const wordpressSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { wordpress: typeof sandboxNetwork }
+}

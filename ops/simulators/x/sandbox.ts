@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startXSimulator } from './simulator';
 
-export const xSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'x',
   port: 4109,
   start: ({ port, seed, processingMs }) => startXSimulator({ port, seed, processingMs }),
@@ -16,3 +16,8 @@ export const xSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { x: typeof sandboxNetwork }
+}

@@ -1,7 +1,7 @@
 import { defineSandboxNetwork } from '../kit/sandbox';
 import { startYoutubeSimulator } from './simulator';
 
-export const youtubeSandbox = defineSandboxNetwork({
+export const sandboxNetwork = defineSandboxNetwork({
   id: 'youtube',
   port: 4107,
   start: ({ port, seed, processingMs }) => startYoutubeSimulator({ port, seed, processingMs }),
@@ -15,3 +15,8 @@ export const youtubeSandbox = defineSandboxNetwork({
     };
   },
 });
+
+/** This folder's record in the sandbox's typed list (ops/simulators/index.ts finds the folder by the network's id). */
+declare module '../kit/sandbox' {
+  interface SandboxNetworks { youtube: typeof sandboxNetwork }
+}
