@@ -3,6 +3,5 @@
  * `analytics` capability (core/usecases/analytics.ts).
  */
 
-/** Facebook's `days` bounds and default; every other network answers the last 30 days. */
-export const FACEBOOK_DAYS = { min: 1, max: 365, default: 30 } as const;
+/** The window of a network that does not read `days` (its descriptor's `analytics.days` otherwise). */
 export const DEFAULT_ANALYTICS_DAYS = 30;

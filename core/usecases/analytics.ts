@@ -5,14 +5,15 @@
  * configurable time, keyed by connection and request, so repeated dashboards do not spend the
  * networks' rate limits.
  */
-import { DEFAULT_ANALYTICS_DAYS, FACEBOOK_DAYS } from '../domain/analytics';
+import { DEFAULT_ANALYTICS_DAYS } from '../domain/analytics';
 import type { ConnectedAccount } from '../domain/connected-account';
 import { failureErrorCode, HeraldError, invalidInput, PlatformError } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
+import { PIN_KINDS } from '../domain/profile';
 import { isPlatform, PLATFORM_ALIASES, PLATFORMS, UNAVAILABLE_PLATFORMS, type Platform } from '../domain/platforms';
 import { cachedResult, type ResultCache } from '../ports/cache';
 import {
-  describeMetrics, type AccountMetrics, type Analytics, type AnalyticsOperation, type AudienceInsights, type MetricCatalogue,
+  describeMetrics, type AccountMetrics, type Analytics, type AnalyticsFacts, type AnalyticsOperation, type AudienceInsights, type MetricCatalogue,
   type PlatformRegistry, type PostMetrics, type PostRef, type Suggestions, type SuggestionType,
 } from '../ports/platform';
 import type { Storage } from '../ports/storage';
@@ -26,13 +27,15 @@ export type AnalyticsDeps = ConnectionSessionDeps & {
   cacheTtlMs: number;
 };
 
+/**
+ * GET /analytics/{profile}'s query: `platforms`, `days` (read for the networks whose descriptor
+ * declares `analytics.days`) and each network's target parameter (`analytics.accountTarget.param`:
+ * Facebook `page_id`, LinkedIn `page_urn`, Google Business Profile `gbp_location_id`).
+ */
 export interface ProfileAnalyticsQuery {
   platforms: unknown;
-  page_id?: unknown;
   days?: unknown;
-  page_urn?: unknown;
-  /** Google Business Profile location (an extension; the pinned location otherwise). */
-  gbp_location_id?: unknown;
+  [targetParam: string]: unknown;
 }
 
 /** What one platform answers in GET /analytics: metrics, or a message saying why not. */
@@ -59,28 +62,34 @@ export function parseAnalyticsPlatforms(raw: unknown, platforms: PlatformRegistr
   return [...new Set(values.map((v) => (PLATFORM_ALIASES[v] ?? v) as Platform))];
 }
 
-/** `days` for Facebook: an integer 1-365, 30 when absent. */
-export function parseFacebookDays(raw: unknown): number {
-  if (raw === undefined || raw === '') return FACEBOOK_DAYS.default;
+/** `days` for a network that reads it (its descriptor's `analytics.days`): a whole number in its bounds, its default when absent. */
+export function parseAnalyticsDays(raw: unknown, bounds: { min: number; max: number; default: number }): number {
+  if (raw === undefined || raw === '') return bounds.default;
   const n = typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : typeof raw === 'number' ? raw : NaN;
-  if (!Number.isInteger(n) || n < FACEBOOK_DAYS.min || n > FACEBOOK_DAYS.max) {
-    throw invalidInput(`days must be a whole number from ${FACEBOOK_DAYS.min} to ${FACEBOOK_DAYS.max}.`, { violations: [{ field: 'days', message: 'out of range' }] });
+  if (!Number.isInteger(n) || n < bounds.min || n > bounds.max) {
+    throw invalidInput(`days must be a whole number from ${bounds.min} to ${bounds.max}.`, { violations: [{ field: 'days', message: 'out of range' }] });
   }
   return n;
 }
 
 /**
- * `page_urn` (or the pinned LinkedIn page) as an organization URN: `urn:li:organization:<id>` or
- * the bare numeric id, like the media list takes it; 400 for anything else.
+ * What one network's account metrics are read over: its `days` (the request's, where the network
+ * reads it) and its target (the request's parameter, else the profile's pin), as its descriptor
+ * declares them. 400 when the target is required and neither is there, or the parameter is malformed.
  */
-const ORGANIZATION = /^(?:urn:li:organization:)?(\d{1,20})$/;
-function organizationUrn(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const id = ORGANIZATION.exec(raw)?.[1];
-  if (!id) {
-    throw invalidInput('page_urn must be a LinkedIn organization URN such as urn:li:organization:12345, or its numeric id (organization pages only).', { violations: [{ field: 'page_urn', message: 'not an organization URN' }] });
+function accountRequestOf(
+  facts: AnalyticsFacts | undefined, pinField: string | undefined, query: ProfileAnalyticsQuery, pins: Record<string, string> | undefined, platform: Platform,
+): { days: number; target?: string } {
+  const days = facts?.days ? parseAnalyticsDays(query.days, facts.days) : DEFAULT_ANALYTICS_DAYS;
+  const spec = facts?.accountTarget;
+  if (!spec) return { days };
+  const given = text(query[spec.param]);
+  const pinned = pinField ? pins?.[pinField] : undefined;
+  const target = given !== undefined ? (spec.parse ? spec.parse(given, 'query') : given) : pinned !== undefined ? (spec.parse ? spec.parse(pinned, 'pin') : pinned) : undefined;
+  if (target === undefined && spec.required) {
+    throw invalidInput(`${spec.param} is required for ${platform}: ${spec.required}`, { violations: [{ field: spec.param, message: `required for ${platform}` }] });
   }
-  return `urn:li:organization:${id}`;
+  return { days, ...(target !== undefined ? { target } : {}) };
 }
 
 /** The catalogue part of a platform's answer (metric_type, primary_impressions_field, available_metrics, metric_labels). */
@@ -134,15 +143,12 @@ const notConnected = (platform: Platform, username: string) =>
 export async function profileAnalytics(deps: AnalyticsDeps, account: OperatorAccount, username: string, query: ProfileAnalyticsQuery): Promise<Record<string, PlatformAnalyticsView>> {
   const platforms = parseAnalyticsPlatforms(query.platforms, deps.platforms);
   const profile = await requireProfile(deps.storage, account.id, username);
-  const days = platforms.includes('facebook') ? parseFacebookDays(query.days) : DEFAULT_ANALYTICS_DAYS;
-  const pageId = text(query.page_id) ?? profile.pins?.facebook_page_id ?? undefined;
-  if (platforms.includes('facebook') && !pageId) {
-    throw invalidInput('page_id is required for facebook: the id of the Facebook page to read (GET /facebook/pages lists them).', { violations: [{ field: 'page_id', message: 'required for facebook' }] });
-  }
-  // The request's page, else the pinned one (a pin that names no organization is left to the adapter's default).
-  const pinnedPage = profile.pins?.target_linkedin_page_id;
-  const pageUrn = organizationUrn(text(query.page_urn)) ?? (pinnedPage && ORGANIZATION.test(pinnedPage) ? organizationUrn(pinnedPage) : undefined);
-  const locationId = text(query.gbp_location_id) ?? profile.pins?.gbp_location_id ?? undefined;
+  // Every network's days and target are read before any network is called (input errors answer 400).
+  const requests = new Map(platforms.map((platform) => {
+    const descriptor = deps.platforms.get(platform)?.descriptor;
+    const pinField = descriptor?.pin ? PIN_KINDS[descriptor.pin.kind].field : undefined;
+    return [platform, accountRequestOf(descriptor?.analytics, pinField, query, profile.pins, platform)] as const;
+  }));
   const now = deps.clock.now();
 
   const entries = await Promise.all(platforms.map(async (platform): Promise<[string, PlatformAnalyticsView]> => {
@@ -159,13 +165,8 @@ export async function profileAnalytics(deps: AnalyticsDeps, account: OperatorAcc
       const connection = await connectionOf(deps, account, username, platform);
       if (!connection) throw notConnected(platform, username);
       requireGate(analytics, connection, 'account');
-      const request = {
-        until: now, days: platform === 'facebook' ? days : DEFAULT_ANALYTICS_DAYS,
-        ...(platform === 'facebook' && pageId ? { pageId } : {}), ...(platform === 'linkedin' && pageUrn ? { pageUrn } : {}),
-        ...(platform === 'google_business' && locationId ? { locationId } : {}),
-      };
-      const target = request.pageId ?? request.pageUrn ?? request.locationId ?? '';
-      const key = `analytics:account:${connectionKey(connection)}:${request.days}:${target}:${now.toISOString().slice(0, 10)}`;
+      const request = { until: now, ...requests.get(platform)! };
+      const key = `analytics:account:${connectionKey(connection)}:${request.days}:${request.target ?? ''}:${now.toISOString().slice(0, 10)}`;
       const metrics = await cachedResult(deps.cache, key, deps.cacheTtlMs, () => withConnection(deps, connection, (ctx) => analytics.account(ctx, request)));
       return [platform, accountMetricsView(metrics, analytics.catalogue)];
     } catch (err) {
@@ -200,7 +201,7 @@ export function analyticsOf(deps: Pick<AnalyticsDeps, 'platforms'>, platform: Pl
  * account metrics. Throws 400 not_connected, platform_not_supported, and PlatformError refusals.
  */
 export async function livePostMetrics(
-  deps: AnalyticsDeps, account: OperatorAccount, username: string, platform: Platform, post: PostRef, opts: { pageId?: string; pageUrn?: string } = {},
+  deps: AnalyticsDeps, account: OperatorAccount, username: string, platform: Platform, post: PostRef,
 ): Promise<{ metrics: PostMetrics; catalogue: MetricCatalogue }> {
   const analytics = analyticsOf(deps, platform);
   await requireProfile(deps.storage, account.id, username);
@@ -209,7 +210,7 @@ export async function livePostMetrics(
   requireGate(analytics, connection, 'post');
   const key = `analytics:post:${connectionKey(connection)}:${post.id}`;
   const metrics = await cachedResult(deps.cache, key, deps.cacheTtlMs, () =>
-    withConnection(deps, connection, (ctx) => analytics.post(ctx, { post, ...opts })));
+    withConnection(deps, connection, (ctx) => analytics.post(ctx, { post })));
   return { metrics, catalogue: analytics.catalogue };
 }
 

@@ -5,6 +5,7 @@
  */
 import { invalidInput, type CodeOfKind } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
+import { PIN_KINDS } from '../domain/profile';
 import { isPlatform, PLATFORM_ALIASES, type Platform } from '../domain/platforms';
 import type { LibraryMedia } from '../ports/platform';
 import type { Storage } from '../ports/storage';
@@ -22,17 +23,8 @@ export interface MediaListInput {
   /** Already a whole number when present. */
   limit?: number;
   cursor?: string;
-  /** LinkedIn: `page_urn`. */
-  pageUrn?: string;
-  /** Facebook: `facebook_page_id` (our extension; the profile's pinned page otherwise). */
-  facebookPageId?: string;
-}
-
-/** The page a LinkedIn or Facebook list reads: the request's, else the profile's pinned one. */
-function pageOf(platform: string, input: MediaListInput, pins: Record<string, string> = {}): string | undefined {
-  if (platform === 'linkedin') return input.pageUrn ?? pins.target_linkedin_page_id;
-  if (platform === 'facebook') return input.facebookPageId ?? pins.facebook_page_id;
-  return undefined;
+  /** The page parameters given, by name (each network's `pageParam`: LinkedIn `page_urn`, Facebook `facebook_page_id`). */
+  pages?: Record<string, string>;
 }
 
 export interface MediaItemView {
@@ -72,8 +64,11 @@ export async function listMedia(deps: MediaLibraryDeps, account: OperatorAccount
   if (input.cursor !== undefined && !library.cursors) {
     throw refuse(`${name} does not page the media list with a cursor; send limit (at most ${library.maxLimit}) without cursor.`, 'cursor_not_supported');
   }
-  if (input.pageUrn !== undefined && name !== 'linkedin') throw refuse('page_urn is for platform=linkedin only.');
-  if (input.facebookPageId !== undefined && name !== 'facebook') throw refuse('facebook_page_id is for platform=facebook only.');
+  for (const param of Object.keys(input.pages ?? {})) {
+    if (param === library.pageParam) continue;
+    const owners = deps.platforms.having('mediaLibrary').filter((a) => a.mediaLibrary.pageParam === param).map((a) => a.descriptor.id);
+    throw refuse(`${param} is for platform=${owners.join(' or ') || 'none'} only.`);
+  }
   // The connection first: one read on the hot path. The profile is read only to tell 404 from
   // 400 when there is none, and for the networks whose list depends on a pinned page.
   const connection = await deps.storage.connectedAccounts.find(account.id, input.user, name as Platform);
@@ -81,8 +76,12 @@ export async function listMedia(deps: MediaLibraryDeps, account: OperatorAccount
     const profile = await requireProfile(deps.storage, account.id, input.user);
     throw invalidInput(`No ${name} account is connected to profile "${profile.username}".`, { error: `No ${name} account is connected to profile "${profile.username}".`, platform: name }, 'not_connected');
   }
-  const pins = name === 'linkedin' || name === 'facebook' ? (await requireProfile(deps.storage, account.id, input.user)).pins : undefined;
-  const target = pageOf(name, input, pins);
+  // The page: the request's, else the profile's pin (read only for a network whose list reads a page).
+  const pinKind = adapter.descriptor.pin?.kind;
+  const asked = library.pageParam !== undefined ? input.pages?.[library.pageParam] : undefined;
+  const target = asked ?? (library.pageParam !== undefined && pinKind
+    ? (await requireProfile(deps.storage, account.id, input.user)).pins?.[PIN_KINDS[pinKind].field]
+    : undefined);
   const page = await withConnection(deps, connection, (ctx) => library.list(ctx, {
     limit, ...(input.cursor !== undefined ? { cursor: input.cursor } : {}), ...(target !== undefined ? { page: target } : {}),
   }));

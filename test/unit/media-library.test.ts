@@ -1,5 +1,6 @@
 import { createPlatformRegistry } from '../../adapters/platforms/registry';
 import type { MediaListRequest, PlatformAdapter } from '../../core/ports/platform';
+import type { PinKind } from '../../core/domain/profile';
 import { connectWithCredentials } from '../../core/usecases/connect-with-credentials';
 import { listMedia } from '../../core/usecases/media-library';
 import { setPin } from '../../core/usecases/pins';
@@ -7,16 +8,20 @@ import { createProfile } from '../../core/usecases/profiles';
 import { fakeTextPlatform } from '../support/fake-platform';
 import { aWorld } from '../support/world';
 
-/** A fake network with a media library that records what it was asked. */
-function withLibrary(id: 'tiktok' | 'linkedin' | 'instagram', maxLimit: number, cursors: boolean): { adapter: PlatformAdapter; asked: MediaListRequest[] } {
+/**
+ * A fake network with a media library that records what it was asked; `page`: the list reads a
+ * page named by that parameter, else the profile's pin of that kind (as LinkedIn declares it).
+ */
+function withLibrary(id: 'tiktok' | 'linkedin' | 'instagram', maxLimit: number, cursors: boolean, page?: { param: string; pin: PinKind }): { adapter: PlatformAdapter; asked: MediaListRequest[] } {
   const base = fakeTextPlatform(id).adapter;
   const asked: MediaListRequest[] = [];
   return {
     asked,
     adapter: {
       ...base,
+      ...(page ? { descriptor: { ...base.descriptor, pin: { kind: page.pin, lookup: 'pages' } } } : {}),
       mediaLibrary: {
-        maxLimit, cursors,
+        maxLimit, cursors, ...(page ? { pageParam: page.param } : {}),
         async list(_ctx, request) {
           asked.push(request);
           const items = Array.from({ length: request.limit + 3 }, (_, i) => ({ id: `${id}-${i}`, mediaType: 'TEXT' as const, timestamp: '2026-01-01T00:00:00.000Z' }));
@@ -31,7 +36,7 @@ describe('GET /media use case', () => {
   async function setUp() {
     const world = aWorld();
     const tiktok = withLibrary('tiktok', 20, true);
-    const linkedin = withLibrary('linkedin', 100, false);
+    const linkedin = withLibrary('linkedin', 100, false, { param: 'page_urn', pin: 'linkedin-page' });
     const deps = { ...world.deps, platforms: createPlatformRegistry([tiktok.adapter, linkedin.adapter, fakeTextPlatform('discord').adapter]) };
     const { account } = await world.operator();
     for (const username of ['ana', 'bo']) await createProfile(deps, account, { username });
@@ -60,9 +65,9 @@ describe('GET /media use case', () => {
     await setPin(deps.storage, account, 'linkedin-page', { profile_username: 'ana', page_id: '777' });
     await listMedia(deps, account, { platform: 'linkedin', user: 'ana' });
     expect(linkedin.asked.at(-1)).toEqual({ limit: 25, page: '777' });
-    await listMedia(deps, account, { platform: 'linkedin', user: 'ana', pageUrn: 'urn:li:organization:9' });
+    await listMedia(deps, account, { platform: 'linkedin', user: 'ana', pages: { page_urn: 'urn:li:organization:9' } });
     expect(linkedin.asked.at(-1)).toEqual({ limit: 25, page: 'urn:li:organization:9' });
-    await expect(listMedia(deps, account, { platform: 'tiktok', user: 'ana', pageUrn: '9' })).rejects.toMatchObject({ kind: 'invalid_input' });
+    await expect(listMedia(deps, account, { platform: 'tiktok', user: 'ana', pages: { page_urn: '9' } })).rejects.toMatchObject({ kind: 'invalid_input', message: 'page_urn is for platform=linkedin only.' });
   });
 
   it('answers platform_not_supported, 404 for an unknown profile and not_connected for a known one', async () => {

@@ -49,7 +49,7 @@ export function createFacebookAnalytics(client: FacebookClient): Analytics {
   return {
     catalogue: facebookCatalogue,
     async account(ctx, input): Promise<AccountMetrics> {
-      const { page, singlePage } = choosePage(ctx.credentials, input.pageId);
+      const { page, singlePage } = choosePage(ctx.credentials, input.target);
       const call = { token: page.token, signal: ctx.signal, singlePage };
       const w = windowOf(input);
       const fields = await graph('GET', `/${page.id}`, { fields: 'followers_count,fan_count' }, call);

@@ -28,6 +28,11 @@ export const facebookDescriptor: PlatformDescriptor = {
       ],
     },
   },
-  analytics: { livePostMetrics: true, impressionsMetrics: ['reach'] },
+  analytics: {
+    livePostMetrics: true, impressionsMetrics: ['reach'],
+    accountTarget: { param: 'page_id', required: 'the id of the Facebook page to read (GET /facebook/pages lists them).' },
+    // Page insights: any window up to a year (read in 90-day chunks).
+    days: { min: 1, max: 365, default: 30 },
+  },
   pin: { kind: 'facebook-page', lookup: 'pages' },
 };

@@ -79,7 +79,7 @@ export function createGoogleBusinessAnalytics(client: GoogleBusinessClient): Ana
     catalogue: googleBusinessCatalogue,
     async account(ctx, input): Promise<AccountMetrics> {
       const token = client.tokenOf(ctx);
-      const locationId = await locationOf(client, ctx, input.locationId);
+      const locationId = await locationOf(client, ctx, input.target);
       const w = windowOf(input);
       const range = (edge: 'start_date' | 'end_date', day: string) => {
         const [year, month, date] = day.split('-').map(Number);

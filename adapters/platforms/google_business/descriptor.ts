@@ -21,5 +21,6 @@ export const googleBusinessDescriptor: PlatformDescriptor = {
   },
   settings: googleBusinessSettings,
   posts: { edit: { prefix: 'gbp_' } },
+  analytics: { accountTarget: { param: 'gbp_location_id' } },
   pin: { kind: 'google-business-location', lookup: 'locations' },
 };

@@ -98,7 +98,7 @@ export function createLinkedInAnalytics(client: LinkedInClient): Analytics {
     catalogue: linkedinCatalogue,
     async account(ctx, input): Promise<AccountMetrics> {
       const token = tokenOf(ctx);
-      const organization = `urn:li:organization:${organizationOf(ctx.credentials, input.pageUrn, 'reads the analytics of')}`;
+      const organization = `urn:li:organization:${organizationOf(ctx.credentials, input.target, 'reads the analytics of')}`;
       const org = encodeURIComponent(organization);
       const w = windowOf(input);
       const intervals = dayIntervals(w.since, w.until);

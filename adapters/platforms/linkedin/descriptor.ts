@@ -1,5 +1,20 @@
 import { codePointLength, type PlatformDescriptor } from '../../../core/ports/platform';
+import { invalidInput } from '../../../core/domain/errors';
 import { linkedinSettings } from './settings';
+
+/** An organization page: `urn:li:organization:<id>` or the bare numeric id (member pages have no statistics). */
+const ORGANIZATION = /^(?:urn:li:organization:)?(\d{1,20})$/;
+
+/**
+ * `page_urn` as an organization URN, like the media list takes it (400 for anything else); a pin
+ * that names no organization is left to the adapter's default page.
+ */
+function organizationUrn(raw: string, from: 'query' | 'pin'): string | undefined {
+  const id = ORGANIZATION.exec(raw)?.[1];
+  if (id) return `urn:li:organization:${id}`;
+  if (from === 'pin') return undefined;
+  throw invalidInput('page_urn must be a LinkedIn organization URN such as urn:li:organization:12345, or its numeric id (organization pages only).', { violations: [{ field: 'page_urn', message: 'not an organization URN' }] });
+}
 
 export const linkedinDescriptor: PlatformDescriptor = {
   id: 'linkedin',
@@ -27,6 +42,6 @@ export const linkedinDescriptor: PlatformDescriptor = {
       ],
     },
   },
-  analytics: { livePostMetrics: true, impressionsMetrics: ['reach'] },
+  analytics: { livePostMetrics: true, impressionsMetrics: ['reach'], accountTarget: { param: 'page_urn', parse: organizationUrn } },
   pin: { kind: 'linkedin-page', lookup: 'pages' },
 };

@@ -52,10 +52,9 @@ export function analyticsRoutes(router: Router<AppState>, deps: ApiDeps, ns: str
 
   mount(router, ops.getProfileAnalytics, ns, async (ctx) => {
     const q = ctx.query as Record<string, unknown>;
-    ctx.body = await profileAnalytics(analytics, ctx.state.caller.account, ctx.params.username!, {
-      platforms: q.platforms ?? q.platform, page_id: text(q.page_id), days: text(q.days), page_urn: text(q.page_urn),
-      gbp_location_id: text(q.gbp_location_id),
-    });
+    // Every parameter as one text value: the networks' descriptors say which they read (days, page_id, page_urn, …).
+    const values = Object.fromEntries(Object.entries(q).map(([name, value]) => [name, text(value)]));
+    ctx.body = await profileAnalytics(analytics, ctx.state.caller.account, ctx.params.username!, { ...values, platforms: q.platforms ?? q.platform });
   });
 
   mount(router, ops.getPlatformMetrics, ns, (ctx) => {

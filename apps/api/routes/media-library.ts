@@ -17,6 +17,16 @@ function text(value: unknown, name: string): string | undefined {
   return v.trim();
 }
 
+/** The page parameters of the networks' media lists (`pageParam`: page_urn, facebook_page_id) the request gives. */
+function pageParams(deps: ApiDeps, q: Record<string, unknown>): Record<string, string> {
+  const names = new Set(deps.platforms.having('mediaLibrary').flatMap((a) => (a.mediaLibrary.pageParam ? [a.mediaLibrary.pageParam] : [])));
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    if (q[name] !== undefined) out[name] = text(q[name], name)!;
+  }
+  return out;
+}
+
 /** Every media-list error body carries `error` (the spec's `{success:false, error}`) beside message and error_code. */
 async function withErrorField<T>(run: () => Promise<T>, log: ApiDeps['log']): Promise<T> {
   try {
@@ -52,8 +62,7 @@ export function mediaLibraryRoutes(router: Router<AppState>, deps: ApiDeps, ns: 
       platform, user,
       ...(rawLimit !== undefined ? { limit: Number(rawLimit) } : {}),
       ...(q.cursor !== undefined ? { cursor: text(q.cursor, 'cursor') } : {}),
-      ...(q.page_urn !== undefined ? { pageUrn: text(q.page_urn, 'page_urn') } : {}),
-      ...(q.facebook_page_id !== undefined ? { facebookPageId: text(q.facebook_page_id, 'facebook_page_id') } : {}),
+      pages: pageParams(deps, q),
     }), deps.log);
   });
 }

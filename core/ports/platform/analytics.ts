@@ -79,12 +79,12 @@ export interface AccountMetricsRequest {
   until: Date;
   /** Window length in days: Facebook 1-365 (fetched in 90-day chunks), 30 elsewhere. */
   days: number;
-  /** Facebook page id (required for Facebook). */
-  pageId?: string;
-  /** LinkedIn organization URN (`urn:li:organization:<id>`); without it the connection's first administered page. */
-  pageUrn?: string;
-  /** Google Business Profile location id; without it the connection's only location. */
-  locationId?: string;
+  /**
+   * The page, organization or location the metrics are of (the descriptor's
+   * `analytics.accountTarget`: a Facebook page id — required there —, a LinkedIn organization URN,
+   * a Google Business Profile location id); without it the connection's only or first one.
+   */
+  target?: string;
 }
 
 export interface AccountMetrics {

@@ -55,10 +55,30 @@ export interface AnalyticsFacts {
   /** `GET /post-analytics` reads live metrics of a post from the network (spec: its listed networks). */
   livePostMetrics?: boolean;
   /**
+   * `GET /analytics/{profile}` reads one of the connection's pages or locations, named by a query
+   * parameter, else by the profile's pin (the descriptor's `pin`); absent: the connected account itself.
+   */
+  accountTarget?: AccountTarget;
+  /** `GET /analytics` `days`, read only for this network (Facebook 1-365, 30 when absent); absent: the last 30 days. */
+  days?: { min: number; max: number; default: number };
+  /**
    * The account metrics total impressions sums for this network, in preference order (the first
    * a snapshot holds); absent: impressions, then views (core/domain/analytics-history.ts).
    */
   impressionsMetrics?: readonly string[];
+}
+
+/** What GET /analytics reads of a network whose connection holds several pages or locations. */
+export interface AccountTarget {
+  /** The query parameter naming it (`page_id`, `page_urn`, `gbp_location_id`). */
+  param: string;
+  /** Given neither the parameter nor a pin: 400 naming the parameter, then this (what it is, where to find one). Absent: the adapter's default. */
+  required?: string;
+  /**
+   * The value as the adapter takes it (a LinkedIn organization URN from its numeric id). Throws an
+   * invalid-input error for a parameter it cannot read; undefined for a pin to leave to the adapter's default.
+   */
+  parse?: (raw: string, from: 'query' | 'pin') => string | undefined;
 }
 
 export interface PlatformRules {

@@ -61,7 +61,7 @@ export function facebookAnalyticsHarness(sim: () => FacebookSimulator, accountId
   const pageId = () => sim().accounts().find((a) => a.id === accountId())!.pageIds[0]!;
   return {
     freeze: (at) => sim().analytics.model.setNow(at),
-    request: () => ({ pageId: pageId() }),
+    request: () => ({ target: pageId() }),
     account(_connection, w) {
       const an = sim().analytics;
       const series = (m: string) => daysOf(w).map((date) => ({ date, value: an.daily(pageId(), m, date) }));
@@ -272,7 +272,7 @@ export function linkedinAnalyticsHarness(
   const COUNTS = ['impressionCount', 'uniqueImpressionsCount', 'clickCount', 'likeCount', 'commentCount', 'shareCount'] as const;
   return {
     freeze: (at) => sim().analytics.model.setNow(at),
-    request: () => ({ pageUrn: `urn:li:organization:${pageId()}` }),
+    request: () => ({ target: `urn:li:organization:${pageId()}` }),
     ...(publish ? { publish } : {}),
     account(_connection, w) {
       const an = sim().analytics;
@@ -306,7 +306,7 @@ export function googleBusinessAnalyticsHarness(sim: () => GoogleBusinessSimulato
   const IMPRESSIONS = ['BUSINESS_IMPRESSIONS_DESKTOP_MAPS', 'BUSINESS_IMPRESSIONS_DESKTOP_SEARCH', 'BUSINESS_IMPRESSIONS_MOBILE_MAPS', 'BUSINESS_IMPRESSIONS_MOBILE_SEARCH'];
   return {
     freeze: (at) => sim().analytics.model.setNow(at),
-    request: () => ({ locationId: locationId() }),
+    request: () => ({ target: locationId() }),
     account(_connection, w) {
       const an = sim().analytics;
       const total = (m: string) => an.total(locationId(), m, w.since, w.until);

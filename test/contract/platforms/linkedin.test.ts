@@ -660,10 +660,10 @@ describe('analytics', () => {
   });
 
   it('takes the page of page_urn, and refuses a page the member does not administer, sending nothing', async () => {
-    const got = await linkedin.analytics!.account({ credentials: pageCredentials() }, { until: new Date(), days: 30, pageUrn: orgUrn() });
+    const got = await linkedin.analytics!.account({ credentials: pageCredentials() }, { until: new Date(), days: 30, target: orgUrn() });
     expect(got.values.followers).toBe(sim.analytics.followers(page()));
     sim.reset();
-    const err = await rejection(linkedin.analytics!.account({ credentials: pageCredentials() }, { until: new Date(), days: 30, pageUrn: 'urn:li:organization:424242' }));
+    const err = await rejection(linkedin.analytics!.account({ credentials: pageCredentials() }, { until: new Date(), days: 30, target: 'urn:li:organization:424242' }));
     expect(err).toMatchObject({ platform: 'linkedin', failure: { kind: 'invalid_content', code: 'linkedin_page_not_administered' } });
     expect(sim.requests).toHaveLength(0);
   });
