@@ -4,7 +4,7 @@
  */
 import { PlatformError, type PlatformFailure } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, noResponseMessage, resetHeaderMs, retryAfterMs, str, systemNow, type HttpExchange, type Json, type Now, malformedAnswer} from '../kit/http';
+  exchangeJson, isObject, noResponseMessage, resetHeaderMs, retryAfterMs, str, type HttpExchange, type Json, type FailureContext, type Now, malformedAnswer} from '../kit/http';
 
 export const BLUESKY_SERVICE = 'https://bsky.social';
 export const BLUESKY_VIDEO_BASE = 'https://video.bsky.app';
@@ -51,7 +51,8 @@ function videoFailure(error: string | undefined, failureCode: string | undefined
  * `error` name (or the video service's `error` / `failureCode`), never by message text. Messages
  * never contain tokens or passwords.
  */
-export function mapBlueskyFailure(outcome: BlueskyOutcome, timeoutMs: number, now: Now = systemNow): PlatformError {
+export function mapBlueskyFailure(outcome: BlueskyOutcome, context: FailureContext): PlatformError {
+  const { timeoutMs, now } = context;
   const fail = (failure: PlatformFailure, message: string, upstream: { status?: number; code?: string } = {}) =>
     new PlatformError('bluesky', failure, message, upstream);
 
@@ -100,7 +101,7 @@ export function mapBlueskyFailure(outcome: BlueskyOutcome, timeoutMs: number, no
   const upstream = { status, code };
 
   if (status === 429 || code === 'RateLimitExceeded') {
-    return fail({ kind: 'rate_limited', retryAfterMs: blueskyRetryAfterMs(headers, now()) }, said, upstream);
+    return fail({ kind: 'rate_limited', retryAfterMs: blueskyRetryAfterMs(headers, now) }, said, upstream);
   }
   switch (code) {
     case 'ExpiredToken':
@@ -166,7 +167,7 @@ export interface BlueskyClient {
 
 export function createBlueskyClient(opts: BlueskyClientOptions): BlueskyClient {
   const { timeoutMs, uploadTimeoutMs, now } = opts;
-  const failure = (outcome: BlueskyOutcome, limit = timeoutMs) => mapBlueskyFailure(outcome, limit, now);
+  const failure = (outcome: BlueskyOutcome, limit = timeoutMs) => mapBlueskyFailure(outcome, { timeoutMs: limit, now: now() });
   return {
     timeoutMs,
     uploadTimeoutMs,

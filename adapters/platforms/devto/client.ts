@@ -5,7 +5,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, systemNow, trimBase, type HttpExchange, type Json, type Now,
+  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, trimBase, type HttpExchange, type Json, type FailureContext, type Now,
 } from '../kit/http';
 
 export const DEVTO_API_BASE = 'https://dev.to/api';
@@ -19,7 +19,8 @@ export type DevtoOutcome = HttpExchange | { kind: 'malformed'; status: number; w
  * revoked key, 403 not allowed, 404 unknown article, 422 validation ("Title can't be blank", tag
  * rules), 429 throttled with Retry-After (article creation is limited to a few per 30 s).
  */
-export function mapDevtoFailure(outcome: DevtoOutcome, timeoutMs: number, now: Now = systemNow): PlatformError {
+export function mapDevtoFailure(outcome: DevtoOutcome, context: FailureContext): PlatformError {
+  const { timeoutMs, now } = context;
   if (outcome.kind === 'no_response') return new PlatformError('devto', { kind: 'transient' }, noResponseMessage('DEV', outcome, timeoutMs));
   if (outcome.kind === 'malformed') return malformedAnswer('devto', 'DEV', outcome, 'the account\'s articles');
   const { status, headers } = outcome;
@@ -33,7 +34,7 @@ export function mapDevtoFailure(outcome: DevtoOutcome, timeoutMs: number, now: N
   if (status === 403) return new PlatformError('devto', { kind: 'rejected', code: 'forbidden' }, `DEV: ${said}`, upstream);
   if (status === 404) return new PlatformError('devto', { kind: 'rejected', code: 'not_found' }, `DEV: ${said}`, upstream);
   if (status === 422 || status === 400) return new PlatformError('devto', { kind: 'invalid_content' }, `DEV: ${said}`, upstream);
-  if (status === 429) return new PlatformError('devto', { kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now(), 30_000) }, `DEV: ${said}`, upstream);
+  if (status === 429) return new PlatformError('devto', { kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now, 30_000) }, `DEV: ${said}`, upstream);
   if (status >= 500) return new PlatformError('devto', { kind: 'transient' }, `DEV is failing (HTTP ${status}); try again later.`, upstream);
   return new PlatformError('devto', { kind: 'rejected' }, `DEV: ${said}`, upstream);
 }
@@ -45,7 +46,7 @@ export interface DevtoClient {
 
 export function createDevtoClient(opts: { apiBase: string; timeoutMs: number; fetch: typeof fetch; now: Now }): DevtoClient {
   const base = trimBase(opts.apiBase);
-  const fail = (outcome: DevtoOutcome) => mapDevtoFailure(outcome, opts.timeoutMs, opts.now);
+  const fail = (outcome: DevtoOutcome) => mapDevtoFailure(outcome, { timeoutMs: opts.timeoutMs, now: opts.now() });
   return {
     fail,
     async call(apiKey, method, path, what, json, signal) {

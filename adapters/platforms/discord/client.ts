@@ -4,7 +4,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, noResponseMessage, retryAfterMs, systemNow, trimBase, type HttpExchange, type Json, type Now, malformedAnswer} from '../kit/http';
+  exchangeJson, isObject, noResponseMessage, retryAfterMs, trimBase, type HttpExchange, type Json, type FailureContext, type Now, malformedAnswer} from '../kit/http';
 
 export const DISCORD_API_BASE = 'https://discord.com/api/v10';
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -45,7 +45,8 @@ function discordRetryAfterMs(body: Json, headers: Headers, now: Date): number {
  * The one place Discord's answers get a meaning in the core taxonomy. Classifies by HTTP status and
  * Discord's JSON error `code`, never by message text. Messages never contain the webhook token.
  */
-export function mapDiscordFailure(outcome: DiscordOutcome, timeoutMs: number, now: Now = systemNow): PlatformError {
+export function mapDiscordFailure(outcome: DiscordOutcome, context: FailureContext): PlatformError {
+  const { timeoutMs, now } = context;
   if (outcome.kind === 'no_response') {
     return new PlatformError('discord', { kind: 'transient' }, noResponseMessage('Discord', outcome, timeoutMs));
   }
@@ -62,7 +63,7 @@ export function mapDiscordFailure(outcome: DiscordOutcome, timeoutMs: number, no
   const upstream = { status, code };
 
   if (status === 429) {
-    return new PlatformError('discord', { kind: 'rate_limited', retryAfterMs: discordRetryAfterMs(body, headers, now()) }, `Discord: ${said}`, upstream);
+    return new PlatformError('discord', { kind: 'rate_limited', retryAfterMs: discordRetryAfterMs(body, headers, now) }, `Discord: ${said}`, upstream);
   }
   if (status === 401) {
     return new PlatformError('discord', { kind: 'auth_expired', reason: 'token_revoked' },
@@ -127,12 +128,12 @@ export function createDiscordClient(opts: DiscordClientOptions): DiscordClient {
         headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...(payload && !multipart ? { 'content-type': 'application/json' } : {}) },
         body: multipart ? payload : payload ? JSON.stringify(payload) : undefined,
       }, { fetch: opts.fetch, timeoutMs, signal });
-      if (outcome.kind === 'no_response') throw mapDiscordFailure(outcome, timeoutMs, now);
+      if (outcome.kind === 'no_response') throw mapDiscordFailure(outcome, { timeoutMs, now: now() });
       const { status, body } = outcome;
-      if (status < 200 || status >= 300) throw mapDiscordFailure(outcome, timeoutMs, now);
+      if (status < 200 || status >= 300) throw mapDiscordFailure(outcome, { timeoutMs, now: now() });
       if (method === 'DELETE') return { id: '' };
       if (!isObject(body) || typeof body.id !== 'string') {
-        throw mapDiscordFailure({ kind: 'malformed', status, what: method === 'GET' ? 'the webhook' : 'the created message' }, timeoutMs, now);
+        throw mapDiscordFailure({ kind: 'malformed', status, what: method === 'GET' ? 'the webhook' : 'the created message' }, { timeoutMs, now: now() });
       }
       return body as Json & { id: string };
     },

@@ -19,7 +19,7 @@
 import { createHmac } from 'node:crypto';
 import { PlatformError } from '../../../core/domain/errors';
 import type { MediaRef, PublishContext } from '../../../core/ports/platform';
-import { collectAll, exchangeJson, isObject, noResponseMessage, systemNow, trimBase, type HttpExchange, type Json, type Now, malformedAnswer } from '../kit/http';
+import { collectAll, exchangeJson, isObject, noResponseMessage, systemNow, trimBase, type HttpExchange, type Json, type FailureContext, type Now, malformedAnswer } from '../kit/http';
 import { metaRetryAfterMs } from '../kit/meta-graph';
 import type { CommonOptions, OAuthClientOptions } from '../kit/network';
 
@@ -79,15 +79,12 @@ export type FacebookOutcome =
   /** The video was accepted, then Facebook's processing failed. */
   | { kind: 'video_failed'; videoId: string; detail?: string };
 
-export interface FacebookFailureContext {
-  timeoutMs: number;
-  /** When the call failed: pauses run from then. */
-  now: Date;
+export type FacebookFailureContext = FailureContext & {
   /** The login has exactly one page: account-level verdicts pause the account (spec Errors). */
   singlePage?: boolean;
   /** An OAuth token call: an invalid code or grant means connecting again. */
   oauth?: boolean;
-}
+};
 
 /**
  * The one place Facebook's answers get a meaning in the core taxonomy, classified by Graph's error

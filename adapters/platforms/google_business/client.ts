@@ -7,7 +7,7 @@
 import { PlatformError } from '../../../core/domain/errors';
 import type { CallContext } from '../../../core/ports/platform';
 import { readGoogleApiError, readGoogleOAuthError } from '../kit/google';
-import { exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, type HttpExchange, type Json, type Now } from '../kit/http';
+import { exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, type HttpExchange, type Json, type FailureContext, type Now } from '../kit/http';
 
 export const GBP_API_BASE = 'https://mybusiness.googleapis.com';
 export const GBP_ACCOUNTS_BASE = 'https://mybusinessaccountmanagement.googleapis.com';
@@ -32,10 +32,10 @@ function validationDetail(body: unknown): { field?: string; message?: string } {
  * The one place Google Business Profile's answers get a meaning: by HTTP status, the error's
  * `status` (or `errors[0].reason`) and the OAuth endpoint's `error`, never by message text.
  */
-export function mapGoogleBusinessFailure(outcome: GoogleBusinessOutcome, opts: { timeoutMs: number; now: Date }): PlatformError {
+export function mapGoogleBusinessFailure(outcome: GoogleBusinessOutcome, context: FailureContext): PlatformError {
   const fail = (failure: PlatformError['failure'], message: string, upstream: PlatformError['upstream'] = {}) =>
     new PlatformError('google_business', failure, message, upstream);
-  if (outcome.kind === 'no_response') return fail({ kind: 'transient' }, noResponseMessage('Google Business Profile', outcome, opts.timeoutMs));
+  if (outcome.kind === 'no_response') return fail({ kind: 'transient' }, noResponseMessage('Google Business Profile', outcome, context.timeoutMs));
   if (outcome.kind === 'malformed') return malformedAnswer('google_business', 'Google Business Profile', outcome, 'the location');
 
   const { status, headers } = outcome;
@@ -45,7 +45,7 @@ export function mapGoogleBusinessFailure(outcome: GoogleBusinessOutcome, opts: {
     const upstream = { status, code: oauth.code };
     if (oauth.code === 'invalid_grant') return fail({ kind: 'auth_expired', reason: 'invalid_grant' }, `${said}. The Google authorization expired or was revoked; reconnect the account.`, upstream);
     if (oauth.code === 'invalid_client' || oauth.code === 'unauthorized_client') return fail({ kind: 'rejected', code: 'oauth_client_invalid' }, `${said}. Check the Google Business client id and secret.`, upstream);
-    if (status === 429) return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, opts.now, DEFAULT_RETRY_AFTER_MS) }, said, upstream);
+    if (status === 429) return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, context.now, DEFAULT_RETRY_AFTER_MS) }, said, upstream);
     if (status >= 500) return fail({ kind: 'transient' }, `Google sign-in is failing (HTTP ${status}); try again later.`, upstream);
     return fail({ kind: 'rejected', code: `oauth_${oauth.code}` }, said, upstream);
   }
@@ -57,7 +57,7 @@ export function mapGoogleBusinessFailure(outcome: GoogleBusinessOutcome, opts: {
   if (status === 401 || reason === 'UNAUTHENTICATED') return fail({ kind: 'auth_expired', reason: 'token_invalid' }, `${said}. The Google token expired or was revoked.`, upstream);
   if (status === 429 || reason === 'RESOURCE_EXHAUSTED') {
     // Projects without Business Profile API access have a quota of 0: every call answers this.
-    return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, opts.now, DEFAULT_RETRY_AFTER_MS) },
+    return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, context.now, DEFAULT_RETRY_AFTER_MS) },
       `${said} (A project not approved for the Business Profile APIs has a quota of 0 requests per minute.)`, upstream);
   }
   if (status >= 500) return fail({ kind: 'transient' }, `Google Business Profile is failing (HTTP ${status}); try again later.`, upstream);

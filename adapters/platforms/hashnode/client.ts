@@ -6,7 +6,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, systemNow, type HttpExchange, type Json, type Now,
+  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, type HttpExchange, type Json, type FailureContext, type Now,
 } from '../kit/http';
 
 export const HASHNODE_API_URL = 'https://gql.hashnode.com';
@@ -31,7 +31,8 @@ export function firstGraphqlError(body: unknown): { code?: string; message: stri
  * FORBIDDEN, NOT_FOUND, BAD_USER_INPUT, GRAPHQL_VALIDATION_FAILED, TOO_MANY_REQUESTS,
  * INTERNAL_SERVER_ERROR), else by HTTP status.
  */
-export function mapHashnodeFailure(outcome: HashnodeOutcome, timeoutMs: number, now: Now = systemNow): PlatformError {
+export function mapHashnodeFailure(outcome: HashnodeOutcome, context: FailureContext): PlatformError {
+  const { timeoutMs, now } = context;
   if (outcome.kind === 'no_response') return new PlatformError('hashnode', { kind: 'transient' }, noResponseMessage('Hashnode', outcome, timeoutMs));
   if (outcome.kind === 'malformed') return malformedAnswer('hashnode', 'Hashnode', outcome, 'the publication\'s posts');
   const { status, headers } = outcome;
@@ -43,7 +44,7 @@ export function mapHashnodeFailure(outcome: HashnodeOutcome, timeoutMs: number, 
     return new PlatformError('hashnode', { kind: 'auth_expired', reason: 'token_revoked' },
       `${said}. The personal access token was revoked; reconnect with a new one (hashnode.com/settings/developer).`, upstream);
   }
-  if (code === 'TOO_MANY_REQUESTS' || status === 429) return new PlatformError('hashnode', { kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now(), 60_000) }, said, upstream);
+  if (code === 'TOO_MANY_REQUESTS' || status === 429) return new PlatformError('hashnode', { kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now, 60_000) }, said, upstream);
   if (code === 'FORBIDDEN' || status === 403) return new PlatformError('hashnode', { kind: 'rejected', code: 'forbidden' }, said, upstream);
   if (code === 'NOT_FOUND' || status === 404) return new PlatformError('hashnode', { kind: 'rejected', code: 'not_found' }, said, upstream);
   if (code === 'BAD_USER_INPUT') return new PlatformError('hashnode', { kind: 'invalid_content' }, said, upstream);
@@ -59,7 +60,7 @@ export interface HashnodeClient {
 }
 
 export function createHashnodeClient(opts: { apiUrl: string; timeoutMs: number; fetch: typeof fetch; now: Now }): HashnodeClient {
-  const fail = (outcome: HashnodeOutcome) => mapHashnodeFailure(outcome, opts.timeoutMs, opts.now);
+  const fail = (outcome: HashnodeOutcome) => mapHashnodeFailure(outcome, { timeoutMs: opts.timeoutMs, now: opts.now() });
   return {
     fail,
     async run(token, query, variables, what, signal) {

@@ -11,7 +11,7 @@
  */
 import { PlatformError, type PlatformFailure } from '../../../core/domain/errors';
 import type { PlatformCredentials } from '../../../core/ports/platform';
-import { isObject, noResponseMessage, systemNow, trimBase, type HttpExchange, type Now, malformedAnswer } from '../kit/http';
+import { isObject, noResponseMessage, systemNow, trimBase, type HttpExchange, type FailureContext, type Now, malformedAnswer } from '../kit/http';
 import type { CommonOptions, OAuthClientOptions } from '../kit/network';
 import { createMetaGraphClient, META_RATE_LIMIT_CODES, META_TOKEN_SUBCODE_REASONS, metaRetryAfterMs, readMetaAccount, readMetaGraphError, type MetaGraphClient } from '../kit/meta-graph';
 
@@ -54,15 +54,12 @@ export type InstagramOutcome =
   /** content_publishing_limit says the 24-hour quota is used up. */
   | { kind: 'quota_exhausted'; usage: number; total: number };
 
-export interface InstagramFailureContext {
-  timeoutMs: number;
-  /** When the call failed: restriction pauses run from then. */
-  now: Date;
+export type InstagramFailureContext = FailureContext & {
   /** STORIES posts are exempt from the spam pause: a spam verdict on a story rejects that post only. */
   mediaType?: string;
   /** The code exchange: a refused code, secret or redirect_uri is an OAuth refusal, whatever its code. */
   stage?: 'connect';
-}
+};
 
 /** Meta's 2207xxx publishing subcodes that describe the content, with Herald's error codes. */
 const CONTENT_SUBCODES: Record<number, string> = {
@@ -95,13 +92,13 @@ const subcodeIn = (text: string | undefined): number | undefined => {
  * only answers the code exchange. Checkpoint: error_subcode 2207050 ("inactive, checkpointed, or
  * restricted") and Graph's 190/459 ("user checkpointed"). Messages never contain tokens.
  */
-export function mapInstagramFailure(outcome: InstagramOutcome, ctx: InstagramFailureContext): PlatformError {
+export function mapInstagramFailure(outcome: InstagramOutcome, context: InstagramFailureContext): PlatformError {
   const fail = (failure: PlatformFailure, message: string, upstream: { status?: number; code?: string | number } = {}) =>
     new PlatformError('instagram', failure, message, upstream);
 
   switch (outcome.kind) {
     case 'no_response':
-      return fail({ kind: 'transient' }, noResponseMessage('Instagram', outcome, ctx.timeoutMs));
+      return fail({ kind: 'transient' }, noResponseMessage('Instagram', outcome, context.timeoutMs));
     case 'malformed':
       return malformedAnswer('instagram', 'Instagram', outcome, 'the account');
     case 'container_failed': {
@@ -116,7 +113,7 @@ export function mapInstagramFailure(outcome: InstagramOutcome, ctx: InstagramFai
     case 'processing_timeout':
       return fail({ kind: 'transient' }, `Instagram was still processing the media after ${Math.round(outcome.waitedMs / 1000)} s.`);
     case 'quota_exhausted':
-      return fail({ kind: 'restricted', reason: 'publish_limit', until: new Date(ctx.now.getTime() + PUBLISH_LIMIT_PAUSE_MS) },
+      return fail({ kind: 'restricted', reason: 'publish_limit', until: new Date(context.now.getTime() + PUBLISH_LIMIT_PAUSE_MS) },
         `Instagram: the account used ${outcome.usage} of its ${outcome.total} API posts in the last 24 hours.`);
     case 'response':
       break;
@@ -143,11 +140,11 @@ export function mapInstagramFailure(outcome: InstagramOutcome, ctx: InstagramFai
     return fail({ kind: 'checkpoint' }, `${said}. Sign in to the Instagram app and complete what it asks, then try again.`, upstream);
   }
   if (subcode === 2207042 || code === 9) {
-    return fail({ kind: 'restricted', reason: 'publish_limit', until: new Date(ctx.now.getTime() + PUBLISH_LIMIT_PAUSE_MS) }, said, upstream);
+    return fail({ kind: 'restricted', reason: 'publish_limit', until: new Date(context.now.getTime() + PUBLISH_LIMIT_PAUSE_MS) }, said, upstream);
   }
   if (subcode === 2207051 || code === 368) {
-    if (ctx.mediaType === 'STORIES') return fail({ kind: 'rejected', code: 'spam_restricted' }, said, upstream);
-    return fail({ kind: 'restricted', reason: 'spam_restricted', until: new Date(ctx.now.getTime() + SPAM_PAUSE_MS) }, said, upstream);
+    if (context.mediaType === 'STORIES') return fail({ kind: 'rejected', code: 'spam_restricted' }, said, upstream);
+    return fail({ kind: 'restricted', reason: 'spam_restricted', until: new Date(context.now.getTime() + SPAM_PAUSE_MS) }, said, upstream);
   }
   if (code === 190 || code === 102) {
     const reason = META_TOKEN_SUBCODE_REASONS[subcode] ?? 'token_invalid';
@@ -156,7 +153,7 @@ export function mapInstagramFailure(outcome: InstagramOutcome, ctx: InstagramFai
   if (META_RATE_LIMIT_CODES.has(code) || status === 429) {
     return fail({ kind: 'rate_limited', retryAfterMs: retryAfter(headers) }, said, upstream);
   }
-  if (ctx.stage === 'connect' && status < 500) return fail({ kind: 'rejected', code: 'oauth_rejected' }, `Instagram refused the authorization: ${detail}`, upstream);
+  if (context.stage === 'connect' && status < 500) return fail({ kind: 'rejected', code: 'oauth_rejected' }, `Instagram refused the authorization: ${detail}`, upstream);
   if (code === 10 || (code >= 200 && code <= 299)) {
     return fail({ kind: 'rejected', code: 'permission_denied' }, `${said}. The connection lacks a permission; reconnect the account.`, upstream);
   }

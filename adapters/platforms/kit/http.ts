@@ -130,6 +130,18 @@ export type Now = () => Date;
 export const systemNow: Now = () => new Date();
 
 /**
+ * What every network's failure mapping is given besides the outcome: `map<Net>Failure(outcome,
+ * context)`. A network extends it only by what its mapping needs (`FailureContext & { call:
+ * LinkedInCall }`). The client builds it when the call fails, from its own timeout and clock.
+ */
+export type FailureContext = {
+  /** The call's timeout: a missing answer's message names it. */
+  timeoutMs: number;
+  /** When the call failed (the factory's clock): Retry-After dates, reset times and pauses run from it. */
+  now: Date;
+};
+
+/**
  * The one message for "the network did not answer": the request may or may not have taken effect,
  * so the failure is transient and the result says the outcome is unknown.
  */

@@ -5,7 +5,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, systemNow, trimBase, type HttpExchange, type Json, type Now,
+  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, trimBase, type HttpExchange, type Json, type FailureContext, type Now,
 } from '../kit/http';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -29,7 +29,8 @@ const COMMUNITY = new Set(['couldnt_find_community', 'only_mods_can_post_in_comm
  * The one place Lemmy's answers get a meaning in the core taxonomy, by the `error` code first, then
  * the HTTP status. Messages never contain the JWT or the password.
  */
-export function mapLemmyFailure(outcome: LemmyOutcome, timeoutMs: number, now: Now = systemNow): PlatformError {
+export function mapLemmyFailure(outcome: LemmyOutcome, context: FailureContext): PlatformError {
+  const { timeoutMs, now } = context;
   if (outcome.kind === 'no_response') return new PlatformError('lemmy', { kind: 'transient' }, noResponseMessage('The Lemmy instance', outcome, timeoutMs));
   if (outcome.kind === 'malformed') return malformedAnswer('lemmy', 'The Lemmy instance', outcome, 'the community');
   const { status, headers } = outcome;
@@ -39,7 +40,7 @@ export function mapLemmyFailure(outcome: LemmyOutcome, timeoutMs: number, now: N
   const upstream = { status, ...(code ? { code } : {}) };
   const fail = (failure: ConstructorParameters<typeof PlatformError>[1], message = said) => new PlatformError('lemmy', failure, message, upstream);
 
-  if (status === 429 || code === 'rate_limit_error') return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now(), DEFAULT_RETRY_MS) });
+  if (status === 429 || code === 'rate_limit_error') return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now, DEFAULT_RETRY_MS) });
   if ((code && AUTH.has(code)) || status === 401) {
     return fail({ kind: 'auth_expired', reason: code ?? 'unauthorized' }, `${said}. The login no longer works (password changed, account not approved, or 2FA on); reconnect the account.`);
   }
@@ -62,7 +63,7 @@ export interface LemmyClient {
 
 export function createLemmyClient(opts: LemmyClientOptions): LemmyClient {
   const { timeoutMs, now } = opts;
-  const failWith = (timeout: number) => (outcome: LemmyOutcome) => mapLemmyFailure(outcome, timeout, now);
+  const failWith = (timeout: number) => (outcome: LemmyOutcome) => mapLemmyFailure(outcome, { timeoutMs: timeout, now: now() });
   return {
     async call(instance, method, path, payload, jwt, what, valid, signal) {
       const fail = failWith(timeoutMs);

@@ -5,7 +5,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, noResponseMessage, retryAfterMs, systemNow, trimBase, type HttpExchange, type Now, malformedAnswer} from '../kit/http';
+  exchangeJson, isObject, noResponseMessage, retryAfterMs, trimBase, type HttpExchange, type FailureContext, type Now, malformedAnswer} from '../kit/http';
 
 export const LINKEDIN_API_BASE = 'https://api.linkedin.com';
 /** LinkedIn keeps a monthly version active for about a year: bump this when the simulator or LinkedIn answers 426. */
@@ -38,13 +38,13 @@ function linkedinRetryAfterMs(headers: Headers, now: Date): number {
  * `{status, serviceErrorCode, code, message}`; the token endpoint answers `{error, error_description}`.
  * Classifies by HTTP status, `code`, `serviceErrorCode` and OAuth `error`, never by message text.
  */
-export function mapLinkedInFailure(outcome: LinkedInOutcome, ctx: { timeoutMs: number; call: LinkedInCall; now?: Now }): PlatformError {
+export function mapLinkedInFailure(outcome: LinkedInOutcome, context: FailureContext & { call: LinkedInCall }): PlatformError {
   const fail = (failure: PlatformError['failure'], message: string, upstream: PlatformError['upstream'] = {}) =>
     new PlatformError('linkedin', failure, message, upstream);
 
   switch (outcome.kind) {
     case 'no_response':
-      return fail({ kind: 'transient' }, noResponseMessage('LinkedIn', outcome, ctx.timeoutMs));
+      return fail({ kind: 'transient' }, noResponseMessage('LinkedIn', outcome, context.timeoutMs));
     case 'malformed':
       // LinkedIn may have acted on the request: retrying could post twice, so this is not transient.
       return malformedAnswer('linkedin', 'LinkedIn', outcome, 'the account');
@@ -68,13 +68,13 @@ export function mapLinkedInFailure(outcome: LinkedInOutcome, ctx: { timeoutMs: n
   const upstream = { status, code: code ?? oauthError ?? serviceErrorCode };
 
   if (status === 429) {
-    return fail({ kind: 'rate_limited', retryAfterMs: linkedinRetryAfterMs(headers, (ctx.now ?? systemNow)()) }, `LinkedIn: ${said}`, upstream);
+    return fail({ kind: 'rate_limited', retryAfterMs: linkedinRetryAfterMs(headers, context.now) }, `LinkedIn: ${said}`, upstream);
   }
   if (status >= 500) return fail({ kind: 'transient' }, `LinkedIn is failing (HTTP ${status}); try again later.`, upstream);
 
-  if (oauthError && (ctx.call === 'code_exchange' || ctx.call === 'token_refresh')) {
-    if (oauthError === 'invalid_grant' || (oauthError === 'invalid_request' && ctx.call === 'token_refresh')) {
-      return ctx.call === 'token_refresh'
+  if (oauthError && (context.call === 'code_exchange' || context.call === 'token_refresh')) {
+    if (oauthError === 'invalid_grant' || (oauthError === 'invalid_request' && context.call === 'token_refresh')) {
+      return context.call === 'token_refresh'
         ? fail({ kind: 'auth_expired', reason: 'refresh_token_invalid' }, `LinkedIn refused the refresh token (${said}); reconnect the account.`, upstream)
         : fail({ kind: 'rejected', code: 'oauth_code_invalid' }, `LinkedIn refused the authorization code (${said}); start the connection again.`, upstream);
     }
@@ -139,7 +139,7 @@ export function createLinkedInClient(opts: LinkedInClientOptions): LinkedInClien
     const wait = call === 'upload' ? uploadTimeoutMs : timeoutMs;
     const outcome = await exchangeJson(url, init, { fetch: opts.fetch, timeoutMs: wait, signal });
     if (outcome.kind === 'no_response' || outcome.status < 200 || outcome.status >= 300) {
-      throw mapLinkedInFailure(outcome, { timeoutMs: wait, call, now });
+      throw mapLinkedInFailure(outcome, { timeoutMs: wait, call, now: now() });
     }
     return outcome;
   }
@@ -164,6 +164,6 @@ export function createLinkedInClient(opts: LinkedInClientOptions): LinkedInClien
     v2: (path, token) => send('api', `${apiBase}/v2${path}`, { method: 'GET', headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }),
     putBytes: (url, token, bytes, contentType, signal) =>
       send('upload', url, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body: bytes }, signal),
-    malformed: (status, what) => mapLinkedInFailure({ kind: 'malformed', status, what }, { timeoutMs, call: 'api', now }),
+    malformed: (status, what) => mapLinkedInFailure({ kind: 'malformed', status, what }, { timeoutMs, call: 'api', now: now() }),
   };
 }

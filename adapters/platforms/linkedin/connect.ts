@@ -40,7 +40,7 @@ export function createLinkedInConnect(client: LinkedInClient, opts: LinkedInConn
     fetch: client.fetch,
     timeoutMs: client.timeoutMs,
     now: client.now,
-    fail: (outcome) => mapLinkedInFailure(outcome, { timeoutMs: client.timeoutMs, call, now: client.now }),
+    fail: (outcome) => mapLinkedInFailure(outcome, { timeoutMs: client.timeoutMs, call, now: client.now() }),
   });
   const codes = oauthFor('code_exchange');
   const refreshes = oauthFor('token_refresh');

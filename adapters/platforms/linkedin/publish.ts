@@ -194,11 +194,11 @@ export function createLinkedInPublisher(client: LinkedInClient, opts: { videoPol
     const status = isObject(reply.body) ? reply.body.status : undefined;
     if (status === 'PROCESSING_FAILED') {
       const reason = isObject(reply.body) && typeof reply.body.processingFailureReason === 'string' ? reply.body.processingFailureReason : undefined;
-      throw mapLinkedInFailure({ kind: 'video_failed', video, reason }, { timeoutMs: client.timeoutMs, call: 'api' });
+      throw mapLinkedInFailure({ kind: 'video_failed', video, reason }, { timeoutMs: client.timeoutMs, call: 'api', now: client.now() });
     }
     if (status !== 'AVAILABLE') {
       if (typeof status !== 'string') throw client.malformed(reply.status, 'the video status');
-      if (polls >= opts.maxVideoPolls) throw mapLinkedInFailure({ kind: 'video_stuck', video, polls }, { timeoutMs: client.timeoutMs, call: 'api' });
+      if (polls >= opts.maxVideoPolls) throw mapLinkedInFailure({ kind: 'video_stuck', video, polls }, { timeoutMs: client.timeoutMs, call: 'api', now: client.now() });
       return waitForVideo({ ...state, polls });
     }
     const content = { media: { id: video, ...(p.mediaTitle ? { title: p.mediaTitle } : {}) } };

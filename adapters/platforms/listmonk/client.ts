@@ -6,7 +6,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, systemNow, trimBase, type HttpExchange, type Json, type Now,
+  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, trimBase, type HttpExchange, type Json, type FailureContext, type Now,
 } from '../kit/http';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -19,7 +19,8 @@ export type ListmonkOutcome = HttpExchange | { kind: 'malformed'; status: number
  * both "invalid API credentials" (the token was reset or the user removed) and a missing
  * permission: only the message tells them apart. 429 comes from a proxy in front of the instance.
  */
-export function mapListmonkFailure(outcome: ListmonkOutcome, timeoutMs: number, now: Now = systemNow): PlatformError {
+export function mapListmonkFailure(outcome: ListmonkOutcome, context: FailureContext): PlatformError {
+  const { timeoutMs, now } = context;
   if (outcome.kind === 'no_response') return new PlatformError('listmonk', { kind: 'transient' }, noResponseMessage('The listmonk instance', outcome, timeoutMs));
   if (outcome.kind === 'malformed') return malformedAnswer('listmonk', 'The listmonk instance', outcome, 'the instance\'s campaigns');
   const { status, headers } = outcome;
@@ -33,7 +34,7 @@ export function mapListmonkFailure(outcome: ListmonkOutcome, timeoutMs: number, 
   if (status === 403) return new PlatformError('listmonk', { kind: 'rejected', code: 'permission_denied' }, `${said}. Give the API user's role the campaigns:manage permission.`, upstream);
   if (status === 404) return new PlatformError('listmonk', { kind: 'rejected', code: 'not_found' }, said, upstream);
   if (status === 400 || status === 422) return new PlatformError('listmonk', { kind: 'invalid_content' }, said, upstream);
-  if (status === 429) return new PlatformError('listmonk', { kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now(), 60_000) }, said, upstream);
+  if (status === 429) return new PlatformError('listmonk', { kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now, 60_000) }, said, upstream);
   if (status >= 500) return new PlatformError('listmonk', { kind: 'transient' }, `The listmonk instance is failing (HTTP ${status}); try again later.`, upstream);
   return new PlatformError('listmonk', { kind: 'rejected' }, said, upstream);
 }
@@ -49,7 +50,7 @@ export interface ListmonkClient {
 }
 
 export function createListmonkClient(opts: { timeoutMs: number; fetch: typeof fetch; now: Now }): ListmonkClient {
-  const fail = (outcome: ListmonkOutcome) => mapListmonkFailure(outcome, opts.timeoutMs, opts.now);
+  const fail = (outcome: ListmonkOutcome) => mapListmonkFailure(outcome, { timeoutMs: opts.timeoutMs, now: opts.now() });
   return {
     fail,
     async uploadMedia(account, file, signal) {

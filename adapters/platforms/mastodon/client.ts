@@ -6,7 +6,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, systemNow, trimBase, type HttpExchange, type Json, type Now,
+  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, trimBase, type HttpExchange, type Json, type FailureContext, type Now,
 } from '../kit/http';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -33,7 +33,8 @@ function mastodonRetryAfterMs(headers: Headers, now: Date): number {
  * and classifies by HTTP status: 401 token, 403 account disabled or not allowed, 404 gone, 422
  * validation, 429 throttled (300 calls / 5 min, 30 media / 30 min), 5xx the instance failing.
  */
-export function mapMastodonFailure(outcome: MastodonOutcome, timeoutMs: number, now: Now = systemNow): PlatformError {
+export function mapMastodonFailure(outcome: MastodonOutcome, context: FailureContext): PlatformError {
+  const { timeoutMs, now } = context;
   if (outcome.kind === 'no_response') return new PlatformError('mastodon', { kind: 'transient' }, noResponseMessage('The Mastodon instance', outcome, timeoutMs));
   if (outcome.kind === 'malformed') return malformedAnswer('mastodon', 'The Mastodon instance', outcome, 'the account\'s posts');
   if (outcome.kind === 'media_failed') {
@@ -57,7 +58,7 @@ export function mapMastodonFailure(outcome: MastodonOutcome, timeoutMs: number, 
     const tooLong = /character limit/i.test(said);
     return new PlatformError('mastodon', { kind: 'invalid_content', ...(tooLong ? { code: 'text_too_long' } : {}) }, `Mastodon: ${said}`, upstream);
   }
-  if (status === 429) return new PlatformError('mastodon', { kind: 'rate_limited', retryAfterMs: mastodonRetryAfterMs(headers, now()) }, `Mastodon: ${said}`, upstream);
+  if (status === 429) return new PlatformError('mastodon', { kind: 'rate_limited', retryAfterMs: mastodonRetryAfterMs(headers, now) }, `Mastodon: ${said}`, upstream);
   if (status >= 500) return new PlatformError('mastodon', { kind: 'transient' }, `The Mastodon instance is failing (HTTP ${status}); try again later.`, upstream);
   return new PlatformError('mastodon', { kind: 'rejected' }, `Mastodon: ${said}`, upstream);
 }
@@ -84,7 +85,7 @@ export interface MastodonClient {
 
 export function createMastodonClient(opts: MastodonClientOptions): MastodonClient {
   const { timeoutMs, now } = opts;
-  const fail = (outcome: MastodonOutcome) => mapMastodonFailure(outcome, timeoutMs, now);
+  const fail = (outcome: MastodonOutcome) => mapMastodonFailure(outcome, { timeoutMs, now: now() });
   return {
     fail,
     async call(account, method, path, what, { json, form, idempotencyKey, signal } = {}) {

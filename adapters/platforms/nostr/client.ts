@@ -5,6 +5,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import type { Event } from 'nostr-tools';
+import type { FailureContext } from '../kit/http';
 import type { RelayIO, RelayOutcome } from './relay';
 
 /** Relays give no Retry-After: a rate-limited publish waits this long. */
@@ -30,8 +31,12 @@ export function describeOutcome(o: RelayOutcome): string {
  * `error:` → transient (a retry may reach it); all `invalid:`/`pow:` → invalid_content; all
  * `blocked:`/`restricted:`/`auth-required:` → auth_expired (the relays refuse this key: connect
  * relays that take it). Messages never contain the private key.
+ *
+ * It takes the kit's context like every mapping but reads none of it: relays send no Retry-After
+ * and no reset time, so a rate-limited publish waits the fixed NOSTR_RATE_LIMIT_RETRY_MS from
+ * whenever it failed (no clock needed), and each silent relay's outcome already says it timed out.
  */
-export function mapNostrFailure(outcomes: readonly RelayOutcome[]): PlatformError {
+export function mapNostrFailure(outcomes: readonly RelayOutcome[], _context: FailureContext): PlatformError {
   const detail = outcomes.map(describeOutcome).join('; ');
   const prefixes = outcomes.map((o) => (o.kind === 'ok' ? relayPrefix(o.message) : 'no_response'));
   const upstream = { code: [...new Set(prefixes)].join(',') || 'no_relays' };

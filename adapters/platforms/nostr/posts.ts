@@ -19,7 +19,7 @@ export function createNostrPostEditor(io: RelayIO, opts: NostrPublishOptions): P
         tags: [['e', post.id], ...(kind === 30023 && d ? [['a', `30023:${account.pubkey}:${d}`]] : []), ['k', String(kind)]],
       }, account.secret);
       const outcomes = await broadcast(io, account.relays, deletion, opts.relayTimeoutMs, ctx.signal);
-      if (!outcomes.some(accepted)) throw mapNostrFailure(outcomes);
+      if (!outcomes.some(accepted)) throw mapNostrFailure(outcomes, { timeoutMs: opts.relayTimeoutMs, now: opts.now() });
     },
   };
 }

@@ -69,7 +69,7 @@ export function createNostrPublisher(io: RelayIO, opts: NostrPublishOptions): Pu
       const account = accountOf(ctx);
       const event = finalizeEvent(eventOf(post, Math.floor(opts.now().getTime() / 1000), ctx.idempotencyKey), account.secret);
       const outcomes = await broadcast(io, account.relays, event, opts.relayTimeoutMs, ctx.signal);
-      if (!outcomes.some(accepted)) throw mapNostrFailure(outcomes);
+      if (!outcomes.some(accepted)) throw mapNostrFailure(outcomes, { timeoutMs: opts.relayTimeoutMs, now: opts.now() });
       const d = event.tags.find((t) => t[0] === 'd')?.[1];
       const pointer = event.kind === 30023 && d
         ? nip19.naddrEncode({ kind: 30023, pubkey: account.pubkey, identifier: d, relays: account.relays.slice(0, 2) })

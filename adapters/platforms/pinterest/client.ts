@@ -4,7 +4,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import type { PlatformCredentials } from '../../../core/ports/platform';
-import { exchangeJson, isObject, noResponseMessage, retryAfterMs, type HttpExchange, type Json, type Now, malformedAnswer } from '../kit/http';
+import { exchangeJson, isObject, noResponseMessage, retryAfterMs, type HttpExchange, type Json, type FailureContext, type Now, malformedAnswer } from '../kit/http';
 
 /**
  * Pinterest's "video not ready, try again" refusal of a video Pin save. Its public reference
@@ -50,9 +50,9 @@ function pinterestWaitMs(headers: Headers, now: Date): number {
  * Pinterest's numeric `code` (S3's `<Code>` for the upload), never by message text. Messages
  * never contain tokens or signed upload parameters.
  */
-export function mapPinterestFailure(outcome: PinterestOutcome, opts: { call: PinterestCall; timeoutMs: number; now: Date }): PlatformError {
-  const where = opts.call === 'upload' ? "Pinterest's upload storage" : 'Pinterest';
-  if (outcome.kind === 'no_response') return new PlatformError('pinterest', { kind: 'transient' }, noResponseMessage(where, outcome, opts.timeoutMs));
+export function mapPinterestFailure(outcome: PinterestOutcome, context: FailureContext & { call: PinterestCall }): PlatformError {
+  const where = context.call === 'upload' ? "Pinterest's upload storage" : 'Pinterest';
+  if (outcome.kind === 'no_response') return new PlatformError('pinterest', { kind: 'transient' }, noResponseMessage(where, outcome, context.timeoutMs));
   if (outcome.kind === 'malformed') {
     // Pinterest may have acted (a Pin may exist): retrying could pin twice, so this is not transient.
     return malformedAnswer('pinterest', 'Pinterest', outcome, 'the board');
@@ -87,9 +87,9 @@ export function mapPinterestFailure(outcome: PinterestOutcome, opts: { call: Pin
   const upstream = { status, ...(code !== undefined ? { code } : {}) };
 
   if (status === 429 || code === RATE_LIMIT_CODE) {
-    return new PlatformError('pinterest', { kind: 'rate_limited', retryAfterMs: pinterestWaitMs(headers, opts.now) }, `Pinterest: ${said}`, upstream);
+    return new PlatformError('pinterest', { kind: 'rate_limited', retryAfterMs: pinterestWaitMs(headers, context.now) }, `Pinterest: ${said}`, upstream);
   }
-  if (opts.call === 'token' && status >= 400 && status < 500) {
+  if (context.call === 'token' && status >= 400 && status < 500) {
     return new PlatformError('pinterest', { kind: 'auth_expired', reason: 'grant_rejected' },
       `Pinterest refused the authorization (${said}); reconnect the Pinterest account (or check the app's client id and secret).`, upstream);
   }

@@ -8,7 +8,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  callDeadline, exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, systemNow, trimBase, type HttpExchange, type Json, type Now,
+  callDeadline, exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, trimBase, type HttpExchange, type Json, type FailureContext, type Now,
 } from '../kit/http';
 
 export const SLACK_API_BASE = 'https://slack.com/api';
@@ -47,7 +47,8 @@ const CHANNEL_HINT: Record<string, string> = {
  * The one place Slack's answers get a meaning in the core taxonomy: by the `error` code (Web API
  * body or webhook text), then by HTTP status. Messages never contain the token or the webhook URL.
  */
-export function mapSlackFailure(outcome: SlackOutcome, timeoutMs: number, now: Now = systemNow): PlatformError {
+export function mapSlackFailure(outcome: SlackOutcome, context: FailureContext): PlatformError {
+  const { timeoutMs, now } = context;
   if (outcome.kind === 'no_response') return new PlatformError('slack', { kind: 'transient' }, noResponseMessage('Slack', outcome, timeoutMs));
   if (outcome.kind === 'malformed') return malformedAnswer('slack', 'Slack', outcome, 'the channel');
 
@@ -60,7 +61,7 @@ export function mapSlackFailure(outcome: SlackOutcome, timeoutMs: number, now: N
   const fail = (failure: ConstructorParameters<typeof PlatformError>[1], message = said) => new PlatformError('slack', failure, message, upstream);
 
   if (status === 429 || code === 'ratelimited' || code === 'rate_limited') {
-    return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now(), DEFAULT_RETRY_MS) },
+    return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now, DEFAULT_RETRY_MS) },
       `${said}: Slack is rate limiting this app; wait before posting again.`);
   }
   if (code && AUTH_ERRORS.has(code)) {
@@ -102,7 +103,7 @@ export function createSlackClient(opts: SlackClientOptions): SlackClient {
   const apiBase = trimBase(opts.apiBase);
   const webhookBase = trimBase(opts.webhookBase);
   const { timeoutMs, now } = opts;
-  const fail = (outcome: SlackOutcome) => mapSlackFailure(outcome, timeoutMs, now);
+  const fail = (outcome: SlackOutcome) => mapSlackFailure(outcome, { timeoutMs, now: now() });
 
   async function webhookExchange(path: string, payload: Json, signal?: AbortSignal): Promise<SlackOutcome> {
     return textExchange(`${webhookBase}${path}`, { 'content-type': 'application/json' }, JSON.stringify(payload), signal);

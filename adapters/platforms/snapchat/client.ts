@@ -6,7 +6,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import type { CallContext } from '../../../core/ports/platform';
-import { exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, type HttpExchange, type Json, type Now } from '../kit/http';
+import { exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, type HttpExchange, type Json, type FailureContext, type Now } from '../kit/http';
 
 export const SNAP_API_BASE = 'https://businessapi.snapchat.com';
 export const SNAP_AUTH_BASE = 'https://accounts.snapchat.com';
@@ -15,9 +15,9 @@ const DEFAULT_RETRY_AFTER_MS = 60_000;
 export type SnapchatOutcome = HttpExchange | { kind: 'malformed'; status: number; what: string };
 
 /** The one place Snap's answers get a meaning: by HTTP status, the OAuth `error` and Snap's `error_code`, never by message text. */
-export function mapSnapchatFailure(outcome: SnapchatOutcome, opts: { timeoutMs: number; now: Date }): PlatformError {
+export function mapSnapchatFailure(outcome: SnapchatOutcome, context: FailureContext): PlatformError {
   const fail = (failure: PlatformError['failure'], message: string, upstream: PlatformError['upstream'] = {}) => new PlatformError('snapchat', failure, message, upstream);
-  if (outcome.kind === 'no_response') return fail({ kind: 'transient' }, noResponseMessage('Snapchat', outcome, opts.timeoutMs));
+  if (outcome.kind === 'no_response') return fail({ kind: 'transient' }, noResponseMessage('Snapchat', outcome, context.timeoutMs));
   if (outcome.kind === 'malformed') return malformedAnswer('snapchat', 'Snapchat', outcome, 'the Public Profile');
   const { status, headers } = outcome;
   const body = isObject(outcome.body) ? outcome.body : {};
@@ -33,7 +33,7 @@ export function mapSnapchatFailure(outcome: SnapchatOutcome, opts: { timeoutMs: 
   const said = `Snapchat: ${str(body.display_message) ?? str(body.debug_message) ?? `HTTP ${status}`}`;
   const upstream = { status, ...(code ? { code } : {}) };
   if (status === 401) return fail({ kind: 'auth_expired', reason: 'token_invalid' }, `${said} The Snapchat token expired or was revoked.`, upstream);
-  if (status === 429) return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, opts.now, DEFAULT_RETRY_AFTER_MS) }, said, upstream);
+  if (status === 429) return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, context.now, DEFAULT_RETRY_AFTER_MS) }, said, upstream);
   if (status >= 500) return fail({ kind: 'transient' }, `Snapchat is failing (HTTP ${status}); try again later.`, upstream);
   if (status === 403) return fail({ kind: 'rejected', code: 'permission_denied' }, `${said} Publishing needs a Public Profile and an app allowlisted for the Public Profile API.`, upstream);
   if (status === 413) return fail({ kind: 'invalid_content', code: 'payload_too_large' }, said, upstream);

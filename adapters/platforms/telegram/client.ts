@@ -4,7 +4,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, noResponseMessage, retryAfterMs, systemNow, trimBase, type HttpExchange, type Json, type Now,
+  exchangeJson, isObject, noResponseMessage, retryAfterMs, trimBase, type HttpExchange, type Json, type FailureContext, type Now,
 } from '../kit/http';
 
 export const TELEGRAM_API_BASE = 'https://api.telegram.org';
@@ -26,7 +26,8 @@ export interface TgMessage { message_id: number; chat: TgChat; media_group_id?: 
  * gives no machine-readable code beyond the HTTP status (`error_code` equals it), so only within a
  * status is the `description` read to tell its cases apart. Messages never contain the bot token.
  */
-export function mapTelegramFailure(outcome: TelegramOutcome, timeoutMs: number, now: Now = systemNow): PlatformError {
+export function mapTelegramFailure(outcome: TelegramOutcome, context: FailureContext): PlatformError {
+  const { timeoutMs, now } = context;
   if (outcome.kind === 'no_response') {
     return new PlatformError('telegram', { kind: 'transient' }, noResponseMessage('Telegram', outcome, timeoutMs));
   }
@@ -47,7 +48,7 @@ export function mapTelegramFailure(outcome: TelegramOutcome, timeoutMs: number, 
 
   if (status === 429) {
     // parameters.retry_after is the Bot API's own answer; the header is the HTTP fallback.
-    const retryMs = typeof parameters.retry_after === 'number' ? Math.ceil(parameters.retry_after * 1000) : retryAfterMs(headers, now(), 1000);
+    const retryMs = typeof parameters.retry_after === 'number' ? Math.ceil(parameters.retry_after * 1000) : retryAfterMs(headers, now, 1000);
     return fail({ kind: 'rate_limited', retryAfterMs: retryMs });
   }
   if (status === 401) {
@@ -118,15 +119,15 @@ export function createTelegramClient(opts: TelegramClientOptions): TelegramClien
         headers: { ...(multipart ? {} : { 'content-type': 'application/json' }), accept: 'application/json' },
         body: multipart ? params : JSON.stringify(params),
       }, { fetch: opts.fetch, timeoutMs: multipart ? opts.uploadTimeoutMs ?? timeoutMs : timeoutMs, signal });
-      if (outcome.kind === 'no_response') throw mapTelegramFailure(outcome, timeoutMs, now);
+      if (outcome.kind === 'no_response') throw mapTelegramFailure(outcome, { timeoutMs, now: now() });
       const { status, headers, body } = outcome;
       if (status < 200 || status >= 300 || !isObject(body) || body.ok !== true) {
         // A 2xx with ok:false is still a refusal; its error_code then stands in for the status.
         const effective = status >= 200 && status < 300 && isObject(body) && typeof body.error_code === 'number' ? body.error_code : status;
-        if (effective >= 200 && effective < 300) throw mapTelegramFailure({ kind: 'malformed', method }, timeoutMs, now);
-        throw mapTelegramFailure({ kind: 'response', status: effective, headers, body }, timeoutMs, now);
+        if (effective >= 200 && effective < 300) throw mapTelegramFailure({ kind: 'malformed', method }, { timeoutMs, now: now() });
+        throw mapTelegramFailure({ kind: 'response', status: effective, headers, body }, { timeoutMs, now: now() });
       }
-      if (!valid(body.result)) throw mapTelegramFailure({ kind: 'malformed', method }, timeoutMs, now);
+      if (!valid(body.result)) throw mapTelegramFailure({ kind: 'malformed', method }, { timeoutMs, now: now() });
       return body.result;
     },
   };

@@ -11,7 +11,7 @@
  */
 import { PlatformError, type PlatformFailure } from '../../../core/domain/errors';
 import type { PlatformCredentials } from '../../../core/ports/platform';
-import { isObject, noResponseMessage, systemNow, trimBase, type HttpExchange, type Json, type Now, malformedAnswer } from '../kit/http';
+import { isObject, noResponseMessage, systemNow, trimBase, type HttpExchange, type Json, type FailureContext, type Now, malformedAnswer } from '../kit/http';
 import type { CommonOptions, OAuthClientOptions } from '../kit/network';
 import { createMetaGraphClient, META_RATE_LIMIT_CODES, META_TOKEN_SUBCODE_REASONS, metaRetryAfterMs, readMetaAccount, readMetaGraphError, type MetaGraphClient } from '../kit/meta-graph';
 
@@ -47,11 +47,11 @@ export type ThreadsOutcome =
   /** threads_publishing_limit says the 24-hour quota of posts or replies is used up. */
   | { kind: 'quota_exhausted'; what: 'posts' | 'replies'; usage: number; total: number };
 
-export interface ThreadsFailureContext {
-  timeoutMs: number;
+/** Threads' waits are relative (Retry-After seconds, usage-header minutes, fixed quota waits): `now` goes unread. */
+export type ThreadsFailureContext = FailureContext & {
   /** The code exchange: a refused code, secret or redirect_uri is an OAuth refusal, whatever its code. */
   stage?: 'connect';
-}
+};
 
 /** X-Business-Use-Case-Usage / X-App-Usage `estimated_time_to_regain_access` (minutes), else Retry-After. */
 const USAGE_HEADERS = ['x-business-use-case-usage', 'x-app-usage'] as const;
@@ -63,8 +63,8 @@ const retryAfter = (headers: Headers): number => metaRetryAfterMs(headers, USAGE
  * code/subcode, then HTTP status. Checkpoint is Graph's 190 with subcode 459 ("user checkpointed"),
  * tested before the other 190s. Messages never contain tokens.
  */
-export function mapThreadsFailure(outcome: ThreadsOutcome, ctx: ThreadsFailureContext): PlatformError {
-  const { timeoutMs } = ctx;
+export function mapThreadsFailure(outcome: ThreadsOutcome, context: ThreadsFailureContext): PlatformError {
+  const { timeoutMs } = context;
   const fail = (failure: PlatformFailure, message: string, upstream: { status?: number; code?: string | number } = {}) =>
     new PlatformError('threads', failure, message, upstream);
 
@@ -105,7 +105,7 @@ export function mapThreadsFailure(outcome: ThreadsOutcome, ctx: ThreadsFailureCo
   // Code 9 is the 24-hour publishing limit: no reset time comes with it.
   if (code === 9) return fail({ kind: 'rate_limited', retryAfterMs: QUOTA_RETRY_MS }, said, upstream);
   if (META_RATE_LIMIT_CODES.has(code) || status === 429) return fail({ kind: 'rate_limited', retryAfterMs: retryAfter(headers) }, said, upstream);
-  if (ctx.stage === 'connect' && status < 500) return fail({ kind: 'rejected', code: 'oauth_rejected' }, `Threads refused the authorization: ${detail}`, upstream);
+  if (context.stage === 'connect' && status < 500) return fail({ kind: 'rejected', code: 'oauth_rejected' }, `Threads refused the authorization: ${detail}`, upstream);
   if (code === 10 || (code >= 200 && code <= 299)) {
     return fail({ kind: 'rejected', code: 'permission_denied' }, `${said}. The connection lacks a permission; reconnect the account.`, upstream);
   }
@@ -140,12 +140,12 @@ export function createThreadsClient(opts: ThreadsPlatformOptions): ThreadsClient
   const now = opts.now ?? systemNow;
   const meta = createMetaGraphClient<{ stage?: 'connect' }>({
     apiBase, apiVersion: opts.apiVersion ?? THREADS_API_VERSION, timeoutMs, fetch: opts.fetch ?? fetch, baseCtx: {}, now,
-    fail: (outcome, { stage }) => mapThreadsFailure(outcome, { timeoutMs, stage }),
+    fail: (outcome, { stage }) => mapThreadsFailure(outcome, { timeoutMs, now: now(), stage }),
   });
   return {
     opts, apiBase, now, meta,
     graphCall: (method, path, params, token, what, signal) => meta.graphCall(method, path, params, token, what, {}, signal),
-    fail: (outcome) => mapThreadsFailure(outcome, { timeoutMs }),
+    fail: (outcome) => mapThreadsFailure(outcome, { timeoutMs, now: now() }),
     account: (credentials) => readMetaAccount(credentials, 'threads', 'Threads', 'threads_user_id'),
   };
 }

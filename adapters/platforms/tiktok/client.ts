@@ -5,7 +5,7 @@
 import { PlatformError } from '../../../core/domain/errors';
 import type { CallContext } from '../../../core/ports/platform';
 import {
-  exchangeJson, isObject, noResponseMessage, resetHeaderMs, retryAfterMs, type HttpExchange, type Json, type Now, malformedAnswer} from '../kit/http';
+  exchangeJson, isObject, noResponseMessage, resetHeaderMs, retryAfterMs, type HttpExchange, type Json, type FailureContext, type Now, malformedAnswer} from '../kit/http';
 
 const HOUR_MS = 3_600_000;
 /** TikTok counts its init limit (6 requests) per minute: without a header, wait out the window. */
@@ -78,7 +78,8 @@ function mapCode(code: string, said: string, upstream: PlatformError['upstream']
  * API for Business `{code: <number>, message}`; each is classified by its code, then by HTTP
  * status. Messages never contain tokens.
  */
-export function mapTikTokFailure(outcome: TikTokOutcome, timeoutMs: number, now: Date): PlatformError {
+export function mapTikTokFailure(outcome: TikTokOutcome, context: FailureContext): PlatformError {
+  const { timeoutMs, now } = context;
   switch (outcome.kind) {
     case 'no_response':
       return fail({ kind: 'transient' }, noResponseMessage('TikTok', outcome, timeoutMs));
@@ -158,7 +159,7 @@ export function createTikTokClient(opts: TikTokClientOptions) {
   const { apiBase, timeoutMs, now } = opts;
   const doFetch = opts.fetch;
   const bigIdFetch = keepingBigIds(doFetch);
-  const failure = (outcome: TikTokOutcome, ms = timeoutMs) => mapTikTokFailure(outcome, ms, now());
+  const failure = (outcome: TikTokOutcome, ms = timeoutMs) => mapTikTokFailure(outcome, { timeoutMs: ms, now: now() });
 
   /** One Content Posting / user API call; answers `data`, or throws the mapped failure. */
   async function api(token: string, method: 'GET' | 'POST', path: string, payload: Json | undefined, signal?: AbortSignal, viaFetch = doFetch): Promise<Json> {

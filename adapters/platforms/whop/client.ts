@@ -5,7 +5,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, systemNow, trimBase, type HttpExchange, type Json, type Now,
+  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, trimBase, type HttpExchange, type Json, type FailureContext, type Now,
 } from '../kit/http';
 
 export const WHOP_API_BASE = 'https://api.whop.com/api/v1';
@@ -25,7 +25,8 @@ function readWhopError(body: unknown, status: number): { type?: string; message:
  * 403 the key lacks a permission (forum:post:create, experience:read), 404 unknown experience or
  * post, 400/422 invalid content, 429 throttled (Retry-After), 5xx Whop failing.
  */
-export function mapWhopFailure(outcome: WhopOutcome, timeoutMs: number, now: Now = systemNow): PlatformError {
+export function mapWhopFailure(outcome: WhopOutcome, context: FailureContext): PlatformError {
+  const { timeoutMs, now } = context;
   if (outcome.kind === 'no_response') return new PlatformError('whop', { kind: 'transient' }, noResponseMessage('Whop', outcome, timeoutMs));
   if (outcome.kind === 'malformed') return malformedAnswer('whop', 'Whop', outcome, 'the forum');
   const { status, headers } = outcome;
@@ -38,7 +39,7 @@ export function mapWhopFailure(outcome: WhopOutcome, timeoutMs: number, now: Now
   if (status === 403) return new PlatformError('whop', { kind: 'rejected', code: 'permission_denied' }, `${said}. Give the API key the forum:post:create permission.`, upstream);
   if (status === 404) return new PlatformError('whop', { kind: 'rejected', code: 'not_found' }, said, upstream);
   if (status === 400 || status === 422) return new PlatformError('whop', { kind: 'invalid_content' }, said, upstream);
-  if (status === 429) return new PlatformError('whop', { kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now(), 60_000) }, said, upstream);
+  if (status === 429) return new PlatformError('whop', { kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now, 60_000) }, said, upstream);
   if (status >= 500) return new PlatformError('whop', { kind: 'transient' }, `Whop is failing (HTTP ${status}); try again later.`, upstream);
   return new PlatformError('whop', { kind: 'rejected' }, said, upstream);
 }
@@ -50,7 +51,7 @@ export interface WhopClient {
 
 export function createWhopClient(opts: { apiBase: string; timeoutMs: number; fetch: typeof fetch; now: Now }): WhopClient {
   const base = trimBase(opts.apiBase);
-  const fail = (outcome: WhopOutcome) => mapWhopFailure(outcome, opts.timeoutMs, opts.now);
+  const fail = (outcome: WhopOutcome) => mapWhopFailure(outcome, { timeoutMs: opts.timeoutMs, now: opts.now() });
   return {
     fail,
     async call(apiKey, method, path, what, json, signal) {

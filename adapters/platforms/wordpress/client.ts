@@ -6,7 +6,7 @@
  */
 import { PlatformError } from '../../../core/domain/errors';
 import {
-  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, systemNow, trimBase, type HttpExchange, type Json, type Now,
+  exchangeJson, isObject, malformedAnswer, noResponseMessage, retryAfterMs, str, trimBase, type HttpExchange, type Json, type FailureContext, type Now,
 } from '../kit/http';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -25,7 +25,8 @@ const MEDIA_CODES = new Set(['rest_upload_sideload_error', 'rest_upload_no_data'
  * (an upload refused for its type answers 500 with rest_upload_sideload_error), then the status.
  * Messages never contain the application password.
  */
-export function mapWordPressFailure(outcome: WordPressOutcome, timeoutMs: number, now: Now = systemNow): PlatformError {
+export function mapWordPressFailure(outcome: WordPressOutcome, context: FailureContext): PlatformError {
+  const { timeoutMs, now } = context;
   if (outcome.kind === 'no_response') return new PlatformError('wordpress', { kind: 'transient' }, noResponseMessage('The WordPress site', outcome, timeoutMs));
   if (outcome.kind === 'malformed') return malformedAnswer('wordpress', 'The WordPress site', outcome, 'the site\'s posts');
   const { status, headers } = outcome;
@@ -35,7 +36,7 @@ export function mapWordPressFailure(outcome: WordPressOutcome, timeoutMs: number
   const upstream = { status, ...(code ? { code } : {}) };
   const fail = (failure: ConstructorParameters<typeof PlatformError>[1], message = said) => new PlatformError('wordpress', failure, message, upstream);
 
-  if (status === 429) return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now(), DEFAULT_RETRY_MS) });
+  if (status === 429) return fail({ kind: 'rate_limited', retryAfterMs: retryAfterMs(headers, now, DEFAULT_RETRY_MS) });
   if ((code && AUTH_CODES.has(code)) || status === 401) {
     return fail({ kind: 'auth_expired', reason: code ?? 'unauthorized' },
       `${said}. The username or application password no longer works (revoked, or application passwords disabled); reconnect with a new application password.`);
@@ -72,9 +73,9 @@ export function createWordPressClient(opts: WordPressClientOptions): WordPressCl
 
   async function send(site: WordPressSite, path: string, init: RequestInit, what: string, timeout: number, signal?: AbortSignal) {
     const outcome = await exchangeJson(`${trimBase(site.site)}/wp-json/wp/v2${path}`, init, { fetch: opts.fetch, timeoutMs: timeout, signal });
-    if (outcome.kind === 'no_response') throw mapWordPressFailure(outcome, timeout, now);
-    if (outcome.status < 200 || outcome.status >= 300) throw mapWordPressFailure(outcome, timeout, now);
-    if (!isObject(outcome.body) || typeof outcome.body.id !== 'number') throw mapWordPressFailure({ kind: 'malformed', status: outcome.status, what }, timeout, now);
+    if (outcome.kind === 'no_response') throw mapWordPressFailure(outcome, { timeoutMs: timeout, now: now() });
+    if (outcome.status < 200 || outcome.status >= 300) throw mapWordPressFailure(outcome, { timeoutMs: timeout, now: now() });
+    if (!isObject(outcome.body) || typeof outcome.body.id !== 'number') throw mapWordPressFailure({ kind: 'malformed', status: outcome.status, what }, { timeoutMs: timeout, now: now() });
     return outcome.body as Json & { id: number };
   }
 

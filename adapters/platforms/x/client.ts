@@ -5,7 +5,7 @@
 import { PlatformError, type PlatformFailure } from '../../../core/domain/errors';
 import type { CallContext } from '../../../core/ports/platform';
 import {
-  exchangeJson, isObject, noResponseMessage, resetHeaderMs, retryAfterMs, str, type HttpExchange, type Json, type Now, malformedAnswer} from '../kit/http';
+  exchangeJson, isObject, noResponseMessage, resetHeaderMs, retryAfterMs, str, type HttpExchange, type Json, type FailureContext, type Now, malformedAnswer} from '../kit/http';
 
 /** What came back from X, before it is given a meaning. */
 export type XOutcome =
@@ -15,12 +15,10 @@ export type XOutcome =
   /** Media processing ended in `failed` (STATUS or FINALIZE `processing_info.error`). */
   | { kind: 'processing_failed'; mediaId: string; error: { code?: number; name?: string; message?: string } };
 
-export interface XFailureContext {
-  timeoutMs: number;
-  now: Date;
+export type XFailureContext = FailureContext & {
   /** Token endpoint calls: OAuth error bodies mean different things for a code and for a refresh. */
   during?: 'code_exchange' | 'token_refresh';
-}
+};
 
 /** X's rate-limit headers give the reset as epoch seconds; the 24-hour user cap has its own. */
 function xRetryAfterMs(headers: Headers, now: Date): number {
@@ -37,11 +35,11 @@ const problemSlug = (type: string | undefined) => (type && type !== 'about:blank
  * `type` and the OAuth `error` code. Bodies come as a problem `{title, detail, type, status}`,
  * as `{errors:[…], title, detail, type}`, or (token endpoint) as `{error, error_description}`.
  */
-export function mapXFailure(outcome: XOutcome, ctx: XFailureContext): PlatformError {
+export function mapXFailure(outcome: XOutcome, context: XFailureContext): PlatformError {
   const fail = (failure: PlatformFailure, message: string, upstream: PlatformError['upstream'] = {}) =>
     new PlatformError('x', failure, message, upstream);
 
-  if (outcome.kind === 'no_response') return fail({ kind: 'transient' }, noResponseMessage('X', outcome, ctx.timeoutMs));
+  if (outcome.kind === 'no_response') return fail({ kind: 'transient' }, noResponseMessage('X', outcome, context.timeoutMs));
   if (outcome.kind === 'malformed') {
     // X may have acted on the request: retrying could post twice, so this is not transient.
     return malformedAnswer('x', 'X', outcome, 'the account');
@@ -64,7 +62,7 @@ export function mapXFailure(outcome: XOutcome, ctx: XFailureContext): PlatformEr
 
   if (status === 429) {
     const capped = slug === 'usage-capped' ? ' (the app reached its X usage cap)' : '';
-    return fail({ kind: 'rate_limited', retryAfterMs: xRetryAfterMs(headers, ctx.now) }, `${said}${capped}`, upstream);
+    return fail({ kind: 'rate_limited', retryAfterMs: xRetryAfterMs(headers, context.now) }, `${said}${capped}`, upstream);
   }
   if (status >= 500) return fail({ kind: 'transient' }, `X is failing (HTTP ${status}); try again later.`, upstream);
 
@@ -72,7 +70,7 @@ export function mapXFailure(outcome: XOutcome, ctx: XFailureContext): PlatformEr
     if (oauthError === 'unauthorized_client' || oauthError === 'invalid_client') {
       return fail({ kind: 'rejected', code: 'oauth_client_rejected' }, `${said}. Check Herald's X client id and secret.`, upstream);
     }
-    if (ctx.during === 'token_refresh') {
+    if (context.during === 'token_refresh') {
       return fail({ kind: 'auth_expired', reason: 'refresh_token_invalid' },
         `${said}. X no longer accepts the refresh token; reconnect the account.`, upstream);
     }

@@ -5,7 +5,7 @@
 import { PlatformError } from '../../../core/domain/errors';
 import type { CallContext, PublishContext } from '../../../core/ports/platform';
 import { msUntilPacificMidnight, readGoogleApiError, readGoogleOAuthError } from '../kit/google';
-import { exchangeJson, isObject, noResponseMessage, retryAfterMs, type HttpExchange, type Json, type Now, malformedAnswer } from '../kit/http';
+import { exchangeJson, isObject, noResponseMessage, retryAfterMs, type HttpExchange, type Json, type FailureContext, type Now, malformedAnswer } from '../kit/http';
 
 /** Spec restriction pauses: `daily_upload_limit` 2 h then retried, `permission_denied` 24 h. */
 export const YOUTUBE_DAILY_LIMIT_PAUSE_MS = 2 * 3600_000;
@@ -28,12 +28,12 @@ const snake = (reason: string) => reason.replace(/[A-Z]/g, (c) => `_${c.toLowerC
  * API's `error.errors[0].reason` and the OAuth endpoint's `error` code, never by message text.
  * Messages never contain tokens.
  */
-export function mapYoutubeFailure(outcome: YoutubeOutcome, opts: { timeoutMs: number; now: Date; dailyLimitPauseMs?: number }): PlatformError {
-  const { now } = opts;
+export function mapYoutubeFailure(outcome: YoutubeOutcome, context: FailureContext & { dailyLimitPauseMs?: number }): PlatformError {
+  const { now } = context;
   const fail = (failure: PlatformError['failure'], message: string, upstream: PlatformError['upstream'] = {}) =>
     new PlatformError('youtube', failure, message, upstream);
 
-  if (outcome.kind === 'no_response') return fail({ kind: 'transient' }, noResponseMessage('YouTube', outcome, opts.timeoutMs));
+  if (outcome.kind === 'no_response') return fail({ kind: 'transient' }, noResponseMessage('YouTube', outcome, context.timeoutMs));
   if (outcome.kind === 'malformed') {
     return malformedAnswer('youtube', 'YouTube', outcome, 'the channel');
   }
@@ -81,7 +81,7 @@ export function mapYoutubeFailure(outcome: YoutubeOutcome, opts: { timeoutMs: nu
     case 'uploadLimitExceeded':
       return fail({
         kind: 'restricted', reason: 'daily_upload_limit', code: 'youtube_channel_daily_limit', retryAfterPause: true,
-        until: new Date(now.getTime() + (opts.dailyLimitPauseMs ?? YOUTUBE_DAILY_LIMIT_PAUSE_MS)),
+        until: new Date(now.getTime() + (context.dailyLimitPauseMs ?? YOUTUBE_DAILY_LIMIT_PAUSE_MS)),
       },
         `${said} The channel reached its daily upload limit; it is paused for 2 hours, then retried.`, upstream);
     case 'forbidden':

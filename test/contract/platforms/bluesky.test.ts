@@ -221,7 +221,7 @@ describe('clock', () => {
   it('a 429 waits until RateLimit-Reset on the injected clock', () => {
     const now = new Date('2031-05-01T10:00:00.000Z');
     const headers = new Headers({ 'ratelimit-reset': String(now.getTime() / 1000 + 90) });
-    const err = mapBlueskyFailure({ kind: 'response', status: 429, headers, body: { error: 'RateLimitExceeded' } }, 1, () => now);
+    const err = mapBlueskyFailure({ kind: 'response', status: 429, headers, body: { error: 'RateLimitExceeded' } }, { timeoutMs: 1, now });
     expect(err.failure).toEqual({ kind: 'rate_limited', retryAfterMs: 90_000 });
   });
 });
@@ -586,12 +586,12 @@ describe('failure modes', () => {
 
   it('maps the remaining shapes in one place', () => {
     const res = (status: number, body: unknown) => ({ kind: 'response' as const, status, headers: new Headers(), body });
-    expect(mapBlueskyFailure(res(413, {}), 1).failure).toEqual({ kind: 'invalid_content', code: 'media_too_large' });
-    expect(mapBlueskyFailure(res(400, { error: 'AuthFactorTokenRequired' }), 1).failure).toEqual({ kind: 'rejected', code: 'auth_factor_required' });
-    expect(mapBlueskyFailure(res(503, 'html'), 1).failure).toEqual({ kind: 'transient' });
-    expect(mapBlueskyFailure({ kind: 'video_job', failureCode: 'pds_upload_failure' }, 1).failure).toEqual({ kind: 'transient' });
-    expect(mapBlueskyFailure({ kind: 'video_stalled', jobId: 'j', waitedMs: 1 }, 1).failure).toEqual({ kind: 'transient' });
-    expect(mapBlueskyFailure({ kind: 'upload_limits', limits: { canUpload: false, remainingDailyVideos: 3, remainingDailyBytes: 10, error: 'uploads_forbidden' }, videoBytes: 5 }, 1).failure)
+    expect(mapBlueskyFailure(res(413, {}), { timeoutMs: 1, now: new Date() }).failure).toEqual({ kind: 'invalid_content', code: 'media_too_large' });
+    expect(mapBlueskyFailure(res(400, { error: 'AuthFactorTokenRequired' }), { timeoutMs: 1, now: new Date() }).failure).toEqual({ kind: 'rejected', code: 'auth_factor_required' });
+    expect(mapBlueskyFailure(res(503, 'html'), { timeoutMs: 1, now: new Date() }).failure).toEqual({ kind: 'transient' });
+    expect(mapBlueskyFailure({ kind: 'video_job', failureCode: 'pds_upload_failure' }, { timeoutMs: 1, now: new Date() }).failure).toEqual({ kind: 'transient' });
+    expect(mapBlueskyFailure({ kind: 'video_stalled', jobId: 'j', waitedMs: 1 }, { timeoutMs: 1, now: new Date() }).failure).toEqual({ kind: 'transient' });
+    expect(mapBlueskyFailure({ kind: 'upload_limits', limits: { canUpload: false, remainingDailyVideos: 3, remainingDailyBytes: 10, error: 'uploads_forbidden' }, videoBytes: 5 }, { timeoutMs: 1, now: new Date() }).failure)
       .toEqual({ kind: 'rejected', code: 'video_upload_not_allowed' });
   });
 });

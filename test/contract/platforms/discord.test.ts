@@ -210,7 +210,7 @@ describe('failure modes', () => {
   it('reads a Retry-After date against the injected clock when the body has no retry_after', () => {
     const now = new Date('2026-03-01T12:00:00Z');
     const headers = new Headers({ 'retry-after': new Date(now.getTime() + 7000).toUTCString() });
-    const err = mapDiscordFailure({ kind: 'response', status: 429, headers, body: { message: 'You are being rate limited.' } }, 1, () => now);
+    const err = mapDiscordFailure({ kind: 'response', status: 429, headers, body: { message: 'You are being rate limited.' } }, { timeoutMs: 1, now });
     expect(err.failure).toEqual({ kind: 'rate_limited', retryAfterMs: 7000 });
   });
 
@@ -426,7 +426,7 @@ describe('publish (photos and video)', () => {
       throw Object.assign(new Error('done'), { status: r.status, body: await r.json() });
     }));
     expect(err).toMatchObject({ status: 400, body: { code: 50035 } });
-    expect(mapDiscordFailure({ kind: 'response', status: 413, headers: new Headers(), body: { code: 40005, message: 'Request entity too large' } }, 1000))
+    expect(mapDiscordFailure({ kind: 'response', status: 413, headers: new Headers(), body: { code: 40005, message: 'Request entity too large' } }, { timeoutMs: 1000, now: new Date() }))
       .toMatchObject({ failure: { kind: 'invalid_content', code: 'payload_too_large' } });
   });
 });

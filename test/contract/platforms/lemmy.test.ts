@@ -132,8 +132,8 @@ describe('lemmy: its own behaviour', () => {
 
   it('maps by Lemmy error code', () => {
     const res = (status: number, error: string) => ({ kind: 'response' as const, status, headers: new Headers(), body: { error } });
-    expect(mapLemmyFailure(res(400, 'invalid_post_title'), 1000).failure).toEqual({ kind: 'invalid_content', code: 'text_too_long' });
-    expect(mapLemmyFailure(res(400, 'rate_limit_error'), 1000).failure).toEqual({ kind: 'rate_limited', retryAfterMs: 60_000 });
-    expect(mapLemmyFailure(res(400, 'site_ban'), 1000).failure).toEqual({ kind: 'rejected', code: 'site_ban' });
+    expect(mapLemmyFailure(res(400, 'invalid_post_title'), { timeoutMs: 1000, now: new Date() }).failure).toEqual({ kind: 'invalid_content', code: 'text_too_long' });
+    expect(mapLemmyFailure(res(400, 'rate_limit_error'), { timeoutMs: 1000, now: new Date() }).failure).toEqual({ kind: 'rate_limited', retryAfterMs: 60_000 });
+    expect(mapLemmyFailure(res(400, 'site_ban'), { timeoutMs: 1000, now: new Date() }).failure).toEqual({ kind: 'rejected', code: 'site_ban' });
   });
 });

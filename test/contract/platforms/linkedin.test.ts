@@ -567,7 +567,7 @@ describe('failure modes', () => {
   });
 
   it('a 429 without Retry-After waits for the midnight UTC reset of the daily limits', () => {
-    const err = mapLinkedInFailure({ kind: 'response', status: 429, headers: new Headers(), body: { status: 429, message: 'throttled' } }, { timeoutMs: 1, call: 'api' });
+    const err = mapLinkedInFailure({ kind: 'response', status: 429, headers: new Headers(), body: { status: 429, message: 'throttled' } }, { timeoutMs: 1, call: 'api', now: new Date() });
     const midnight = new Date();
     midnight.setUTCHours(24, 0, 0, 0);
     expect(err.failure).toMatchObject({ kind: 'rate_limited' });
@@ -579,7 +579,7 @@ describe('failure modes', () => {
 describe('clock', () => {
   it('a 429 without Retry-After waits until midnight UTC on the injected clock', () => {
     const now = new Date('2031-05-01T22:30:00.000Z');
-    const err = mapLinkedInFailure({ kind: 'response', status: 429, headers: new Headers(), body: { status: 429 } }, { timeoutMs: 1, call: 'api', now: () => now });
+    const err = mapLinkedInFailure({ kind: 'response', status: 429, headers: new Headers(), body: { status: 429 } }, { timeoutMs: 1, call: 'api', now });
     expect(err.failure).toEqual({ kind: 'rate_limited', retryAfterMs: 90 * 60_000 });
   });
 });

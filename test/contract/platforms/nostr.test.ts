@@ -179,8 +179,9 @@ describe('nostr: its own behaviour', () => {
 
   it('maps relay answers: invalid everywhere is content, a mix with an unanswered relay is transient', () => {
     const ok = (relay: string, message: string) => ({ relay, kind: 'ok' as const, accepted: false, message });
-    expect(mapNostrFailure([ok('a', 'invalid: bad sig'), ok('b', 'pow: difficulty 20 required')]).failure).toEqual({ kind: 'invalid_content', code: 'pow_required' });
-    expect(mapNostrFailure([ok('a', 'blocked: no'), { relay: 'b', kind: 'no_response', reason: 'timeout' }]).failure).toEqual({ kind: 'transient' });
-    expect(mapNostrFailure([]).failure).toEqual({ kind: 'auth_expired', reason: 'no_relays' });
+    const context = { timeoutMs: 1000, now: new Date() };
+    expect(mapNostrFailure([ok('a', 'invalid: bad sig'), ok('b', 'pow: difficulty 20 required')], context).failure).toEqual({ kind: 'invalid_content', code: 'pow_required' });
+    expect(mapNostrFailure([ok('a', 'blocked: no'), { relay: 'b', kind: 'no_response', reason: 'timeout' }], context).failure).toEqual({ kind: 'transient' });
+    expect(mapNostrFailure([], context).failure).toEqual({ kind: 'auth_expired', reason: 'no_relays' });
   });
 });

@@ -237,21 +237,21 @@ describe('slack: its own behaviour', () => {
       expect(await call('files.completeUploadExternal', { files: [{ id: got.file_id }], channel_id: channel })).toEqual({ ok: false, error: 'file_upload_size_mismatch' });
       expect(await call('files.completeUploadExternal', { files: [{ id: 'F000NOPE' }], channel_id: channel })).toEqual({ ok: false, error: 'file_not_found' });
       expect(await call('files.getUploadURLExternal', { filename: 'a.jpg' })).toEqual({ ok: false, error: 'invalid_arguments' });
-      expect(mapSlackFailure({ kind: 'response', status: 200, headers: new Headers(), body: { ok: false, error: 'file_upload_size_mismatch' } }, 1000).failure)
+      expect(mapSlackFailure({ kind: 'response', status: 200, headers: new Headers(), body: { ok: false, error: 'file_upload_size_mismatch' } }, { timeoutMs: 1000, now: new Date() }).failure)
         .toEqual({ kind: 'invalid_content', code: 'file_size_mismatch' });
     });
   });
 
   it('maps each Slack error code, never by message text', () => {
     const body = (error: string, status = 200) => ({ kind: 'response' as const, status, headers: new Headers(), body: { ok: false, error } });
-    expect(mapSlackFailure(body('msg_too_long'), 1000).failure).toEqual({ kind: 'invalid_content', code: 'text_too_long' });
-    expect(mapSlackFailure(body('missing_scope'), 1000).failure).toEqual({ kind: 'auth_expired', reason: 'missing_scope' });
-    expect(mapSlackFailure(body('is_archived'), 1000).failure).toEqual({ kind: 'auth_expired', reason: 'is_archived' });
-    expect(mapSlackFailure(body('internal_error'), 1000).failure).toEqual({ kind: 'transient' });
-    expect(mapSlackFailure(body('something_new'), 1000).failure).toEqual({ kind: 'rejected', code: 'something_new' });
-    expect(mapSlackFailure({ kind: 'response', status: 429, headers: new Headers({ 'retry-after': '30' }), body: { ok: false, error: 'ratelimited' } }, 1000).failure)
+    expect(mapSlackFailure(body('msg_too_long'), { timeoutMs: 1000, now: new Date() }).failure).toEqual({ kind: 'invalid_content', code: 'text_too_long' });
+    expect(mapSlackFailure(body('missing_scope'), { timeoutMs: 1000, now: new Date() }).failure).toEqual({ kind: 'auth_expired', reason: 'missing_scope' });
+    expect(mapSlackFailure(body('is_archived'), { timeoutMs: 1000, now: new Date() }).failure).toEqual({ kind: 'auth_expired', reason: 'is_archived' });
+    expect(mapSlackFailure(body('internal_error'), { timeoutMs: 1000, now: new Date() }).failure).toEqual({ kind: 'transient' });
+    expect(mapSlackFailure(body('something_new'), { timeoutMs: 1000, now: new Date() }).failure).toEqual({ kind: 'rejected', code: 'something_new' });
+    expect(mapSlackFailure({ kind: 'response', status: 429, headers: new Headers({ 'retry-after': '30' }), body: { ok: false, error: 'ratelimited' } }, { timeoutMs: 1000, now: new Date() }).failure)
       .toEqual({ kind: 'rate_limited', retryAfterMs: 30_000 });
-    expect(mapSlackFailure({ kind: 'webhook', status: 410, headers: new Headers(), text: 'channel_is_archived' }, 1000).failure).toEqual({ kind: 'auth_expired', reason: 'channel_is_archived' });
-    expect(mapSlackFailure({ kind: 'no_response', reason: 'timeout' }, 1000)).toBeInstanceOf(PlatformError);
+    expect(mapSlackFailure({ kind: 'webhook', status: 410, headers: new Headers(), text: 'channel_is_archived' }, { timeoutMs: 1000, now: new Date() }).failure).toEqual({ kind: 'auth_expired', reason: 'channel_is_archived' });
+    expect(mapSlackFailure({ kind: 'no_response', reason: 'timeout' }, { timeoutMs: 1000, now: new Date() })).toBeInstanceOf(PlatformError);
   });
 });

@@ -235,7 +235,7 @@ describe('failure modes', () => {
   it('without parameters.retry_after, reads a Retry-After date against the injected clock', () => {
     const now = new Date('2026-03-01T12:00:00Z');
     const headers = new Headers({ 'retry-after': new Date(now.getTime() + 9000).toUTCString() });
-    const err = mapTelegramFailure({ kind: 'response', status: 429, headers, body: { ok: false, error_code: 429, description: 'Too Many Requests' } }, 1, () => now);
+    const err = mapTelegramFailure({ kind: 'response', status: 429, headers, body: { ok: false, error_code: 429, description: 'Too Many Requests' } }, { timeoutMs: 1, now });
     expect(err.failure).toEqual({ kind: 'rate_limited', retryAfterMs: 9000 });
   });
 
@@ -428,9 +428,9 @@ describe('publish (photos and video)', () => {
     expect(await call('sendMediaGroup', (f) => { f.append('media', JSON.stringify([{ type: 'photo', media: 'attach://a' }, { type: 'photo', media: 'attach://b' }])); f.append('a', jpeg, 'a.jpg'); }))
       .toEqual([400, 'Bad Request: wrong file identifier/HTTP URL specified']);
     expect(sim.messages(chat.id)).toHaveLength(0);
-    expect(mapTelegramFailure({ kind: 'response', status: 400, headers: new Headers(), body: { ok: false, error_code: 400, description: 'Bad Request: IMAGE_PROCESS_FAILED' } }, 1000))
+    expect(mapTelegramFailure({ kind: 'response', status: 400, headers: new Headers(), body: { ok: false, error_code: 400, description: 'Bad Request: IMAGE_PROCESS_FAILED' } }, { timeoutMs: 1000, now: new Date() }))
       .toMatchObject({ failure: { kind: 'invalid_content', code: 'media_invalid' } });
-    expect(mapTelegramFailure({ kind: 'response', status: 413, headers: new Headers(), body: undefined }, 1000))
+    expect(mapTelegramFailure({ kind: 'response', status: 413, headers: new Headers(), body: undefined }, { timeoutMs: 1000, now: new Date() }))
       .toMatchObject({ failure: { kind: 'invalid_content', code: 'payload_too_large' } });
   });
 });

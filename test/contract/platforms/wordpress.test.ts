@@ -143,8 +143,8 @@ describe('wordpress: its own behaviour', () => {
 
   it('maps by WordPress code first: an upload refused for its type is content, not an outage', () => {
     const res = (status: number, code: string) => ({ kind: 'response' as const, status, headers: new Headers(), body: { code, message: 'm', data: { status } } });
-    expect(mapWordPressFailure(res(500, 'rest_upload_sideload_error'), 1000).failure).toEqual({ kind: 'invalid_content', code: 'media_rejected' });
-    expect(mapWordPressFailure(res(404, 'rest_no_route'), 1000).failure).toEqual({ kind: 'rejected', code: 'rest_api_unavailable' });
-    expect(mapWordPressFailure(res(401, 'application_passwords_disabled'), 1000).failure).toEqual({ kind: 'auth_expired', reason: 'application_passwords_disabled' });
+    expect(mapWordPressFailure(res(500, 'rest_upload_sideload_error'), { timeoutMs: 1000, now: new Date() }).failure).toEqual({ kind: 'invalid_content', code: 'media_rejected' });
+    expect(mapWordPressFailure(res(404, 'rest_no_route'), { timeoutMs: 1000, now: new Date() }).failure).toEqual({ kind: 'rejected', code: 'rest_api_unavailable' });
+    expect(mapWordPressFailure(res(401, 'application_passwords_disabled'), { timeoutMs: 1000, now: new Date() }).failure).toEqual({ kind: 'auth_expired', reason: 'application_passwords_disabled' });
   });
 });
