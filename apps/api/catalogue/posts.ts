@@ -4,7 +4,7 @@ import { isPlatform, PLATFORM_ALIASES, PLATFORMS, type Platform } from '../../..
 import { refuseUnavailablePlatforms, single } from '../input';
 import { operation, ruledBy } from './types';
 import { ok } from './common';
-import { networkEditFields, postTargetFields } from './settings';
+import { editing, networkEditFields, postTargetFields } from './settings';
 
 /** The operations of POST /posts/action. */
 const POST_ACTIONS = ['edit', 'unpublish', 'delete', 'repost', 'save'];
@@ -26,7 +26,7 @@ const PostId = z.union([z.string(), z.number()], { error: 'post_id must be text:
 /** The new text under one of its names: only the first of them sent counts (the others are ignored, as by the edit). */
 const editText = (what: string, names: readonly string[]) => ruledBy((v, all) => {
   const firstSent = names.find((n) => all[n] !== undefined && all[n] !== null);
-  return firstSent !== undefined && all[firstSent] === v ? single(v) : undefined;
+  return editing(all) && firstSent !== undefined && all[firstSent] === v ? single(v) : undefined;
 }, z.string({ error: `${what} must be text` }).optional());
 
 const boardFields = {

@@ -125,6 +125,12 @@ function postPlatform(fields: Record<string, unknown>): string | undefined {
   return isPlatform(platform) ? platform : undefined;
 }
 
+/** Whether a /posts/* request edits (POST /posts/edit, or /posts/action with action edit): other actions ignore the edit fields. */
+export const editing = (fields: Record<string, unknown>) => {
+  const action = single(fields.action);
+  return action === undefined || (typeof action === 'string' && action.toLowerCase() === 'edit');
+};
+
 const firstSent = (fields: Record<string, unknown>, names: readonly string[]) => names.find((n) => fields[n] !== undefined && fields[n] !== null);
 
 /**
@@ -153,7 +159,7 @@ export function networkEditFields(): Record<string, z.ZodType> {
     const schema = types.length === 1 ? fieldSchema({ name, type: types[0]! }) : z.union(types.map((type) => fieldSchema({ name, type })) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
     shape[name] = ruledBy((value, fields) => {
       const entry = entries.find((e) => e.network === postPlatform(fields));
-      if (!entry || value === undefined || value === null) return undefined;
+      if (!entry || value === undefined || value === null || !editing(fields)) return undefined;
       if (entry.title) {
         if (firstSent(fields, entry.title) !== name) return undefined;
         const title = single(value);
