@@ -47,15 +47,18 @@ export function refuseUnavailablePlatforms(...values: unknown[]): void {
   if (values.flatMap(platformTexts).some((p) => (UNAVAILABLE_PLATFORMS as readonly string[]).includes(p))) throw redditUnavailable();
 }
 
-/** Booleans from forms come as text. */
-export const formBoolean = z.preprocess((v) => {
+/** A boolean as forms send it (text: true/false, 1/0, yes/no, on/off); anything else as it came. */
+export function readFormBoolean(v: unknown): unknown {
   const s = single(v);
   if (typeof s === 'boolean' || s === undefined) return s;
   const t = String(s).toLowerCase();
   if (['true', '1', 'yes', 'on'].includes(t)) return true;
   if (['false', '0', 'no', 'off', ''].includes(t)) return false;
   return s;
-}, z.boolean({ error: 'must be true or false' }).optional());
+}
+
+/** Booleans from forms come as text. */
+export const formBoolean = z.preprocess(readFormBoolean, z.boolean({ error: 'must be true or false' }).optional());
 
 /** Parses with a schema; a failure answers 400 naming every offending field. */
 export function parse<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {

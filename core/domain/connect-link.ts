@@ -92,7 +92,7 @@ export function parseUiLabels(value: unknown): Record<string, string> | null | u
   return entries.length ? labels : null;
 }
 
-const optionalText = (input: Record<string, unknown>, name: string, max = 500): string | undefined => {
+export const optionalText = (input: Record<string, unknown>, name: string, max = 500): string | undefined => {
   const value = input[name];
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') throw invalidInput(`${name} must be a string.`, { field: name });
@@ -100,7 +100,7 @@ const optionalText = (input: Record<string, unknown>, name: string, max = 500): 
   return value;
 };
 
-const optionalUrl = (input: Record<string, unknown>, name: string): string | undefined => {
+export const optionalUrl = (input: Record<string, unknown>, name: string): string | undefined => {
   const value = optionalText(input, name, 2000);
   if (value === undefined) return undefined;
   let url: URL | undefined;
@@ -109,7 +109,7 @@ const optionalUrl = (input: Record<string, unknown>, name: string): string | und
   return url.toString();
 };
 
-const optionalBoolean = (input: Record<string, unknown>, name: string, fallback: boolean): boolean => {
+export const optionalBoolean = (input: Record<string, unknown>, name: string, fallback: boolean): boolean => {
   const value = input[name];
   if (value === undefined || value === null) return fallback;
   if (typeof value === 'boolean') return value;
@@ -117,17 +117,31 @@ const optionalBoolean = (input: Record<string, unknown>, name: string, fallback:
   throw invalidInput(`${name} must be true or false.`, { field: name });
 };
 
+/** `platforms` of generate-jwt as a list of names (an array or a comma list), undefined when absent. */
+export function platformList(value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const list = typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
+  if (!Array.isArray(list) || list.some((p) => typeof p !== 'string')) {
+    throw invalidInput('platforms must be an array of platform names.', { field: 'platforms' });
+  }
+  return list as string[];
+}
+
+/** `language` of generate-jwt: one of the page's languages, or nothing. */
+export function connectLanguage(value: unknown): ConnectLanguage | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (!isConnectLanguage(value)) throw invalidInput(`language must be one of ${CONNECT_LANGUAGES.join(', ')}.`, { field: 'language' });
+  return value;
+}
+
 /**
  * The link's fields of generate-jwt, checked, with the spec's defaults. `connectable` is every
  * network Herald can connect here: `platforms` must be a subset of it.
  */
 export function parseConnectLinkSettings(input: Record<string, unknown>, connectable: readonly Platform[]): ConnectLinkSettings {
   let platforms: Platform[] | null = null;
-  if (input.platforms !== undefined && input.platforms !== null) {
-    const list = typeof input.platforms === 'string' ? input.platforms.split(',').map((s) => s.trim()).filter(Boolean) : input.platforms;
-    if (!Array.isArray(list) || list.some((p) => typeof p !== 'string')) {
-      throw invalidInput('platforms must be an array of platform names.', { field: 'platforms' });
-    }
+  const list = platformList(input.platforms);
+  if (list) {
     const unknown = (list as string[]).filter((p) => !isPlatform(p) || UNAVAILABLE_PLATFORMS.includes(p) || !connectable.includes(p));
     if (unknown.length) {
       throw invalidInput(`platforms: ${unknown.join(', ')} cannot be connected here. Allowed: ${connectable.join(', ')}.`, { field: 'platforms' }, 'platform_not_supported');
@@ -135,10 +149,7 @@ export function parseConnectLinkSettings(input: Record<string, unknown>, connect
     platforms = [...new Set(list as Platform[])];
     if (!platforms.length) platforms = null;
   }
-  const language = input.language;
-  if (language !== undefined && language !== null && language !== '' && !isConnectLanguage(language)) {
-    throw invalidInput(`language must be one of ${CONNECT_LANGUAGES.join(', ')}.`, { field: 'language' });
-  }
+  const language = connectLanguage(input.language);
   const settings: ConnectLinkSettings = {
     platforms,
     showCalendar: optionalBoolean(input, 'show_calendar', true),
@@ -154,7 +165,7 @@ export function parseConnectLinkSettings(input: Record<string, unknown>, connect
   if (redirectButtonText) settings.redirectButtonText = redirectButtonText;
   if (connectTitle) settings.connectTitle = connectTitle;
   if (connectDescription) settings.connectDescription = connectDescription;
-  if (isConnectLanguage(language)) settings.language = language;
+  if (language) settings.language = language;
   return settings;
 }
 

@@ -18,9 +18,14 @@ export const PIN_KINDS = {
 } as const;
 export type PinKind = keyof typeof PIN_KINDS;
 
+/** A pinned page or location id. */
+export const PIN_VALUE_PATTERN = /^[\w:.-]{1,200}$/;
+
 /** Longest profile username. */
 export const PROFILE_USERNAME_MAX = 128;
-const USERNAME = new RegExp(`^[A-Za-z0-9_.@-]{1,${PROFILE_USERNAME_MAX}}$`);
+export const PROFILE_USERNAME_PATTERN = new RegExp(`^[A-Za-z0-9_.@-]{1,${PROFILE_USERNAME_MAX}}$`);
+export const USERNAME_REQUIRED = 'username is required: a non-empty string (your own id for this end user).';
+export const USERNAME_FORMAT = `username must be 1-${PROFILE_USERNAME_MAX} characters of letters, digits, "_", ".", "@" or "-".`;
 
 /**
  * The fixed `/users/<word>` paths of the spec (and `preferences`, which later issues add): a
@@ -36,10 +41,10 @@ export const isReservedProfileUsername = (username: string): boolean => RESERVED
 /** Invariant of a profile username: the caller's own id, printable and bounded. */
 export function assertProfileUsername(username: unknown): asserts username is string {
   if (typeof username !== 'string' || username.trim() === '') {
-    throw invalidInput('username is required: a non-empty string (your own id for this end user).');
+    throw invalidInput(USERNAME_REQUIRED);
   }
-  if (!USERNAME.test(username)) {
-    throw invalidInput(`username must be 1-${PROFILE_USERNAME_MAX} characters of letters, digits, "_", ".", "@" or "-".`);
+  if (!PROFILE_USERNAME_PATTERN.test(username)) {
+    throw invalidInput(USERNAME_FORMAT);
   }
 }
 

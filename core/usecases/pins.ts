@@ -1,6 +1,6 @@
 import { invalidInput } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
-import { PIN_KINDS, type PinKind } from '../domain/profile';
+import { PIN_KINDS, PIN_VALUE_PATTERN, type PinKind } from '../domain/profile';
 import type { Storage } from '../ports/storage';
 import { requireProfile } from './profiles';
 
@@ -19,7 +19,7 @@ export async function setPin(storage: Pick<Storage, 'profiles'>, account: Operat
   const profileUsername = input.profile_username;
   const value = input[name];
   if (typeof profileUsername !== 'string' || !profileUsername) throw invalidInput('profile_username is required.');
-  if (typeof value !== 'string' || !/^[\w:.-]{1,200}$/.test(value)) throw invalidInput(`${name} is required: the id to pin.`, { violations: [{ field: name, message: 'required' }] });
+  if (typeof value !== 'string' || !PIN_VALUE_PATTERN.test(value)) throw invalidInput(`${name} is required: the id to pin.`, { violations: [{ field: name, message: 'required' }] });
   await requireProfile(storage, account.id, profileUsername);
   await storage.profiles.setPin(account.id, profileUsername, field, value);
   return { profile_username: profileUsername, [name]: value };

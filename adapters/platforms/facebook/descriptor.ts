@@ -30,7 +30,10 @@ export const facebookDescriptor: PlatformDescriptor = {
   },
   analytics: {
     livePostMetrics: true, impressionsMetrics: ['reach'],
-    accountTarget: { param: 'page_id', required: 'the id of the Facebook page to read (GET /facebook/pages lists them).' },
+    accountTarget: {
+      param: 'page_id', description: 'the page id (required unless a page is pinned to the profile).',
+      required: 'the id of the Facebook page to read (GET /facebook/pages lists them).',
+    },
     // Page insights: any window up to a year (read in 90-day chunks).
     days: { min: 1, max: 365, default: 30 },
   },

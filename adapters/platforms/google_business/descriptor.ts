@@ -21,6 +21,6 @@ export const googleBusinessDescriptor: PlatformDescriptor = {
   },
   settings: googleBusinessSettings,
   posts: { edit: { prefix: 'gbp_' } },
-  analytics: { accountTarget: { param: 'gbp_location_id' } },
+  analytics: { accountTarget: { param: 'gbp_location_id', description: 'the location id (an extension); else the pinned location, else the only location of the connection.' } },
   pin: { kind: 'google-business-location', lookup: 'locations' },
 };

@@ -42,6 +42,10 @@ export const linkedinDescriptor: PlatformDescriptor = {
       ],
     },
   },
-  analytics: { livePostMetrics: true, impressionsMetrics: ['reach'], accountTarget: { param: 'page_urn', parse: organizationUrn } },
+  analytics: { livePostMetrics: true, impressionsMetrics: ['reach'], accountTarget: {
+      param: 'page_urn', parse: organizationUrn,
+      description: 'the organization page, urn:li:organization:<id> or its numeric id; else the pinned page, else the first page the member administers. A personal profile without pages answers linkedin_page_required.',
+    },
+  },
   pin: { kind: 'linkedin-page', lookup: 'pages' },
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkedByCore, operation } from './types';
+import { operation } from './types';
 import { ok, ProfileUsername } from './common';
 
 /** Stored analytics history (daily snapshots) and per-post metrics: total impressions, post analytics (by request id, live, cached). */
@@ -18,13 +18,13 @@ export const getTotalImpressions = operation({
   auth: 'apiKey',
   params: z.object({ username: ProfileUsername }),
   query: z.object({
-    date: checkedByCore(z.string().optional().describe('One day, YYYY-MM-DD (overrides start_date/end_date).')),
-    start_date: checkedByCore(z.string().optional().describe('YYYY-MM-DD; default 30 days before end_date.')),
-    end_date: checkedByCore(z.string().optional().describe('YYYY-MM-DD; default today (UTC).')),
-    period: checkedByCore(z.string().optional().describe('last_day, last_week, last_month, last_3months, last_year: the last N days to today; overrides the dates.')),
-    platform: checkedByCore(z.string().optional().describe('Comma list of networks (default: every network with analytics).')),
-    breakdown: checkedByCore(z.string().optional().describe('true: add per_platform and per_day.')),
-    metrics: checkedByCore(z.string().optional().describe('Comma list of followers, reach, views, impressions, likes, comments, shares, saves, profileViews, video_count, following, pin_clicks, outbound_clicks: answer `metrics` instead of `total_impressions`.')),
+    date: z.string().optional().describe('One day, YYYY-MM-DD (overrides start_date/end_date).'),
+    start_date: z.string().optional().describe('YYYY-MM-DD; default 30 days before end_date.'),
+    end_date: z.string().optional().describe('YYYY-MM-DD; default today (UTC).'),
+    period: z.string().optional().describe('last_day, last_week, last_month, last_3months, last_year: the last N days to today; overrides the dates.'),
+    platform: z.string().optional().describe('Comma list of networks (default: every network with analytics).'),
+    breakdown: z.string().optional().describe('true: add per_platform and per_day.'),
+    metrics: z.string().optional().describe('Comma list of followers, reach, views, impressions, likes, comments, shares, saves, profileViews, video_count, following, pin_clicks, outbound_clicks: answer `metrics` instead of `total_impressions`.'),
   }),
   responses: {
     200: {
@@ -47,11 +47,11 @@ export const listCachedPostAnalytics = operation({
   description: 'The last metrics fetched for each post (by GET /post-analytics or GET /post-analytics/{request_id}), newest first (captured_at, then the post), up to 200 a page; `captured_at` says when each was read, and a post fetched again moves to the top. Paged by cursor: send the previous page\'s `pagination.next_cursor` as `cursor`, with the same platform, since and until, until it is null (has_more false); every page costs the same however deep, and rows captured meanwhile never shift it. A cursor sent with other filters (or not issued here) is refused with 400 invalid_cursor. Not subject to the live endpoint\'s 100-per-5-minutes limit. Errors: 400 invalid_limit, invalid_date, invalid_cursor, invalid_platform.',
   auth: 'apiKey',
   query: z.object({
-    platform: checkedByCore(z.string().optional().describe('Only this network.')),
-    since: checkedByCore(z.string().optional().describe('ISO-8601: captured at or after (exact, to the millisecond).')),
-    until: checkedByCore(z.string().optional().describe('ISO-8601: captured before (exact, to the millisecond).')),
-    cursor: checkedByCore(z.string().optional().describe('Opaque: pagination.next_cursor of the previous page, unchanged, with the same platform, since and until (else 400 invalid_cursor). Omit it for the newest rows.')),
-    limit: checkedByCore(z.string().optional().describe('1-200 (default 200; more is clamped).')),
+    platform: z.string().optional().describe('Only this network.'),
+    since: z.string().optional().describe('ISO-8601: captured at or after (exact, to the millisecond).'),
+    until: z.string().optional().describe('ISO-8601: captured before (exact, to the millisecond).'),
+    cursor: z.string().optional().describe('Opaque: pagination.next_cursor of the previous page, unchanged, with the same platform, since and until (else 400 invalid_cursor). Omit it for the newest rows.'),
+    limit: z.string().optional().describe('1-200 (default 200; more is clamped).'),
   }),
   responses: {
     200: {
@@ -78,9 +78,9 @@ export const getLivePostAnalytics = operation({
   description: 'Reads a post\'s metrics from the network now (or from a cache of a minute), as the profile\'s connected account: `source` api_uploaded (with request_id) when a Herald upload published it, else organic. youtube, tiktok, instagram, facebook, linkedin, x, threads, pinterest; reddit answers 503. At most 100 requests per 5 minutes per operator account: then 429 post_analytics_rate_limited with Retry-After (read GET /post-analytics/cached instead). A network\'s refusal is post_metrics_error in a 200. Errors: 400 missing_parameter, platform_not_supported, not_connected, tiktok_reconnect_required; 404 PROFILE_NOT_FOUND; 429; 503 reddit_unavailable.',
   auth: 'apiKey',
   query: z.object({
-    platform_post_id: checkedByCore(z.string().optional().describe('The post id on the network (required).')),
-    platform: checkedByCore(z.string().optional().describe('The network (required).')),
-    user: checkedByCore(ProfileUsername.optional().describe('The profile whose connected account reads it (required).')),
+    platform_post_id: z.string().optional().describe('The post id on the network (required).'),
+    platform: z.string().optional().describe('The network (required).'),
+    user: z.string().optional().describe('The profile whose connected account reads it (required).'),
   }),
   responses: {
     200: {
@@ -104,7 +104,7 @@ export const getPostAnalyticsByRequest = operation({
   description: 'For an upload: the post (title, caption, media type, time) and per targeted network its result (success, platform_post_id, post_url), its live metrics (cached a minute; post_metrics_error says why when they could not be read) and the profile\'s stored snapshots on the post\'s day and the latest one. Errors: 400 invalid_platform; 404 UPLOAD_NOT_FOUND, PLATFORM_NOT_IN_UPLOAD.',
   auth: 'apiKey',
   params: z.object({ request_id: z.string().min(1).max(255) }),
-  query: z.object({ platform: checkedByCore(z.string().optional().describe('Only this network of the upload.')) }),
+  query: z.object({ platform: z.string().optional().describe('Only this network of the upload.') }),
   responses: {
     200: {
       description: 'The post and its networks.',

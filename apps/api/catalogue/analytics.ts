@@ -1,8 +1,25 @@
 import { z } from 'zod';
-import { checkedByCore, operation } from './types';
+import { invalidInput } from '../../../core/domain/errors';
+import { NETWORKS } from '../../../adapters/platforms';
+import { operation, ruledBy } from './types';
 import { ok, Platform, ProfileUsername } from './common';
 
 /** Analytics: live account metrics per network, the metric catalogue, TikTok audience and suggestions. */
+
+/** The query parameters of GET /analytics the networks declare (their descriptors' `analytics.accountTarget` and `analytics.days`). */
+function networkAnalyticsParams(): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  const withDays = NETWORKS.flatMap((n) => (n.descriptor.analytics?.days ? [[n.descriptor.displayName, n.descriptor.analytics.days] as const] : []));
+  if (withDays.length) {
+    const read = withDays.map(([name, d]) => `${name} ${d.min}-${d.max}, default ${d.default}`).join('; ');
+    shape.days = z.string().optional().describe(`Read for these networks only: ${read}. Other networks answer the last 30 days.`);
+  }
+  for (const n of NETWORKS) {
+    const target = n.descriptor.analytics?.accountTarget;
+    if (target) shape[target.param] = z.string().optional().describe(`${n.descriptor.displayName}: ${target.description}`);
+  }
+  return shape;
+}
 
 const TimeSeries = z.array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC).'), value: z.number() }));
 const Demographics = z.object({
@@ -40,11 +57,10 @@ export const getProfileAnalytics = operation({
   auth: 'apiKey',
   params: z.object({ username: ProfileUsername }),
   query: z.object({
-    platforms: checkedByCore(z.string().describe('Comma list: instagram, tiktok, linkedin, facebook, x, youtube, threads, pinterest, reddit, bluesky, google_business.')),
-    page_id: z.string().optional().describe('Facebook page id (required for facebook unless a page is pinned to the profile).'),
-    days: checkedByCore(z.string().optional().describe('Facebook only: 1-365, default 30 (fetched in 90-day chunks). Other networks answer the last 30 days.')),
-    page_urn: checkedByCore(z.string().optional().describe('LinkedIn organization page, urn:li:organization:<id> or its numeric id; else the pinned page, else the first page the member administers. A personal profile without pages answers linkedin_page_required.')),
-    gbp_location_id: z.string().optional().describe('Google Business Profile location id (an extension); else the pinned location, else the only location of the connection.'),
+    // Which networks have analytics is the registry's: the core checks the list (invalid_platforms) and the fields of the networks it names.
+    platforms: z.string().optional().describe('Comma list (required; alias platform): instagram, tiktok, linkedin, facebook, x, youtube, threads, pinterest, reddit, bluesky, google_business.'),
+    platform: z.string().optional().describe('Alias of platforms.'),
+    ...networkAnalyticsParams(),
   }),
   responses: { 200: { description: 'An object keyed by platform.', schema: z.record(z.string(), PlatformAnalytics) } },
   errors: { 400: 'platforms missing or unknown; page_id missing for facebook; days out of range; page_urn not an organization URN or id.', 404: 'PROFILE_NOT_FOUND.' },
@@ -66,12 +82,27 @@ export const getPlatformMetrics = operation({
   },
 });
 
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
 const ProfileQuery = {
-  profile_username: checkedByCore(ProfileUsername.optional().describe('The profile (also `user` or `profile`).')),
-  user: checkedByCore(ProfileUsername.optional().describe('Alias of profile_username.')),
-  profile: checkedByCore(ProfileUsername.optional().describe('Alias of profile_username.')),
-  platform: Platform.optional().describe('tiktok (the default and, today, the only network with this).'),
+  profile_username: ruledBy((v, all) => {
+    const username = text(v) ?? text(all.user) ?? text(all.profile);
+    if (!username) throw invalidInput('profile_username is required.', { violations: [{ field: 'profile_username', message: 'required' }] });
+    return username;
+  }, ProfileUsername.describe('The profile (required; also `user` or `profile`).')),
+  user: z.string().optional().describe('Alias of profile_username.'),
+  profile: z.string().optional().describe('Alias of profile_username.'),
+  platform: ruledBy((v) => (typeof v === 'string' || v === undefined ? text(v)?.toLowerCase() ?? 'tiktok' : v), Platform.describe('tiktok (the default and, today, the only network with this).')),
 };
+
+/** A whole number from 1 to `max` (`fallback` when absent). */
+const wholeNumber = (name: string, max: number, fallback?: number) => ruledBy((v) => {
+  const raw = typeof v === 'string' || v === undefined ? text(v) : String(v);
+  if (raw === undefined) return fallback;
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > max) throw invalidInput(`${name} must be a whole number from 1 to ${max}.`, { violations: [{ field: name, message: 'out of range' }] });
+  return n;
+}, z.int().min(1).max(max).optional());
 
 export const getAudience = operation({
   id: 'getAudience', method: 'get', path: '/svc/audience', tags: ['analytics'],
@@ -80,7 +111,7 @@ export const getAudience = operation({
   auth: 'apiKey',
   query: z.object({
     ...ProfileQuery,
-    days: checkedByCore(z.string().optional().describe('Days up to today, 1-60 (default 30).')),
+    days: wholeNumber('days', 60, 30).describe('Days up to today, 1-60 (default 30).'),
     benchmark_category: z.string().optional().describe('One of benchmark_categories: adds `benchmark`.'),
   }),
   responses: {
@@ -109,10 +140,23 @@ export const getSuggestions = operation({
   auth: 'apiKey',
   query: z.object({
     ...ProfileQuery,
-    type: checkedByCore(z.string().optional().describe('hashtags (default) or keywords.')),
-    keyword: z.string().optional().describe('What to find suggestions for (also `query`).'),
+    type: ruledBy((v) => {
+      const type = typeof v === 'string' || v === undefined ? text(v) ?? 'hashtags' : v;
+      if (type !== 'hashtags' && type !== 'keywords') throw invalidInput('type must be hashtags or keywords.', { violations: [{ field: 'type', message: 'hashtags or keywords' }] });
+      return type;
+    }, z.enum(['hashtags', 'keywords']).describe('hashtags (default) or keywords.')),
+    keyword: ruledBy((v, all) => {
+      const keyword = text(v) ?? text(all.query);
+      if (!keyword) throw invalidInput('keyword is required: the word or topic to find suggestions for.', { violations: [{ field: 'keyword', message: 'required' }] });
+      return keyword;
+    }, z.string().describe('What to find suggestions for (required; also `query`).')),
     query: z.string().optional().describe('Alias of keyword.'),
-    limit: checkedByCore(z.string().optional().describe('1-50, default 10.')),
+    limit: ruledBy((v) => {
+      const raw = typeof v === 'string' || v === undefined ? text(v) : v;
+      const limit = raw === undefined ? undefined : Number(raw);
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 50)) throw invalidInput('limit must be a whole number from 1 to 50.', { violations: [{ field: 'limit', message: 'out of range' }] });
+      return limit;
+    }, z.int().min(1).max(50).optional().describe('1-50, default 10.')),
   }),
   responses: {
     200: {

@@ -2,20 +2,38 @@ import { z } from 'zod';
 import { NETWORKS } from '../../../adapters/platforms';
 import { commentNetworks } from '../../../core/domain/comments';
 import { COMMENT_ACTIONS } from '../../../core/ports/platform/comments';
-import { checkedByCore, operation } from './types';
-import { ok, OkMessage, Platform, ProfileUsername } from './common';
+import { PLATFORMS } from '../../../core/domain/platforms';
+import { formBoolean, refuseUnavailablePlatforms, single } from '../input';
+import { operation, ruledBy } from './types';
+import { ok, OkMessage, Platform } from './common';
 
 /**
- * Comments under the connected accounts' own posts (spec "Comments"). Every field is checked by
- * the route and the use case (core/usecases/comments.ts), so reddit answers 503 before anything
- * else and each network's rules give their own messages.
+ * Comments under the connected accounts' own posts (spec "Comments"). The edge checks each field
+ * (reddit answers 503 before anything else); each network's rules (which target it takes, its
+ * limits) are the use case's (core/usecases/comments.ts), with their own messages.
  */
-const core = checkedByCore;
 /** The networks whose descriptors declare comment rules. */
 const COMMENT_PLATFORMS = commentNetworks(NETWORKS.map((n) => n.descriptor)).platforms.join(', ');
+
+/** Form values arrive repeated or empty: the last one, '' and null as none. */
+const lastOf = (v: unknown) => {
+  const one = single(v);
+  return one === '' || one === null ? undefined : one;
+};
+const text = (what: string) => z.string({ error: `${what} must be text` }).trim().min(1, `${what} must not be empty`);
+const optionalUrl = (what: string) => ruledBy(lastOf, text(what).pipe(z.url({ error: `${what} must be a URL` })).optional());
+const requiredText = (what: string) => ruledBy(single, text(what));
+const optionalText = (what: string) => ruledBy(lastOf, text(what).optional());
+const PlatformEnum = z.enum(PLATFORMS, { error: `platform must be one of ${PLATFORMS.join(', ')}` }).describe(Platform.description ?? '');
+const platform = (fallback?: 'instagram') => ruledBy((v) => {
+  refuseUnavailablePlatforms(v);
+  const one = single(v);
+  return typeof one === 'string' ? one.toLowerCase() : one ?? fallback;
+}, fallback ? PlatformEnum.default(fallback) : PlatformEnum);
+
 const target = {
-  platform: core(Platform.describe(`The network: ${COMMENT_PLATFORMS}. reddit answers 503 reddit_unavailable; other networks 400 platform_not_supported.`)),
-  user: core(ProfileUsername.describe('The profile whose connected account acts.')),
+  platform: platform().describe(`The network: ${COMMENT_PLATFORMS}. reddit answers 503 reddit_unavailable; other networks 400 platform_not_supported.`),
+  user: requiredText('user').describe('The profile whose connected account acts.'),
 };
 const ERRORS = {
   400: 'Missing or invalid fields, more than one target, a post id or link that names no post (invalid_post_url), platform_not_supported (the message names the networks that can), tiktok_reconnect_required.',
@@ -40,12 +58,14 @@ export const listComments = operation({
   auth: 'apiKey',
   query: z.object({
     ...target,
-    platform: core(Platform.optional().describe(`The network (default instagram): ${COMMENT_PLATFORMS}.`)),
-    post_id: core(z.string().optional().describe('The post id (bluesky: at:// URI; linkedin: post URN). One of post_id or post_url.')),
-    post_url: core(z.string().optional().describe('A link to the post.')),
-    limit: core(z.coerce.number().int().min(1).max(100).optional().describe('Comments per page.')),
-    after: core(z.string().optional().describe('pagination.next_cursor of the previous page.')),
-    comment_id: core(z.string().optional().describe('tiktok: list the replies under this comment (post_id still required).')),
+    platform: platform('instagram').describe(`The network (default instagram): ${COMMENT_PLATFORMS}.`),
+    post_id: optionalText('post_id').describe('The post id (bluesky: at:// URI; linkedin: post URN). One of post_id or post_url.'),
+    post_url: optionalText('post_url').describe('A link to the post.'),
+    comment_id: optionalText('comment_id').describe('tiktok: list the replies under this comment (post_id still required).'),
+    after: optionalText('after').describe('pagination.next_cursor of the previous page.'),
+    limit: ruledBy((v) => (lastOf(v) === undefined ? undefined : Number(lastOf(v))),
+      z.number({ error: 'limit must be a whole number' }).int('limit must be a whole number').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').optional()
+        .describe('Comments per page, 1-100.')),
   }),
   responses: {
     200: {
@@ -67,10 +87,10 @@ export const createComment = operation({
   auth: 'apiKey',
   body: z.object({
     ...target,
-    message: core(z.string().describe('The text.')),
-    comment_id: core(z.string().optional()), post_id: core(z.string().optional()), post_url: core(z.string().optional()),
-    attachment_url: core(z.string().optional().describe('facebook: an image URL.')),
-    attachment_share_url: core(z.string().optional().describe('facebook: a GIF share URL.')),
+    message: requiredText('message').describe('The text.'),
+    comment_id: optionalText('comment_id'), post_id: optionalText('post_id'), post_url: optionalText('post_url'),
+    attachment_url: optionalUrl('attachment_url').describe('facebook: an image URL.'),
+    attachment_share_url: optionalUrl('attachment_share_url').describe('facebook: a GIF share URL.'),
   }),
   responses: { 200: { description: 'Created.', schema: ok({ id: z.string().optional(), message: z.string().optional(), platform: z.string().optional(), result: z.object({ comment_id: z.string() }).optional() }) } },
   errors: ERRORS,
@@ -78,8 +98,8 @@ export const createComment = operation({
 
 const deleteBody = z.object({
   ...target,
-  comment_id: core(z.string().describe('The comment.')),
-  post_id: core(z.string().optional().describe('linkedin: the post URN (required).')),
+  comment_id: optionalText('comment_id').describe('The comment (required).'),
+  post_id: optionalText('post_id').describe('linkedin: the post URN (required).'),
 });
 const deleteDescription = 'Deletes a comment: instagram, facebook, youtube, linkedin (post_id required), tiktok (its own comments only), x and bluesky (their own replies). threads answers 400 platform_not_supported.';
 
@@ -103,11 +123,12 @@ export const commentAction = operation({
   auth: 'apiKey',
   body: z.object({
     ...target,
-    action: core(z.enum(COMMENT_ACTIONS)),
-    comment_id: core(z.string().optional()),
-    post_id: core(z.string().optional()),
-    message: core(z.string().optional().describe('facebook edit: the new text.')),
-    ban_author: core(z.boolean().optional().describe('youtube hide: also ban the author.')),
+    action: ruledBy((v) => (typeof single(v) === 'string' ? String(single(v)).toLowerCase() : single(v)),
+      z.enum(COMMENT_ACTIONS, { error: `action must be one of ${COMMENT_ACTIONS.join(', ')}` })),
+    comment_id: optionalText('comment_id'),
+    post_id: optionalText('post_id'),
+    message: optionalText('message').describe('facebook edit: the new text.'),
+    ban_author: formBoolean.describe('youtube hide: also ban the author.'),
   }),
   responses: { 200: { description: 'Done; the action is echoed.', schema: ok({ platform: z.string(), action: z.string(), comment_id: z.string().nullable() }) } },
   errors: ERRORS,
@@ -116,9 +137,9 @@ export const commentAction = operation({
 
 const replyBody = z.object({
   ...target,
-  platform: core(Platform.optional().describe('instagram (default).')),
-  comment_id: core(z.string().describe('The comment to answer.')),
-  message: core(z.string().describe('The text (at most 1000 characters).')),
+  platform: platform('instagram').describe('instagram (default).'),
+  comment_id: requiredText('comment_id').describe('The comment to answer.'),
+  message: ruledBy(single, text('message').max(1000, 'message is at most 1000 characters')).describe('The text (at most 1000 characters).'),
 });
 
 export const privateCommentReply = operation({
@@ -126,7 +147,12 @@ export const privateCommentReply = operation({
   summary: 'Reply to a comment in private (Instagram)',
   description: 'Sends one direct message to the author of a comment on the account\'s Instagram post, within 24 hours of the comment (400 outside_reply_window), with up to 3 link buttons.',
   auth: 'apiKey',
-  body: replyBody.extend({ buttons: core(z.array(z.object({ title: z.string(), url: z.string() })).optional().describe('1 to 3 link buttons.')) }),
+  body: replyBody.extend({
+    buttons: z.array(z.object({
+      title: text('buttons[].title').max(20, 'buttons[].title is at most 20 characters'),
+      url: z.url({ error: 'buttons[].url must be a URL' }),
+    })).min(1, 'buttons needs at least one button').max(3, 'buttons takes at most 3 buttons').optional().describe('1 to 3 link buttons.'),
+  }),
   responses: { 200: { description: 'Sent.', schema: ok({ platform: z.string(), comment_id: z.string(), message_id: z.string(), recipient_id: z.string().nullable() }) } },
   errors: ERRORS,
   mcp: { readOnly: false },

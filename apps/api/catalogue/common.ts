@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { allErrorCodes } from '../../../core/domain/error-codes';
-import { PLATFORMS } from '../../../core/domain/platforms';
+import { invalidInput } from '../../../core/domain/errors';
+import { isPlatform, PLATFORMS, type Platform as PlatformId } from '../../../core/domain/platforms';
+import { refuseUnavailablePlatforms } from '../input';
+import { ruledBy } from './types';
 
 /** Building blocks shared by the operation files. */
 
@@ -41,3 +44,35 @@ export const Profile = z.object({
   social_accounts: z.record(z.string(), z.union([SocialAccount, z.literal('')])).describe('Connected accounts by platform.'),
   ui_labels: z.record(z.string(), z.string()).optional(),
 });
+
+/**
+ * A `{platform}` path parameter: reddit answers 503 first, a name that is no network 400
+ * `platform_not_supported`; `also` adds the operation's own rule for a known network.
+ */
+export const PlatformParam = (also?: (platform: PlatformId) => void) => ruledBy((value) => {
+  refuseUnavailablePlatforms(value);
+  if (typeof value !== 'string' || !isPlatform(value)) throw invalidInput(`Unknown platform "${String(value)}".`, undefined, 'platform_not_supported');
+  also?.(value);
+  return value;
+}, Platform);
+
+const isHttpUrl = (value: string) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/** An http(s) URL (or '' with `orEmpty`: none), refused as `<name> must be an http(s) URL.` */
+export const httpUrl = (name: string, opts: { orEmpty?: boolean } = {}) => z.string({ error: `${name} must be an http(s) URL.` })
+  .refine((v) => (opts.orEmpty && v === '') || isHttpUrl(v), { error: `${name} must be an http(s) URL.` });
+
+/**
+ * A number of a list's query (page, limit, count) that falls back instead of refusing: text that is
+ * no number gives `fallback`, out-of-range values are clamped; a value that is not text is refused.
+ */
+export const clampedNumber = (fallback: number, min: number, max = Infinity) => ruledBy(
+  (v) => (v === undefined || typeof v === 'string' || typeof v === 'number' ? Math.min(max, Math.max(min, Number(v ?? fallback) || fallback)) : v),
+  z.number(),
+);

@@ -1,11 +1,16 @@
 import { z } from 'zod';
-import { checkedByCore, operation } from './types';
-import { ok, OkMessage, Platform, ProfileUsername, SocialAccount } from './common';
+import { invalidInput } from '../../../core/domain/errors';
+import {
+  connectLanguage, CONNECT_LANGUAGES, optionalBoolean, optionalText, optionalUrl, parseUiLabels, parseWeekStartDay, platformList, WEEK_DAYS,
+} from '../../../core/domain/connect-link';
+import { assertProfileUsername, PROFILE_USERNAME_PATTERN } from '../../../core/domain/profile';
+import { operation, refusedAs, ruledBy } from './types';
+import { httpUrl, ok, OkMessage, Platform, PlatformParam, ProfileUsername, SocialAccount } from './common';
 import { networkCredentialFields } from './settings';
 
 /** Connecting networks to profiles: OAuth, connect links (hosted page), disconnecting. */
 
-const PlatformParams = z.object({ platform: checkedByCore(Platform) });
+const PlatformParams = z.object({ platform: PlatformParam() });
 
 export const startOAuth = operation({
   id: 'startOAuth', method: 'post', path: '/svc/oauth/{platform}/start', tags: ['connections'],
@@ -14,8 +19,9 @@ export const startOAuth = operation({
   auth: 'apiKey',
   params: PlatformParams,
   body: z.looseObject({
-    profile_username: checkedByCore(ProfileUsername.describe('The profile to connect the account to (also `username`).')),
-    redirect_url: checkedByCore(z.url().optional().describe('Where the browser goes after the callback.')),
+    profile_username: ruledBy((value, fields) => value ?? fields.username,
+      z.string({ error: 'profile_username is required: the profile to connect the account to' }).min(1).describe('The profile to connect the account to (also `username`).')),
+    redirect_url: refusedAs('invalid_request', httpUrl('redirect_url', { orEmpty: true }).optional().describe('Where the browser goes after the callback.')),
   }),
   responses: { 200: { description: 'The authorize URL and its one-time state.', schema: ok({ platform: z.string(), authorize_url: z.url(), state: z.string(), expires_at: z.string() }) } },
   errors: { 400: 'Unknown or non-OAuth network, or profile_username missing.', 404: 'PROFILE_NOT_FOUND.', 503: 'reddit_unavailable.' },
@@ -28,7 +34,7 @@ export const completeOAuth = operation({
   auth: 'none',
   params: PlatformParams,
   query: z.object({
-    state: checkedByCore(z.string().optional().describe('The one-time state of startOAuth.')),
+    state: z.string().optional().describe('The one-time state of startOAuth.'),
     code: z.string().optional().describe('The authorization code.'),
     error: z.string().optional().describe('The network\'s error (the user cancelled, …).'),
     error_description: z.string().optional(),
@@ -46,20 +52,28 @@ export const disconnectAccount = operation({
   summary: 'Disconnect an account',
   description: 'Disconnects a profile\'s account on one network: its credentials are deleted and `social_account_disconnected` is sent to webhooks. Errors: 404 `PROFILE_NOT_FOUND` / `ACCOUNT_NOT_CONNECTED`, 400 `platform_not_supported`.',
   auth: 'apiKey',
-  params: z.object({ username: ProfileUsername, platform: checkedByCore(Platform) }),
+  params: z.object({ username: ProfileUsername, platform: PlatformParam() }),
   responses: { 200: { description: 'Disconnected.', schema: ok({ message: z.string(), profile_username: z.string(), platform: z.string(), status: z.literal('disconnected') }) } },
   errors: { 400: 'platform_not_supported.', 404: 'PROFILE_NOT_FOUND or ACCOUNT_NOT_CONNECTED.', 503: 'reddit_unavailable.' },
   mcp: { destructive: true },
 });
 
 const credentials = networkCredentialFields();
+const CREDENTIALS_PROFILE = 'profile_username is required: the profile to connect this account to.';
 export const connectWithCredentials = operation({
   id: 'connectWithCredentials', method: 'post', path: '/svc/users/{platform}/credentials', tags: ['connections'],
   summary: 'Connect an account with credentials',
   description: `Connects a network that takes credentials instead of OAuth (${credentials.networks.join(', ')}) to a profile, e.g. discord \`webhook_url\`, telegram \`bot_token\` + \`chat_id\`. The credentials are checked against the network, then stored encrypted. Errors: 400 \`platform_not_supported\` or a missing/refused field (named), 404 \`PROFILE_NOT_FOUND\`, 503 \`reddit_unavailable\`.`,
   auth: 'apiKey',
-  params: PlatformParams,
-  body: z.looseObject({ profile_username: checkedByCore(ProfileUsername.describe('The profile to connect the account to.')), ...credentials.shape }),
+  params: z.object({
+    platform: PlatformParam((platform) => {
+      if (!credentials.networks.includes(platform)) throw invalidInput(`${platform} is not connected with credentials.`, undefined, 'platform_not_supported');
+    }),
+  }),
+  body: z.looseObject({
+    profile_username: refusedAs('invalid_request', z.string({ error: CREDENTIALS_PROFILE }).min(1, { error: CREDENTIALS_PROFILE }).describe('The profile to connect the account to.')),
+    ...credentials.shape,
+  }),
   responses: { 200: { description: 'Connected.', schema: OkMessage } },
   errors: { 400: 'Unknown platform (`platform_not_supported`), missing or refused credentials.', 404: 'PROFILE_NOT_FOUND.', 503: 'reddit_unavailable.' },
 });
@@ -70,17 +84,18 @@ export const generateConnectLink = operation({
   description: 'A single-use URL (valid 48 hours) of the hosted connect page where the end user of a profile connects their accounts. Send it to the end user. Replace `/connect` by `/connect/calendar` to open the calendar. Errors: 400 invalid username or ui_labels, 403 `PROFILE_BLOCKED`, 404 `PROFILE_NOT_FOUND`.',
   auth: 'apiKey',
   body: z.looseObject({
-    username: checkedByCore(ProfileUsername),
-    redirect_url: checkedByCore(z.url().optional().describe('Where the user goes after linking.')),
-    logo_image: checkedByCore(z.url().optional()),
-    redirect_button_text: checkedByCore(z.string().optional()),
-    connect_title: checkedByCore(z.string().optional()),
-    connect_description: checkedByCore(z.string().optional()),
-    platforms: checkedByCore(z.array(Platform).optional().describe('Networks offered (default: all connectable).')),
-    show_calendar: checkedByCore(z.boolean().optional()),
-    readonly_calendar: checkedByCore(z.boolean().optional()),
-    language: checkedByCore(z.enum(['en', 'es', 'de', 'fr', 'pt', 'pl', 'tr']).optional()),
-    ui_labels: checkedByCore(z.record(z.string(), z.string().max(300)).nullable().optional().describe('Connect-page text by key (at most 100; keys ^[a-zA-Z0-9_.]+$); null or {} clears.')),
+    // In the order the core checks them (core/domain/connect-link.ts); platforms the page cannot connect are the core's (its registry).
+    username: ruledBy((v) => { assertProfileUsername(v); return v; }, z.string().regex(PROFILE_USERNAME_PATTERN).describe('The profile.')),
+    ui_labels: ruledBy(parseUiLabels, z.record(z.string(), z.string()).nullable().optional().describe('Connect-page text by key (at most 100; keys ^[a-zA-Z0-9_.]+$; at most 300 characters each); null or {} clears.')),
+    platforms: ruledBy(platformList, z.union([z.array(Platform), z.string().describe('A comma list.')]).optional().describe('Networks offered (default: all connectable).')),
+    language: ruledBy(connectLanguage, z.enum(CONNECT_LANGUAGES).optional()),
+    show_calendar: ruledBy((_, all) => optionalBoolean(all, 'show_calendar', true), z.boolean().optional().describe('Default true.')),
+    readonly_calendar: ruledBy((_, all) => optionalBoolean(all, 'readonly_calendar', false), z.boolean().optional().describe('Default false.')),
+    redirect_url: ruledBy((_, all) => optionalUrl(all, 'redirect_url'), z.url().optional().describe('Where the user goes after linking.')),
+    logo_image: ruledBy((_, all) => optionalUrl(all, 'logo_image'), z.url().optional()),
+    redirect_button_text: ruledBy((_, all) => optionalText(all, 'redirect_button_text', 100), z.string().optional().describe('At most 100 characters.')),
+    connect_title: ruledBy((_, all) => optionalText(all, 'connect_title', 200), z.string().optional().describe('At most 200 characters.')),
+    connect_description: ruledBy((_, all) => optionalText(all, 'connect_description', 1000), z.string().optional().describe('At most 1000 characters.')),
   }),
   responses: { 200: { description: 'The link.', schema: ok({ access_url: z.url(), duration: z.string().describe('48h') }) } },
   errors: { 400: 'Invalid username or ui_labels.', 403: 'PROFILE_BLOCKED.', 404: 'PROFILE_NOT_FOUND.' },
@@ -118,7 +133,12 @@ export const setPreferences = operation({
   summary: 'Save connect-page preferences',
   description: 'Sets the operator\'s preferences for the hosted pages. Errors: 400 naming the field.',
   auth: 'apiKey',
-  body: z.looseObject({ week_start_day: checkedByCore(z.string().describe('monday … sunday.')) }),
+  body: z.looseObject({
+    week_start_day: ruledBy((v) => {
+      if (v === undefined) throw invalidInput('week_start_day is required: a day name (sunday … saturday) or 0-6 with 0 = sunday.', { field: 'week_start_day' });
+      return parseWeekStartDay(v);
+    }, z.union([z.string(), z.int().min(0).max(6)]).describe(`A day name (${WEEK_DAYS.join(', ')}, or its first three letters) or 0-6 with 0 = sunday.`)),
+  }),
   responses: { 200: { description: 'Saved preferences.', schema: Preferences } },
   errors: { 400: 'An invalid value.' },
 });

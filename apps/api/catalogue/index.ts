@@ -35,7 +35,7 @@ export const OPERATIONS: readonly Operation[] = [
 ];
 
 export type { Operation } from './types';
-export { operation, checkedByCore } from './types';
+export { operation, refusedAs, refusal, ruledBy } from './types';
 export { mount, koaPath, documentPath } from './mount';
 export { openApiDocument, operationInputSchema, jsonSchemaOf } from './openapi';
 export { operationRequest, type OperationRequest } from './requests';

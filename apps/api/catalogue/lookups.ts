@@ -1,23 +1,40 @@
 import { z } from 'zod';
-import { checkedByCore, operation } from './types';
+import { invalidInput } from '../../../core/domain/errors';
+import { operation, ruledBy } from './types';
 import { ok, ProfileUsername } from './common';
 
 /** Lookups: ids a publish request takes (pages, boards, locations, music) and account records, read from the connected accounts. */
 
+/** `profile` (also `profile_username`): optional for lists (every profile's), required for records. */
+const profileRule = (required: boolean) => (value: unknown, all: Record<string, unknown>) => {
+  const raw = value ?? all.profile_username;
+  if (raw === undefined && required) throw invalidInput('profile is required: the profile username whose connected account is asked.');
+  if (raw !== undefined && (typeof raw !== 'string' || raw === '')) throw invalidInput('profile must be a profile username.');
+  return raw;
+};
 const optionalProfile = {
-  profile: checkedByCore(ProfileUsername.optional().describe('The profile; every profile with the network connected when omitted.')),
-  profile_username: checkedByCore(ProfileUsername.optional().describe('Alias of profile.')),
+  profile: ruledBy(profileRule(false), ProfileUsername.optional().describe('The profile; every profile with the network connected when omitted.')),
+  profile_username: z.string().optional().describe('Alias of profile.'),
 };
 const requiredProfile = {
-  profile: checkedByCore(ProfileUsername.describe('The profile whose connected account is asked (required).')),
-  profile_username: checkedByCore(ProfileUsername.optional().describe('Alias of profile.')),
+  profile: ruledBy(profileRule(true), ProfileUsername.describe('The profile whose connected account is asked (required).')),
+  profile_username: z.string().optional().describe('Alias of profile.'),
 };
 const search = {
-  query: checkedByCore(z.string().max(100).describe('The text to search for (aliases q, keyword).')),
-  q: checkedByCore(z.string().max(100).optional().describe('Alias of query.')),
-  keyword: checkedByCore(z.string().max(100).optional().describe('Alias of query.')),
+  query: ruledBy((value, all) => {
+    const raw = value ?? all.q ?? all.keyword;
+    if (typeof raw !== 'string' || !raw.trim()) throw invalidInput('query is required: the text to search for.');
+    if (raw.length > 100) throw invalidInput('query is limited to 100 characters.');
+    return raw.trim();
+  }, z.string().max(100).describe('The text to search for (aliases q, keyword).')),
+  q: z.string().optional().describe('Alias of query.'),
+  keyword: z.string().optional().describe('Alias of query.'),
 };
-const limit = (max: number) => checkedByCore(z.coerce.number().int().min(1).optional().describe(`How many to return (at most ${max}).`));
+const limit = (max: number) => ruledBy((raw) => {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 1) throw invalidInput(`limit must be a whole number from 1 to ${max}.`);
+  return Math.min(Number(raw), max);
+}, z.int().min(1).max(max).optional().describe(`How many to return (at most ${max}).`));
 const listErrors = { 400: 'profile is not a username; not_connected (the network is not connected to the profile); platform_not_supported.', 404: 'PROFILE_NOT_FOUND.', 409: 'reauth_required: reconnect the account.', 502: 'The network refused or failed.' };
 const tiktokErrors = { ...listErrors, 400: `${listErrors[400]} profile or query missing; tiktok_reconnect_required (the connection predates the grants the helper needs: reconnect TikTok).` };
 
@@ -85,7 +102,7 @@ export const listTikTokTrendingMusic = operation({
   summary: 'TikTok trending music',
   description: 'Trending sounds for the profile\'s TikTok account: `music_id` is what `tiktok_music_id` takes (needs the `music` capability to be used in a post).',
   auth: 'apiKey',
-  query: z.object({ ...requiredProfile, limit: limit(50) }),
+  query: z.object({ limit: limit(50), ...requiredProfile }),
   responses: { 200: { description: 'Music.', schema: ok({ music: z.array(Music) }) } },
   errors: tiktokErrors,
 });
@@ -95,7 +112,7 @@ export const searchTikTokMusic = operation({
   summary: 'Search TikTok music',
   description: 'Sounds whose title or author matches `query`, for the profile\'s TikTok account.',
   auth: 'apiKey',
-  query: z.object({ ...requiredProfile, ...search, limit: limit(50) }),
+  query: z.object({ ...search, limit: limit(50), ...requiredProfile }),
   responses: { 200: { description: 'Music.', schema: ok({ query: z.string(), music: z.array(Music) }) } },
   errors: tiktokErrors,
 });
@@ -105,7 +122,7 @@ export const searchTikTokLocations = operation({
   summary: 'Search TikTok locations',
   description: 'At most 20 places matching `query`: `location_id` and `location_name` are what `tiktok_location_id` and `tiktok_location_name` take.',
   auth: 'apiKey',
-  query: z.object({ ...requiredProfile, ...search, limit: limit(20) }),
+  query: z.object({ ...search, limit: limit(20), ...requiredProfile }),
   responses: {
     200: { description: 'Locations.', schema: ok({ query: z.string(), locations: z.array(z.object({ location_id: z.string(), location_name: z.string(), address: z.string().nullable(), profile: z.string() })).max(20) }) },
   },

@@ -1,8 +1,39 @@
 import { z } from 'zod';
-import { MEDIA_PRESETS } from '../../../core/domain/ffmpeg-command';
+import { invalidInput } from '../../../core/domain/errors';
+import { isMediaPreset, MEDIA_PRESETS, type MediaPreset } from '../../../core/domain/ffmpeg-command';
 import { OUTPUT_TYPES } from '../../../core/domain/media-job';
-import { checkedByCore, operation } from './types';
-import { ok } from './common';
+import { CONSUMPTION_HISTORY_LIMIT } from '../../../core/usecases/media-jobs';
+import { single } from '../input';
+import { operation, ruledBy } from './types';
+import { clampedNumber, ok } from './common';
+
+/** A text field of a media job: absent, null or '' is none. */
+export const text = (fields: Record<string, unknown>, name: string): string | undefined => {
+  const v = single(fields[name]);
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw invalidInput(`${name} must be text.`, { violations: [{ field: name, message: 'must be text' }] });
+  return v;
+};
+
+const URLS = 'files must be an array of URLs (input_url one URL).';
+
+/** `publish` in JSON, or as JSON text in a form field. */
+export function publishOf(fields: Record<string, unknown>): Record<string, unknown> | undefined {
+  let value = fields.publish;
+  if (value === undefined || value === null || value === '' || value === false || value === 'false') return undefined;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw invalidInput('publish must be an object of upload fields ({"user": …, "platform[]": […], "title": …}), as JSON text in a form.', { violations: [{ field: 'publish', message: 'not JSON' }] });
+    }
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalidInput('publish must be an object of upload fields: user, platform[], title and the networks\' fields.', { violations: [{ field: 'publish', message: 'not an object' }] });
+  const publish = value as Record<string, unknown>;
+  if (!publish.user && !publish.profile_username) throw invalidInput('publish.user is required: the profile to post as.', { violations: [{ field: 'publish.user', message: 'required' }] });
+  if (!publish['platform[]'] && !publish.platform && !publish.platforms) throw invalidInput('publish["platform[]"] is required: the networks to post to.', { violations: [{ field: 'publish.platform[]', message: 'required' }] });
+  return publish;
+}
 
 /** Media-processing (ffmpeg) jobs, metered by monthly minutes. */
 
@@ -41,14 +72,28 @@ export const submitMediaJob = operation({
   auth: 'apiKey',
   bodyTypes: ['multipart', 'json'],
   body: z.looseObject({
-    full_command: checkedByCore(z.string().optional().describe('ffmpeg … {input} … {output}.')),
-    preset: checkedByCore(z.enum(Object.keys(MEDIA_PRESETS) as [string, ...string[]]).optional()),
-    ffmpeg_args: checkedByCore(z.string().optional().describe('Extra arguments for a preset (single input).')),
-    output_extension: checkedByCore(z.string().optional().describe(`${EXTENSIONS}; or output_filename such as clip.mp4.`)),
-    output_filename: checkedByCore(z.string().optional()),
-    input_url: checkedByCore(z.url().optional().describe('JSON: one input by URL.')),
-    files: checkedByCore(z.array(z.url()).optional().describe('JSON: inputs by URL, in order.')),
-    publish: checkedByCore(z.union([z.record(z.string(), z.any()), z.string()]).optional().describe('Upload fields (user, platform[], title, …) to publish the output with; JSON text in a form.')),
+    // Inputs (file parts, input_url, files) and how the fields combine are the route's; the command's safety is the core's.
+    full_command: ruledBy((_, all) => text(all, 'full_command'), z.string().optional().describe('ffmpeg … {input} … {output}.')),
+    preset: ruledBy((_, all) => {
+      const preset = text(all, 'preset');
+      if (preset !== undefined && !isMediaPreset(preset)) {
+        throw invalidInput(`preset "${preset}" is unknown; use one of ${Object.keys(MEDIA_PRESETS).join(', ')}.`, { violations: [{ field: 'preset', message: 'unknown' }] });
+      }
+      return preset;
+    }, z.enum(Object.keys(MEDIA_PRESETS) as [MediaPreset, ...MediaPreset[]]).optional()),
+    ffmpeg_args: ruledBy((_, all) => text(all, 'ffmpeg_args'), z.string().optional().describe('Extra arguments for a preset (single input).')),
+    output_extension: ruledBy((_, all) => text(all, 'output_extension'), z.string().optional().describe(`${EXTENSIONS}; or output_filename such as clip.mp4.`)),
+    output_filename: ruledBy((_, all) => text(all, 'output_filename'), z.string().optional()),
+    input_url: ruledBy((v) => {
+      if (v !== undefined && (typeof v !== 'string' || !v)) throw invalidInput(URLS, { violations: [{ field: 'files', message: 'URLs' }] });
+      return v;
+    }, z.string().optional().describe('JSON: one input by URL.')),
+    files: ruledBy((v) => {
+      const urls = v === undefined ? [] : Array.isArray(v) ? v : [v];
+      if (urls.some((u) => typeof u !== 'string' || !u)) throw invalidInput(URLS, { violations: [{ field: 'files', message: 'URLs' }] });
+      return v === undefined ? undefined : urls;
+    }, z.array(z.string()).optional().describe('JSON: inputs by URL, in order.')),
+    publish: ruledBy((_, all) => publishOf(all), z.record(z.string(), z.any()).optional().describe('Upload fields (user, platform[], title, …) to publish the output with; JSON text in a form.')),
   }),
   files: {
     file: { description: 'The input ({input}; also file0).', required: false },
@@ -65,8 +110,8 @@ export const listMediaJobs = operation({
   description: 'The account\'s media jobs, newest first (created_at, then job_id), with status and progress; use getMediaJob for one job. Page by `page` or, to walk every job, by `cursor` = the previous page\'s `next_cursor` (null on the last page): both cost the same on any page, and a cursor walk returns every job once even while new ones are submitted. Errors: 400 `invalid_cursor`.',
   auth: 'apiKey',
   query: z.object({
-    page: checkedByCore(z.coerce.number().int().min(1).optional().describe('From 1; invalid values fall back to 1. Ignored with cursor.')),
-    limit: checkedByCore(z.coerce.number().int().min(1).max(100).optional().describe('1-100 (clamped), default 20.')),
+    page: clampedNumber(1, 1).describe('From 1; invalid values fall back to 1. Ignored with cursor.'),
+    limit: clampedNumber(20, 1, 100).describe('1-100 (clamped), default 20.'),
     cursor: z.string().optional().describe('Cursor form: the next_cursor of the previous page (page is then ignored).'),
   }),
   responses: {
@@ -88,7 +133,7 @@ export const getMediaConsumption = operation({
   description: 'Media-processing minutes used and left this month (the quota resets on the 1st, 00:00 UTC) and the month\'s jobs in `history`, newest first: the newest `limit` (default 100) of them; `consumption.total_requests` counts them all. The older ones by `cursor` = the previous answer\'s `next_cursor` (null when `history` holds the rest of the month); a cursor is valid within the month it was issued in. Errors: 400 `invalid_cursor`.',
   auth: 'apiKey',
   query: z.object({
-    limit: checkedByCore(z.coerce.number().int().min(1).max(1000).optional().describe('History entries per answer, 1-1000 (clamped), default 100.')),
+    limit: ruledBy((v) => (v === undefined || typeof v === 'string' ? Number(v ?? CONSUMPTION_HISTORY_LIMIT) || CONSUMPTION_HISTORY_LIMIT : v), z.number().describe('History entries per answer, 1-1000 (clamped), default 100.')),
     cursor: z.string().optional().describe('The next_cursor of the previous answer: the month\'s next, older history entries.'),
   }),
   responses: {

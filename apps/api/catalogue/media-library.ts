@@ -1,6 +1,20 @@
 import { z } from 'zod';
-import { checkedByCore, operation } from './types';
-import { ok, ProfileUsername } from './common';
+import { invalidInput } from '../../../core/domain/errors';
+import { refuseUnavailablePlatforms, single } from '../input';
+import { operation, ruledBy } from './types';
+
+const NETWORKS_WITH_MEDIA = ['instagram', 'facebook', 'threads', 'bluesky', 'x', 'pinterest', 'tiktok', 'youtube', 'linkedin'];
+
+/** The media list answers 400 with `{success:false, error}` (and our message and error_code beside it). */
+export const refuse = (message: string) => invalidInput(message, { error: message });
+
+function text(value: unknown, name: string): string | undefined {
+  const v = single(value);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v.trim() === '') throw refuse(`${name} must be a non-empty text.`);
+  return v.trim();
+}
+import { ok } from './common';
 
 const MediaType = z.enum(['IMAGE', 'VIDEO', 'CAROUSEL_ALBUM', 'TEXT']);
 
@@ -12,13 +26,26 @@ export const listMedia = operation({
     + '`media_url` is a temporary URL, null on tiktok and youtube (use permalink). Instagram carousels carry `children`. Every error body carries `error`. reddit answers 503.',
   auth: 'apiKey',
   query: z.object({
-    platform: checkedByCore(z.enum(['instagram', 'facebook', 'threads', 'bluesky', 'x', 'pinterest', 'tiktok', 'youtube', 'linkedin']).describe('The network (required).')),
-    user: checkedByCore(ProfileUsername.describe('The profile (required; alias profile_username).')),
-    profile_username: checkedByCore(ProfileUsername.optional().describe('Alias of user.')),
-    limit: checkedByCore(z.coerce.number().int().optional().describe('Items per page: default 25, clamped to 1-100, then to the network\'s cap.')),
-    cursor: checkedByCore(z.string().optional().describe('pagination.next_cursor of the previous page.')),
-    page_urn: checkedByCore(z.string().optional().describe('linkedin only: numeric organization id or urn:li:organization:<id>.')),
-    facebook_page_id: checkedByCore(z.string().optional().describe('facebook only: which connected Page (default: the pinned, else the first).')),
+    platform: ruledBy((v) => {
+      refuseUnavailablePlatforms(v);
+      const platform = text(v, 'platform');
+      if (!platform) throw refuse(`platform is required (${NETWORKS_WITH_MEDIA.slice(0, -1).join(', ')} or ${NETWORKS_WITH_MEDIA.at(-1)}).`);
+      return platform;
+    }, z.string().describe(`The network (required): ${NETWORKS_WITH_MEDIA.join(', ')}.`)),
+    user: ruledBy((v, all) => {
+      const user = text(v ?? all.profile_username, 'user');
+      if (!user) throw refuse('user is required: the profile username whose account is listed.');
+      return user;
+    }, z.string().describe('The profile (required; alias profile_username).')),
+    profile_username: z.string().optional().describe('Alias of user.'),
+    limit: ruledBy((v) => {
+      const raw = text(v, 'limit');
+      if (raw !== undefined && !/^-?\d+$/.test(raw)) throw refuse(`limit must be a whole number (1-100); got "${raw}".`);
+      return raw === undefined ? undefined : Number(raw);
+    }, z.int().optional().describe('Items per page: default 25, clamped to 1-100, then to the network\'s cap.')),
+    cursor: ruledBy((v) => text(v, 'cursor'), z.string().optional().describe('pagination.next_cursor of the previous page.')),
+    page_urn: ruledBy((v) => text(v, 'page_urn'), z.string().optional().describe('linkedin only: numeric organization id or urn:li:organization:<id>.')),
+    facebook_page_id: ruledBy((v) => text(v, 'facebook_page_id'), z.string().optional().describe('facebook only: which connected Page (default: the pinned, else the first).')),
   }),
   responses: {
     200: {

@@ -2,10 +2,13 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Next } from 'koa';
 import { z } from 'zod';
-import { invalidInput } from '../../../core/domain/errors';
+import { ERROR_CODES } from '../../../core/domain/error-codes';
+import { HeraldError, invalidInput, KIND_STATUS, type HeraldErrorKind } from '../../../core/domain/errors';
 import { readBody } from '../body';
+import { checkIdFields } from '../ids';
 import { single } from '../input';
-import { isCheckedByCore, type Operation, type OperationInput } from './types';
+import { checkStorable } from '../storable';
+import { ERROR_CODE_KEY, refusalOf, type EdgeErrorCode, type Operation, type OperationInput } from './types';
 import type { Caller } from '../../../core/usecases/authenticate';
 
 /** `/svc/users/{username}` → `/api/<ns>/users/:username` (Koa's path syntax). */
@@ -18,33 +21,67 @@ export function documentPath(op: Pick<Operation, 'path'>, ns: string): string {
   return `/api${op.path.replace(/^\/svc(?=\/|$)/, `/${ns}`)}`;
 }
 
-/**
- * The schema the edge checks: the declared one without the fields left to the core, and never
- * refusing a field it does not know (the use cases ignore or check those themselves).
- */
-const edgeSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
-function edgeSchema(declared: z.ZodObject): z.ZodObject {
-  let found = edgeSchemas.get(declared);
-  if (!found) {
-    const shape = Object.fromEntries(Object.entries(declared.shape).map(([name, field]) => [name, isCheckedByCore(field as z.ZodType) ? z.any().optional() : field]));
-    found = z.looseObject(shape);
-    edgeSchemas.set(declared, found);
-  }
-  return found;
-}
-
 const WHERE = { params: 'path parameter', query: 'query parameter', body: 'body field' } as const;
 
+/** The HeraldError of a registered code: its kind is the one of the code's status. */
+function refusedWith(code: EdgeErrorCode, message: string, violation: Record<string, unknown>): HeraldError {
+  const spec = ERROR_CODES[code as keyof typeof ERROR_CODES] as { status?: number | readonly number[] } | undefined;
+  const status = [spec?.status ?? 400].flat()[0];
+  const kind = (Object.keys(KIND_STATUS) as HeraldErrorKind[]).find((k) => KIND_STATUS[k] === status) ?? 'invalid_input';
+  return new HeraldError(kind, message, code as never, kind === 'invalid_input' ? { violations: [violation] } : {});
+}
+
+/** One offending field: the error its rule threw, or the schema's issues (paths from the part). */
+export type Failure = { error: HeraldError } | { issues: z.core.$ZodIssue[]; code?: EdgeErrorCode };
+
+/** Checks one declared field of a part (`fields`: the whole part, which a rule may read): its value as parsed, or why it is refused. */
+export function checkField(name: string, field: z.ZodType, fields: Record<string, unknown>): { ok: true; value: unknown } | { ok: false; failure: Failure } {
+  const { rule, code } = refusalOf(field);
+  let given = fields[name];
+  if (rule) {
+    try {
+      given = rule(given, fields);
+    } catch (err) {
+      if (!(err instanceof HeraldError)) throw err;
+      return { ok: false, failure: { error: err } };
+    }
+  }
+  const result = field.safeParse(given);
+  if (result.success) return { ok: true, value: result.data };
+  const issues = result.error.issues.map((issue) => ({ ...issue, path: [name, ...issue.path] }));
+  const own = (issues[0] as { params?: Record<string, unknown> }).params?.[ERROR_CODE_KEY] as EdgeErrorCode | undefined;
+  return { ok: false, failure: { issues, code: own ?? code } };
+}
+
 /**
- * Parses one part of the request; a failure answers 400 `invalid_request` naming every offending
- * field and what to fix, with the same message and `violations[]` as input.ts's `parse` (each
- * violation also says where the field was sent: path parameter, query parameter or body field).
+ * Parses one part of the request, field by field in declaration order (a field's rule, then its
+ * schema). The first offending field decides the answer: what its rule threw, or the code and
+ * message it declares (refusedAs, refusal); else 400 `invalid_request` names every offending field
+ * and what to fix, with the same message and `violations[]` as input.ts's `parse` (each violation
+ * also says where the field was sent: path parameter, query parameter or body field). Reddit's 503
+ * is answered before anything else; then `first` (the body's id checks), then the first field.
  */
-function check(part: keyof typeof WHERE, declared: z.ZodObject | undefined, value: Record<string, unknown>): Record<string, unknown> {
+function check(part: keyof typeof WHERE, declared: z.ZodObject | undefined, value: Record<string, unknown>, first?: () => void): Record<string, unknown> {
   if (!declared) return value;
-  const result = edgeSchema(declared).safeParse(value);
-  if (result.success) return result.data as Record<string, unknown>;
-  const violations = result.error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', in: WHERE[part], message: issue.message }));
+  const out: Record<string, unknown> = { ...value };
+  const failures: Failure[] = [];
+  for (const [name, field] of Object.entries(declared.shape) as Array<[string, z.ZodType]>) {
+    const checked = checkField(name, field, value);
+    if (!checked.ok) failures.push(checked.failure);
+    else if (checked.value !== undefined || Object.hasOwn(value, name)) out[name] = checked.value;
+  }
+  if (!failures.length) return out;
+  const violationOf = (issue: z.core.$ZodIssue) => ({ field: issue.path.join('.') || '(body)', in: WHERE[part], message: issue.message });
+  const answer = (failure: Failure): HeraldError | undefined => {
+    if ('error' in failure) return failure.error;
+    return failure.code ? refusedWith(failure.code, failure.issues[0]!.message, violationOf(failure.issues[0]!)) : undefined;
+  };
+  const unavailable = failures.map(answer).find((err) => err?.kind === 'unavailable');
+  if (unavailable) throw unavailable;
+  first?.();
+  const head = answer(failures[0]!);
+  if (head) throw head;
+  const violations = failures.flatMap((f) => ('issues' in f && !f.code ? f.issues.map(violationOf) : []));
   throw invalidInput(violations.map((v) => `${v.field}: ${v.message}`).join('; '), { violations });
 }
 
@@ -71,7 +108,11 @@ export function validateInput(op: Operation, ctx: RouterContext): OperationInput
   } catch {
     raw = undefined;
   }
-  const body = raw === undefined ? {} : check('body', op.body, raw);
+  // A refused body answers its ids and what the database cannot store first (as the handlers' bodyFields).
+  const body = raw === undefined ? {} : check('body', op.body, raw, () => {
+    checkIdFields(raw!);
+    checkStorable(raw);
+  });
   return { params, query, body } as OperationInput<Operation>;
 }
 
@@ -86,9 +127,13 @@ export type OperationHandler<O extends Operation, S> = (ctx: RouterContext<S>, i
 /** The state of an authenticated request (apps/api/deps.ts AppState, not imported: deps imports the routes). */
 type AuthenticatedState = { caller: Caller };
 
-export function mount<O extends Operation, S = AuthenticatedState>(router: AnyRouter, op: O, ns: string, handler: OperationHandler<O, S>): void {
+export function mount<O extends Operation, S = AuthenticatedState>(
+  router: AnyRouter, op: O, ns: string, handler: OperationHandler<O, S>,
+  /** Runs around the edge's checks and the handler: an operation whose error bodies carry more (the comment action's `error`). */
+  around?: (run: () => Promise<unknown>) => Promise<unknown>,
+): void {
   router.register(koaPath(op, ns), [op.method.toUpperCase()], async (ctx: RouterContext<S>, next: Next) => {
-    const input = validateInput(op, ctx as RouterContext) as OperationInput<O>;
-    return handler(ctx, input, next);
+    const run = async () => handler(ctx, validateInput(op, ctx as RouterContext) as OperationInput<O>, next);
+    return around ? around(run) : run();
   }, { name: op.id });
 }

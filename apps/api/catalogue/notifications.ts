@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { CHANNEL_KINDS } from '../../../core/domain/notifications';
 import { HERALD_EVENT_NAMES } from '../../../core/ports/notifications';
-import { checkedByCore, operation } from './types';
+import { notFound } from '../../../core/domain/errors';
+import { MAX_URL, optionalText, parseChannels, parseEventFilter } from '../../../core/usecases/notifications/settings';
+import { profileOf } from '../../../core/usecases/notifications/profile-webhooks';
+import { operation, ruledBy } from './types';
 import { ok, ProfileUsername } from './common';
 
 /** Webhook and chat notifications: settings, the per-profile webhook, test sends, the delivery log. */
 
 const EVENTS = HERALD_EVENT_NAMES as unknown as [string, ...string[]];
 const ACCOUNT_ONLY = ' Only the account\'s own API key may call it (403 for a connect-page session).';
-const EventFilter = z.record(z.enum(EVENTS), z.boolean()).describe(`Events to send, by name (${HERALD_EVENT_NAMES.join(', ')}); omitted = all.`);
+const EventFilter = z.partialRecord(z.enum(EVENTS), z.boolean()).describe(`Events to send, by name (${HERALD_EVENT_NAMES.join(', ')}); omitted = all.`);
 const Notifications = z.object({
   channels: z.object({ webhook: z.boolean(), telegram: z.boolean(), slack: z.boolean() }),
   webhook_url: z.string().nullable(),
@@ -40,11 +43,12 @@ export const saveNotifications = operation({
   description: `Sets the webhook URL (checked: public http(s) only), telegram chat, slack webhook (stored sealed; reads show it masked, and the masked value sent back keeps it), channels on/off and the event filter; omitted fields stay. The signing secret is created with the first webhook_url. Errors: 400 naming the field.${ACCOUNT_ONLY}`,
   auth: 'apiKey',
   body: z.looseObject({
-    webhook_url: checkedByCore(z.url().nullable().optional().describe('null clears it.')),
-    telegram_chat_id: checkedByCore(z.string().nullable().optional()),
-    slack_webhook_url: checkedByCore(z.url().nullable().optional()),
-    channels: checkedByCore(z.object({ webhook: z.boolean().optional(), telegram: z.boolean().optional(), slack: z.boolean().optional() }).optional()),
-    webhook_events: checkedByCore(z.union([EventFilter, z.array(z.enum(EVENTS))]).nullable().optional().describe('Object of booleans or a list of names; null = all.')),
+    // Whether an address is public (SSRF rules) and a chat id's form are the core's (core/usecases/notifications/settings.ts).
+    webhook_url: ruledBy((_, all) => optionalText(all, 'webhook_url', MAX_URL), z.string().nullable().optional().describe('A public http(s) URL; null clears it.')),
+    telegram_chat_id: ruledBy((_, all) => optionalText(all, 'telegram_chat_id', 200), z.string().nullable().optional().describe('A numeric chat id or a public @username; null clears it.')),
+    slack_webhook_url: ruledBy((_, all) => optionalText(all, 'slack_webhook_url', MAX_URL), z.string().nullable().optional().describe('A Slack incoming-webhook URL; null clears it.')),
+    channels: ruledBy(parseChannels, z.object({ webhook: z.boolean().optional(), telegram: z.boolean().optional(), slack: z.boolean().optional() }).optional()),
+    webhook_events: ruledBy((v) => parseEventFilter(v), EventFilter.nullable().optional().describe('Object of event names to booleans; omitted or null = all.')),
   }),
   responses: { 200: { description: 'The saved settings.', schema: ok({ notifications: Notifications }) } },
   errors: { 400: 'A field is invalid (named).', ...FORBIDDEN },
@@ -73,7 +77,7 @@ export const getProfileWebhook = operation({
   summary: 'Webhook of a profile',
   description: `The extra webhook of one profile (events of that profile only, signed with the account secret).${ACCOUNT_ONLY}`,
   auth: 'apiKey',
-  query: z.object({ profile_username: checkedByCore(ProfileUsername) }),
+  query: z.object({ profile_username: ruledBy(profileOf, ProfileUsername) }),
   responses: { 200: { description: 'The profile webhook.', schema: ProfileWebhook } },
   errors: { 400: 'profile_username is required.', 404: 'PROFILE_NOT_FOUND.', ...FORBIDDEN },
 });
@@ -84,9 +88,9 @@ export const saveProfileWebhook = operation({
   description: `Sets a profile's webhook (in addition to the account webhook).${ACCOUNT_ONLY}`,
   auth: 'apiKey',
   body: z.looseObject({
-    profile_username: checkedByCore(ProfileUsername),
-    webhook_url: checkedByCore(z.url()),
-    webhook_events: checkedByCore(z.union([EventFilter, z.array(z.enum(EVENTS))]).nullable().optional().describe('Omitted = all events, null = reset.')),
+    profile_username: ruledBy(profileOf, ProfileUsername),
+    webhook_url: ruledBy((_, all) => optionalText(all, 'webhook_url', MAX_URL), z.string({ error: 'webhook_url is required.' }).describe('A public http(s) URL.')),
+    webhook_events: ruledBy((v) => parseEventFilter(v), EventFilter.nullable().optional().describe('Omitted = all events, null = reset.')),
   }),
   responses: { 200: { description: 'The profile webhook.', schema: ProfileWebhook } },
   errors: { 400: 'A field is invalid (named).', 404: 'PROFILE_NOT_FOUND.', ...FORBIDDEN },
@@ -97,8 +101,8 @@ export const deleteProfileWebhook = operation({
   summary: 'Remove the webhook of a profile',
   description: `Removes a profile's webhook (body or query profile_username).${ACCOUNT_ONLY}`,
   auth: 'apiKey',
-  query: z.object({ profile_username: checkedByCore(ProfileUsername.optional()) }),
-  body: z.looseObject({ profile_username: checkedByCore(ProfileUsername.optional()) }),
+  query: z.object({ profile_username: ProfileUsername.optional() }),
+  body: z.looseObject({ profile_username: ProfileUsername.optional() }),
   responses: { 200: { description: 'Removed.', schema: ProfileWebhook } },
   errors: { 400: 'profile_username is required.', 404: 'PROFILE_NOT_FOUND.', ...FORBIDDEN },
 });
@@ -120,15 +124,16 @@ export const listDeliveries = operation({
     + `Attempts are kept for the deployment's retention (30 days by default). Errors: 400 naming the filter, 400 \`invalid_cursor\`.${ACCOUNT_ONLY}`,
   auth: 'apiKey',
   query: z.object({
-    page: checkedByCore(z.coerce.number().int().min(1).optional().describe('Page, from 1 (ignored with cursor).')),
-    limit: checkedByCore(z.coerce.number().int().min(1).max(100).optional().describe('Default 50.')),
-    event: checkedByCore(z.string().optional().describe(`One of ${HERALD_EVENT_NAMES.join(', ')}, test.`)),
-    channel: checkedByCore(z.enum(CHANNEL_KINDS as [string, ...string[]]).optional()),
-    outcome: checkedByCore(z.enum(['delivered', 'failed', 'skipped']).optional()),
-    start: checkedByCore(z.string().optional().describe('ISO-8601 (also since).')),
-    end: checkedByCore(z.string().optional().describe('ISO-8601 (also until).')),
+    // Checked by the delivery log (core/usecases/notifications/delivery-log.ts), which names the filter.
+    page: z.string().optional().describe('Page, from 1 (ignored with cursor).'),
+    limit: z.string().optional().describe('1-100, default 50.'),
+    event: z.string().optional().describe(`One of ${HERALD_EVENT_NAMES.join(', ')}, test.`),
+    channel: z.string().optional().describe(`One of ${CHANNEL_KINDS.join(', ')}.`),
+    outcome: z.string().optional().describe('delivered, failed or skipped.'),
+    start: z.string().optional().describe('ISO-8601 (also since).'),
+    end: z.string().optional().describe('ISO-8601 (also until).'),
     delivery_id: z.string().optional(),
-    cursor: checkedByCore(z.string().optional().describe('Cursor form: the next_cursor of the previous page, sent with the same filters (page is then ignored); other filters answer 400 invalid_cursor.')),
+    cursor: z.string().optional().describe('Cursor form: the next_cursor of the previous page, sent with the same filters (page is then ignored); other filters answer 400 invalid_cursor.'),
   }),
   responses: {
     200: {
@@ -147,7 +152,12 @@ export const redeliverNotification = operation({
   summary: 'Redeliver a notification',
   description: `Sends one delivery of the log again, now, and returns the attempt. Errors: 404 \`DELIVERY_NOT_FOUND\`.${ACCOUNT_ONLY}`,
   auth: 'apiKey',
-  params: z.object({ delivery_id: checkedByCore(z.string().regex(/^dlv_[0-9a-f]{32}$/).describe('dlv_ and 32 hex digits, from listDeliveries.')) }),
+  params: z.object({
+    delivery_id: ruledBy((id) => {
+      if (typeof id !== 'string' || !/^dlv_[0-9a-f]{32}$/.test(id)) throw notFound(`No delivery ${String(id).slice(0, 64)} in the delivery log.`, 'DELIVERY_NOT_FOUND');
+      return id;
+    }, z.string().regex(/^dlv_[0-9a-f]{32}$/).describe('dlv_ and 32 hex digits, from listDeliveries.')),
+  }),
   responses: { 200: { description: 'The attempt.', schema: ok({ delivered: z.boolean(), attempt: Attempt }) } },
   errors: { 404: 'DELIVERY_NOT_FOUND.', ...FORBIDDEN },
 });

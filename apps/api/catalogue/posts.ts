@@ -1,32 +1,63 @@
 import { z } from 'zod';
-import { checkedByCore, operation } from './types';
-import { ok, ProfileUsername } from './common';
+import { invalidInput } from '../../../core/domain/errors';
+import { isPlatform, PLATFORM_ALIASES, PLATFORMS, type Platform } from '../../../core/domain/platforms';
+import { refuseUnavailablePlatforms, single } from '../input';
+import { operation, ruledBy } from './types';
+import { ok } from './common';
+import { editing, networkEditFields, postTargetFields } from './settings';
+
+/** The operations of POST /posts/action. */
+const POST_ACTIONS = ['edit', 'unpublish', 'delete', 'repost', 'save'];
+
+/** `platform` of /posts/*: reddit answers 503 first, then a missing or unknown network (aliases such as twitter are taken). */
+export function platformOf(value: unknown): Platform {
+  refuseUnavailablePlatforms(value);
+  const raw = single(value);
+  if (typeof raw !== 'string' || !raw) throw invalidInput('platform is required.', { violations: [{ field: 'platform', message: 'required' }] });
+  const lower = raw.trim().toLowerCase();
+  const platform = PLATFORM_ALIASES[lower] ?? lower;
+  if (!isPlatform(platform)) throw invalidInput(`Unknown platform "${raw}".`, { violations: [{ field: 'platform', message: 'unknown platform' }] }, 'platform_not_supported');
+  return platform;
+}
+
+/** A post id: text, or a number (ids sent as JSON numbers). */
+const PostId = z.union([z.string(), z.number()], { error: 'post_id must be text: the published post\'s id' });
+
+/** The new text under one of its names: only the first of them sent counts (the others are ignored, as by the edit). */
+const editText = (what: string, names: readonly string[]) => ruledBy((v, all) => {
+  const firstSent = names.find((n) => all[n] !== undefined && all[n] !== null);
+  return editing(all) && firstSent !== undefined && all[firstSent] === v ? single(v) : undefined;
+}, z.string({ error: `${what} must be text` }).optional());
+
+const boardFields = {
+  board_id: z.string({ error: 'board_id must be text: the board to save to' }).optional().describe('save: the Pinterest board (required; alias pinterest_board_id).'),
+  pinterest_board_id: z.string({ error: 'pinterest_board_id must be text: the board to save to' }).optional().describe('Alias of board_id.'),
+  board_section_id: z.string().optional().describe('save: a section of the board (alias pinterest_board_section_id).'),
+  pinterest_board_section_id: z.string().optional().describe('Alias of board_section_id.'),
+};
 
 /** Published-post operations (spec "Published-post operations", youtube/thumbnail): apps/api/routes/posts.ts. */
 
+/**
+ * platform, user and post_id as every operation takes them. Whether the network has the operation,
+ * and so whether user and post_id are still missing, is the use case's (its registry): here their
+ * type; reddit answers 503 and an unknown network 400 `platform_not_supported` first.
+ */
 const target = {
-  platform: checkedByCore(z.string().describe('The network of the post (facebook, linkedin, x, youtube, telegram, discord, mastodon, google_business, …).')),
-  user: checkedByCore(ProfileUsername.describe('The profile whose connected account published the post.')),
-  post_id: checkedByCore(z.string().describe('The post id on the network, as the upload result gave it (YouTube: the video id; LinkedIn: the post URN; Facebook: {page_id}_{post_id} or the video id; X: the latest id after edits).')),
+  platform: ruledBy(platformOf, z.enum(PLATFORMS).describe('The network of the post (facebook, linkedin, x, youtube, telegram, discord, mastodon, google_business, …; aliases such as twitter).')),
+  user: z.string({ error: 'user must be the profile username (text)' }).optional().describe('The profile whose connected account published the post (required; alias profile_username).'),
+  profile_username: z.string({ error: 'profile_username must be the profile username (text)' }).optional().describe('Alias of user.'),
+  post_id: PostId.optional().describe('The post id on the network, as the upload result gave it (required; YouTube: the video id; LinkedIn: the post URN; Facebook: {page_id}_{post_id} or the video id; X: the latest id after edits).'),
+  ...postTargetFields(),
 };
 
+/** The edit's fields: the new text, and every network's own (its descriptor's `posts.edit`), checked as the network named in `platform` reads them. */
 const editFields = {
   ...target,
-  video_id: checkedByCore(z.string().optional().describe('YouTube: alias of post_id.')),
-  message: checkedByCore(z.string().optional().describe('The new text (Facebook message, X text, LinkedIn commentary, a message\'s text or caption; YouTube: the description).')),
-  text: checkedByCore(z.string().optional().describe('Alias of message.')),
-  commentary: checkedByCore(z.string().optional().describe('Alias of message (LinkedIn).')),
-  title: checkedByCore(z.string().optional().describe('YouTube and article networks: the new title (youtube_title and <network>_title are aliases).')),
-  description: checkedByCore(z.string().optional().describe('YouTube: the new description (alias youtube_description).')),
-  tags: checkedByCore(z.union([z.array(z.string()), z.string()]).optional().describe('YouTube: the new tags (list or comma list; alias youtube_tags).')),
-  privacyStatus: checkedByCore(z.enum(['public', 'unlisted', 'private']).optional().describe('YouTube (alias youtube_privacyStatus).')),
-  categoryId: checkedByCore(z.string().optional().describe('YouTube category number (alias youtube_categoryId).')),
-  publishAt: checkedByCore(z.string().optional().describe('YouTube: ISO-8601 time a private video goes public (send privacyStatus private with it).')),
-  is_pinned: checkedByCore(z.boolean().optional().describe('Facebook: pin the post to the top of the Page.')),
-  scheduled_publish_time: checkedByCore(z.number().int().optional().describe('Facebook: Unix seconds when an unpublished post goes out.')),
-  facebook_page_id: checkedByCore(z.string().optional().describe('Facebook: the Page of a video or reel id.')),
-  linkedin_visibility: checkedByCore(z.enum(['PUBLIC', 'CONNECTIONS', 'LOGGED_IN', 'CONTAINER']).optional().describe('LinkedIn (aliases visibility, linkedinVisibility).')),
-  linkedin_disable_reshare: checkedByCore(z.boolean().optional().describe('LinkedIn: turn resharing off (alias disable_reshare).')),
+  message: editText('message', ['message', 'text', 'commentary']).describe('The new text (Facebook message, X text, LinkedIn commentary, a message\'s text or caption; YouTube: the description).'),
+  text: editText('message', ['message', 'text', 'commentary']).describe('Alias of message.'),
+  commentary: editText('message', ['message', 'text', 'commentary']).describe('Alias of message (LinkedIn).'),
+  ...networkEditFields(),
 };
 
 const EditAnswer = ok({
@@ -64,7 +95,17 @@ export const postAction = operation({
   summary: 'Edit, unpublish, repost or save a post (one endpoint)',
   description: `The same operations as editPost, unpublishPost, repostPost and savePost, chosen by \`action\` (\`edit\`, \`unpublish\` or \`delete\`, \`repost\`, \`save\`), with their fields and answers. ${editDescription}`,
   auth: 'apiKey',
-  body: z.looseObject({ action: checkedByCore(z.enum(['edit', 'unpublish', 'delete', 'repost', 'save']).describe('The operation.')), ...editFields, board_id: checkedByCore(z.string().optional().describe('save: the Pinterest board.')) }),
+  body: z.looseObject({
+    action: ruledBy((v) => {
+      const action = single(v);
+      if (typeof action !== 'string' || !POST_ACTIONS.includes(action.toLowerCase())) {
+        throw invalidInput(`action must be one of ${POST_ACTIONS.join(', ')}.`, { violations: [{ field: 'action', message: 'unknown action' }] });
+      }
+      return action.toLowerCase();
+    }, z.enum(POST_ACTIONS).describe('The operation.')),
+    ...editFields,
+    ...boardFields,
+  }),
   bodyTypes: ['json', 'form'],
   responses: { 200: { description: 'Done: the answer of the chosen operation.', schema: ok({ platform: z.string(), post_id: z.string(), message: z.string() }) } },
   errors: { ...EDIT_ERRORS, 400: `An unknown action; or as the operation: ${EDIT_ERRORS[400]}` },
@@ -75,7 +116,7 @@ export const unpublishPost = operation({
   summary: 'Delete a published post from its network',
   description: 'Deletes a published post on its network: facebook, linkedin, x (the whole edit chain), youtube, pinterest, bluesky, google_business, telegram (every message of the post), discord, mastodon, slack, wordpress, lemmy, hashnode, devto (back to a draft: DEV deletes nothing), nostr (a NIP-09 deletion request), snapchat; not instagram, tiktok or threads. The upload\'s status and history then show `unpublished: true` and `unpublished_at`.',
   auth: 'apiKey',
-  body: z.looseObject({ ...target, video_id: checkedByCore(z.string().optional().describe('YouTube: alias of post_id.')), facebook_page_id: editFields.facebook_page_id }),
+  body: z.looseObject(target),
   bodyTypes: ['json', 'form'],
   responses: { 200: { description: 'Deleted.', schema: ok({ platform: z.string(), post_id: z.string(), unpublished: z.literal(true), request_id: z.string().optional(), message: z.string() }) } },
   errors: { ...EDIT_ERRORS, 400: '`platform_not_supported` naming the networks that can, a missing post_id or user, `not_connected`.' },
@@ -96,11 +137,7 @@ export const savePost = operation({
   summary: 'Save a Pin to a board (Pinterest repin)',
   description: 'Saves a Pin (any public Pin, by id) to one of the connected Pinterest account\'s boards, optionally into a section; answers the new Pin. GET /svc/pinterest/boards lists the boards.',
   auth: 'apiKey',
-  body: z.looseObject({
-    ...target,
-    board_id: checkedByCore(z.string().describe('The board (alias pinterest_board_id).')),
-    board_section_id: checkedByCore(z.string().optional().describe('A section of the board (alias pinterest_board_section_id).')),
-  }),
+  body: z.looseObject({ ...target, ...boardFields }),
   bodyTypes: ['json', 'form'],
   responses: { 200: { description: 'Saved.', schema: ok({ platform: z.string(), post_id: z.string(), saved_post_id: z.string(), board_id: z.string(), url: z.string().optional(), message: z.string() }) } },
   errors: { ...EDIT_ERRORS, 400: '`platform_not_supported` (pinterest only), board_id missing, `board_not_found`, `not_connected`.' },
@@ -113,8 +150,10 @@ export const setYoutubeThumbnail = operation({
   auth: 'apiKey',
   body: z.looseObject({
     user: target.user,
-    video_id: checkedByCore(z.string().describe('The video id (alias post_id).')),
-    thumbnail_url: checkedByCore(z.string().optional().describe('A public URL of the image, instead of the file.')),
+    profile_username: target.profile_username,
+    video_id: PostId.optional().describe('The video id (required; alias post_id).'),
+    post_id: PostId.optional().describe('Alias of video_id.'),
+    thumbnail_url: z.string().optional().describe('A public URL of the image, instead of the file.'),
   }),
   bodyTypes: ['multipart', 'json', 'form'],
   files: { thumbnail: { description: 'The image (alias `file`).', contentTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/bmp'] } },

@@ -1,11 +1,19 @@
 import { z } from 'zod';
-import { PIN_KINDS, type PinKind } from '../../../core/domain/profile';
-import { checkedByCore, operation } from './types';
+import { PIN_KINDS, PIN_VALUE_PATTERN, PROFILE_USERNAME_MAX, PROFILE_USERNAME_PATTERN, USERNAME_FORMAT, USERNAME_REQUIRED, type PinKind } from '../../../core/domain/profile';
+import { operation, refusedAs } from './types';
 import { ok, OkMessage, Profile, ProfileUsername } from './common';
 
 /** Profiles (end users), pins and manual credential connections. */
 
-const UsernameBody = z.object({ username: checkedByCore(ProfileUsername.describe('Your own id for this end user: 1-128 letters, digits, "_", ".", "@" or "-".')) });
+const UsernameBody = z.object({
+  username: refusedAs('invalid_request', z.string({ error: USERNAME_REQUIRED }).refine((v) => v.trim() !== '', { error: USERNAME_REQUIRED })
+    .regex(PROFILE_USERNAME_PATTERN, { error: USERNAME_FORMAT })
+    .describe('Your own id for this end user: 1-128 letters, digits, "_", ".", "@" or "-".')),
+});
+
+/** The profile a pin belongs to (the pins' own message when it is missing). */
+const PinProfile = refusedAs('invalid_request', z.string({ error: 'profile_username is required.' }).min(1, { error: 'profile_username is required.' }).max(PROFILE_USERNAME_MAX)
+  .describe('The profile username.'));
 
 export const createProfile = operation({
   id: 'createProfile',
@@ -58,8 +66,9 @@ export const deleteProfile = operation({
 });
 
 const PinBody = (kind: PinKind) => z.looseObject({
-  profile_username: checkedByCore(ProfileUsername),
-  [PIN_KINDS[kind].input]: checkedByCore(z.string().describe(`The ${PIN_KINDS[kind].field} to pin.`)),
+  profile_username: PinProfile,
+  [PIN_KINDS[kind].input]: refusedAs('invalid_request', z.string({ error: `${PIN_KINDS[kind].input} is required: the id to pin.` })
+    .regex(PIN_VALUE_PATTERN, { error: `${PIN_KINDS[kind].input} is required: the id to pin.` }).describe(`The ${PIN_KINDS[kind].field} to pin.`)),
 });
 
 /** GET/POST/DELETE /users/facebook-page, /users/linkedin-page, /users/google-business-location. */
@@ -71,7 +80,7 @@ function pinOperations(kind: PinKind, noun: string, Name: string) {
       summary: `Get the pinned ${noun}`,
       description: `The ${noun} pinned to a profile: it wins over \`${PIN_KINDS[kind].field}\` of a publish request. Errors: 404 \`PROFILE_NOT_FOUND\`.`,
       auth: 'apiKey',
-      query: z.object({ profile_username: checkedByCore(ProfileUsername) }),
+      query: z.object({ profile_username: PinProfile }),
       responses: { 200: { description: 'The pin (empty when none).', schema: Pin } },
       errors: { 400: 'profile_username is missing.', 404: 'PROFILE_NOT_FOUND.' },
     }),
@@ -89,8 +98,8 @@ function pinOperations(kind: PinKind, noun: string, Name: string) {
       summary: `Remove the pinned ${noun}`,
       description: `Removes the ${noun} pinned to a profile (body or query \`profile_username\`). Errors: 404 \`PROFILE_NOT_FOUND\`.`,
       auth: 'apiKey',
-      query: z.object({ profile_username: checkedByCore(ProfileUsername.optional()) }),
-      body: z.looseObject({ profile_username: checkedByCore(ProfileUsername.optional()) }),
+      query: z.object({ profile_username: PinProfile.optional() }),
+      body: z.looseObject({ profile_username: PinProfile.optional() }),
       responses: { 200: { description: 'The pin was removed.', schema: Pin } },
       errors: { 400: 'profile_username is missing.', 404: 'PROFILE_NOT_FOUND.' },
     }),

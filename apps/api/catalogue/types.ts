@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CodeWithStatus } from '../../../core/domain/error-codes';
 
 /**
  * One REST operation, declared once: the edge validates requests with it (mount.ts), the OpenAPI
@@ -94,23 +95,82 @@ export const operation = <const O extends Operation>(op: O): O => op;
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 
-/** What the edge parsed, typed from the declaration (fields checked by the core stay raw). */
+/** What the edge parsed, typed from the declaration. */
 export interface OperationInput<O extends Operation> {
   params: Out<O['params']>;
   query: Out<O['query']>;
   body: Out<O['body']>;
 }
 
-const CHECKED_BY = 'x-checked-by';
+/** Statuses a request field can be refused with at the edge (a wrong or missing field, a network it cannot use). */
+type EdgeStatus = 400 | 404 | 503;
+/** A registered code the edge may answer a refused field with (core/domain/error-codes.ts). */
+export type EdgeErrorCode = CodeWithStatus<EdgeStatus>;
+
+export const ERROR_CODE_KEY = 'x-error-code';
 
 /**
- * A field whose type is documented but checked by the handler or the core, whose message is more
- * specific than a schema's (the edge lets any value through; the document shows the type).
+ * What a field declares beyond its type, kept by the schema's definition: zod's describe() and
+ * meta() copy a schema but share its definition, so a description added later keeps them.
  */
-export function checkedByCore<S extends z.ZodType>(schema: S): S {
-  return schema.meta({ ...(schema.meta() ?? {}), [CHECKED_BY]: 'core' }) as S;
+interface FieldRefusal {
+  code?: EdgeErrorCode;
+  rule?: FieldRule;
+}
+const REFUSALS = new WeakMap<object, FieldRefusal>();
+const declare = <S extends z.ZodType>(schema: S, refusal: FieldRefusal): S => {
+  // A copy with its own definition: a shared schema (Platform, …) keeps no rule of one field.
+  const copy = schema.clone({ ...schema.def } as S['def']) as S;
+  const meta = schema.meta();
+  const own = (meta ? copy.meta(meta) : copy) as S;
+  REFUSALS.set(own.def, { ...REFUSALS.get(schema.def), ...refusal });
+  return own;
+};
+
+/**
+ * A field refused with its own code and message: when it is the first offending field of its part
+ * (declaration order), the edge answers with `code` (its registered status) and the issue's
+ * message as written (zod's `error:`), instead of the generic `invalid_request` listing every field.
+ */
+export function refusedAs<S extends z.ZodType>(code: EdgeErrorCode, schema: S): S {
+  return declare(schema, { code });
 }
 
-export function isCheckedByCore(schema: z.ZodType): boolean {
-  return (schema.meta() as Record<string, unknown> | undefined)?.[CHECKED_BY] === 'core';
+/**
+ * One rule of a field refused with its own code (a refinement's options): reddit answers 503
+ * `reddit_unavailable` where the rest of the field would answer 400.
+ */
+export const refusal = (code: EdgeErrorCode, message: string) => ({ error: message, params: { [ERROR_CODE_KEY]: code } });
+
+/**
+ * A domain rule of a field: returns the value as the rule reads it (the schema then checks that),
+ * throws the core's HeraldError (its status, code and message) when the value is refused.
+ */
+export type FieldRule = (value: unknown, fields: Record<string, unknown>) => unknown;
+
+/**
+ * A field whose domain rule lives in the core (core/domain: a profile username, ui_labels, a
+ * week day, …): the edge runs the rule on the value before the schema and answers what it throws
+ * as the core would (same status, code and message); the schema then checks what the rule read.
+ * The core may keep calling the same rule as its invariant.
+ */
+export function ruledBy<S extends z.ZodType>(rule: FieldRule, schema: S): S {
+  return declare(schema, { rule });
+}
+
+/** What a field declares, on itself or inside its optional/default/nullable wrappers. */
+export function refusalOf(field: z.ZodType | undefined): FieldRefusal {
+  const found: FieldRefusal = {};
+  for (let schema = field; schema; schema = unwrapped(schema)) {
+    const own = REFUSALS.get(schema.def);
+    found.code ??= own?.code;
+    found.rule ??= own?.rule;
+  }
+  return found;
+}
+
+/** The schema inside an optional, nullable, default or pipe (its input side), if any. */
+export function unwrapped(schema: z.ZodType): z.ZodType | undefined {
+  const def = schema.def as { innerType?: z.ZodType; in?: z.ZodType };
+  return def.innerType ?? def.in;
 }

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { isPlatform, type MediaKind } from '../../../core/domain/platforms';
+import { isPlatform, PLATFORM_ALIASES, type MediaKind, type Platform } from '../../../core/domain/platforms';
 import { UPLOAD_FIELDS, type UploadField } from '../../../core/domain/upload-fields';
-import { formBoolean, single } from '../input';
-import { checkedByCore, operation, type FilePart } from './types';
-import { ok, Platform, ProfileUsername } from './common';
+import { invalidInput } from '../../../core/domain/errors';
+import { PROFILE_USERNAME_MAX } from '../../../core/domain/profile';
+import { validateQueueSettings } from '../../../core/domain/queue';
+import { formBoolean, list, readFormBoolean, refuseUnavailablePlatforms, single } from '../input';
+import { operation, refusedAs, ruledBy, type FilePart } from './types';
+import { clampedNumber, ok, ProfileUsername } from './common';
 import { networkUploadFields } from './settings';
 
 /** Uploads (publish), their status and history, scheduled posts, retries and the posting queue. */
@@ -49,11 +52,17 @@ export const UploadCommonFields = z.object(Object.fromEntries(UPLOAD_FIELDS.flat
   return schema ? [[field.name, schema]] : [];
 }))) as unknown as z.ZodType<UploadCommonBody>;
 
-/** The same fields for the document: typed, described, checked by the handler (so the edge lets them through). */
 /** What `/upload_document` takes (LinkedIn documents). */
 const DOCUMENT_TYPES = ['application/pdf', 'application/vnd.ms-powerpoint', 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'] as const;
 
+/**
+ * The common fields as the edge checks them, in their declaration's order: the same rules and
+ * messages as UploadCommonFields (the handler's parse), without its preprocessing (single values
+ * of repeated form fields, `platform[]` in its three spellings) so the document shows the types.
+ * reddit in platform[] answers 503 first. Media are read by media intake (files or URLs): here
+ * their shape only; which networks are known is checked by the handler (`platform_not_supported`).
+ */
 function documentedCommonFields(kind: MediaKind): { shape: Record<string, z.ZodType>; files: Record<string, FilePart> } {
   const shape: Record<string, z.ZodType> = {};
   const files: Record<string, FilePart> = {};
@@ -62,19 +71,58 @@ function documentedCommonFields(kind: MediaKind): { shape: Record<string, z.ZodT
     const name = field.aliases?.find((a) => a.endsWith('[]')) ?? field.name;
     const also = field.aliases?.length ? ` Also sent as ${[field.name, ...field.aliases].filter((n) => n !== name).join(', ')}.` : '';
     const describe = `${field.description}${also}`;
+    const required = `${field.name}${field.type === 'platforms' ? '[]' : ''} is required: ${field.description}`;
     let schema: z.ZodType;
     switch (field.type) {
-      case 'platforms': schema = z.array(Platform).min(1); break;
-      case 'boolean': schema = z.boolean().optional(); break;
-      case 'integer': schema = z.int().min(1).optional(); break;
-      case 'media': schema = z.url(); files[name] = { description: field.description, required: false, contentTypes: name === 'document' ? [...DOCUMENT_TYPES] : ['video/*'] }; break;
-      case 'media_list': schema = z.array(z.url()); files[name] = { description: field.description, multiple: true }; break;
-      default: schema = field.maxLength ? z.string().max(field.maxLength) : z.string();
+      case 'platforms':
+        schema = ruledBy((_, all) => {
+          refuseUnavailablePlatforms(all['platform[]'], all.platform);
+          const named = list(all['platform[]'] ?? all.platform) ?? (kind === 'document' ? ['linkedin'] : []);
+          normalizePlatforms(named);
+          return named;
+        }, z.array(z.string()).min(1, required));
+        break;
+      case 'boolean': schema = ruledBy(readFormBoolean, z.boolean({ error: 'must be true or false' }).optional()); break;
+      case 'integer': schema = ruledBy(maxPostsPerSlot, z.int().min(1).optional()); break;
+      case 'media': schema = z.string().optional(); files[name] = { description: field.description, required: false, contentTypes: name === 'document' ? [...DOCUMENT_TYPES] : ['video/*'] }; break;
+      case 'media_list': schema = z.union([z.array(z.string()), z.string()]).optional(); files[name] = { description: field.description, multiple: true }; break;
+      default: {
+        let base = z.string({ error: field.required ? required : `${field.name} must be text` });
+        if (field.required) base = base.min(1, required);
+        if (field.maxLength) base = base.max(field.maxLength, `${field.name} is at most ${field.maxLength} characters`);
+        schema = ruledBy(single, field.required ? base : base.optional());
+      }
     }
-    if (!field.required && field.type !== 'boolean' && field.type !== 'integer') schema = schema.optional();
-    shape[name] = checkedByCore(schema.describe(describe));
+    shape[name] = schema.describe(describe);
   }
   return { shape, files };
+}
+
+/** platform[] as networks (aliases such as twitter taken, repeats dropped); 400 `platform_not_supported` naming the unknown ones. */
+export function normalizePlatforms(raw: string[]): Platform[] {
+  const unknown: string[] = [];
+  const platforms = new Set<Platform>();
+  for (const value of raw.map((v) => v.toLowerCase())) {
+    const platform = PLATFORM_ALIASES[value] ?? value;
+    if (isPlatform(platform)) platforms.add(platform);
+    else unknown.push(value);
+  }
+  if (unknown.length) {
+    throw invalidInput(`Unknown platform ${unknown.map((u) => `"${u}"`).join(', ')} in platform[].`, { violations: unknown.map((u) => ({ field: 'platform[]', message: `unknown platform "${u}"` })) }, 'platform_not_supported');
+  }
+  return [...platforms];
+}
+
+/** `max_posts_per_slot`: only with add_to_queue, a whole number of at least 1. */
+function maxPostsPerSlot(value: unknown, all: Record<string, unknown>): number | undefined {
+  const raw = single(value);
+  if (raw === undefined) return undefined;
+  if (readFormBoolean(all.add_to_queue) !== true) {
+    throw invalidInput('max_posts_per_slot goes only with add_to_queue=true.', { violations: [{ field: 'max_posts_per_slot', message: 'only with add_to_queue' }] });
+  }
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw invalidInput('max_posts_per_slot must be a whole number of at least 1.', { violations: [{ field: 'max_posts_per_slot', message: 'whole number ≥ 1' }] });
+  return n;
 }
 
 const TargetResult = z.looseObject({
@@ -250,7 +298,14 @@ const QueueSettings = z.object({
   max_posts_per_slot: z.number(),
   updated_at: z.string(),
 });
-const ProfileQuery = z.object({ profile_username: checkedByCore(ProfileUsername), username: z.string().optional().describe('Alias of profile_username.') });
+const ProfileQuery = z.object({
+  profile_username: ruledBy((v, all) => {
+    const value = single(v ?? all.username);
+    if (typeof value !== 'string' || !value) throw invalidInput('profile_username is required as a query parameter.', { violations: [{ field: 'profile_username', message: 'required' }] });
+    return value;
+  }, ProfileUsername),
+  username: z.string().optional().describe('Alias of profile_username.'),
+});
 const QUEUE_404 = 'PROFILE_NOT_FOUND, or QUEUE_NOT_CONFIGURED (save settings first).';
 
 export const getQueueSettings = operation({
@@ -269,12 +324,17 @@ export const saveQueueSettings = operation({
   description: 'Sets a profile\'s posting queue: `timezone` (IANA), `slots` ([{day: "monday", time: "09:30"}] or hour/minute) or the flat layout (`days_of_week` 0-6 with times), `posts_per_slot` 1-100. Uploads with add_to_queue=true then take the next free slot. Errors: 400 naming the field.',
   auth: 'apiKey',
   body: z.looseObject({
-    profile_username: checkedByCore(ProfileUsername),
-    timezone: checkedByCore(z.string().describe('IANA time zone.')),
-    slots: checkedByCore(z.array(z.looseObject({ day: z.string().optional(), time: z.string().optional(), hour: z.int().optional(), minute: z.int().optional() })).optional()),
-    days_of_week: checkedByCore(z.array(z.int().min(0).max(6)).optional()),
-    posts_per_slot: checkedByCore(z.int().min(1).max(100).optional()),
-    max_posts_per_slot: checkedByCore(z.int().min(1).max(100).optional().describe('Same as posts_per_slot.')),
+    profile_username: refusedAs('invalid_request', z.string({ error: 'profile_username is required.' }).min(1, { error: 'profile_username is required.' }).max(PROFILE_USERNAME_MAX)),
+    // The settings are checked together (core/domain/queue.ts names every offending field): once, on the first of them.
+    timezone: ruledBy((v, all) => {
+      validateQueueSettings(all);
+      return v;
+    }, z.string().optional().describe('IANA time zone (default UTC).')),
+    slots: z.array(z.looseObject({ day: z.string().optional(), time: z.string().optional(), hour: z.union([z.int(), z.string()]).optional(), minute: z.union([z.int(), z.string()]).optional() }))
+      .describe('[{day: "monday", time: "09:30"}], or [{hour, minute}] with days_of_week.'),
+    days_of_week: z.array(z.union([z.int().min(0).max(6), z.string()])).optional().describe('0 (Monday) to 6 (Sunday).'),
+    posts_per_slot: z.union([z.int(), z.string()]).optional().describe('1-100.'),
+    max_posts_per_slot: z.union([z.int(), z.string()]).optional().describe('Same as posts_per_slot.'),
   }),
   responses: { 200: { description: 'The saved settings.', schema: ok({ settings: QueueSettings }) } },
   errors: { 400: 'A field is invalid (violations name each).', 404: 'PROFILE_NOT_FOUND.' },
@@ -285,7 +345,9 @@ export const previewQueue = operation({
   summary: 'Preview the queue',
   description: 'The next free slots of a profile\'s queue (default 10, at most 100) with how full each is.',
   auth: 'apiKey',
-  query: ProfileQuery.extend({ count: checkedByCore(z.coerce.number().int().min(1).max(100).optional().describe('Slots to show; out-of-range values are clamped (default 10).')) }),
+  query: ProfileQuery.extend({
+    count: clampedNumber(10, 1, 100).describe('Slots to show; out-of-range values are clamped (default 10).'),
+  }),
   responses: { 200: { description: 'Free slots.', schema: ok({ slots: z.array(QueueSlot) }) } },
   errors: { 400: 'profile_username is required.', 404: QUEUE_404 },
 });

@@ -1,8 +1,6 @@
 import type Router from '@koa/router';
-import { invalidInput } from '../../../core/domain/errors';
-import { isPlatform } from '../../../core/domain/platforms';
+import type { Platform } from '../../../core/domain/platforms';
 import { disconnectAccount } from '../../../core/usecases/disconnect-account';
-import { refuseUnavailablePlatforms } from '../input';
 import type { ApiDeps, AppState } from '../deps';
 import { mount } from '../catalogue/mount';
 import * as ops from '../catalogue/connections';
@@ -16,9 +14,7 @@ import * as ops from '../catalogue/connections';
  */
 export function disconnectRoute(router: Router<AppState>, deps: ApiDeps, ns: string): void {
   mount(router, ops.disconnectAccount, ns, async (ctx) => {
-    const platform = ctx.params.platform!;
-    refuseUnavailablePlatforms(platform);
-    if (!isPlatform(platform)) throw invalidInput(`Unknown platform "${platform}".`, undefined, 'platform_not_supported');
+    const platform = ctx.params.platform as Platform;
     const username = ctx.params.username!;
     const { connection } = await disconnectAccount(deps, {
       accountId: ctx.state.caller.account.id, profileUsername: username, platform, reason: 'manual_disconnect',

@@ -1,35 +1,10 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { invalidInput } from '../../../core/domain/errors';
 import type { Platform } from '../../../core/domain/platforms';
 import { listLookup, readLookup, type LookupItem } from '../../../core/usecases/lookups';
-import { single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
 import { mount } from '../catalogue/mount';
 import * as ops from '../catalogue/lookups';
-
-/** `profile` (also `profile_username`): optional for lists (every profile's), required for records. */
-function profileOf(ctx: Context, required: boolean): string | undefined {
-  const raw = single(ctx.query.profile ?? ctx.query.profile_username);
-  if (raw === undefined && required) throw invalidInput('profile is required: the profile username whose connected account is asked.');
-  if (raw !== undefined && (typeof raw !== 'string' || raw === '')) throw invalidInput('profile must be a profile username.');
-  return raw as string | undefined;
-}
-
-/** `query` (also `q`, `keyword`): the search text of TikTok music and location searches. */
-function searchOf(ctx: Context): string {
-  const raw = single(ctx.query.query ?? ctx.query.q ?? ctx.query.keyword);
-  if (typeof raw !== 'string' || !raw.trim()) throw invalidInput('query is required: the text to search for.');
-  if (raw.length > 100) throw invalidInput('query is limited to 100 characters.');
-  return raw.trim();
-}
-
-function limitOf(ctx: Context, max: number): number | undefined {
-  const raw = single(ctx.query.limit);
-  if (raw === undefined) return undefined;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 1) throw invalidInput(`limit must be a whole number from 1 to ${max}.`);
-  return Math.min(Number(raw), max);
-}
 
 const extra = (item: LookupItem, key: string) => item.extra?.[key] ?? null;
 
@@ -43,11 +18,11 @@ const extra = (item: LookupItem, key: string) => item.extra?.[key] ?? null;
  *   (`profile` required).
  */
 export function lookupRoutes(router: Router<AppState>, deps: ApiDeps, ns: string): void {
-  const list = (ctx: Context, platform: Platform, kind: string, required = false, request = {}) =>
-    listLookup(deps, ctx.state.caller.account, platform, kind, profileOf(ctx, required), request);
+  const list = (ctx: Context, platform: Platform, kind: string, profile: string | undefined, request = {}) =>
+    listLookup(deps, ctx.state.caller.account, platform, kind, profile, request);
 
-  mount(router, ops.listGoogleBusinessLocations, ns, async (ctx) => {
-    const items = await list(ctx, 'google_business', 'locations');
+  mount(router, ops.listGoogleBusinessLocations, ns, async (ctx, { query: q }) => {
+    const items = await list(ctx, 'google_business', 'locations', q.profile);
     ctx.body = {
       success: true,
       locations: items.map((item) => ({
@@ -57,13 +32,13 @@ export function lookupRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
     };
   });
 
-  mount(router, ops.listFacebookPages, ns, async (ctx) => {
-    const items = await list(ctx, 'facebook', 'pages');
+  mount(router, ops.listFacebookPages, ns, async (ctx, { query: q }) => {
+    const items = await list(ctx, 'facebook', 'pages', q.profile);
     ctx.body = { pages: items.map((item) => ({ page_id: item.id, page_name: item.name, profile: item.profile })), success: true };
   });
 
-  mount(router, ops.listLinkedInPages, ns, async (ctx) => {
-    const items = await list(ctx, 'linkedin', 'pages');
+  mount(router, ops.listLinkedInPages, ns, async (ctx, { query: q }) => {
+    const items = await list(ctx, 'linkedin', 'pages', q.profile);
     ctx.body = {
       pages: items.map((item) => ({
         page_id: item.id, page_name: item.name, page_urn: extra(item, 'urn'), role: extra(item, 'role'), vanity_name: extra(item, 'vanity_name'), profile: item.profile,
@@ -72,8 +47,8 @@ export function lookupRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
     };
   });
 
-  mount(router, ops.listPinterestBoards, ns, async (ctx) => {
-    const items = await list(ctx, 'pinterest', 'boards');
+  mount(router, ops.listPinterestBoards, ns, async (ctx, { query: q }) => {
+    const items = await list(ctx, 'pinterest', 'boards', q.profile);
     ctx.body = {
       boards: items.map((item) => ({ board_id: item.id, board_name: item.name, description: extra(item, 'description'), privacy: extra(item, 'privacy'), profile: item.profile })),
       success: true,
@@ -83,26 +58,26 @@ export function lookupRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
   const music = (item: LookupItem) => ({
     music_id: item.id, title: item.name, author: extra(item, 'author'), duration_sec: extra(item, 'duration_sec'), cover_url: extra(item, 'cover_url'), profile: item.profile,
   });
-  mount(router, ops.listTikTokTrendingMusic, ns, async (ctx) => {
-    const items = await list(ctx, 'tiktok', 'music_trending', true, { limit: limitOf(ctx, 50) });
+  mount(router, ops.listTikTokTrendingMusic, ns, async (ctx, { query: q }) => {
+    const items = await list(ctx, 'tiktok', 'music_trending', q.profile, { limit: q.limit });
     ctx.body = { success: true, music: items.map(music) };
   });
-  mount(router, ops.searchTikTokMusic, ns, async (ctx) => {
-    const query = searchOf(ctx);
-    const items = await list(ctx, 'tiktok', 'music_search', true, { query, limit: limitOf(ctx, 50) });
+  mount(router, ops.searchTikTokMusic, ns, async (ctx, { query: q }) => {
+    const { query } = q;
+    const items = await list(ctx, 'tiktok', 'music_search', q.profile, { query, limit: q.limit });
     ctx.body = { success: true, query, music: items.map(music) };
   });
-  mount(router, ops.searchTikTokLocations, ns, async (ctx) => {
-    const query = searchOf(ctx);
-    const items = await list(ctx, 'tiktok', 'locations', true, { query, limit: limitOf(ctx, 20) ?? 20 });
+  mount(router, ops.searchTikTokLocations, ns, async (ctx, { query: q }) => {
+    const { query } = q;
+    const items = await list(ctx, 'tiktok', 'locations', q.profile, { query, limit: q.limit ?? 20 });
     ctx.body = {
       success: true, query,
       locations: items.slice(0, 20).map((item) => ({ location_id: item.id, location_name: item.name, address: extra(item, 'address'), profile: item.profile })),
     };
   });
 
-  const record = (platform: Platform, kind: string, op: typeof ops.getTikTokSettings | typeof ops.getInstagramPublishingLimit | typeof ops.getThreadsPublishingLimit) => mount(router, op, ns, async (ctx) => {
-    const profile = profileOf(ctx, true)!;
+  const record = (platform: Platform, kind: string, op: typeof ops.getTikTokSettings | typeof ops.getInstagramPublishingLimit | typeof ops.getThreadsPublishingLimit) => mount(router, op, ns, async (ctx, { query: q }) => {
+    const { profile } = q;
     const fields = await readLookup(deps, ctx.state.caller.account, platform, kind, profile);
     ctx.body = { success: true, profile, platform, ...fields };
   });

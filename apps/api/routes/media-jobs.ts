@@ -6,13 +6,14 @@ import { isMediaPreset, MEDIA_PRESETS, parseCommandTemplate, presetTemplate, typ
 import { isOutputExtension, OUTPUT_TYPES, toMediaJobView, type MediaJobInput } from '../../../core/domain/media-job';
 import type { StoredMedia } from '../../../core/ports/media';
 import {
-  cancelMediaJob, CONSUMPTION_HISTORY_LIMIT, getMediaJob, listMediaJobs, mediaConsumption, submitMediaJob, type MediaJobDeps,
+  cancelMediaJob, getMediaJob, listMediaJobs, mediaConsumption, submitMediaJob, type MediaJobDeps,
 } from '../../../core/usecases/media-jobs';
 import { removeTempFiles, storeUpload, type UploadedFile } from '../media-intake';
-import { bodyFields, single } from '../input';
+import { bodyFields } from '../input';
 import type { ApiDeps, AppState } from '../deps';
 import { mount } from '../catalogue/mount';
 import * as ops from '../catalogue/media-jobs';
+import { publishOf, text } from '../catalogue/media-jobs';
 
 /** What the media-job routes need beyond the API's own dependencies. */
 export interface MediaJobApi extends MediaJobDeps {
@@ -27,13 +28,6 @@ function filesOf(ctx: RouterContext<AppState>): Record<string, UploadedFile> {
   return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[v.length - 1]! : v]));
 }
 
-const text = (fields: Record<string, unknown>, name: string): string | undefined => {
-  const v = single(fields[name]);
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string') throw invalidInput(`${name} must be text.`, { violations: [{ field: name, message: 'must be text' }] });
-  return v;
-};
-
 /** `output_extension`, else the extension of `output_filename`, else the preset's. */
 function outputExtensionOf(fields: Record<string, unknown>, preset: MediaPreset | undefined): string {
   const filename = text(fields, 'output_filename');
@@ -44,24 +38,6 @@ function outputExtensionOf(fields: Record<string, unknown>, preset: MediaPreset 
     throw invalidInput(`output_extension "${raw}" is not one Herald writes; use one of ${Object.keys(OUTPUT_TYPES).join(', ')}.`, { violations: [{ field: 'output_extension', message: 'unsupported' }] });
   }
   return ext;
-}
-
-/** `publish` in JSON, or as JSON text in a form field. */
-function publishOf(fields: Record<string, unknown>): Record<string, unknown> | undefined {
-  let value = fields.publish;
-  if (value === undefined || value === null || value === '' || value === false || value === 'false') return undefined;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      throw invalidInput('publish must be an object of upload fields ({"user": …, "platform[]": […], "title": …}), as JSON text in a form.', { violations: [{ field: 'publish', message: 'not JSON' }] });
-    }
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalidInput('publish must be an object of upload fields: user, platform[], title and the networks\' fields.', { violations: [{ field: 'publish', message: 'not an object' }] });
-  const publish = value as Record<string, unknown>;
-  if (!publish.user && !publish.profile_username) throw invalidInput('publish.user is required: the profile to post as.', { violations: [{ field: 'publish.user', message: 'required' }] });
-  if (!publish['platform[]'] && !publish.platform && !publish.platforms) throw invalidInput('publish["platform[]"] is required: the networks to post to.', { violations: [{ field: 'publish.platform[]', message: 'required' }] });
-  return publish;
 }
 
 /** Input file fields of a multipart request, in input order: `file` ({input}), then `file1`, `file2`, … */
@@ -142,14 +118,12 @@ export function mediaJobRoutes(router: Router<AppState>, deps: ApiDeps & { media
   }
 
   mount(router, ops.listMediaJobs, ns, async (ctx, { query: q }) => {
-    const limit = Math.min(100, Math.max(1, Number(single(ctx.query.limit) ?? 20) || 20));
-    const page = Math.max(1, Number(single(ctx.query.page) ?? 1) || 1);
+    const { limit, page } = q;
     ctx.body = { success: true, ...(await listMediaJobs(jobs, ctx.state.caller.account, { limit, page, ...(q.cursor ? { cursor: q.cursor } : {}) })) };
   });
 
   mount(router, ops.getMediaConsumption, ns, async (ctx, { query: q }) => {
-    const limit = Number(single(ctx.query.limit) ?? CONSUMPTION_HISTORY_LIMIT) || CONSUMPTION_HISTORY_LIMIT;
-    ctx.body = { success: true, ...(await mediaConsumption(jobs, ctx.state.caller.account, { limit, ...(q.cursor ? { cursor: q.cursor } : {}) })) };
+    ctx.body = { success: true, ...(await mediaConsumption(jobs, ctx.state.caller.account, { limit: q.limit, ...(q.cursor ? { cursor: q.cursor } : {}) })) };
   });
 
   mount(router, ops.getMediaJob, ns, async (ctx) => {

@@ -1,23 +1,11 @@
 import type Router from '@koa/router';
-import { z } from 'zod';
-import { invalidInput } from '../../../core/domain/errors';
-import { isPlatform, type Platform } from '../../../core/domain/platforms';
+import type { Platform } from '../../../core/domain/platforms';
 import { completeOAuth, startOAuth } from '../../../core/usecases/oauth-connect';
 import { checkId } from '../ids';
-import { bodyFields, parse, refuseUnavailablePlatforms, single } from '../input';
+import { bodyFields, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
 import { mount } from '../catalogue/mount';
 import * as ops from '../catalogue/connections';
-
-const StartBody = z.object({
-  profile_username: z.string({ error: 'profile_username is required: the profile to connect the account to' }).min(1),
-  redirect_url: z.string().optional(),
-});
-
-function platformParam(value: string): Platform {
-  if (!isPlatform(value)) throw invalidInput(`Unknown platform "${value}".`, undefined, 'platform_not_supported');
-  return value;
-}
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -25,11 +13,9 @@ export const oauthCallbackPath = (ns: string, platform: string) => `/api/${ns}/o
 
 /** POST /oauth/{platform}/start (authenticated): the network's authorize URL for a profile. */
 export function oauthStartRoute(router: Router<AppState>, deps: ApiDeps, ns: string, publicBaseUrl: string): void {
-  mount(router, ops.startOAuth, ns, async (ctx) => {
-    refuseUnavailablePlatforms(ctx.params.platform);
-    const platform = platformParam(ctx.params.platform!);
-    const fields = bodyFields(ctx);
-    const body = parse(StartBody, { ...fields, profile_username: fields.profile_username ?? fields.username });
+  mount(router, ops.startOAuth, ns, async (ctx, { body }) => {
+    const platform = ctx.params.platform as Platform;
+    bodyFields(ctx);
     const started = await startOAuth(deps, ctx.state.caller.account, platform, {
       profileUsername: body.profile_username,
       ...(body.redirect_url ? { returnUrl: body.redirect_url } : {}),
@@ -46,8 +32,7 @@ export function oauthStartRoute(router: Router<AppState>, deps: ApiDeps, ns: str
  */
 export function oauthCallbackRoute(router: Router, deps: ApiDeps, ns: string): void {
   mount(router, ops.completeOAuth, ns, async (ctx) => {
-    refuseUnavailablePlatforms(ctx.params.platform);
-    const platform = platformParam(ctx.params.platform!);
+    const platform = ctx.params.platform as Platform;
     const q = (name: string) => {
       const v = single(ctx.query[name]);
       return typeof v === 'string' ? v : undefined;

@@ -8,7 +8,7 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { invalidInput } from '../../../core/domain/errors';
-import { isPlatform, PLATFORM_ALIASES, type Platform } from '../../../core/domain/platforms';
+import type { Platform } from '../../../core/domain/platforms';
 import { convertSetting } from '../../../core/domain/settings';
 import type { PostChanges, PostFields } from '../../../core/ports/platform';
 import { editPost, repostPost, requireOperation, savePost, setPostThumbnail, unpublishPost, type PostTarget } from '../../../core/usecases/post-operations';
@@ -17,6 +17,7 @@ import { bodyFields, parse, refuseUnavailablePlatforms, single } from '../input'
 import type { ApiDeps, AppState } from '../deps';
 import { mount } from '../catalogue/mount';
 import * as ops from '../catalogue/posts';
+import { platformOf } from '../catalogue/posts';
 
 const text = (name: string) => z.preprocess(single, z.string({ error: `${name} must be text` }).optional());
 
@@ -28,19 +29,9 @@ const first = (fields: Record<string, unknown>, names: readonly string[]) => {
   return undefined;
 };
 
-function platformOf(fields: Record<string, unknown>): Platform {
-  refuseUnavailablePlatforms(fields.platform);
-  const raw = single(fields.platform);
-  if (typeof raw !== 'string' || !raw) throw invalidInput('platform is required.', { violations: [{ field: 'platform', message: 'required' }] });
-  const value = raw.trim().toLowerCase();
-  const platform = PLATFORM_ALIASES[value] ?? value;
-  if (!isPlatform(platform)) throw invalidInput(`Unknown platform "${raw}".`, { violations: [{ field: 'platform', message: 'unknown platform' }] }, 'platform_not_supported');
-  return platform;
-}
-
 /** platform, user and post_id (or the network's alias of it, YouTube video_id), as every operation takes them. */
 function targetOf(deps: ApiDeps, fields: Record<string, unknown>): PostTarget {
-  const platform = platformOf(fields);
+  const platform = platformOf(fields.platform);
   const postFields = deps.platforms.get(platform)?.descriptor.posts;
   const user = single(fields.user ?? fields.profile_username);
   const alias = postFields?.postIdAlias;
@@ -96,7 +87,7 @@ function changesOf(platform: Platform, postFields: PostFields | undefined, field
 
 export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string): void {
   const edit = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
-    requireOperation(deps, platformOf(fields), 'edit');
+    requireOperation(deps, platformOf(fields.platform), 'edit');
     const target = targetOf(deps, fields);
     const { sent, ...changes } = changesOf(target.platform, deps.platforms.get(target.platform)?.descriptor.posts, fields);
     const edited = await editPost(deps, ctx.state.caller.account, target, changes);
@@ -115,7 +106,7 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
     };
   };
   const unpublish = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
-    requireOperation(deps, platformOf(fields), 'unpublish');
+    requireOperation(deps, platformOf(fields.platform), 'unpublish');
     const target = targetOf(deps, fields);
     const done = await unpublishPost(deps, ctx.state.caller.account, target);
     ctx.body = {
@@ -125,7 +116,7 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
     };
   };
   const repost = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
-    requireOperation(deps, platformOf(fields), 'repost');
+    requireOperation(deps, platformOf(fields.platform), 'repost');
     const target = targetOf(deps, fields);
     const done = await repostPost(deps, ctx.state.caller.account, target);
     ctx.body = {
@@ -135,7 +126,7 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
     };
   };
   const save = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
-    requireOperation(deps, platformOf(fields), 'save');
+    requireOperation(deps, platformOf(fields.platform), 'save');
     const target = targetOf(deps, fields);
     const boardId = single(fields.board_id ?? fields.pinterest_board_id);
     const sectionId = single(fields.board_section_id ?? fields.pinterest_board_section_id);

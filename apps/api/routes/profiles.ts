@@ -1,10 +1,9 @@
 import type Router from '@koa/router';
-import { z } from 'zod';
 import { createProfile, deleteProfile, getProfile, listProfiles } from '../../../core/usecases/profiles';
 import { connectWithCredentials } from '../../../core/usecases/connect-with-credentials';
-import { isPlatform } from '../../../core/domain/platforms';
+import type { Platform } from '../../../core/domain/platforms';
 import { invalidInput } from '../../../core/domain/errors';
-import { bodyFields, parse, refuseUnavailablePlatforms, single } from '../input';
+import { bodyFields, single } from '../input';
 import { isReservedProfileUsername, PIN_KINDS, type PinKind } from '../../../core/domain/profile';
 import { deletePin, getPin, setPin } from '../../../core/usecases/pins';
 import { mount } from '../catalogue/mount';
@@ -12,11 +11,9 @@ import * as ops from '../catalogue/profiles';
 import type { ApiDeps, AppState } from '../deps';
 import * as connectionOps from '../catalogue/connections';
 
-const UsernameBody = z.object({ username: z.unknown() });
-
 export function profileRoutes(router: Router<AppState>, deps: ApiDeps, ns: string): void {
   mount(router, ops.createProfile, ns, async (ctx) => {
-    const profile = await createProfile(deps, ctx.state.caller.account, parse(UsernameBody, bodyFields(ctx)));
+    const profile = await createProfile(deps, ctx.state.caller.account, { username: bodyFields(ctx).username });
     ctx.status = 201;
     ctx.body = { success: true, profile };
   });
@@ -26,16 +23,14 @@ export function profileRoutes(router: Router<AppState>, deps: ApiDeps, ns: strin
   });
 
   mount(router, ops.deleteProfile, ns, async (ctx) => {
-    const input = parse(UsernameBody, bodyFields(ctx));
+    const input = { username: bodyFields(ctx).username };
     await deleteProfile(deps, ctx.state.caller.account, input);
     ctx.body = { success: true, message: `Profile "${String(input.username)}" deleted.` };
   });
 
   // Manual credential connections: discord, telegram and bluesky today; reddit answers 503.
   mount(router, connectionOps.connectWithCredentials, ns, async (ctx) => {
-    const platform = ctx.params.platform!;
-    refuseUnavailablePlatforms(platform);
-    if (!isPlatform(platform)) throw invalidInput(`Unknown platform "${platform}".`, undefined, 'platform_not_supported');
+    const platform = ctx.params.platform as Platform;
     const connection = await connectWithCredentials(deps, ctx.state.caller.account, platform, bodyFields(ctx));
     ctx.body = {
       success: true,

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
 import { invalidInput } from '../../../core/domain/errors';
-import { isPlatform, PLATFORM_ALIASES, type MediaKind, type Platform } from '../../../core/domain/platforms';
+import type { MediaKind, Platform } from '../../../core/domain/platforms';
 import { toUploadView } from '../../../core/domain/upload-view';
 import { admitUpload, submitUpload } from '../../../core/usecases/submit-upload';
 import { parseScheduledDate } from '../../../core/domain/schedule';
@@ -17,7 +17,7 @@ import { bodyFields, list, parse, refuseUnavailablePlatforms, single } from '../
 import { mount } from '../catalogue/mount';
 import type { Operation } from '../catalogue/types';
 import * as ops from '../catalogue/uploads';
-import { UploadCommonFields } from '../catalogue/uploads';
+import { normalizePlatforms, UploadCommonFields } from '../catalogue/uploads';
 import type { ApiDeps, AppState } from '../deps';
 
 export { UploadCommonFields } from '../catalogue/uploads';
@@ -48,20 +48,6 @@ function header(ctx: Context, ...names: string[]): string | undefined {
     if (value) return value;
   }
   return undefined;
-}
-
-function normalizePlatforms(raw: string[]): Platform[] {
-  const unknown: string[] = [];
-  const platforms = new Set<Platform>();
-  for (const value of raw.map((v) => v.toLowerCase())) {
-    const platform = PLATFORM_ALIASES[value] ?? value;
-    if (isPlatform(platform)) platforms.add(platform);
-    else unknown.push(value);
-  }
-  if (unknown.length) {
-    throw invalidInput(`Unknown platform ${unknown.map((u) => `"${u}"`).join(', ')} in platform[].`, { violations: unknown.map((u) => ({ field: 'platform[]', message: `unknown platform "${u}"` })) }, 'platform_not_supported');
-  }
-  return [...platforms];
 }
 
 const ENDPOINTS: Array<{ op: Operation; kind: MediaKind }> = [

@@ -72,6 +72,8 @@ export interface AnalyticsFacts {
 export interface AccountTarget {
   /** The query parameter naming it (`page_id`, `page_urn`, `gbp_location_id`). */
   param: string;
+  /** What the parameter is, for the API reference (after the network's name and a colon). */
+  description: string;
   /** Given neither the parameter nor a pin: 400 naming the parameter, then this (what it is, where to find one). Absent: the adapter's default. */
   required?: string;
   /**

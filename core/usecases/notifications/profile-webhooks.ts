@@ -15,7 +15,7 @@ export interface ProfileWebhookView {
   webhook_events: Record<HeraldEventName, boolean> | null;
 }
 
-function profileOf(value: unknown): string {
+export function profileOf(value: unknown): string {
   if (typeof value !== 'string' || !value) throw invalidInput('profile_username is required.', { violations: [{ field: 'profile_username', message: 'required' }] });
   return value;
 }

@@ -51,7 +51,7 @@ export function optionalText(input: Record<string, unknown>, field: string, max:
   return value.trim();
 }
 
-function optionalBoolean(value: unknown, field: string): boolean | undefined {
+export function optionalBoolean(value: unknown, field: string): boolean | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'boolean') return value;
   if (value === 'true' || value === '1') return true;
@@ -73,6 +73,22 @@ export function parseEventFilter(value: unknown, field = 'webhook_events'): Even
     filter[name as HeraldEventName] = optionalBoolean(on, `${field}.${name}`) ?? true;
   }
   return filter;
+}
+
+type AddressChannel = 'webhook' | 'telegram' | 'slack';
+
+/** `channels`: an object of webhook, telegram and slack to booleans (undefined: unchanged). */
+export function parseChannels(channels: unknown): Partial<Record<AddressChannel, boolean | undefined>> | undefined {
+  if (channels === undefined || channels === null) return undefined;
+  if (typeof channels !== 'object' || Array.isArray(channels)) throw invalidInput('channels must be an object {webhook, telegram, slack} of booleans.', { violations: [{ field: 'channels', message: 'must be an object' }] });
+  const parsed: Partial<Record<AddressChannel, boolean | undefined>> = {};
+  for (const [name, on] of Object.entries(channels as Record<string, unknown>)) {
+    if (name !== 'webhook' && name !== 'telegram' && name !== 'slack') {
+      throw invalidInput(`channels.${name} is not a channel; channels: webhook, telegram, slack.`, { violations: [{ field: `channels.${name}`, message: 'unknown channel' }] });
+    }
+    parsed[name] = optionalBoolean(on, `channels.${name}`);
+  }
+  return parsed;
 }
 
 /** The signing secret, created the first time an address needs one. */
@@ -103,16 +119,7 @@ export async function saveNotifications(deps: NotificationDeps, account: Operato
   if (webhookUrl !== undefined) { next.webhookUrl = webhookUrl; next.channels.webhook = webhookUrl !== null; }
   if (chatId !== undefined) { next.telegramChatId = chatId; next.channels.telegram = chatId !== null; }
   if (slackUrl !== undefined) { next = withSlackUrl(deps, next, slackUrl); next.channels.slack = slackUrl !== null; }
-  const channels = input.channels;
-  if (channels !== undefined && channels !== null) {
-    if (typeof channels !== 'object' || Array.isArray(channels)) throw invalidInput('channels must be an object {webhook, telegram, slack} of booleans.', { violations: [{ field: 'channels', message: 'must be an object' }] });
-    for (const [name, on] of Object.entries(channels as Record<string, unknown>)) {
-      if (name !== 'webhook' && name !== 'telegram' && name !== 'slack') {
-        throw invalidInput(`channels.${name} is not a channel; channels: webhook, telegram, slack.`, { violations: [{ field: `channels.${name}`, message: 'unknown channel' }] });
-      }
-      next.channels[name] = optionalBoolean(on, `channels.${name}`) ?? next.channels[name];
-    }
-  }
+  for (const [name, on] of Object.entries(parseChannels(input.channels) ?? {})) next.channels[name as AddressChannel] = on ?? next.channels[name as AddressChannel];
   next.webhookEvents = parseEventFilter(input.webhook_events);
   const missing = ([['webhook', 'webhook_url', next.webhookUrl], ['telegram', 'telegram_chat_id', next.telegramChatId], ['slack', 'slack_webhook_url', slack]] as const)
     .filter(([channel, , address]) => next.channels[channel] && !address);
