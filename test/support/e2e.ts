@@ -130,7 +130,7 @@ export interface Herald {
   publish(fields: UploadFields, media?: UploadMedia): Promise<Answer>;
   /** POSTs a multipart form (with the account's key) to `path` (`/api/...`). */
   postForm(path: string, fields: UploadFields, files?: Record<string, UploadFile | readonly UploadFile[]>, headers?: Record<string, string>): Promise<Answer>;
-  /** Polls the upload's status until `until` (default: completed); fails after `timeoutMs` (default 180 s). */
+  /** Polls the upload's status until `until` (default: finished, that is completed or cancelled); fails after `timeoutMs` (default 180 s). */
   waitForCompletion(requestId: string, opts?: { until?: (body: any) => boolean; timeoutMs?: number }): Promise<Answer>;
   /** `publish`, then the upload's completed status (a synchronous answer already is). */
   publishAndWait(fields: UploadFields, media?: UploadMedia): Promise<Answer>;
@@ -258,7 +258,7 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
       return herald.postForm(media.video ? '/api/upload' : media.photos ? '/api/upload_photos' : '/api/upload', fields, files, media.headers);
     },
 
-    waitForCompletion(requestId, { until = (b: any) => b.status === 'completed', timeoutMs = 180_000 } = {}) {
+    waitForCompletion(requestId, { until = (b: any) => b.status === 'completed' || b.status === 'cancelled', timeoutMs = 180_000 } = {}) {
       return eventually(() => herald.api.get(`/api/herald/status?request_id=${encodeURIComponent(requestId)}`), (r) => until(r.body), timeoutMs, 500);
     },
 
