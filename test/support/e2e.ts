@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { NETWORKS } from '../../adapters/platforms';
+import { resolveSettings } from '../../core/domain/settings';
 import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
 import { apiClient, eventually, freePort, onFreshSocketIfClosed, startStack, type Stack } from './stack';
 import { makeVideo, type VideoFile } from './large-video';
@@ -82,8 +83,14 @@ export interface UploadMedia {
 
 const DESCRIPTORS = new Map<string, (typeof NETWORKS)[number]['descriptor']>(NETWORKS.map((n) => [n.id, n.descriptor]));
 
-/** The sandbox's variable of a network's credential field: `SANDBOX_<NETWORK>_<FIELD>`. */
-const sandboxVariable = (network: string, field: string) => `SANDBOX_${network}_${field}`.toUpperCase();
+/**
+ * The sandbox's value of a network's credential field: `SANDBOX_<NETWORK>_<FIELD>`, or for a list
+ * field the variable of its one item (listmonk's `list_ids` from `SANDBOX_LISTMONK_LIST_ID`).
+ */
+function sandboxValue(env: Env, network: string, field: { name: string; type: string }): string | undefined {
+  const names = [field.name, ...(field.type === 'string_list' && field.name.endsWith('s') ? [field.name.slice(0, -1)] : [])];
+  return names.map((name) => env[`SANDBOX_${network}_${name}`.toUpperCase()]).find((v) => v !== undefined);
+}
 
 const TYPES: Record<string, string> = { '.mp4': 'video/mp4', '.mov': 'video/quicktime', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif', '.webp': 'image/webp', '.pdf': 'application/pdf' };
 
@@ -210,12 +217,15 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
       const schema = DESCRIPTORS.get(network)?.credentialFields;
       if (!schema) throw new Error(`${network} has no credential fields (its connect kind is ${DESCRIPTORS.get(network)?.connect ?? 'unknown'})`);
       const env = herald.sandbox.env;
-      const present = schema.fields.filter((f) => env[sandboxVariable(network, f.name)] !== undefined);
+      const present = schema.fields.flatMap((f) => {
+        const value = sandboxValue(env, network, f);
+        return value === undefined ? [] : [[f.name, value] as const];
+      });
       // Some networks take one of several sets (Slack: a bot token with a channel, or a webhook):
-      // the longest leading run of the fields the sandbox has that the schema's own check accepts.
+      // the longest leading run of the fields the sandbox has that the schema accepts.
       for (let n = present.length; n > 0; n -= 1) {
-        const values = Object.fromEntries(present.slice(0, n).map((f) => [f.name, env[sandboxVariable(network, f.name)]!]));
-        if (!schema.check || schema.check(values, { endpoint: 'text', mediaCount: 0 }).length === 0) return values;
+        const values = Object.fromEntries(present.slice(0, n));
+        if (resolveSettings(network, schema, values, { endpoint: 'text', mediaCount: 0 }).violations.length === 0) return values;
       }
       throw new Error(`the sandbox has no accepted set of ${network}'s credential fields (${schema.fields.map((f) => f.name).join(', ')})`);
     },
