@@ -31,10 +31,10 @@ type Answer = Awaited<ReturnType<Client['get']>>;
 export interface HeraldOptions {
   /**
    * The daemons' environment on top of the stack's (and the sandbox's). A function is read when the
-   * stack starts, after the file's own beforeAll hooks registered above `useHerald` (a simulator
-   * the file starts itself, a port it draws).
+   * stack starts (after the sandbox, which it is given), and after the file's own beforeAll hooks
+   * registered above `useHerald` (a simulator the file starts itself, a port it draws).
    */
-  env?: Env | (() => Env | Promise<Env>);
+  env?: Env | ((started: { sandbox?: Sandbox }) => Env | Promise<Env>);
   /** The sandbox's simulators on random ports, the stack's public base URL their callback address. */
   sandbox?: boolean;
   /** Simulators' media processing time (sandbox only). Default 50 ms. */
@@ -57,6 +57,8 @@ export interface ConnectOptions {
   credentials?: Record<string, unknown>;
   /** OAuth networks: where Herald sends the browser back. */
   redirectUrl?: string;
+  /** The client connecting (another account's key); default the fixture's. */
+  as?: Client;
 }
 
 export interface Connected {
@@ -169,14 +171,15 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
   };
 
   beforeAll(async () => {
-    const extra = typeof opts.env === 'function' ? await opts.env() : opts.env ?? {};
+    const fixed = typeof opts.env === 'function' ? {} : opts.env ?? {};
     if (opts.sandbox) {
-      const port = extra.HERALD_API_PORT ? Number(extra.HERALD_API_PORT) : await freePort();
-      const base = extra.HERALD_PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`;
+      const port = fixed.HERALD_API_PORT ? Number(fixed.HERALD_API_PORT) : await freePort();
+      const base = fixed.HERALD_PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`;
       sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: opts.processingMs ?? 50 });
+      const extra = typeof opts.env === 'function' ? await opts.env({ sandbox }) : fixed;
       stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, ...extra });
     } else {
-      stack = await startStack(extra);
+      stack = await startStack(typeof opts.env === 'function' ? await opts.env({}) : fixed);
     }
     if (opts.worker !== false) await stack.startWorker(typeof opts.worker === 'object' ? opts.worker : {});
     if (opts.web) await stack.startWeb();
@@ -230,11 +233,11 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
       throw new Error(`the sandbox has no accepted set of ${network}'s credential fields (${schema.fields.map((f) => f.name).join(', ')})`);
     },
 
-    async connect(network, { profile, credentials, redirectUrl = 'https://integrator.example/connected' }) {
+    async connect(network, { profile, credentials, redirectUrl = 'https://integrator.example/connected', as = herald.api }) {
       const descriptor = DESCRIPTORS.get(network);
       if (!descriptor) throw new Error(`unknown network ${network}`);
       if (descriptor.connect === 'oauth') {
-        const start = await herald.api.post(`/api/herald/oauth/${network}/start`, { profile_username: profile, redirect_url: redirectUrl });
+        const start = await as.post(`/api/herald/oauth/${network}/start`, { profile_username: profile, redirect_url: redirectUrl });
         if (start.status !== 200 || typeof start.body.authorize_url !== 'string') throw new Error(`${network} oauth start: ${start.status} ${JSON.stringify(start.body)}`);
         const callback = await approveAuthorization(start.body.authorize_url);
         const res = await fetch(callback, { redirect: 'manual' });
@@ -245,7 +248,7 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
         return { network, kind: 'oauth', answer: start, callback, back };
       }
       const body = credentials ?? herald.credentialsOf(network);
-      const answer = await herald.api.post(`/api/herald/users/${network}/credentials`, { profile_username: profile, ...body });
+      const answer = await as.post(`/api/herald/users/${network}/credentials`, { profile_username: profile, ...body });
       if (answer.status !== 200 || answer.body.success !== true) throw new Error(`${network} credentials: ${answer.status} ${JSON.stringify(answer.body)}`);
       return { network, kind: 'credentials', answer };
     },
