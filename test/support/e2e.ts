@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { NETWORKS } from '../../adapters/platforms';
@@ -128,6 +128,8 @@ export interface Herald {
   readonly apiUrl: string;
   /** An API client with another key. */
   client(key: string): Client;
+  /** Runs `fn` after the tests, before the daemons stop and the database is dropped (afterAll hooks declared after useHerald run after that). */
+  beforeStop(fn: () => unknown): void;
   /** Connects `network` for a profile by its descriptor's connect kind: OAuth through the simulator's consent page, or credentials. */
   connect(network: string, opts: ConnectOptions): Promise<Connected>;
   /** The sandbox's values of a credential network's fields: the longest leading set of the fields its schema accepts. */
@@ -165,6 +167,7 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
   let sandbox: Sandbox | undefined;
   let key: string | undefined;
   let api: Client | undefined;
+  const beforeStop: Array<() => unknown> = [];
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`herald.${what} is not there: use it in a test or a hook after useHerald's beforeAll`);
     return value;
@@ -196,6 +199,7 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
   }, 300_000);
 
   afterAll(async () => {
+    for (const fn of beforeStop.reverse()) await fn();
     await stack?.stop();
     await sandbox?.close();
   }, 120_000);
@@ -215,6 +219,7 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
     get key() { return need(key, 'key'); },
     get apiUrl() { return herald.stack.apiUrl; },
     client: (other) => apiClient(herald.stack.apiUrl, other),
+    beforeStop: (fn) => { beforeStop.push(fn); },
 
     credentialsOf(network) {
       const schema = DESCRIPTORS.get(network)?.credentialFields;
@@ -351,10 +356,10 @@ export const media = {
   pixels(file: string, { crop, format = 'rgb24' }: { crop?: string; format?: 'rgb24' | 'gray' } = {}): Buffer {
     return execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-frames:v', '1', ...(crop ? ['-vf', `crop=${crop}`] : []), '-f', 'rawvideo', '-pix_fmt', format, '-']);
   },
-  /** A video of about `bytes` (test/support/large-video.ts), made once in the media directory. */
+  /** A video of about `bytes` (test/support/large-video.ts), removed when the test process exits (it is large). */
   large(bytes: number, say?: (line: string) => void): VideoFile & { file: string } {
-    mkdirSync(MEDIA_DIR, { recursive: true });
-    const file = path.join(MEDIA_DIR, `large-${bytes}.mp4`);
+    const file = path.join(os.tmpdir(), `herald-e2e-large-${process.pid}.mp4`);
+    process.once('exit', () => rmSync(file, { force: true }));
     return { ...makeVideo(file, bytes, say), file };
   },
 };
