@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { MongoClient } from 'mongodb';
 import type { ConnectedAccount } from '../../core/domain/connected-account';
@@ -9,8 +5,8 @@ import { workflowIds } from '../../core/ports/workflow-names';
 import type { Storage } from '../../core/ports/storage';
 import { COLLECTIONS, createMongoStorage } from '../../adapters/mongo/storage';
 import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
-import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, freePort, rescheduleSoon, startStack, within, type Stack } from '../support/stack';
+import { eventually, rescheduleSoon, within } from '../support/stack';
+import { media, useHerald } from '../support/e2e';
 import { anUpload } from '../support/mothers';
 import Redis from 'ioredis';
 import { createRedisRecordChangePublisher } from '../../adapters/redis/record-changes';
@@ -29,18 +25,24 @@ const YOUTUBE_PAUSE_MS = 4000;
  * pause and the workflow that ends it.
  */
 describe('account states', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
-  let api: ReturnType<typeof apiClient>;
-  let key: string;
+  const herald = useHerald({
+    sandbox: true,
+    env: {
+      HERALD_CHECKPOINT_PROBE_INTERVAL_MS: String(PROBE_INTERVAL_MS), YOUTUBE_DAILY_LIMIT_PAUSE_MS: String(YOUTUBE_PAUSE_MS),
+      // Far longer than the suite: a state change reaches the API's intake caches by its announcement or not at all.
+      HERALD_CONNECTION_CACHE_MS: '3600000',
+    },
+    account: { email: 'states@herald.dev' },
+    profiles: [PROFILE],
+  });
+  const { api, stack, sandbox } = herald;
   let temporal: { connection: Connection; client: Client };
   let mongo: MongoClient;
   /** The test writes connection state as the worker does: through storage that announces each write. */
   let storage: Storage;
   let publisher: Redis;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-states-'));
-  const photo = path.join(dir, 'photo.jpg');
-  const video = path.join(dir, 'clip.mp4');
+  const photo = media.image({ color: '0x336699' });
+  const video = media.clip({ seconds: 2, audio: false });
   /** Workflows a test leaves running (a real 30-minute pause), ended in afterAll. */
   const leftRunning: string[] = [];
 
@@ -53,51 +55,11 @@ describe('account states', () => {
   let n = 0;
   const postText = (platform: string, title = `Post ${(n += 1)} at ${Date.now()}`) =>
     api.post('/api/upload_text', { user: PROFILE, 'platform[]': [platform], title });
-  async function postVideo(platform: string, title: string): Promise<{ status: number; body: any }> {
-    const form = new FormData();
-    form.append('user', PROFILE);
-    form.append('platform[]', platform);
-    form.append('title', title);
-    form.append('async_upload', 'true');
-    form.append('video', new Blob([readFileSync(video)], { type: 'video/mp4' }), 'clip.mp4');
-    const res = await fetch(`${stack.apiUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(60_000) });
-    return { status: res.status, body: await res.json() };
-  }
-  async function postPhoto(platform: string): Promise<{ status: number; body: any }> {
-    const form = new FormData();
-    form.append('user', PROFILE);
-    form.append('platform[]', platform);
-    form.append('title', `Photo ${(n += 1)} at ${Date.now()}`);
-    form.append('photos[]', new Blob([readFileSync(photo)], { type: 'image/jpeg' }), 'photo.jpg');
-    const res = await fetch(`${stack.apiUrl}/api/upload_photos`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(60_000) });
-    return { status: res.status, body: await res.json() };
-  }
+  const postVideo = (platform: string, title: string) => herald.publish({ user: PROFILE, 'platform[]': [platform], title, async_upload: true }, { video });
+  const postPhoto = (platform: string) => herald.publish({ user: PROFILE, 'platform[]': [platform], title: `Photo ${(n += 1)} at ${Date.now()}` }, { photos: [photo] });
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x336699:size=1080x1350', '-frames:v', '1', photo]);
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video]);
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
-    stack = await startStack({
-      ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base,
-      HERALD_CHECKPOINT_PROBE_INTERVAL_MS: String(PROBE_INTERVAL_MS), YOUTUBE_DAILY_LIMIT_PAUSE_MS: String(YOUTUBE_PAUSE_MS),
-      // Far longer than the suite: a state change reaches the API's intake caches by its announcement or not at all.
-      HERALD_CONNECTION_CACHE_MS: '3600000',
-    });
-    await stack.startWorker();
-    key = await stack.newApiKey('states@herald.dev');
-    api = apiClient(stack.apiUrl, key);
-    expect((await api.post('/api/herald/users', { username: PROFILE })).status).toBe(201);
-
-    for (const platform of ['threads', 'instagram', 'youtube'] as const) {
-      const start = await api.post(`/api/herald/oauth/${platform}/start`, { profile_username: PROFILE, redirect_url: 'https://integrator.example/connected' });
-      expect(start.status).toBe(200);
-      const res = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
-      expect(new URL(res.headers.get('location')!).searchParams.get('connect_status')).toBe('success');
-    }
-    const discord = await api.post('/api/herald/users/discord/credentials', { profile_username: PROFILE, webhook_url: sandbox.env.SANDBOX_DISCORD_WEBHOOK_URL });
-    expect(discord).toMatchObject({ status: 200, body: { success: true } });
+    for (const platform of ['threads', 'instagram', 'youtube', 'discord'] as const) await herald.connect(platform, { profile: PROFILE });
 
     const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS });
     temporal = { connection, client: new Client({ connection, namespace: 'default' }) };
@@ -111,9 +73,6 @@ describe('account states', () => {
     await temporal?.connection.close();
     await mongo?.close();
     publisher?.disconnect();
-    await stack?.stop();
-    await sandbox?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('a checkpoint flags the Threads account; the probe workflow lifts the flag once the user completed it', async () => {
@@ -232,7 +191,7 @@ describe('account states', () => {
     const title = `Over the daily limit ${Date.now()}`;
     const res = await postVideo('youtube', title);
     expect(res.status).toBe(202);
-    const done = await eventually(() => api.get(`/api/herald/status?request_id=${res.body.request_id}`), (r) => r.body.status === 'completed', 90_000, 500);
+    const done = await herald.waitForCompletion(res.body.request_id);
     expect(done.body.results.youtube).toMatchObject({ success: true, post_id: expect.any(String) });
     // Published once more when the pause ended, not before.
     const until = await pauseEnd(await connectionOf('youtube'));
@@ -246,7 +205,7 @@ describe('account states', () => {
     const title = `Still over the daily limit ${Date.now()}`;
     const res = await postVideo('youtube', title);
     expect(res.status).toBe(202);
-    const done = await eventually(() => api.get(`/api/herald/status?request_id=${res.body.request_id}`), (r) => r.body.status === 'completed', 90_000, 500);
+    const done = await herald.waitForCompletion(res.body.request_id);
     expect(done.body.results.youtube).toMatchObject({ success: false, error_code: 'youtube_channel_daily_limit', restriction_reason: 'daily_upload_limit' });
     expect(videoInits(title)).toBe(2);
     await pauseEnd(await connectionOf('youtube'));
@@ -281,7 +240,7 @@ describe('account states', () => {
     // Still a normal scheduled post: listed, and cancellable.
     const listed = await api.get('/api/herald/schedule');
     expect(listed.body.scheduled).toEqual(expect.arrayContaining([expect.objectContaining({ job_id: res.body.job_id, scheduled_date: nextDay })]));
-    const cancel = await fetch(`${stack.apiUrl}/api/herald/schedule/${res.body.job_id}`, { method: 'DELETE', headers: { Authorization: `Apikey ${key}` } });
+    const cancel = await fetch(`${stack.apiUrl}/api/herald/schedule/${res.body.job_id}`, { method: 'DELETE', headers: { Authorization: `Apikey ${herald.key}` } });
     expect(cancel.status).toBe(200);
   });
 });

@@ -1,11 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { ANALYTICS_SNAPSHOTS_COLLECTION } from '../../adapters/mongo/analytics-history';
-import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+import { eventually } from '../support/stack';
+import { media, useHerald } from '../support/e2e';
 
 jest.setTimeout(240_000);
 
@@ -22,13 +18,18 @@ const LIVE_LIMIT = 6;
  * cached (pages), and every 400/404.
  */
 describe('analytics history', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
-  let api: ReturnType<typeof apiClient>;
+  const herald = useHerald({
+    sandbox: true,
+    env: {
+      HERALD_ANALYTICS_SNAPSHOT_PERIOD_MS: '2000', HERALD_ANALYTICS_SNAPSHOT_OFFSET_MS: '0', HERALD_ANALYTICS_SNAPSHOT_PAGE_SIZE: '2',
+      HERALD_POST_ANALYTICS_LIMIT: String(LIVE_LIMIT), HERALD_POST_ANALYTICS_CACHE_MS: '60000',
+    },
+    account: { email: 'analytics@herald.dev' },
+    profiles: [PROFILE],
+  });
+  const { api, stack, sandbox } = herald;
   let mongo: MongoClient;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-analytics-'));
-  const photo = path.join(dir, 'photo.jpg');
-  let key: string;
+  const photo = media.image({ color: '0x336699' });
   let requestId: string;
   let postId: string;
   let secondRequestId: string;
@@ -36,31 +37,9 @@ describe('analytics history', () => {
   const today = () => new Date().toISOString().slice(0, 10);
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x336699:size=1080x1350', '-frames:v', '1', photo]);
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
-    stack = await startStack({
-      ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base,
-      HERALD_ANALYTICS_SNAPSHOT_PERIOD_MS: '2000', HERALD_ANALYTICS_SNAPSHOT_OFFSET_MS: '0', HERALD_ANALYTICS_SNAPSHOT_PAGE_SIZE: '2',
-      HERALD_POST_ANALYTICS_LIMIT: String(LIVE_LIMIT), HERALD_POST_ANALYTICS_CACHE_MS: '60000',
-    });
-    await stack.startWorker();
-    key = await stack.newApiKey('analytics@herald.dev');
-    api = apiClient(stack.apiUrl, key);
-    expect((await api.post(`${NS}/users`, { username: PROFILE })).status).toBe(201);
-    const start = await api.post(`${NS}/oauth/instagram/start`, { profile_username: PROFILE, redirect_url: 'https://integrator.example/connected' });
-    const res = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
-    expect(new URL(res.headers.get('location')!).searchParams.get('connect_status')).toBe('success');
-
+    await herald.connect('instagram', { profile: PROFILE });
     const publish = async () => {
-      const form = new FormData();
-      form.append('user', PROFILE);
-      form.append('platform[]', 'instagram');
-      form.append('title', `Analytics post ${Date.now()}`);
-      form.append('photos[]', new Blob([readFileSync(photo)], { type: 'image/jpeg' }), 'photo.jpg');
-      const upload = await fetch(`${stack.apiUrl}/api/upload_photos`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(60_000) });
-      const body = await upload.json() as any;
+      const { body } = await herald.publish({ user: PROFILE, 'platform[]': ['instagram'], title: `Analytics post ${Date.now()}` }, { photos: [photo] });
       expect(body.results.instagram).toMatchObject({ success: true });
       return { requestId: body.request_id as string, postId: body.results.instagram.post_id as string };
     };
@@ -71,9 +50,6 @@ describe('analytics history', () => {
 
   afterAll(async () => {
     await mongo?.close();
-    await stack?.stop();
-    await sandbox?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const owner = () => {

@@ -1,6 +1,5 @@
-import { approveAuthorization, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, type Stack } from '../support/stack';
-import { startSandboxStack } from '../support/sandbox-stack';
+import { eventually } from '../support/stack';
+import { useHerald } from '../support/e2e';
 import { googleBusinessAnalyticsHarness, linkedinAnalyticsHarness } from '../contract/platforms/analytics-harnesses';
 import type { VerifiedConnection } from '../../core/ports/platform';
 import { linkedinEngagementRate } from '../../ops/simulators/linkedin';
@@ -20,9 +19,13 @@ const NS = '/api/herald';
  * snapshots and the metric catalogue, every figure checked against the simulators'.
  */
 describe('analytics of LinkedIn pages and Google Business locations', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
-  let api: ReturnType<typeof apiClient>;
+  const herald = useHerald({
+    sandbox: true,
+    env: { HERALD_ANALYTICS_CACHE_MS: '0', HERALD_ANALYTICS_SNAPSHOT_PERIOD_MS: '2000', HERALD_ANALYTICS_SNAPSHOT_OFFSET_MS: '0' },
+    account: { email: 'pages-analytics@herald.dev' },
+    profiles: [PROFILE],
+  });
+  const { api, sandbox } = herald;
   let pageId = '';
   let locationId = '';
   let requestId = '';
@@ -30,21 +33,11 @@ describe('analytics of LinkedIn pages and Google Business locations', () => {
   const noConnection = {} as VerifiedConnection;
 
   beforeAll(async () => {
-    ({ sandbox, stack } = await startSandboxStack({
-      HERALD_ANALYTICS_CACHE_MS: '0', HERALD_ANALYTICS_SNAPSHOT_PERIOD_MS: '2000', HERALD_ANALYTICS_SNAPSHOT_OFFSET_MS: '0',
-    }));
-    await stack.startWorker();
-    api = apiClient(stack.apiUrl, await stack.newApiKey('pages-analytics@herald.dev'));
     pageId = sandbox.accounts.linkedin.pageId;
     locationId = sandbox.accounts.google_business.locationId;
     // Google counts a day once it is over: its clock a day ahead makes today's figures (and the post's) show.
     sandbox.simulators.google_business.analytics.model.setNow(new Date(Date.now() + DAY_MS));
-    expect((await api.post(`${NS}/users`, { username: PROFILE })).status).toBe(201);
-    for (const platform of ['linkedin', 'google_business']) {
-      const start = await api.post(`${NS}/oauth/${platform}/start`, { profile_username: PROFILE, redirect_url: 'https://integrator.example/connected' });
-      const res = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
-      expect([platform, new URL(res.headers.get('location')!).searchParams.get('connect_status')]).toEqual([platform, 'success']);
-    }
+    for (const platform of ['linkedin', 'google_business']) await herald.connect(platform, { profile: PROFILE });
     const res = await api.post('/api/upload_text', {
       user: PROFILE, 'platform[]': ['linkedin', 'google_business'], title: 'Fresh from the page and the bakery', target_linkedin_page_id: pageId,
     });
@@ -54,11 +47,9 @@ describe('analytics of LinkedIn pages and Google Business locations', () => {
     expect(sandbox.simulators.linkedin.posts().find((p) => p.id === postUrn)).toMatchObject({ author: `urn:li:organization:${pageId}` });
   });
 
-  afterAll(async () => {
-    sandbox?.simulators.linkedin.analytics.model.setNow(undefined);
-    sandbox?.simulators.google_business.analytics.model.setNow(undefined);
-    await stack?.stop();
-    await sandbox?.close();
+  afterAll(() => {
+    sandbox.simulators.linkedin.analytics.model.setNow(undefined);
+    sandbox.simulators.google_business.analytics.model.setNow(undefined);
   });
 
   const linkedin = () => linkedinAnalyticsHarness(() => sandbox.simulators.linkedin, () => pageId);

@@ -1,9 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { approveAuthorization, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, type Stack } from '../support/stack';
-import { startSandboxStack, writeTestClip } from '../support/sandbox-stack';
+import { media, useHerald } from '../support/e2e';
 import {
   blueskyAnalyticsHarness, facebookAnalyticsHarness, instagramAnalyticsHarness, xAnalyticsHarness, youtubeAnalyticsHarness,
 } from '../contract/platforms/analytics-harnesses';
@@ -22,55 +17,22 @@ const day = (at: Date) => at.toISOString().slice(0, 10);
  * connection capabilities, the cache, and every 400/404.
  */
 describe('analytics', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
-  let api: ReturnType<typeof apiClient>;
-  let key = '';
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-analytics-'));
-  const video = path.join(dir, 'clip.mp4');
+  const herald = useHerald({ sandbox: true, env: { HERALD_ANALYTICS_CACHE_MS: '60000' }, account: { email: 'analytics@herald.dev' }, profiles: ['ana'] });
+  const { api, stack, sandbox } = herald;
+  const video = media.clip();
   const OAUTH = ['instagram', 'facebook', 'youtube', 'x', 'tiktok'] as const;
   const PUBLISHED = [...OAUTH, 'bluesky'] as const;
-
-  async function connect(platform: string) {
-    const start = await api.post(`/api/herald/oauth/${platform}/start`, { profile_username: 'ana', redirect_url: 'https://integrator.example/connected' });
-    expect(start.status).toBe(200);
-    const callback = await approveAuthorization(start.body.authorize_url);
-    const res = await fetch(callback, { redirect: 'manual' });
-    const back = new URL(res.headers.get('location')!);
-    expect([platform, back.searchParams.get('connect_status')]).toEqual([platform, 'success']);
-  }
+  const connect = (platform: string) => herald.connect(platform, { profile: 'ana' });
 
   beforeAll(async () => {
-    writeTestClip(video);
-    ({ sandbox, stack } = await startSandboxStack({ HERALD_ANALYTICS_CACHE_MS: '60000' }));
-    await stack.startWorker();
-    key = await stack.newApiKey('analytics@herald.dev');
-    api = apiClient(stack.apiUrl, key);
-    expect((await api.post('/api/herald/users', { username: 'ana' })).status).toBe(201);
-    for (const p of OAUTH) await connect(p);
-    const bsky = await api.post('/api/herald/users/bluesky/credentials', {
-      profile_username: 'ana', identifier: sandbox.env.SANDBOX_BLUESKY_IDENTIFIER, app_password: sandbox.env.SANDBOX_BLUESKY_APP_PASSWORD,
-    });
-    expect(bsky.status).toBe(200);
+    for (const p of PUBLISHED) await connect(p);
     // A video to every connected network, so the account figures include a post.
-    const form = new FormData();
-    form.append('user', 'ana');
-    for (const p of PUBLISHED) form.append('platform[]', p);
-    form.append('title', 'Analytics clip');
-    form.append('privacy_level', 'PUBLIC_TO_EVERYONE');
-    form.append('async_upload', 'true');
-    form.append('video', new Blob([readFileSync(video)], { type: 'video/mp4' }), 'clip.mp4');
-    const res = await fetch(`${stack.apiUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(60_000) });
-    const { request_id } = await res.json() as { request_id: string };
-    const done = await eventually(() => api.get(`/api/herald/status?request_id=${request_id}`), (r) => r.body.status === 'completed', 180_000, 1000);
+    const done = await herald.publishAndWait({ user: 'ana', 'platform[]': [...PUBLISHED], title: 'Analytics clip', privacy_level: 'PUBLIC_TO_EVERYONE', async_upload: true }, { video });
     expect(done.body).toMatchObject({ all_succeeded: true });
   });
 
-  afterAll(async () => {
-    for (const sim of Object.values(sandbox?.simulators ?? {})) (sim as { analytics?: { model: { setNow(at?: Date): void } } }).analytics?.model.setNow(undefined);
-    await stack?.stop();
-    await sandbox?.close();
-    rmSync(dir, { recursive: true, force: true });
+  afterAll(() => {
+    for (const sim of Object.values(sandbox.simulators)) (sim as { analytics?: { model: { setNow(at?: Date): void } } }).analytics?.model.setNow(undefined);
   });
 
   const sims = () => sandbox.simulators;

@@ -1,36 +1,35 @@
 import { request as httpRequest } from 'node:http';
 import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
-import { apiClient, eventually, startStack, type Stack } from '../support/stack';
+import { eventually } from '../support/stack';
+import { useHerald } from '../support/e2e';
 
 jest.setTimeout(180_000);
 
 describe('authentication guard, rate limits and key management over HTTP', () => {
-  let stack: Stack;
-  let key: string;
-
-  beforeAll(async () => {
-    stack = await startStack({
+  const herald = useHerald({
+    env: {
       HERALD_RATE_LIMIT_POINTS: '5', HERALD_RATE_LIMIT_WINDOW_SECONDS: '60', HERALD_AUTH_BLOCK_SECONDS: '3', HERALD_AUTH_CACHE_MS: '1000',
       // Points taken from Redis 3 at a time: the counts below must come out exactly as without leases.
       HERALD_RATE_LIMIT_LEASE: '3',
-    });
-    key = await stack.newApiKey('limits@herald.dev', 'free');
+    },
+    worker: false,
+    account: { email: 'limits@herald.dev', plan: 'free' },
   });
-  afterAll(async () => stack?.stop());
+  const { stack } = herald;
 
   it('answers 401 to ten consecutive failures, then blocks the client address for the block time', async () => {
-    const wrong = apiClient(stack.apiUrl, 'hk_not_a_key');
+    const wrong = herald.client('hk_not_a_key');
     const statuses = [];
     for (let i = 0; i < 11; i += 1) statuses.push((await wrong.get('/api/herald/me')).status);
     // The tenth failure starts the block; the eleventh request is the first one refused with 429.
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 401, 429]);
-    const blocked = await apiClient(stack.apiUrl, key).get('/api/herald/me');
+    const blocked = await herald.api.get('/api/herald/me');
     expect(blocked.status).toBe(429);
     expect(blocked.body).toMatchObject({ success: false, error_code: 'auth_blocked', retry_after_seconds: expect.any(Number) });
     expect(blocked.body.message).toMatch(/blocked for \d+ more seconds/);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 3200));
-    expect((await apiClient(stack.apiUrl, key).get('/api/herald/me')).status).toBe(200);
+    expect((await herald.api.get('/api/herald/me')).status).toBe(200);
   });
 
   it('never blocks the address for requests without credentials, preflights or unknown paths (the MCP daemon\'s included)', async () => {
@@ -50,11 +49,11 @@ describe('authentication guard, rate limits and key management over HTTP', () =>
       expect((await fetch(`${stack.mcpUrl}/mcp`, { method: 'POST' })).status).toBe(401);
       expect((await fetch(`${stack.mcpUrl}/no-such-endpoint`)).status).toBe(404);
     }
-    expect((await apiClient(stack.apiUrl, key).get('/api/herald/me')).status).toBe(200);
+    expect((await herald.api.get('/api/herald/me')).status).toBe(200);
   });
 
   it('counts requests per key with X-RateLimit headers and answers 429 past the window', async () => {
-    const api = apiClient(stack.apiUrl, await stack.newApiKey('limits@herald.dev', 'free'));
+    const api = herald.client(await stack.newApiKey('limits@herald.dev', 'free'));
     const remaining = [];
     for (let i = 0; i < 5; i += 1) {
       const res = await api.get('/api/herald/users');
@@ -71,7 +70,7 @@ describe('authentication guard, rate limits and key management over HTTP', () =>
   });
 
   it('enforces the free plan profile limit with 403 PROFILE_LIMIT_REACHED', async () => {
-    const api = apiClient(stack.apiUrl, await stack.newApiKey('limits@herald.dev', 'free'));
+    const api = herald.client(await stack.newApiKey('limits@herald.dev', 'free'));
     expect((await api.post('/api/herald/users', { username: 'p1' })).status).toBe(201);
     expect((await api.post('/api/herald/users', { username: 'p2' })).status).toBe(201);
     expect(await api.post('/api/herald/users', { username: 'p3' }))
@@ -80,7 +79,7 @@ describe('authentication guard, rate limits and key management over HTTP', () =>
 
   it('lists and revokes keys with the CLI; a revoked key gets 401 once the key cache bound has passed', async () => {
     const fresh = await stack.newApiKey('revoke@herald.dev');
-    expect((await apiClient(stack.apiUrl, fresh).get('/api/herald/me')).status).toBe(200);
+    expect((await herald.client(fresh).get('/api/herald/me')).status).toBe(200);
     const listed = await stack.cli('key', 'list', '--email', 'revoke@herald.dev');
     expect(listed.code).toBe(0);
     const [line] = listed.stdout.trim().split('\n');
@@ -89,31 +88,28 @@ describe('authentication guard, rate limits and key management over HTTP', () =>
     const id = line.split('\t')[0];
     expect((await stack.cli('key', 'revoke', '--email', 'revoke@herald.dev', '--id', id)).code).toBe(0);
     // The API remembers verified keys for HERALD_AUTH_CACHE_MS (1 s here); waited for with a generous bound.
-    const refused = await eventually(() => apiClient(stack.apiUrl, fresh).get('/api/herald/me'), (r) => r.status !== 200, 30_000, 200);
+    const refused = await eventually(() => herald.client(fresh).get('/api/herald/me'), (r) => r.status !== 200, 30_000, 200);
     expect(refused).toMatchObject({ status: 401, body: { message: 'Invalid API key.' } });
     expect((await stack.cli('key', 'list', '--email', 'revoke@herald.dev')).stdout).toMatch(/\trevoked /);
   });
 });
 
 describe('graceful shutdown on SIGTERM', () => {
-  let stack: Stack;
   let discord: DiscordSimulator;
-  let api: ReturnType<typeof apiClient>;
-  let key: string;
-
   beforeAll(async () => {
     discord = await startDiscordSimulator();
-    stack = await startStack({ DISCORD_API_BASE: discord.baseUrl, HERALD_SHUTDOWN_GRACE_MS: '15000', HERALD_SYNC_TIMEOUT_MS: '2000' });
-    await stack.startWorker();
-    key = await stack.newApiKey('shutdown@herald.dev');
-    api = apiClient(stack.apiUrl, key);
-    await api.post('/api/herald/users', { username: 'bob' });
-    const hook = discord.createWebhook({ name: 'Shutdown' });
-    expect((await api.post('/api/herald/users/discord/credentials', { profile_username: 'bob', webhook_url: hook.url })).status).toBe(200);
   });
   afterAll(async () => {
-    await stack?.stop();
     await discord?.close();
+  });
+  const herald = useHerald({
+    env: () => ({ DISCORD_API_BASE: discord.baseUrl, HERALD_SHUTDOWN_GRACE_MS: '15000', HERALD_SYNC_TIMEOUT_MS: '2000' }),
+    account: { email: 'shutdown@herald.dev' },
+    profiles: ['bob'],
+  });
+  const { api, stack } = herald;
+  beforeAll(async () => {
+    await herald.connect('discord', { profile: 'bob', credentials: { webhook_url: discord.createWebhook({ name: 'Shutdown' }).url } });
   });
 
   const inFlightAt = (text: string) => eventually(async () => discord.requests.some((r) => String(JSON.stringify(r.body)).includes(text)), Boolean, 60_000, 25);
@@ -166,7 +162,7 @@ describe('graceful shutdown on SIGTERM', () => {
     const req = httpRequest(`${stack.apiUrl}/api/upload_text`, {
       method: 'POST',
       headers: {
-        Authorization: `Apikey ${key}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body),
+        Authorization: `Apikey ${herald.key}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body),
         Expect: '100-continue', 'X-Request-Id': 'api-drains',
       },
     });

@@ -1,9 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { approveAuthorization, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, type Stack } from '../support/stack';
-import { startSandboxStack, writeTestClip } from '../support/sandbox-stack';
+import { media, useHerald } from '../support/e2e';
 
 jest.setTimeout(300_000);
 
@@ -20,51 +15,18 @@ type Five = (typeof FIVE)[number];
  * code of the comment endpoints with its exact body.
  */
 describe('comments on the networks that have them', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
-  let api: ReturnType<typeof apiClient>;
-  let key: string;
+  const herald = useHerald({ sandbox: true, env: { HERALD_HEARTBEAT_TIMEOUT_MS: '5000' }, account: { email: 'comments@herald.dev' }, profiles: ['nina'] });
+  const { api, sandbox } = herald;
   const posts = {} as Record<Five, string>;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-comments-'));
-  const video = path.join(dir, 'clip.mp4');
+  const video = media.clip();
   const C = '/api/herald/comments';
-
-  beforeAll(async () => {
-    writeTestClip(video);
-    ({ sandbox, stack } = await startSandboxStack({ HERALD_HEARTBEAT_TIMEOUT_MS: '5000' }));
-    await stack.startWorker();
-    key = await stack.newApiKey('comments@herald.dev');
-    api = apiClient(stack.apiUrl, key);
-    expect((await api.post('/api/herald/users', { username: 'nina' })).status).toBe(201);
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
-    await sandbox?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const connect = async (platform: string, profile = 'nina') => {
-    const start = await api.post(`/api/herald/oauth/${platform}/start`, { profile_username: profile, redirect_url: 'https://integrator.example/connected' });
-    expect(start.status).toBe(200);
-    const res = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
-    expect(new URL(res.headers.get('location')!).searchParams.get('connect_status')).toBe('success');
-  };
+  const connect = (platform: string, profile = 'nina') => herald.connect(platform, { profile });
 
   it('connects the networks and publishes one video to all five', async () => {
     for (const platform of OAUTH) await connect(platform);
-    expect(await api.post('/api/herald/users/bluesky/credentials', {
-      profile_username: 'nina', identifier: sandbox.env.SANDBOX_BLUESKY_IDENTIFIER, app_password: sandbox.env.SANDBOX_BLUESKY_APP_PASSWORD,
-    })).toMatchObject({ status: 200 });
-    const form = new FormData();
-    form.append('user', 'nina');
-    for (const p of FIVE) form.append('platform[]', p);
-    form.append('title', 'Talk to us');
-    form.append('async_upload', 'true');
-    form.append('video', new Blob([readFileSync(video)], { type: 'video/mp4' }), 'clip.mp4');
-    const res = await fetch(`${stack.apiUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(60_000) });
-    const { request_id } = await res.json() as { request_id: string };
-    const done = await eventually(() => api.get(`/api/herald/status?request_id=${request_id}`), (r) => r.body.status === 'completed' || r.body.status === 'failed', 180_000, 500);
+    await connect('bluesky');
+    const res = await herald.publish({ user: 'nina', 'platform[]': [...FIVE], title: 'Talk to us', async_upload: true }, { video });
+    const done = await herald.waitForCompletion(res.body.request_id);
     for (const p of FIVE) {
       expect({ p, result: done.body.results[p] }).toMatchObject({ p, result: { success: true, post_id: expect.any(String) } });
       posts[p] = done.body.results[p].post_id;
@@ -190,14 +152,7 @@ describe('comments on the networks that have them', () => {
 
   it('tiktok: lists, creates ({platform, result{comment_id}}), replies, deletes only its own, hide/unhide, like/unlike, exclusive pin', async () => {
     await connect('tiktok');
-    const form = new FormData();
-    form.append('user', 'nina');
-    form.append('platform[]', 'tiktok');
-    form.append('title', 'Comment on this');
-    form.append('privacy_level', 'PUBLIC_TO_EVERYONE');
-    form.append('video', new Blob([readFileSync(video)], { type: 'video/mp4' }), 'clip.mp4');
-    const res = await fetch(`${stack.apiUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(120_000) });
-    const uploaded = await res.json() as { results: Record<string, { success: boolean; post_id: string }> };
+    const uploaded = (await herald.publish({ user: 'nina', 'platform[]': ['tiktok'], title: 'Comment on this', privacy_level: 'PUBLIC_TO_EVERYONE' }, { video })).body as { results: Record<string, { success: boolean; post_id: string }> };
     expect(uploaded.results.tiktok).toMatchObject({ success: true, post_id: expect.any(String) });
     const postId = uploaded.results.tiktok!.post_id;
     const tiktok = sandbox.simulators.tiktok;

@@ -1,9 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+import { media, useHerald } from '../support/e2e';
 
 jest.setTimeout(300_000);
 
@@ -15,55 +10,15 @@ jest.setTimeout(300_000);
  * from the simulators.
  */
 describe('discord and telegram media, google_business, snapchat', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
-  let api: ReturnType<typeof apiClient>;
-  let key: string;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-netc-'));
-  const video = path.join(dir, 'clip.mp4');
+  const herald = useHerald({ sandbox: true, env: { HERALD_HEARTBEAT_TIMEOUT_MS: '5000' }, account: { email: 'netc@herald.dev' }, profiles: ['gina'] });
+  const { api, sandbox } = herald;
+  const video = media.clip({ seconds: 6 });
   // testsrc photos: Google takes photos of 10 KB or more, which a plain colour JPEG is not.
-  const photos = [0, 1, 2].map((i) => path.join(dir, `photo-${i}.jpg`));
-
-  const sendForm = async (endpoint: string, form: FormData) => {
-    const res = await fetch(`${stack.apiUrl}/api/${endpoint}`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(150_000) });
-    return { status: res.status, body: await res.json() as Record<string, any> };
-  };
-  const completed = (requestId: string) =>
-    eventually(() => api.get(`/api/herald/status?request_id=${requestId}`), (r) => r.body.status === 'completed', 180_000, 1000);
-
-  beforeAll(async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=6', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=6',
-      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', video]);
-    photos.forEach((p, i) => execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=1080x1350:rate=1:duration=${i + 1}`, '-frames:v', '1', p]));
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
-    stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, HERALD_HEARTBEAT_TIMEOUT_MS: '5000' });
-    await stack.startWorker();
-    key = await stack.newApiKey('netc@herald.dev');
-    api = apiClient(stack.apiUrl, key);
-    expect((await api.post('/api/herald/users', { username: 'gina' })).status).toBe(201);
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
-    await sandbox?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const photos = [1, 2, 3].map((frame) => media.image({ pattern: 'testsrc2', frame }));
 
   it('connects discord and telegram by credentials, google_business and snapchat through authorize page and callback', async () => {
-    expect(await api.post('/api/herald/users/discord/credentials', { profile_username: 'gina', webhook_url: sandbox.env.SANDBOX_DISCORD_WEBHOOK_URL }))
-      .toMatchObject({ status: 200, body: { success: true } });
-    expect(await api.post('/api/herald/users/telegram/credentials', { profile_username: 'gina', bot_token: sandbox.env.SANDBOX_TELEGRAM_BOT_TOKEN, chat_id: sandbox.env.SANDBOX_TELEGRAM_CHAT_ID }))
-      .toMatchObject({ status: 200, body: { success: true } });
-    for (const platform of ['google_business', 'snapchat']) {
-      const start = await api.post(`/api/herald/oauth/${platform}/start`, { profile_username: 'gina', redirect_url: 'https://integrator.example/connected' });
-      expect(start).toMatchObject({ status: 200, body: { success: true, authorize_url: expect.any(String) } });
-      const callback = await approveAuthorization(start.body.authorize_url);
-      const res = await fetch(callback, { redirect: 'manual' });
-      const back = new URL(res.headers.get('location')!);
-      expect([platform, back.searchParams.get('connect_status'), back.searchParams.get('error_code')]).toEqual([platform, 'success', null]);
-    }
+    for (const platform of ['discord', 'telegram']) expect(await herald.connect(platform, { profile: 'gina' })).toMatchObject({ kind: 'credentials' });
+    for (const platform of ['google_business', 'snapchat']) expect(await herald.connect(platform, { profile: 'gina' })).toMatchObject({ kind: 'oauth' });
     const profile = await api.get('/api/herald/users/gina');
     expect(Object.keys(profile.body.profile.social_accounts).sort()).toEqual(['discord', 'google_business', 'snapchat', 'telegram']);
   });
@@ -81,16 +36,12 @@ describe('discord and telegram media, google_business, snapchat', () => {
   });
 
   it('publishes three photos to discord (attachments), telegram (an album) and google_business (a local post) in one request', async () => {
-    const form = new FormData();
-    form.append('user', 'gina');
-    for (const p of ['discord', 'telegram', 'google_business']) form.append('platform[]', p);
-    form.append('title', 'Three photos from Herald');
-    form.append('discord_alt_text', 'one||two||three');
-    form.append('gbp_location_id', 'ignored-because-pinned');
-    for (const p of photos) form.append('photos[]', new Blob([readFileSync(p)], { type: 'image/jpeg' }), path.basename(p));
-    const res = await sendForm('upload_photos', form);
+    const res = await herald.publish({
+      user: 'gina', 'platform[]': ['discord', 'telegram', 'google_business'], title: 'Three photos from Herald',
+      discord_alt_text: 'one||two||three', gbp_location_id: 'ignored-because-pinned',
+    }, { photos });
     expect(res.status).toBe(200);
-    const done = await completed(res.body.request_id);
+    const done = await herald.waitForCompletion(res.body.request_id);
     expect(Object.values(done.body.results as Record<string, { success: boolean }>).filter((r) => !r.success)).toEqual([]);
     expect(done.body).toMatchObject({ all_succeeded: true, media_type: 'photo', summary: { total: 3, succeeded: 3 } });
     const sims = sandbox.simulators;
@@ -105,16 +56,11 @@ describe('discord and telegram media, google_business, snapchat', () => {
   });
 
   it('publishes one video to discord, telegram, google_business and snapchat (a Spotlight) in one request', async () => {
-    const form = new FormData();
-    form.append('user', 'gina');
-    for (const p of ['discord', 'telegram', 'google_business', 'snapchat']) form.append('platform[]', p);
-    form.append('title', 'A clip #herald');
-    form.append('snapchat_post_type', 'SPOTLIGHT');
-    form.append('async_upload', 'true');
-    form.append('video', new Blob([readFileSync(video)], { type: 'video/mp4' }), 'clip.mp4');
-    const res = await sendForm('upload', form);
+    const res = await herald.publish({
+      user: 'gina', 'platform[]': ['discord', 'telegram', 'google_business', 'snapchat'], title: 'A clip #herald', snapchat_post_type: 'SPOTLIGHT', async_upload: true,
+    }, { video });
     expect(res.status).toBe(202);
-    const done = await completed(res.body.request_id);
+    const done = await herald.waitForCompletion(res.body.request_id);
     expect(Object.values(done.body.results as Record<string, { success: boolean }>).filter((r) => !r.success)).toEqual([]);
     expect(done.body).toMatchObject({ all_succeeded: true, media_type: 'video', summary: { total: 4, succeeded: 4 } });
     const sims = sandbox.simulators;

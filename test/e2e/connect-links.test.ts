@@ -1,4 +1,4 @@
-import { apiClient, startStack, type Stack } from '../support/stack';
+import { useHerald } from '../support/e2e';
 
 jest.setTimeout(180_000);
 
@@ -8,25 +8,21 @@ jest.setTimeout(180_000);
  * refused by every other endpoint. The page itself: connect-page.browser.test.ts.
  */
 describe('connect links over HTTP', () => {
-  let stack: Stack;
-  let api: ReturnType<typeof apiClient>;
   const email = `connect-${Date.now()}@e2e.test`;
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
   const raw = (method: string, path: string, headers: Record<string, string>, body?: unknown) => fetch(`${stack.apiUrl}${path}`, {
     method, headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
   }).then(async (res) => ({ status: res.status, type: res.headers.get('content-type') ?? '', body: await res.json() as any }));
 
-  beforeAll(async () => {
-    // No auth cache: the plan downgrade below must be seen at the next request.
-    // Every refusal below is a failed authentication from 127.0.0.1: more than the default ten.
-    stack = await startStack({ HERALD_AUTH_CACHE_MS: '0', HERALD_AUTH_MAX_FAILURES: '1000', HERALD_WEB_PUBLIC_URL: 'https://connect.example.test' });
-    api = apiClient(stack.apiUrl, await stack.newApiKey(email, 'basic'));
-    for (const username of ['alice', 'p2', 'p3']) expect((await api.post('/api/herald/users', { username })).status).toBe(201);
+  // No auth cache: the plan downgrade below must be seen at the next request.
+  // Every refusal below is a failed authentication from 127.0.0.1: more than the default ten.
+  const herald = useHerald({
+    env: { HERALD_AUTH_CACHE_MS: '0', HERALD_AUTH_MAX_FAILURES: '1000', HERALD_WEB_PUBLIC_URL: 'https://connect.example.test' },
+    worker: false,
+    account: { email, plan: 'basic' },
+    profiles: ['alice', 'p2', 'p3'],
   });
-
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const { api, stack } = herald;
 
   const generate = async (body: Record<string, unknown>) => api.post('/api/herald/users/generate-jwt', body);
   const tokenOf = (accessUrl: string) => new URL(accessUrl).searchParams.get('token')!;

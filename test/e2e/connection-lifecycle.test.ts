@@ -8,10 +8,10 @@ import { createMongoStorage } from '../../adapters/mongo/storage';
 import { createMongoNotificationOutbox } from '../../adapters/mongo/notifications/outbox';
 import { createTemporalAccountPauses } from '../../adapters/temporal/account-pauses';
 import { clientVariables } from '../../adapters/platforms/kit/network';
-import { approveAuthorization } from '../../apps/sandbox/main';
 import { startTikTokSimulator, type TikTokSimulator } from '../../ops/simulators/tiktok/simulator';
 import { sandboxNetwork as tiktokSandbox } from '../../ops/simulators/tiktok/sandbox';
-import { apiClient, eventually, freePort, startStack, within, type Stack } from '../support/stack';
+import { eventually, freePort, within } from '../support/stack';
+import { useHerald } from '../support/e2e';
 
 jest.setTimeout(300_000);
 
@@ -23,58 +23,71 @@ const MARGIN_MS = 12_000;
 /** Generous: the test waits on state, never on the machine being fast. */
 const WAIT_MS = 120_000;
 
-/** The real stack with a TikTok simulator whose tokens live 20 s, an operator account and a profile. */
-async function startLifecycle(extraEnv: Record<string, string> = {}) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const sim = await startTikTokSimulator({ port: 0, seed: 'lifecycle', processingMs: 50, accessTokenTtlSeconds: TOKEN_TTL_SECONDS });
-  const seeded = tiktokSandbox.seed(sim, `${base}/api/herald/oauth/tiktok/callback`);
-  const names = clientVariables('tiktok');
-  const stack = await startStack({
-    HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base,
-    TIKTOK_API_BASE: seeded.options.apiBase!, TIKTOK_AUTH_BASE: seeded.options.authBase!, TIKTOK_BUSINESS_API_BASE: seeded.options.businessApiBase!,
-    [names.id]: seeded.client!.clientId, [names.secret]: seeded.client!.clientSecret,
-    HERALD_REFRESH_AHEAD_MARGIN_MS: String(MARGIN_MS), HERALD_REFRESH_AHEAD_MIN_PERIOD_MS: '2000', HERALD_REFRESH_AHEAD_RETRY_MS: '2000',
-    ...extraEnv,
+/**
+ * The real stack with a TikTok simulator whose tokens live 20 s (not the sandbox's: its tokens
+ * live hours), an operator account and a profile; registered in the calling describe block.
+ */
+function useLifecycle(extraEnv: Record<string, string> = {}) {
+  let port = 0;
+  let sim!: TikTokSimulator;
+  let seeded!: ReturnType<typeof tiktokSandbox.seed>;
+  beforeAll(async () => {
+    port = await freePort();
+    sim = await startTikTokSimulator({ port: 0, seed: 'lifecycle', processingMs: 50, accessTokenTtlSeconds: TOKEN_TTL_SECONDS });
+    seeded = tiktokSandbox.seed(sim, `http://127.0.0.1:${port}/api/herald/oauth/tiktok/callback`);
   });
-  await stack.startWorker();
-  const api = apiClient(stack.apiUrl, await stack.newApiKey(EMAIL));
-  const accountId = (await api.get('/api/herald/me')).body.account_id as string;
-  expect((await api.post('/api/herald/users', { username: PROFILE })).status).toBe(201);
-
-  const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
-  const temporal = { connection, client: new Client({ connection, namespace: 'default' }) };
-  const mongo = await MongoClient.connect(stack.env.MONGODB_URI!, { serverSelectionTimeoutMS: 5000 });
-  const storage = await createMongoStorage(mongo.db());
-  const outbox = await createMongoNotificationOutbox(mongo.db());
+  afterAll(async () => {
+    await sim?.close();
+  });
+  const herald = useHerald({
+    env: () => {
+      const names = clientVariables('tiktok');
+      return {
+        HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        TIKTOK_API_BASE: seeded.options.apiBase!, TIKTOK_AUTH_BASE: seeded.options.authBase!, TIKTOK_BUSINESS_API_BASE: seeded.options.businessApiBase!,
+        [names.id]: seeded.client!.clientId, [names.secret]: seeded.client!.clientSecret,
+        HERALD_REFRESH_AHEAD_MARGIN_MS: String(MARGIN_MS), HERALD_REFRESH_AHEAD_MIN_PERIOD_MS: '2000', HERALD_REFRESH_AHEAD_RETRY_MS: '2000',
+        ...extraEnv,
+      };
+    },
+    account: { email: EMAIL },
+    profiles: [PROFILE],
+  });
+  const { api, stack } = herald;
+  let accountId = '';
+  let temporal!: { connection: Connection; client: Client };
+  let mongo: MongoClient | undefined;
+  let storage!: Storage;
+  let outbox!: Awaited<ReturnType<typeof createMongoNotificationOutbox>>;
   const stored = async (): Promise<ConnectedAccount | null> => storage.connectedAccounts.find(accountId, PROFILE, 'tiktok');
+  beforeAll(async () => {
+    accountId = (await api.get('/api/herald/me')).body.account_id as string;
+    const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
+    temporal = { connection, client: new Client({ connection, namespace: 'default' }) };
+    mongo = await MongoClient.connect(stack.env.MONGODB_URI!, { serverSelectionTimeoutMS: 5000 });
+    storage = await createMongoStorage(mongo.db());
+    outbox = await createMongoNotificationOutbox(mongo.db());
+  });
+  herald.beforeStop(async () => {
+    const c = await stored().catch(() => null);
+    if (c) {
+      for (const id of [workflowIds.connectionRefresh(c.id), workflowIds.accountPause(c.id)]) {
+        await temporal.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+      }
+    }
+    await temporal?.connection.close();
+    await mongo?.close();
+  });
   return {
-    sim, openId: seeded.account.openId, stack, api, accountId, temporal, storage, stored,
+    get sim() { return sim; }, get openId() { return seeded.account.openId; }, stack, api, get temporal() { return temporal; }, get storage() { return storage; }, stored,
     events: async (name?: string): Promise<ConnectionEvent[]> =>
       (await outbox.list(accountId)).map((e) => e.event as ConnectionEvent).filter((e) => e.event.startsWith('social_account_') && (!name || e.event === name)),
     refreshRequests: () => sim.requests.filter((r) => r.path === '/v2/oauth/token/' && (r.body as Record<string, string>)?.grant_type === 'refresh_token'),
-    async connectTikTok(): Promise<void> {
-      const start = await api.post('/api/herald/oauth/tiktok/start', { profile_username: PROFILE, redirect_url: 'https://integrator.example/connected' });
-      expect(start.status).toBe(200);
-      const res = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
-      expect(new URL(res.headers.get('location')!).searchParams.get('connect_status')).toBe('success');
-    },
-    async close(): Promise<void> {
-      const c = await stored().catch(() => null);
-      if (c) {
-        for (const id of [workflowIds.connectionRefresh(c.id), workflowIds.accountPause(c.id)]) {
-          await temporal.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
-        }
-      }
-      await temporal.connection.close();
-      await mongo.close();
-      await stack.stop();
-      await sim.close();
-    },
+    connectTikTok: () => herald.connect('tiktok', { profile: PROFILE }),
   };
 }
 
-type Lifecycle = Awaited<ReturnType<typeof startLifecycle>>;
+type Lifecycle = ReturnType<typeof useLifecycle>;
 
 /**
  * The connected-account lifecycle on the real stack (API and worker daemons, Temporal, FerretDB,
@@ -84,11 +97,10 @@ type Lifecycle = Awaited<ReturnType<typeof startLifecycle>>;
  * is in the outbox exactly once.
  */
 describe('connected-account lifecycle', () => {
-  let w: Lifecycle;
+  const w: Lifecycle = useLifecycle();
+  const { stack, api } = w;
   let sim: TikTokSimulator;
   let openId: string;
-  let stack: Stack;
-  let api: ReturnType<typeof apiClient>;
   let temporal: Lifecycle['temporal'];
   let storage: Storage;
 
@@ -98,13 +110,8 @@ describe('connected-account lifecycle', () => {
   const refreshRequests = () => w.refreshRequests();
   const connectTikTok = () => w.connectTikTok();
 
-  beforeAll(async () => {
-    w = await startLifecycle();
-    ({ sim, openId, stack, api, temporal, storage } = w);
-  });
-
-  afterAll(async () => {
-    await w?.close();
+  beforeAll(() => {
+    ({ sim, openId, temporal, storage } = w);
   });
 
   it('connecting emits social_account_connected and starts the refresh-ahead workflow', async () => {
@@ -216,15 +223,7 @@ describe('connected-account lifecycle', () => {
  */
 describe('automatic disconnect after persistent authentication failure', () => {
   const BLOCKED_AFTER_MS = 10_000;
-  let w: Lifecycle;
-
-  beforeAll(async () => {
-    w = await startLifecycle({ HERALD_REAUTH_BLOCKED_AFTER_MS: String(BLOCKED_AFTER_MS) });
-  });
-
-  afterAll(async () => {
-    await w?.close();
-  });
+  const w = useLifecycle({ HERALD_REAUTH_BLOCKED_AFTER_MS: String(BLOCKED_AFTER_MS) });
 
   it('reauth_required, then disconnected with reason account_blocked, each event once, refresh-ahead ended', async () => {
     await w.connectTikTok();

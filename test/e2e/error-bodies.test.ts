@@ -1,13 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { COLLECTIONS, createMongoStorage } from '../../adapters/mongo/storage';
 import type { Storage } from '../../core/ports/storage';
-import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
 import { anUpload } from '../support/mothers';
-import { apiClient, freePort, startStack, type Stack } from '../support/stack';
+import { media, useHerald, type UploadFile } from '../support/e2e';
 
 jest.setTimeout(180_000);
 
@@ -18,23 +13,18 @@ const DISCOVER = process.env.HERALD_DISCOVER === '1';
  * exact body: what a client sees, branches on (error_code) and shows (message).
  */
 describe('error bodies of the upload endpoints', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
-  let api: ReturnType<typeof apiClient>;
-  let key: string;
+  const herald = useHerald({ sandbox: true, account: { email: 'errors@herald.dev' }, profiles: ['erin'] });
+  const { api, stack } = herald;
   let mongo: MongoClient;
   let storage: Storage;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-errors-'));
-  const big = path.join(dir, 'big.png');
-  const clip = path.join(dir, 'clip.mp4');
-  const notes = path.join(dir, 'notes.txt');
+  // Named as a client names them: messages quote the file names.
+  const big = { file: media.image({ pattern: 'noise', size: '1400x1400', format: 'png' }), name: 'big.png', type: 'image/png' };
+  const clip = { file: media.clip({ seconds: 4, audio: false }), name: 'clip.mp4', type: 'video/mp4' };
+  const notes = { bytes: Buffer.from('just words\n'), name: 'notes.txt', type: 'text/plain' };
 
-  async function form(endpoint: string, fields: Record<string, string | string[]>, files: Array<[string, string, string]> = [], apiKey = key) {
-    const body = new FormData();
-    for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) body.append(k, one);
-    for (const [field, file, type] of files) body.append(field, new Blob([readFileSync(file)], { type }), path.basename(file));
-    const res = await fetch(`${stack.apiUrl}${endpoint}`, { method: 'POST', headers: { Authorization: `Apikey ${apiKey}` }, body, signal: AbortSignal.timeout(60_000) });
-    return { status: res.status, headers: res.headers, body: await res.json() as Record<string, unknown> };
+  async function form(endpoint: string, fields: Record<string, string | string[]>, files: Array<[string, UploadFile]> = []) {
+    const res = await herald.postForm(endpoint, fields, Object.fromEntries(files));
+    return { status: res.status, headers: res.headers, body: res.body as Record<string, unknown> };
   }
   const connectionId = async (platform: string) =>
     (await mongo.db().collection<{ _id: string }>(COLLECTIONS.connectedAccounts).findOne({ profileUsername: 'erin', platform }))!._id;
@@ -43,33 +33,13 @@ describe('error bodies of the upload endpoints', () => {
   };
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'nullsrc=s=1400x1400,geq=random(1)*255:random(1)*255:random(1)*255', '-frames:v', '1', big]);
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=4', '-pix_fmt', 'yuv420p', clip]);
-    writeFileSync(notes, 'just words\n');
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
-    stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base });
-    await stack.startWorker();
-    key = await stack.newApiKey('errors@herald.dev');
-    api = apiClient(stack.apiUrl, key);
-    expect((await api.post('/api/herald/users', { username: 'erin' })).status).toBe(201);
-    expect((await api.post('/api/herald/users/discord/credentials', { profile_username: 'erin', webhook_url: sandbox.env.SANDBOX_DISCORD_WEBHOOK_URL })).status).toBe(200);
-    expect((await api.post('/api/herald/users/bluesky/credentials', {
-      profile_username: 'erin', identifier: sandbox.env.SANDBOX_BLUESKY_IDENTIFIER, app_password: sandbox.env.SANDBOX_BLUESKY_APP_PASSWORD,
-    })).status).toBe(200);
-    const start = await api.post('/api/herald/oauth/tiktok/start', { profile_username: 'erin', redirect_url: 'https://integrator.example/connected' });
-    const back = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
-    expect(new URL(back.headers.get('location')!).searchParams.get('connect_status')).toBe('success');
+    for (const platform of ['discord', 'bluesky', 'tiktok']) await herald.connect(platform, { profile: 'erin' });
     mongo = await MongoClient.connect(stack.env.MONGODB_URI!, { serverSelectionTimeoutMS: 5000 });
     storage = await createMongoStorage(mongo.db());
   });
 
   afterAll(async () => {
     await mongo?.close();
-    await stack?.stop();
-    await sandbox?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('400: settings, media limits, endpoint rules and field rules, each naming what to fix', async () => {
@@ -82,19 +52,19 @@ describe('error bodies of the upload endpoints', () => {
           { platform: 'bluesky', field: 'bluesky_postgate', type: 'invalid_field', message: 'bluesky: bluesky_postgate must be one of disable_quotes, true, false' },
         ],
       }],
-      ['photo limit', () => form('/api/upload_photos', { user: 'erin', 'platform[]': 'bluesky', title: 'big' }, [['photos[]', big, 'image/png']]), {
+      ['photo limit', () => form('/api/upload_photos', { user: 'erin', 'platform[]': 'bluesky', title: 'big' }, [['photos[]', big]]), {
         success: false, error_code: 'invalid_request', message: expect.stringMatching(/^bluesky: photo 1 is \d+(\.\d)? MB; the limit is 1 MB\.$/),
-        violations: [{ platform: 'bluesky', type: 'photo_too_large', message: expect.stringMatching(/^bluesky: photo 1 is/), limit: 1_000_000, actual: readFileSync(big).length }],
+        violations: [{ platform: 'bluesky', type: 'photo_too_large', message: expect.stringMatching(/^bluesky: photo 1 is/), limit: 1_000_000, actual: media.bytes(big.file).length }],
       }],
-      ['video on photo endpoint', () => form('/api/upload_photos', { user: 'erin', 'platform[]': 'bluesky', title: 'v' }, [['photos[]', clip, 'video/mp4']]), {
+      ['video on photo endpoint', () => form('/api/upload_photos', { user: 'erin', 'platform[]': 'bluesky', title: 'v' }, [['photos[]', clip]]), {
         success: false, error_code: 'invalid_request',
         message: 'bluesky does not take videos on the photo endpoint (only mixed carousels of networks that have them do).',
         violations: [{ platform: 'bluesky', type: 'video_not_allowed', message: 'bluesky does not take videos on the photo endpoint (only mixed carousels of networks that have them do).' }],
       }],
-      ['wrong file type', () => form('/api/upload_photos', { user: 'erin', 'platform[]': 'bluesky', title: 'txt' }, [['photos[]', notes, 'text/plain']]), {
+      ['wrong file type', () => form('/api/upload_photos', { user: 'erin', 'platform[]': 'bluesky', title: 'txt' }, [['photos[]', notes]]), {
         success: false, error_code: 'media_type_unsupported', message: 'photos[]: notes.txt is text/plain, which this field does not take.',
       }],
-      ['endpoint platform', () => form('/api/upload', { user: 'erin', 'platform[]': ['devto', 'bluesky'], title: 'v' }, [['video', clip, 'video/mp4']]), {
+      ['endpoint platform', () => form('/api/upload', { user: 'erin', 'platform[]': ['devto', 'bluesky'], title: 'v' }, [['video', clip]]), {
         success: false, error_code: 'platform_not_supported',
         message: 'The video endpoint cannot publish to devto. Supported: tiktok, instagram, linkedin, youtube, facebook, x, threads, pinterest, bluesky, discord, telegram, google_business, mastodon, wordpress, slack, snapchat.',
         unsupported_platforms: ['devto'], supported_platforms: ['tiktok', 'instagram', 'linkedin', 'youtube', 'facebook', 'x', 'threads', 'pinterest', 'bluesky', 'discord', 'telegram', 'google_business', 'mastodon', 'wordpress', 'slack', 'snapchat'],
@@ -133,9 +103,9 @@ describe('error bodies of the upload endpoints', () => {
 
   it('403 free-plan TikTok and 429 monthly quota with the usage', async () => {
     const freeKey = await stack.newApiKey('free@herald.dev', 'free');
-    const free = apiClient(stack.apiUrl, freeKey);
+    const free = herald.client(freeKey);
     expect((await free.post('/api/herald/users', { username: 'fred' })).status).toBe(201);
-    expect((await free.post('/api/herald/users/discord/credentials', { profile_username: 'fred', webhook_url: sandbox.env.SANDBOX_DISCORD_WEBHOOK_URL })).status).toBe(200);
+    await herald.connect('discord', { profile: 'fred', as: free });
     const tiktok = await free.post('/api/upload_text', { user: 'fred', 'platform[]': ['tiktok'], title: 'hi' });
     show('free tiktok', tiktok);
     expect([tiktok.status, tiktok.body]).toEqual([403, {
@@ -171,7 +141,7 @@ describe('error bodies of the upload endpoints', () => {
     }]);
 
     await earlier('tiktok', 6, 10_000);
-    const burst = await form('/api/upload', { user: 'erin', 'platform[]': 'tiktok', title: 'seventh this minute', privacy_level: 'SELF_ONLY' }, [['video', clip, 'video/mp4']]);
+    const burst = await form('/api/upload', { user: 'erin', 'platform[]': 'tiktok', title: 'seventh this minute', privacy_level: 'SELF_ONLY' }, [['video', clip]]);
     show('tiktok burst', burst);
     expect([burst.status, burst.body]).toEqual([429, {
       success: false, error_code: 'rate_cap_reached', message: 'tiktok: 6 posts in the last minute; at most 6.',
@@ -180,7 +150,7 @@ describe('error bodies of the upload endpoints', () => {
   });
 
   it('404 unknown job or request, 409 a job that can no longer change, 503 reddit', async () => {
-    const auth = { Authorization: `Apikey ${key}` };
+    const auth = { Authorization: `Apikey ${herald.key}` };
     const missingJob = await fetch(`${stack.apiUrl}/api/herald/schedule/job_nope`, { method: 'DELETE', headers: auth });
     const missingJobBody = await missingJob.json();
     show('404 job', { status: missingJob.status, body: missingJobBody });

@@ -4,7 +4,8 @@ import { createServer, request, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, ROOT, startStack, type Stack } from '../support/stack';
+import { freePort, ROOT } from '../support/stack';
+import { useHerald } from '../support/e2e';
 
 jest.setTimeout(300_000);
 
@@ -23,15 +24,15 @@ const CONFORMANCE = path.join(ROOT, 'node_modules/@modelcontextprotocol/conforma
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'logging-set-level', 'dns-rebinding-protection'];
 
 describe('MCP conformance suite (server scenarios)', () => {
-  let stack: Stack;
   let proxy: Server;
   let proxyUrl: string;
   const out = mkdtempSync(path.join(os.tmpdir(), 'herald-mcp-conformance-'));
 
+  const herald = useHerald({ worker: false, mcp: true, account: { email: 'conformance@herald.dev' } });
+  const { stack } = herald;
+
   beforeAll(async () => {
-    stack = await startStack();
-    await stack.startMcp();
-    const key = await stack.newApiKey('conformance@herald.dev');
+    const key = herald.key;
     const target = new URL(stack.mcpUrl);
     proxy = createServer((req, res) => {
       const upstream = request({
@@ -51,7 +52,6 @@ describe('MCP conformance suite (server scenarios)', () => {
 
   afterAll(async () => {
     await new Promise((resolve) => proxy?.close(resolve));
-    await stack?.stop();
     rmSync(out, { recursive: true, force: true });
   });
 

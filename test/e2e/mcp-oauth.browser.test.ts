@@ -6,7 +6,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { apiClient, freePort, startStack, type Stack } from '../support/stack';
+import { freePort } from '../support/stack';
+import { useHerald } from '../support/e2e';
 
 jest.setTimeout(300_000);
 
@@ -23,9 +24,9 @@ const WAIT_MS = 60_000;
  * and revocation (RFC 7009).
  */
 describe('MCP OAuth 2.1 with PKCE through the consent page', () => {
-  let stack: Stack;
+  const herald = useHerald({ env: { HERALD_AUTH_CACHE_MS: '0' }, worker: false, mcp: true, account: { email: 'oauth@herald.dev' }, profiles: ['olga'] });
+  const { stack } = herald;
   let browser: Browser;
-  let key: string;
   let callbacks: Server;
   let redirectUri: string;
   let clientId: string;
@@ -62,7 +63,7 @@ describe('MCP OAuth 2.1 with PKCE through the consent page', () => {
         await Promise.all([page.waitForResponse((r) => r.url().endsWith('/oauth/consent')), page.click('button[value=allow]')]);
         await page.locator('[data-notice=error]', { hasText: 'That API key is not valid' }).waitFor();
       }
-      if (opts.decision !== 'deny') await page.fill('#api_key', key);
+      if (opts.decision !== 'deny') await page.fill('#api_key', herald.key);
       await Promise.all([page.waitForURL((u) => u.href.startsWith(redirectUri)), page.click(`button[value=${opts.decision ?? 'allow'}]`)]);
       return new URL(page.url());
     } finally {
@@ -96,16 +97,11 @@ describe('MCP OAuth 2.1 with PKCE through the consent page', () => {
     redirectUri = `http://127.0.0.1:${callbackPort}/callback`;
     callbacks = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Back in the agent</h1>'));
     await new Promise<void>((resolve) => callbacks.listen(callbackPort, '127.0.0.1', resolve));
-    stack = await startStack({ HERALD_AUTH_CACHE_MS: '0' });
-    await stack.startMcp();
-    key = await stack.newApiKey('oauth@herald.dev');
-    expect((await apiClient(stack.apiUrl, key).post('/api/herald/users', { username: 'olga' })).status).toBe(201);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   });
 
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
     await new Promise((resolve) => callbacks?.close(resolve));
   });
 
@@ -231,7 +227,7 @@ describe('MCP OAuth 2.1 with PKCE through the consent page', () => {
     const keys = await stack.cli('key', 'list', '--email', 'oauth@herald.dev');
     // The account's one key, the one the grant was made with: id, prefix, name, created, state.
     const listed = keys.stdout.trim().split('\n').map((line) => line.split('\t'));
-    expect(listed).toEqual([[expect.stringMatching(/^key_[A-Za-z0-9_-]+$/), `${key.slice(0, 10)}…`, 'e2e', expect.any(String), 'active']]);
+    expect(listed).toEqual([[expect.stringMatching(/^key_[A-Za-z0-9_-]+$/), `${herald.key.slice(0, 10)}…`, 'e2e', expect.any(String), 'active']]);
     const keyId = listed[0]![0]!;
     expect((await stack.cli('key', 'revoke', '--email', 'oauth@herald.dev', '--id', keyId)).code).toBe(0);
     expect(await mcpStatus(tokens.access_token)).toBe(401);

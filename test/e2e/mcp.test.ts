@@ -1,13 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createServer, request, type Server } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { startSandbox, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+import { eventually, freePort } from '../support/stack';
+import { media, useHerald } from '../support/e2e';
 
 jest.setTimeout(300_000);
 
@@ -19,15 +17,11 @@ jest.setTimeout(300_000);
  * back as tool errors with the REST error code; tenants stay apart.
  */
 describe('MCP server (Streamable HTTP)', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
   let client: Client;
   let tools: Tool[];
-  let key: string;
   let files: Server;
   let filesBase: string;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-mcp-'));
-  const clip = path.join(dir, 'clip.mp4');
+  const clip = media.clip({ seconds: 3, audio: false });
 
   const connect = async (authorization: string): Promise<Client> => {
     const c = new Client({ name: 'herald-e2e', version: '1.0.0' });
@@ -47,7 +41,6 @@ describe('MCP server (Streamable HTTP)', () => {
   };
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=3', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', clip]);
     const bytes = readFileSync(clip);
     files = createServer((req, res) => {
       if (req.url !== '/media/clip.mp4') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('no such file');
@@ -56,24 +49,22 @@ describe('MCP server (Streamable HTTP)', () => {
     const filesPort = await freePort();
     await new Promise<void>((resolve) => files.listen(filesPort, '127.0.0.1', resolve));
     filesBase = `http://127.0.0.1:${filesPort}`;
-
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
-    const allow = [sandbox.env.HERALD_MEDIA_FETCH_ALLOW, `127.0.0.1:${filesPort}`].filter(Boolean).join(',');
-    stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, HERALD_MEDIA_FETCH_ALLOW: allow, HERALD_AUTH_CACHE_MS: '0' });
-    await Promise.all([stack.startWorker(), stack.startMcp()]);
-    key = await stack.newApiKey('mcp@herald.dev');
-    client = await connect(`Apikey ${key}`);
+  });
+  const herald = useHerald({
+    sandbox: true,
+    env: ({ sandbox }) => ({ HERALD_MEDIA_FETCH_ALLOW: [sandbox!.env.HERALD_MEDIA_FETCH_ALLOW, new URL(filesBase).host].filter(Boolean).join(','), HERALD_AUTH_CACHE_MS: '0' }),
+    mcp: true,
+    account: { email: 'mcp@herald.dev' },
+  });
+  const { stack, sandbox } = herald;
+  beforeAll(async () => {
+    client = await connect(`Apikey ${herald.key}`);
     tools = (await client.listTools()).tools;
   });
 
   afterAll(async () => {
     await client?.close();
-    await stack?.stop();
-    await sandbox?.close();
     await new Promise((resolve) => files?.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('lists a tool for every catalogue operation an API key can call, with agent descriptions and JSON Schemas', async () => {
@@ -225,7 +216,7 @@ describe('MCP server (Streamable HTTP)', () => {
   it('is stateless: a bare tools/call POST is answered (curl works), GET and DELETE are 405', async () => {
     const res = await fetch(`${stack.mcpUrl}/mcp`, {
       method: 'POST',
-      headers: { Authorization: `Apikey ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: { Authorization: `Apikey ${herald.key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_profiles', arguments: {} } }),
     });
     expect(res.status).toBe(200);
@@ -234,7 +225,7 @@ describe('MCP server (Streamable HTTP)', () => {
     const data = text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
     expect(data.find((m) => m.id === 7)).toMatchObject({ result: { structuredContent: { success: true, profiles: [expect.objectContaining({ username: 'mia' })] } } });
     for (const method of ['GET', 'DELETE']) {
-      expect((await fetch(`${stack.mcpUrl}/mcp`, { method, headers: { Authorization: `Apikey ${key}` } })).status).toBe(405);
+      expect((await fetch(`${stack.mcpUrl}/mcp`, { method, headers: { Authorization: `Apikey ${herald.key}` } })).status).toBe(405);
     }
   });
 
@@ -244,7 +235,7 @@ describe('MCP server (Streamable HTTP)', () => {
     await stdio.connect(new StdioClientTransport({
       command: process.execPath,
       args: [path.join(__dirname, '../../dist/apps/mcp/stdio.js')],
-      env: { ...process.env as Record<string, string>, ...stack.env, HERALD_API_KEY: key },
+      env: { ...process.env as Record<string, string>, ...stack.env, HERALD_API_KEY: herald.key },
       stderr: 'pipe',
     }));
     try {
@@ -257,6 +248,6 @@ describe('MCP server (Streamable HTTP)', () => {
       await stdio.close();
     }
     // And stays in the project's own API client's view of the world.
-    expect((await apiClient(stack.apiUrl, key).get('/api/herald/users')).body.profiles).toHaveLength(1);
+    expect((await herald.api.get('/api/herald/users')).body.profiles).toHaveLength(1);
   });
 });

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { apiClient, eventually, freePort, onFreshSocketIfClosed, startStack, type Stack } from '../support/stack';
+import { eventually, freePort, onFreshSocketIfClosed } from '../support/stack';
+import { media, useHerald } from '../support/e2e';
 
 jest.setTimeout(600_000);
 
@@ -16,62 +17,52 @@ jest.setTimeout(600_000);
  */
 describe('media-processing jobs', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-media-'));
-  const media = path.join(dir, 'media');
+  const mediaDir = path.join(dir, 'media');
   const scratch = path.join(dir, 'scratch');
   const canary = path.join(dir, 'canary');
   const out = path.join(dir, 'out');
-  const clip = path.join(dir, 'clip.mp4');
-  const black = path.join(dir, 'black.mp4');
-  const logo = path.join(dir, 'logo.png');
-  const long = path.join(dir, 'long.mp4');
-  const huge = path.join(dir, 'huge.mp4');
-  let stack: Stack;
-  let key: string;
-  let api: ReturnType<typeof apiClient>;
+  for (const d of [mediaDir, scratch, canary, out]) mkdirSync(d, { recursive: true });
+  const clip = media.clip({ seconds: 3, size: '320x240', rate: 25, preset: 'ultrafast' });
+  const black = media.clip({ seconds: 2, size: '320x240', rate: 10, color: 'black', audio: false, preset: 'ultrafast' });
+  const logo = media.image({ color: 'red', size: '64x64', format: 'png' });
+  const long = media.clip({ seconds: 40, size: '160x120', rate: 10, audio: false, preset: 'ultrafast' });
+  // 32 minutes at one frame a second, 16x16: over the free plan's 30 minutes, a few kilobytes.
+  const huge = media.clip({ seconds: 1920, size: '16x16', rate: 1, color: 'black', audio: false, preset: 'ultrafast' });
+  /** What the loopback file server serves, by name (the URL inputs). */
+  const served: Record<string, string> = { 'clip.mp4': clip, 'black.mp4': black, 'logo.png': logo };
   let files: Server;
   let filesBase: string;
 
-  const ff = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
-
   beforeAll(async () => {
-    for (const d of [media, scratch, canary, out]) mkdirSync(d, { recursive: true });
-    ff('-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=3', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', clip);
-    ff('-f', 'lavfi', '-i', 'color=black:size=320x240:rate=10:duration=2', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', black);
-    ff('-f', 'lavfi', '-i', 'color=red:size=64x64', '-frames:v', '1', logo);
-    ff('-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=40', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', long);
-    // 32 minutes at one frame a second, 16x16: over the free plan's 30 minutes, a few kilobytes.
-    ff('-f', 'lavfi', '-i', 'color=black:size=16x16:rate=1:duration=1920', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', huge);
-
     files = createServer((req, res) => {
       const name = path.basename(req.url ?? '');
-      const file = path.join(dir, name);
-      if (!['clip.mp4', 'black.mp4', 'logo.png'].includes(name) || !existsSync(file)) return void res.writeHead(404).end();
+      const file = served[name];
+      if (!file || !existsSync(file)) return void res.writeHead(404).end();
       res.writeHead(200, { 'content-type': name.endsWith('.png') ? 'image/png' : 'video/mp4' }).end(readFileSync(file));
     });
     const filesPort = await freePort();
     await new Promise<void>((resolve) => files.listen(filesPort, '127.0.0.1', resolve));
     filesBase = `http://127.0.0.1:${filesPort}`;
-
-    stack = await startStack({
-      HERALD_MEDIA_DIR: media,
+  });
+  const herald = useHerald({
+    env: () => ({
+      HERALD_MEDIA_DIR: mediaDir,
       HERALD_MEDIA_SCRATCH_DIR: scratch,
-      HERALD_MEDIA_FETCH_ALLOW: `127.0.0.1:${filesPort}`,
+      HERALD_MEDIA_FETCH_ALLOW: new URL(filesBase).host,
       HERALD_MEDIA_JOB_HEARTBEAT_TIMEOUT_MS: '5000',
       HERALD_MEDIA_JOB_HEARTBEAT_EVERY_MS: '1000',
       HERALD_MEDIA_JOB_PROGRESS_WRITE_MS: '500',
-    });
-    await stack.startWorker();
-    key = await stack.newApiKey('media@herald.dev', 'business');
-    api = apiClient(stack.apiUrl, key);
+    }),
+    account: { email: 'media@herald.dev', plan: 'business' },
   });
+  const { api, stack } = herald;
 
   afterAll(async () => {
-    await stack?.stop();
     await new Promise((resolve) => files?.close(resolve));
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function postForm(fields: Record<string, string>, inputs: Record<string, string>, apiKey = key) {
+  async function postForm(fields: Record<string, string>, inputs: Record<string, string>, apiKey = herald.key) {
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
     for (const [k, p] of Object.entries(inputs)) form.append(k, new Blob([readFileSync(p)]), path.basename(p));
@@ -83,7 +74,7 @@ describe('media-processing jobs', () => {
   const ended = (id: string, timeoutMs = 180_000) => eventually(() => job(id), (r) => ['FINISHED', 'ERROR'].includes(r.body.status), timeoutMs, 500);
 
   async function download(id: string, name: string, headers: Record<string, string> = {}) {
-    const res = await fetch(`${stack.apiUrl}/api/herald/ffmpeg/jobs/${id}/download`, { headers: { Authorization: `Apikey ${key}`, ...headers } });
+    const res = await fetch(`${stack.apiUrl}/api/herald/ffmpeg/jobs/${id}/download`, { headers: { Authorization: `Apikey ${herald.key}`, ...headers } });
     const bytes = Buffer.from(await res.arrayBuffer());
     const file = path.join(out, name);
     writeFileSync(file, bytes);
@@ -99,7 +90,7 @@ describe('media-processing jobs', () => {
 
   /** RGB of one pixel of an image or a video's first frame. */
   function pixel(file: string, x: number, y: number): number[] {
-    return [...execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-frames:v', '1', '-vf', `crop=2:2:${x}:${y}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'])].slice(0, 3);
+    return [...media.pixels(file, { crop: `2:2:${x}:${y}` })].slice(0, 3);
   }
 
   const finished = async (submitted: { status: number; body: any }) => {
@@ -151,7 +142,7 @@ describe('media-processing jobs', () => {
 
   it('draws multi-line text from the two-character \\n of a JSON template (URL input)', async () => {
     const bright = (file: string) => {
-      const gray = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-']);
+      const gray = media.pixels(file, { format: 'gray' });
       const rows = new Set<number>();
       for (let i = 0; i < gray.length; i += 1) if (gray[i]! > 200) rows.add(Math.floor(i / 320));
       return rows.size ? Math.max(...rows) - Math.min(...rows) + 1 : 0;
@@ -202,7 +193,7 @@ describe('media-processing jobs', () => {
   });
 
   it('refuses unsafe templates with 400 before anything is stored or run, and nothing is written outside the scratch directory', async () => {
-    const storedBefore = readdirSync(media);
+    const storedBefore = readdirSync(mediaDir);
     const target = path.join(canary, 'pwned.mp4');
     const templates = [
       `ffmpeg -i {input} ${target}`,
@@ -237,7 +228,7 @@ describe('media-processing jobs', () => {
       expect(res.body.message).toMatch(/^Unsafe media command: /);
     }
     expect(readdirSync(canary)).toEqual([]);
-    expect(readdirSync(media).filter((f) => f !== 'tmp')).toEqual(storedBefore.filter((f) => f !== 'tmp'));
+    expect(readdirSync(mediaDir).filter((f) => f !== 'tmp')).toEqual(storedBefore.filter((f) => f !== 'tmp'));
     expect(readdirSync(scratch)).toEqual([]);
   });
 
@@ -262,7 +253,7 @@ describe('media-processing jobs', () => {
     });
     const small = await postForm({ full_command: 'ffmpeg -i {input} -c copy {output}', output_extension: 'mp4' }, { file: clip }, freeKey);
     expect(small.status).toBe(202);
-    const consumption = await apiClient(stack.apiUrl, freeKey).get('/api/herald/ffmpeg/consumption');
+    const consumption = await herald.client(freeKey).get('/api/herald/ffmpeg/consumption');
     expect(consumption.body).toMatchObject({ success: true, consumption: { used_minutes: 0.05, total_requests: 1 }, history: [{ duration_seconds: 3, type: 'ffmpeg_job' }] });
     // The operator CLI shows the same minutes, per job.
     const cli = await stack.cli('media', 'minutes', '--email', 'media-free@herald.dev', '--json');

@@ -1,10 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { approveAuthorization, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, type Stack } from '../support/stack';
-import { startSandboxStack, writeTestClip } from '../support/sandbox-stack';
+import { media, useHerald } from '../support/e2e';
 
 jest.setTimeout(300_000);
 
@@ -18,56 +12,25 @@ const CURSOR_NETWORKS = ['instagram', 'facebook', 'threads', 'bluesky', 'x', 'pi
  * network's GET /media, paged with cursors, and every error body; then every lookup.
  */
 describe('media library and lookups on the nine networks', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
-  let api: ReturnType<typeof apiClient>;
-  let key = '';
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-library-'));
-  const video = path.join(dir, 'clip.mp4');
-  const photos = [0, 1].map((i) => path.join(dir, `photo-${i}.jpg`));
+  const herald = useHerald({ sandbox: true, env: { HERALD_HEARTBEAT_TIMEOUT_MS: '5000' }, account: { email: 'library@herald.dev' }, profiles: ['mia', 'lone', 'solo'] });
+  const { api, sandbox } = herald;
+  const video = media.clip();
+  const photos = media.images(2);
   const posted: Record<string, string> = {};
 
-  async function connect(profile: string, platform: string): Promise<void> {
-    const start = await api.post(`/api/herald/oauth/${platform}/start`, { profile_username: profile, redirect_url: 'https://integrator.example/connected' });
-    expect(start.status).toBe(200);
-    const res = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
-    expect(new URL(res.headers.get('location')!).searchParams.get('connect_status')).toBe('success');
-  }
-
-  async function upload(endpoint: string, fields: Record<string, string | string[]>, files: Array<[string, string, string]> = []) {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) form.append(name, v);
-    for (const [name, file, type] of files) form.append(name, new Blob([readFileSync(file)], { type }), path.basename(file));
-    const res = await fetch(`${stack.apiUrl}/api/${endpoint}`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form, signal: AbortSignal.timeout(120_000) });
-    const body = await res.json() as { request_id: string };
+  async function upload(endpoint: string, fields: Record<string, string | string[]>, files: Record<string, string | string[]> = {}) {
+    const res = await herald.postForm(`/api/${endpoint}`, fields, files);
     // An asynchronous request is accepted (202); a synchronous one answers with its results (200).
     expect(res.status).toBe(fields.async_upload ? 202 : 200);
-    const done = await eventually(() => api.get(`/api/herald/status?request_id=${body.request_id}`), (r) => r.body.status === 'completed', 180_000, 1000);
+    const done = await herald.waitForCompletion(res.body.request_id);
     expect(Object.entries(done.body.results as Record<string, { success: boolean; error?: string }>).filter(([, r]) => !r.success)).toEqual([]);
     return done.body.results as Record<string, { post_id: string }>;
   }
 
-  const media = (query: string) => api.get(`/api/herald/media?${query}`);
+  const mediaList = (query: string) => api.get(`/api/herald/media?${query}`);
 
   beforeAll(async () => {
-    writeTestClip(video);
-    photos.forEach((p, i) => execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=0x${(0x336699 + i * 0x111111).toString(16)}:size=1080x1350`, '-frames:v', '1', p]));
-    ({ sandbox, stack } = await startSandboxStack({ HERALD_HEARTBEAT_TIMEOUT_MS: '5000' }));
-    await stack.startWorker();
-    key = await stack.newApiKey('library@herald.dev');
-    api = apiClient(stack.apiUrl, key);
-    for (const username of ['mia', 'lone', 'solo']) expect((await api.post('/api/herald/users', { username })).status).toBe(201);
-    for (const platform of OAUTH) await connect('mia', platform);
-    const bsky = await api.post('/api/herald/users/bluesky/credentials', {
-      profile_username: 'mia', identifier: sandbox.env.SANDBOX_BLUESKY_IDENTIFIER, app_password: sandbox.env.SANDBOX_BLUESKY_APP_PASSWORD,
-    });
-    expect(bsky.status).toBe(200);
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
-    await sandbox?.close();
-    rmSync(dir, { recursive: true, force: true });
+    for (const platform of NINE) await herald.connect(platform, { profile: 'mia' });
   });
 
   it('publishes a video to the nine networks and finds each post in that network\'s media list', async () => {
@@ -75,10 +38,10 @@ describe('media library and lookups on the nine networks', () => {
       user: 'mia', 'platform[]': [...NINE], title: 'Library clip', description: 'Found again in the media list.',
       pinterest_board_id: sandbox.env.SANDBOX_PINTEREST_BOARD_ID!, privacy_level: 'PUBLIC_TO_EVERYONE',
       target_linkedin_page_id: sandbox.accounts.linkedin.pageId, async_upload: 'true',
-    }, [['video', video, 'video/mp4']]);
+    }, { video });
     for (const p of NINE) {
       posted[p] = results[p]!.post_id;
-      const res = await media(`platform=${p}&user=mia`);
+      const res = await mediaList(`platform=${p}&user=mia`);
       expect([p, res.status, res.body.success]).toEqual([p, 200, true]);
       const item = (res.body.media as Array<Record<string, unknown>>).find((m) => m.id === posted[p]);
       expect([p, item]).toEqual([p, expect.objectContaining({
@@ -95,8 +58,8 @@ describe('media library and lookups on the nine networks', () => {
 
   it('lists an Instagram carousel with its children in order', async () => {
     const results = await upload('upload_photos', { user: 'mia', 'platform[]': 'instagram', title: 'Library carousel' },
-      photos.map((p) => ['photos[]', p, 'image/jpeg'] as [string, string, string]));
-    const res = await media('platform=instagram&user=mia&limit=1');
+      { 'photos[]': photos });
+    const res = await mediaList('platform=instagram&user=mia&limit=1');
     expect(res.status).toBe(200);
     expect(res.body.media).toEqual([expect.objectContaining({
       id: results.instagram!.post_id, media_type: 'CAROUSEL_ALBUM', caption: 'Library carousel',
@@ -111,15 +74,15 @@ describe('media library and lookups on the nine networks', () => {
   it('pages with cursors: limit 1 walks every post once, newest first, on the eight cursor networks', async () => {
     await upload('upload_text', { user: 'mia', 'platform[]': ['x', 'bluesky', 'threads', 'facebook'], title: 'Library text one' });
     await upload('upload_photos', { user: 'mia', 'platform[]': ['pinterest'], title: 'Library pin', pinterest_board_id: sandbox.env.SANDBOX_PINTEREST_BOARD_ID! },
-      [['photos[]', photos[0]!, 'image/jpeg']]);
-    await upload('upload', { user: 'mia', 'platform[]': ['tiktok', 'youtube'], title: 'Library clip two', privacy_level: 'PUBLIC_TO_EVERYONE' }, [['video', video, 'video/mp4']]);
+      { 'photos[]': [photos[0]!] });
+    await upload('upload', { user: 'mia', 'platform[]': ['tiktok', 'youtube'], title: 'Library clip two', privacy_level: 'PUBLIC_TO_EVERYONE' }, { video });
     for (const p of CURSOR_NETWORKS) {
-      const all = (await media(`platform=${p}&user=mia&limit=100`)).body.media.map((m: { id: string }) => m.id) as string[];
+      const all = (await mediaList(`platform=${p}&user=mia&limit=100`)).body.media.map((m: { id: string }) => m.id) as string[];
       expect([p, all.length >= 2, all.includes(posted[p]!)]).toEqual([p, true, true]);
       const walked: string[] = [];
       let cursor: string | null = null;
       for (let round = 0; round < 20; round++) {
-        const res = await media(`platform=${p}&user=mia&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const res = await mediaList(`platform=${p}&user=mia&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
         expect([p, res.status, res.body.pagination.limit, res.body.media.length]).toEqual([p, 200, 1, 1]);
         walked.push(res.body.media[0].id);
         expect(res.body.pagination.has_more).toBe(res.body.pagination.next_cursor !== null);
@@ -135,14 +98,14 @@ describe('media library and lookups on the nine networks', () => {
       ['tiktok', '500', 20], ['youtube', '75', 50], ['instagram', '500', 100], ['linkedin', '100', 100], ['bluesky', '0', 1], ['x', '-3', 1],
     ];
     for (const [p, limit, effective] of cases) {
-      const res = await media(`platform=${p}&user=mia&limit=${limit}`);
+      const res = await mediaList(`platform=${p}&user=mia&limit=${limit}`);
       expect([p, limit, res.status, res.body.pagination?.limit]).toEqual([p, limit, 200, effective]);
     }
   });
 
   it('answers every error with its status and body', async () => {
     const bad = async (query: string, status: number, code: string) => {
-      const res = await media(query);
+      const res = await mediaList(query);
       expect([query, res.status, res.body]).toEqual([query, status, expect.objectContaining({ success: false, error_code: code })]);
       if (status !== 503) expect([query, typeof res.body.error]).toEqual([query, 'string']);
       return res.body as { error: string; message: string };
@@ -159,7 +122,7 @@ describe('media library and lookups on the nine networks', () => {
     await bad('platform=instagram&user=mia&page_urn=123', 400, 'invalid_request');
     await bad('platform=linkedin&user=mia&page_urn=urn:li:organization:999', 400, 'linkedin_page_not_administered');
     // The profile's LinkedIn page is listed by its URN as well.
-    const byUrn = await media(`platform=linkedin&user=mia&page_urn=urn:li:organization:${sandbox.accounts.linkedin.pageId}`);
+    const byUrn = await mediaList(`platform=linkedin&user=mia&page_urn=urn:li:organization:${sandbox.accounts.linkedin.pageId}`);
     expect(byUrn.body.media.map((m: { id: string }) => m.id)).toContain(posted.linkedin);
     // A personal LinkedIn profile (no administered page) is not listed.
     const personal = sandbox.simulators.linkedin.createAccount({ name: 'Solo Member' });

@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startSandbox, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, freePort, onFreshSocketIfClosed, startStack, type Stack } from '../support/stack';
+import { eventually, onFreshSocketIfClosed } from '../support/stack';
+import { media, useHerald } from '../support/e2e';
 
 jest.setTimeout(300_000);
 
@@ -13,40 +12,21 @@ jest.setTimeout(300_000);
  * refuses ends the job in ERROR with ffmpeg's reason, without the run's paths.
  */
 describe('media jobs: publish and failures', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
-  let key: string;
-  let api: ReturnType<typeof apiClient>;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-media-publish-'));
-  const clip = path.join(dir, 'clip.mp4');
+  const herald = useHerald({ sandbox: true, env: { HERALD_MEDIA_SCRATCH_DIR: path.join(dir, 'scratch') }, account: { email: 'media-publish@herald.dev' }, profiles: ['mia'] });
+  const { api, stack } = herald;
+  const clip = media.clip({ seconds: 3, audio: false, preset: 'ultrafast' });
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=3', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', clip]);
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
-    stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, HERALD_MEDIA_SCRATCH_DIR: path.join(dir, 'scratch') });
-    await stack.startWorker();
-    key = await stack.newApiKey('media-publish@herald.dev');
-    api = apiClient(stack.apiUrl, key);
-    expect((await api.post('/api/herald/users', { username: 'mia' })).status).toBe(201);
-    const bsky = await api.post('/api/herald/users/bluesky/credentials', {
-      profile_username: 'mia', identifier: sandbox.env.SANDBOX_BLUESKY_IDENTIFIER, app_password: sandbox.env.SANDBOX_BLUESKY_APP_PASSWORD,
-    });
-    expect(bsky).toMatchObject({ status: 200, body: { success: true } });
+    await herald.connect('bluesky', { profile: 'mia' });
   });
-
-  afterAll(async () => {
-    await stack?.stop();
-    await sandbox?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   async function postForm(fields: Record<string, string>, bytes: Buffer = readFileSync(clip)) {
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
     form.append('file', new Blob([bytes]), 'clip.mp4');
-    const res = await onFreshSocketIfClosed(() => fetch(`${stack.apiUrl}/api/herald/ffmpeg/jobs/upload`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form }));
+    const res = await onFreshSocketIfClosed(() => fetch(`${stack.apiUrl}/api/herald/ffmpeg/jobs/upload`, { method: 'POST', headers: { Authorization: `Apikey ${herald.key}` }, body: form }));
     return { status: res.status, body: await res.json() as any };
   }
   const ended = (id: string) => eventually(() => api.get(`/api/herald/ffmpeg/jobs/${id}`), (r) => ['FINISHED', 'ERROR'].includes(r.body.status), 180_000, 500);
@@ -60,7 +40,7 @@ describe('media jobs: publish and failures', () => {
     const id = submitted.body.job_id;
     const done = await eventually(() => api.get(`/api/herald/ffmpeg/jobs/${id}`), (r) => Boolean(r.body.publish?.request_id || r.body.publish?.error || r.body.status === 'ERROR'), 180_000, 500);
     expect(done.body).toMatchObject({ status: 'FINISHED', publish: { request_id: `ffmpeg-${id}` } });
-    const upload = await eventually(() => api.get(`/api/herald/status?request_id=ffmpeg-${id}`), (r) => r.body.status === 'completed', 120_000, 500);
+    const upload = await herald.waitForCompletion(`ffmpeg-${id}`);
     expect(upload.body.results.bluesky).toMatchObject({ success: true });
   });
 

@@ -7,7 +7,8 @@ import type { HeraldEvent } from '../../core/ports/notifications';
 import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
 import { startSlackWebhookSimulator, type SlackWebhookSimulator } from '../../ops/simulators/slack-webhook';
 import { startTelegramSimulator, type TelegramSimulator } from '../../ops/simulators/telegram';
-import { apiClient, eventually, startStack, type Stack } from '../support/stack';
+import { eventually } from '../support/stack';
+import { useHerald } from '../support/e2e';
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(600_000);
@@ -23,7 +24,6 @@ const RECEIVER_TIMEOUT_MS = 3_000;
  * receiver timeout are configuration, shortened here; every wait is on state, with wide bounds.
  */
 describe('notifications end to end', () => {
-  let stack: Stack;
   let discord: DiscordSimulator;
   let telegram: TelegramSimulator;
   let slack: SlackWebhookSimulator;
@@ -38,7 +38,7 @@ describe('notifications end to end', () => {
   const verified = (d: ReceivedDelivery, secret: string) => verifyWebhook(secret, header(d, 'timestamp'), d.raw, header(d, 'signature'));
 
   async function account(email: string) {
-    const api = apiClient(stack.apiUrl, await stack.newApiKey(email));
+    const api = herald.client(await stack.newApiKey(email));
     const me = await api.get('/api/herald/me');
     return { api, id: me.body.account_id as string };
   }
@@ -74,7 +74,10 @@ describe('notifications end to end', () => {
     const chat = telegram.createChat({ type: 'supergroup', title: 'Herald alerts' });
     chatId = chat.id;
     telegram.setMember(chat.id, bot.id, 'member');
-    stack = await startStack({
+  });
+  // Accounts of their own per test (account()), so no default account.
+  const herald = useHerald({
+    env: () => ({
       DISCORD_API_BASE: discord.baseUrl,
       TELEGRAM_API_BASE: telegram.baseUrl,
       HERALD_HEARTBEAT_TIMEOUT_MS: '2000',
@@ -86,15 +89,17 @@ describe('notifications end to end', () => {
       HERALD_NOTIFY_TELEGRAM_BOT_TOKEN: botToken,
       HERALD_NOTIFY_TELEGRAM_API_BASE: telegram.baseUrl,
       HERALD_NOTIFY_POLL_MS: '200',
-    });
-    await stack.startWorker();
+    }),
+    account: false,
+  });
+  const { stack } = herald;
+  beforeAll(async () => {
     mongo = await MongoClient.connect(stack.env.MONGODB_URI!);
     db = mongo.db();
     temporal = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
   });
 
   afterAll(async () => {
-    await stack?.stop();
     await mongo?.close();
     await temporal?.close();
     await Promise.all([receiver?.close(), discord?.close(), telegram?.close(), slack?.close()]);
@@ -119,11 +124,11 @@ describe('notifications end to end', () => {
     const { api } = await account('upload@herald.dev');
     expect(await api.post('/api/herald/users', { username: 'alice' })).toMatchObject({ status: 201 });
     const hook = discord.createWebhook({ name: 'Herald notify' });
-    expect(await api.post('/api/herald/users/discord/credentials', { profile_username: 'alice', webhook_url: hook.url })).toMatchObject({ status: 200 });
+    await herald.connect('discord', { profile: 'alice', credentials: { webhook_url: hook.url }, as: api });
     const tchat = telegram.createChat({ type: 'channel', title: 'Pub', username: 'herald_pub' });
     const pubBot = telegram.createBot({ username: 'herald_pub_bot' });
     telegram.setMember(tchat.id, pubBot.id, 'administrator', { can_post_messages: true });
-    expect(await api.post('/api/herald/users/telegram/credentials', { profile_username: 'alice', bot_token: pubBot.token, chat_id: '@herald_pub' })).toMatchObject({ status: 200 });
+    await herald.connect('telegram', { profile: 'alice', credentials: { bot_token: pubBot.token, chat_id: '@herald_pub' }, as: api });
 
     const saved = await api.post('/api/herald/users/notifications', { webhook_url: receiver.url('/upload/account') });
     expect(saved).toMatchObject({ status: 200, body: { success: true, notifications: { channels: { webhook: true, telegram: false, slack: false }, webhook_url: receiver.url('/upload/account') } } });

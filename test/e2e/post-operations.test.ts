@@ -1,9 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { approveAuthorization, startSandbox, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+import { eventually } from '../support/stack';
+import { media, useHerald } from '../support/e2e';
 
 jest.setTimeout(300_000);
 
@@ -16,60 +12,24 @@ const TEXT = ['facebook', 'linkedin', 'x', 'discord', 'telegram', 'mastodon'] as
  * result, status and history showing it, and every error body.
  */
 describe('published-post operations', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
-  let api: ReturnType<typeof apiClient>;
-  let key = '';
+  const herald = useHerald({ sandbox: true, env: { HERALD_HEARTBEAT_TIMEOUT_MS: '5000' }, account: { email: 'postops@herald.dev' }, profiles: ['pat'] });
+  const { api, stack, sandbox } = herald;
   let textUpload: { request_id: string; results: Record<string, { post_id: string; url?: string }> };
   let videoUpload: { request_id: string; results: Record<string, { post_id: string }> };
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-postops-'));
-  const video = path.join(dir, 'clip.mp4');
-  const thumb = path.join(dir, 'thumb.png');
+  const video = media.clip({ seconds: 3, size: '1280x720', rate: 25, audio: false });
+  const thumb = media.image({ size: '1280x720', format: 'png' });
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=25:duration=3', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video]);
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=1280x720', '-frames:v', '1', thumb]);
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
-    stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, HERALD_HEARTBEAT_TIMEOUT_MS: '5000' });
-    await stack.startWorker();
-    key = await stack.newApiKey('postops@herald.dev');
-    api = apiClient(stack.apiUrl, key);
-    expect((await api.post('/api/herald/users', { username: 'pat' })).status).toBe(201);
-    for (const platform of OAUTH) {
-      const start = await api.post(`/api/herald/oauth/${platform}/start`, { profile_username: 'pat', redirect_url: 'https://integrator.example/connected' });
-      const res = await fetch(await approveAuthorization(start.body.authorize_url), { redirect: 'manual' });
-      expect([platform, new URL(res.headers.get('location')!).searchParams.get('connect_status')]).toEqual([platform, 'success']);
-    }
-    const env = sandbox.env;
-    expect((await api.post('/api/herald/users/discord/credentials', { profile_username: 'pat', webhook_url: env.SANDBOX_DISCORD_WEBHOOK_URL })).status).toBe(200);
-    expect((await api.post('/api/herald/users/telegram/credentials', { profile_username: 'pat', bot_token: env.SANDBOX_TELEGRAM_BOT_TOKEN, chat_id: env.SANDBOX_TELEGRAM_CHAT_ID })).status).toBe(200);
-    expect((await api.post('/api/herald/users/mastodon/credentials', { profile_username: 'pat', instance_url: env.SANDBOX_MASTODON_INSTANCE_URL, access_token: env.SANDBOX_MASTODON_ACCESS_TOKEN })).status).toBe(200);
+    for (const platform of [...OAUTH, 'discord', 'telegram', 'mastodon']) await herald.connect(platform, { profile: 'pat' });
 
     const text = await api.post('/api/upload_text', { user: 'pat', 'platform[]': [...TEXT], title: 'Before the edit' });
     expect(text.body).toMatchObject({ status: 'completed', all_succeeded: true });
     textUpload = text.body;
-    const form = new FormData();
-    form.append('user', 'pat');
-    form.append('platform[]', 'youtube');
-    form.append('title', 'A video to change');
-    form.append('description', 'Original description');
-    form.append('tags', 'one');
-    form.append('tags', 'two');
-    form.append('async_upload', 'true');
-    form.append('video', new Blob([readFileSync(video)], { type: 'video/mp4' }), 'clip.mp4');
-    const res = await fetch(`${stack.apiUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form });
-    const accepted = await res.json() as { request_id: string };
-    const done = await eventually(() => api.get(`/api/herald/status?request_id=${accepted.request_id}`), (r) => r.body.status === 'completed', 120_000, 500);
+    const done = await herald.publishAndWait({
+      user: 'pat', 'platform[]': ['youtube'], title: 'A video to change', description: 'Original description', tags: ['one', 'two'], async_upload: true,
+    }, { video });
     expect(done.body).toMatchObject({ all_succeeded: true });
     videoUpload = done.body;
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
-    await sandbox?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const edit = (body: Record<string, unknown>) => api.post('/api/herald/posts/edit', { user: 'pat', ...body });
@@ -121,8 +81,8 @@ describe('published-post operations', () => {
     const form = new FormData();
     form.append('user', 'pat');
     form.append('video_id', videoId);
-    form.append('thumbnail', new Blob([readFileSync(thumb)], { type: 'image/png' }), 'thumb.png');
-    const set = await fetch(`${stack.apiUrl}/api/herald/youtube/thumbnail`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form });
+    form.append('thumbnail', new Blob([media.bytes(thumb)], { type: 'image/png' }), 'thumb.png');
+    const set = await fetch(`${stack.apiUrl}/api/herald/youtube/thumbnail`, { method: 'POST', headers: { Authorization: `Apikey ${herald.key}` }, body: form });
     expect(set.status).toBe(200);
     expect(await set.json()).toMatchObject({ success: true, video_id: videoId, thumbnail_url: expect.stringMatching(/^https:/) });
     expect(sandbox.simulators.youtube.videos().find((v) => v.id === videoId)!.thumbnail).toMatchObject({ contentType: 'image/png' });
@@ -153,11 +113,11 @@ describe('published-post operations', () => {
     form.append('visibility', 'CONNECTIONS');
     form.append('async_upload', 'true');
     form.append('document', new Blob([pdf], { type: 'application/pdf' }), 'report.pdf');
-    const res = await fetch(`${stack.apiUrl}/api/upload_document`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: form });
+    const res = await fetch(`${stack.apiUrl}/api/upload_document`, { method: 'POST', headers: { Authorization: `Apikey ${herald.key}` }, body: form });
     const accepted = await res.json() as { request_id: string; platforms: string[] };
     expect([res.status, res.status === 202 ? null : accepted]).toEqual([202, null]);
     expect(accepted.platforms).toEqual(['linkedin']);
-    const done = await eventually(() => api.get(`/api/herald/status?request_id=${accepted.request_id}`), (r) => r.body.status === 'completed', 120_000, 500);
+    const done = await herald.waitForCompletion(accepted.request_id);
     expect(done.body.results.linkedin.error ?? null).toBeNull();
     expect(done.body).toMatchObject({ all_succeeded: true, media_type: 'document', results: { linkedin: { success: true, post_id: expect.stringMatching(/^urn:li:/), document: expect.stringMatching(/^urn:li:document:/) } } });
     const post = sandbox.simulators.linkedin.posts().find((p) => p.id === done.body.results.linkedin.post_id)!;
@@ -169,7 +129,7 @@ describe('published-post operations', () => {
     bad.append('user', 'pat');
     bad.append('title', 'Not a document');
     bad.append('document', new Blob([Buffer.from('plain text')], { type: 'text/plain' }), 'notes.txt');
-    const refused = await fetch(`${stack.apiUrl}/api/upload_document`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: bad });
+    const refused = await fetch(`${stack.apiUrl}/api/upload_document`, { method: 'POST', headers: { Authorization: `Apikey ${herald.key}` }, body: bad });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ success: false, error_code: 'media_type_unsupported' });
     const elsewhere = new FormData();
@@ -177,7 +137,7 @@ describe('published-post operations', () => {
     elsewhere.append('platform[]', 'x');
     elsewhere.append('title', 'Doc to X');
     elsewhere.append('document', new Blob([pdf], { type: 'application/pdf' }), 'report.pdf');
-    const notX = await fetch(`${stack.apiUrl}/api/upload_document`, { method: 'POST', headers: { Authorization: `Apikey ${key}` }, body: elsewhere });
+    const notX = await fetch(`${stack.apiUrl}/api/upload_document`, { method: 'POST', headers: { Authorization: `Apikey ${herald.key}` }, body: elsewhere });
     expect(notX.status).toBe(400);
     expect(await notX.json()).toMatchObject({ success: false, error_code: 'platform_not_supported' });
   });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { eventually, freePort, startStack, type Stack } from '../support/stack';
+import { eventually, freePort } from '../support/stack';
+import { useHerald } from '../support/e2e';
 
 jest.setTimeout(600_000);
 
@@ -9,7 +10,6 @@ jest.setTimeout(600_000);
  * Redis is back.
  */
 describe('readiness when Redis stops and comes back', () => {
-  let stack: Stack;
   let redis: ChildProcess | undefined;
   let redisPort: number;
   let ops: string;
@@ -34,18 +34,19 @@ describe('readiness when Redis stops and comes back', () => {
     return { status: res.status, body: await res.json() as { success: boolean; checks: Record<string, boolean>; error_code?: string } };
   };
 
+  let opsPort: number;
   beforeAll(async () => {
     redisPort = await freePort();
     await startRedis();
-    const opsPort = await freePort();
+    opsPort = await freePort();
     ops = `http://127.0.0.1:${opsPort}`;
-    stack = await startStack({ REDIS_URL: `redis://127.0.0.1:${redisPort}`, HERALD_API_OPS_PORT: String(opsPort) });
   });
-
   afterAll(async () => {
-    await stack?.stop();
     if (redis) await stopRedis();
   });
+  // The API alone, on the test's own Redis.
+  const herald = useHerald({ env: () => ({ REDIS_URL: `redis://127.0.0.1:${redisPort}`, HERALD_API_OPS_PORT: String(opsPort) }), worker: false, account: false });
+  const { stack } = herald;
 
   it('is ready with Redis up, not ready with it stopped, ready again when it is back', async () => {
     await eventually(() => readyz(ops), (r) => r.status === 200, 60_000);

@@ -1,7 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { workflowIds } from '../../core/ports/workflow-names';
 import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
-import { apiClient, eventually, rescheduleSoon, startStack, type Stack } from '../support/stack';
+import { eventually, rescheduleSoon } from '../support/stack';
+import { useHerald } from '../support/e2e';
 
 jest.setTimeout(180_000);
 
@@ -12,9 +13,21 @@ jest.setTimeout(180_000);
  * on state with generous bounds.
  */
 describe('scheduled posts', () => {
-  let stack: Stack;
   let discord: DiscordSimulator;
-  let api: ReturnType<typeof apiClient>;
+  let hookUrl: string;
+  beforeAll(async () => {
+    discord = await startDiscordSimulator();
+    hookUrl = discord.createWebhook({ name: 'Scheduled' }).url;
+  });
+  afterAll(async () => {
+    await discord?.close();
+  });
+  const herald = useHerald({
+    env: () => ({ DISCORD_API_BASE: discord.baseUrl, HERALD_HEARTBEAT_TIMEOUT_MS: '2000' }),
+    account: { email: 'schedule@herald.dev' },
+    profiles: ['carol'],
+  });
+  const { api, stack } = herald;
   let temporal: { connection: Connection; client: Client };
   let accountId: string;
   const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
@@ -27,21 +40,13 @@ describe('scheduled posts', () => {
     Boolean, 60_000, 250);
 
   beforeAll(async () => {
-    discord = await startDiscordSimulator();
-    stack = await startStack({ DISCORD_API_BASE: discord.baseUrl, HERALD_HEARTBEAT_TIMEOUT_MS: '2000' });
-    await stack.startWorker();
-    api = apiClient(stack.apiUrl, await stack.newApiKey('schedule@herald.dev'));
     accountId = (await api.get('/api/herald/me')).body.account_id;
     const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS });
     temporal = { connection, client: new Client({ connection }) };
-    await api.post('/api/herald/users', { username: 'carol' });
-    const hook = discord.createWebhook({ name: 'Scheduled' });
-    expect((await api.post('/api/herald/users/discord/credentials', { profile_username: 'carol', webhook_url: hook.url })).status).toBe(200);
+    await herald.connect('discord', { profile: 'carol', credentials: { webhook_url: hookUrl } });
   });
   afterAll(async () => {
     await temporal?.connection.close();
-    await stack?.stop();
-    await discord?.close();
   });
 
   it('answers 202 with a job id, lists it, and publishes it at its time', async () => {
@@ -106,7 +111,7 @@ describe('scheduled posts', () => {
     // A profile of its own whose queue has one slot an hour ahead (slots are whole minutes).
     await api.post('/api/herald/users', { username: 'quinn' });
     const hook = discord.createWebhook({ name: 'Queued' });
-    expect((await api.post('/api/herald/users/discord/credentials', { profile_username: 'quinn', webhook_url: hook.url })).status).toBe(200);
+    await herald.connect('discord', { profile: 'quinn', credentials: { webhook_url: hook.url } });
     const slot = new Date(Math.ceil((Date.now() + 3600_000) / 60_000) * 60_000);
     const day = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][slot.getUTCDay()];
     const time = slot.toISOString().slice(11, 16);

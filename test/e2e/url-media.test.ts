@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { startSandbox, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+import { freePort } from '../support/stack';
+import { media, useHerald } from '../support/e2e';
 
 jest.setTimeout(180_000);
 
@@ -15,13 +12,9 @@ jest.setTimeout(180_000);
  * that is not allow-listed is refused at intake.
  */
 describe('URL media', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
-  let api: ReturnType<typeof apiClient>;
   let files: Server;
   let filesBase: string;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-urls-'));
-  const clip = path.join(dir, 'clip.mp4');
+  const clip = media.clip({ seconds: 3, audio: false });
   /** Requests the file server saw, and how long it holds each response before sending the bytes. */
   const served: string[] = [];
   let holdMs = 0;
@@ -29,7 +22,6 @@ describe('URL media', () => {
   let gate: Promise<void> | null = null;
 
   beforeAll(async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=720x1280:rate=30:duration=3', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', clip]);
     const bytes = readFileSync(clip);
     files = createServer((req, res) => {
       served.push(req.url ?? '');
@@ -43,31 +35,25 @@ describe('URL media', () => {
     const filesPort = await freePort();
     await new Promise<void>((resolve) => files.listen(filesPort, '127.0.0.1', resolve));
     filesBase = `http://127.0.0.1:${filesPort}`;
-
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
+  });
+  const herald = useHerald({
+    sandbox: true,
     // The file server is on loopback: allow-listed like the simulators (which the sandbox env lists).
-    const allow = [sandbox.env.HERALD_MEDIA_FETCH_ALLOW, `127.0.0.1:${filesPort}`].filter(Boolean).join(',');
-    stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, HERALD_MEDIA_FETCH_ALLOW: allow });
-    await stack.startWorker();
-    api = apiClient(stack.apiUrl, await stack.newApiKey('urls@herald.dev'));
-    expect((await api.post('/api/herald/users', { username: 'uma' })).status).toBe(201);
-    const bsky = await api.post('/api/herald/users/bluesky/credentials', {
-      profile_username: 'uma', identifier: sandbox.env.SANDBOX_BLUESKY_IDENTIFIER, app_password: sandbox.env.SANDBOX_BLUESKY_APP_PASSWORD,
-    });
-    expect(bsky).toMatchObject({ status: 200, body: { success: true } });
+    env: ({ sandbox }) => ({ HERALD_MEDIA_FETCH_ALLOW: [sandbox!.env.HERALD_MEDIA_FETCH_ALLOW, new URL(filesBase).host].filter(Boolean).join(',') }),
+    account: { email: 'urls@herald.dev' },
+    profiles: ['uma'],
+  });
+  const { api, sandbox } = herald;
+  beforeAll(async () => {
+    await herald.connect('bluesky', { profile: 'uma' });
   });
 
   afterAll(async () => {
-    await stack?.stop();
-    await sandbox?.close();
     await new Promise((resolve) => files?.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const status = (requestId: string) => api.get(`/api/herald/status?request_id=${encodeURIComponent(requestId)}`);
-  const completed = (requestId: string) => eventually(() => status(requestId), (r) => r.body.status === 'completed', 60_000);
+  const completed = (requestId: string) => herald.waitForCompletion(requestId);
 
   it('answers an asynchronous request before the download, then fetches the video in the background and publishes it', async () => {
     // The file is not sent until the test has its answer: an API that waited for the download

@@ -5,7 +5,7 @@ import { webhookCrypto } from '../../adapters/notifications/signature';
 import { CHANNEL_BATCH } from '../../adapters/temporal/notification-channels';
 import { SIGNALS, WORKFLOW_TYPES, workflowIds } from '../../core/ports/workflow-names';
 import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
-import { apiClient, eventually, startStack, type Stack } from '../support/stack';
+import { useHerald } from '../support/e2e';
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(600_000);
@@ -17,7 +17,6 @@ jest.setTimeout(600_000);
  * notify queue at its next delivery. Real API, workers, Temporal and FerretDB; waits on state.
  */
 describe('worker pools in separate processes', () => {
-  let stack: Stack;
   let discord: DiscordSimulator;
   let receiver: WebhookReceiver;
   let mongo: MongoClient;
@@ -25,28 +24,33 @@ describe('worker pools in separate processes', () => {
   let connection: Connection;
   let client: Client;
   let accountId: string;
-  let api: ReturnType<typeof apiClient>;
   const event = (d: ReceivedDelivery) => String(d.headers['x-herald-event'] ?? '');
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     discord = await startDiscordSimulator();
-    stack = await startStack({
+  });
+  // No worker at the start: each test starts the pools it is about.
+  const herald = useHerald({
+    env: () => ({
       DISCORD_API_BASE: discord.baseUrl,
       HERALD_WEBHOOK_ALLOW: `127.0.0.1:${receiver.port}`,
       HERALD_NOTIFY_POLL_MS: '200',
       HERALD_HEARTBEAT_TIMEOUT_MS: '2000',
-    });
+    }),
+    worker: false,
+    account: { email: 'pools@herald.dev' },
+  });
+  const { api, stack } = herald;
+  beforeAll(async () => {
     mongo = await MongoClient.connect(stack.env.MONGODB_URI!);
     db = mongo.db();
     connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
     client = new Client({ connection });
-    api = apiClient(stack.apiUrl, await stack.newApiKey('pools@herald.dev'));
     accountId = (await api.get('/api/herald/me')).body.account_id as string;
   });
 
   afterAll(async () => {
-    await stack?.stop();
     await mongo?.close();
     await connection?.close();
     await Promise.all([receiver?.close(), discord?.close()]);
@@ -62,7 +66,7 @@ describe('worker pools in separate processes', () => {
     expect(await api.post('/api/herald/users/notifications', { webhook_url: receiver.url('/pools') })).toMatchObject({ status: 200 });
     expect(await api.post('/api/herald/users', { username: 'alice' })).toMatchObject({ status: 201 });
     const hook = discord.createWebhook({ name: 'Pools' });
-    expect(await api.post('/api/herald/users/discord/credentials', { profile_username: 'alice', webhook_url: hook.url })).toMatchObject({ status: 200 });
+    await herald.connect('discord', { profile: 'alice', credentials: { webhook_url: hook.url } });
     // The connection's event, delivered by the notify-only worker.
     await receiver.waitFor(() => receiver.at('/pools').some((d) => event(d) === 'social_account_connected'), 120_000, 'the connected event');
 
@@ -71,12 +75,12 @@ describe('worker pools in separate processes', () => {
     // Nobody polls the publishing queue yet: the upload waits, and no event tells it completed.
     const waiting = await client.workflow.getHandle(workflowIds.upload(accountId, 'pools-1')).describe();
     expect(waiting.taskQueue).toBe(publishQueue());
-    expect(['pending', 'in_progress']).toContain((await api.get('/api/herald/status?request_id=pools-1')).body.status);
+    expect((await api.get('/api/herald/status?request_id=pools-1')).body.status).toBe('pending');
     expect(discord.messages().filter((m) => m.content === 'Published by the publish pool')).toHaveLength(0);
 
     const publishWorker = await stack.startWorker({ HERALD_WORKER_POOLS: 'publish' });
     expect(publishWorker.output.join('')).not.toContain(notifyQueue());
-    const done = await eventually(() => api.get('/api/herald/status?request_id=pools-1'), (r) => r.body.status === 'completed', 120_000, 500);
+    const done = await herald.waitForCompletion('pools-1');
     expect(done.body).toMatchObject({ all_succeeded: true });
     expect(discord.messages().filter((m) => m.content === 'Published by the publish pool')).toHaveLength(1);
     // upload_completed, written to the outbox by the publish worker, delivered by the notify worker.
