@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startSandbox, type Sandbox } from '../../apps/sandbox/main';
-import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+import { apiClient, eventually } from '../support/stack';
+import { useHerald } from '../support/e2e';
 
 jest.setTimeout(300_000);
 
@@ -29,12 +29,7 @@ async function noticeSays(page: Page, text: string): Promise<void> {
 }
 
 describe('connect page in a browser', () => {
-  let sandbox: Sandbox;
-  let stack: Stack;
-  let shortLived: Stack | undefined;
   let browser: Browser;
-  let api: ReturnType<typeof apiClient>;
-  let key: string;
   const PROFILE = 'sam';
 
   const shot = async (page: Page, name: string) => {
@@ -51,24 +46,19 @@ describe('connect page in a browser', () => {
     return { context, page: await context.newPage() };
   };
 
+  const herald = useHerald({
+    sandbox: true, web: true, env: { HERALD_AUTH_CACHE_MS: '0' },
+    account: { email: `browser-${Date.now()}@e2e.test`, plan: 'business' }, profiles: [PROFILE],
+  });
+  const { stack, sandbox, api } = herald;
+
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: 50 });
-    stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, HERALD_AUTH_CACHE_MS: '0' });
-    await stack.startWeb();
-    key = await stack.newApiKey(`browser-${Date.now()}@e2e.test`, 'business');
-    api = apiClient(stack.apiUrl, key);
-    expect((await api.post('/api/herald/users', { username: PROFILE })).status).toBe(201);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   });
 
   afterAll(async () => {
     await browser?.close();
-    await shortLived?.stop();
-    await stack?.stop();
-    await sandbox?.close();
   });
 
   it('connects TikTok through the consent page and Telegram by its form, shows both with handles, disconnects one; the link works once', async () => {
@@ -203,8 +193,8 @@ describe('connect page in a browser', () => {
 
   it('an expired link is refused (a shortened lifetime)', async () => {
     // A second API daemon on the same database whose links live 2 seconds.
-    shortLived = await startStack({ ...stack.env, HERALD_API_PORT: String(await freePort()), HERALD_CONNECT_LINK_TTL_MS: '2000', HERALD_WEB_PUBLIC_URL: stack.webUrl });
-    const url = await link({}, apiClient(shortLived.apiUrl, key));
+    const shortLived = await herald.startApi({ HERALD_CONNECT_LINK_TTL_MS: '2000', HERALD_WEB_PUBLIC_URL: stack.webUrl });
+    const url = await link({}, apiClient(shortLived.apiUrl, herald.key));
     const token = new URL(url).searchParams.get('token')!;
     await eventually(() => fetch(`${stack.apiUrl}/api/herald/users/validate-jwt`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.status), (s) => s === 401, WAIT_MS, 500);
     const { context, page } = await newPage();

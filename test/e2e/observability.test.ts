@@ -1,6 +1,7 @@
 import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
 import { startTelegramSimulator, type TelegramSimulator } from '../../ops/simulators/telegram';
-import { apiClient, eventually, freePort, startStack, type Stack } from '../support/stack';
+import { eventually, freePort } from '../support/stack';
+import { useHerald } from '../support/e2e';
 import { parsePrometheus, valueOf } from '../support/prometheus-text';
 import { createServer, type Server } from 'node:http';
 
@@ -41,16 +42,14 @@ jest.setTimeout(600_000);
  * /readyz, one log line per request with its route template, and no secret in any log line.
  */
 describe('observability end to end', () => {
-  let stack: Stack;
   let discord: DiscordSimulator;
   let telegram: TelegramSimulator;
-  let api: ReturnType<typeof apiClient>;
-  let key: string;
   let webhookUrl: string;
   let botToken: string;
   let apiOps: string;
   let workerOps: string;
   let webOps: string;
+  let ports: number[];
   let failedRequestId: string;
   let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
 
@@ -63,31 +62,33 @@ describe('observability end to end', () => {
     const chat = telegram.createChat({ type: 'channel', title: 'Herald Ops', username: 'herald_ops' });
     telegram.setMember(chat.id, bot.id, 'administrator', { can_post_messages: true });
     otlp = await startOtlpReceiver();
-    const [apiOpsPort, workerOpsPort, webOpsPort] = [await freePort(), await freePort(), await freePort()];
-    apiOps = `http://127.0.0.1:${apiOpsPort}`;
-    workerOps = `http://127.0.0.1:${workerOpsPort}`;
-    webOps = `http://127.0.0.1:${webOpsPort}`;
-    stack = await startStack({
+    ports = [await freePort(), await freePort(), await freePort()];
+    [apiOps, workerOps, webOps] = ports.map((port) => `http://127.0.0.1:${port}`) as [string, string, string];
+  });
+
+  const herald = useHerald({
+    account: { email: 'ops@herald.dev' },
+    profiles: ['alice'],
+    env: () => ({
       DISCORD_API_BASE: discord.baseUrl,
       TELEGRAM_API_BASE: telegram.baseUrl,
       HERALD_SYNC_TIMEOUT_MS: '60000',
-      HERALD_API_OPS_PORT: String(apiOpsPort),
-      HERALD_WORKER_OPS_PORT: String(workerOpsPort),
-      HERALD_WEB_OPS_PORT: String(webOpsPort),
+      HERALD_API_OPS_PORT: String(ports[0]),
+      HERALD_WORKER_OPS_PORT: String(ports[1]),
+      HERALD_WEB_OPS_PORT: String(ports[2]),
       HERALD_LOG_LEVEL: 'info',
       HERALD_LOG_PRETTY: 'false',
       HERALD_OTLP_TRACES_URL: otlp.url,
-    });
-    await stack.startWorker();
-    key = await stack.newApiKey('ops@herald.dev');
-    api = apiClient(stack.apiUrl, key);
-    expect(await api.post('/api/herald/users', { username: 'alice' })).toMatchObject({ status: 201 });
+    }),
+  });
+  const { stack, api } = herald;
+
+  beforeAll(async () => {
     expect(await api.post('/api/herald/users/discord/credentials', { profile_username: 'alice', webhook_url: webhookUrl })).toMatchObject({ status: 200 });
     expect(await api.post('/api/herald/users/telegram/credentials', { profile_username: 'alice', bot_token: botToken, chat_id: '@herald_ops' })).toMatchObject({ status: 200 });
   });
 
   afterAll(async () => {
-    await stack?.stop();
     await discord?.close();
     await telegram?.close();
     otlp?.server.close();
@@ -213,7 +214,8 @@ describe('observability end to end', () => {
 
   it('never logs a secret: API key, secret key, webhook URL, bot token', async () => {
     // Requests that carry secrets where logs could pick them up: a wrong key, a refused connection.
-    await apiClient(stack.apiUrl, `${key}x`).get('/api/herald/me');
+    const key = herald.key;
+    await herald.client(`${key}x`).get('/api/herald/me');
     await api.post('/api/herald/users/telegram/credentials', { profile_username: 'alice', bot_token: `${botToken}0`, chat_id: '@nope' });
     await stack.cli('key', 'list', '--email', 'ops@herald.dev');
     const logs = [stack.api.output.join(''), stack.worker!.output.join('')].join('\n');

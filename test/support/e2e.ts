@@ -130,6 +130,11 @@ export interface Herald {
   client(key: string): Client;
   /** Runs `fn` after the tests, before the daemons stop and the database is dropped (afterAll hooks declared after useHerald run after that). */
   beforeStop(fn: () => unknown): void;
+  /**
+   * Another API daemon over the same database and infrastructure, on a port of its own, with `env`
+   * on top of the stack's (a shorter link lifetime, say); stopped before the stack.
+   */
+  startApi(env: Env): Promise<Stack>;
   /** Connects `network` for a profile by its descriptor's connect kind: OAuth through the simulator's consent page, or credentials. */
   connect(network: string, opts: ConnectOptions): Promise<Connected>;
   /** The sandbox's values of a credential network's fields: the longest leading set of the fields its schema accepts. */
@@ -220,6 +225,11 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
     get apiUrl() { return herald.stack.apiUrl; },
     client: (other) => apiClient(herald.stack.apiUrl, other),
     beforeStop: (fn) => { beforeStop.push(fn); },
+    async startApi(env) {
+      const other = await startStack({ ...herald.stack.env, HERALD_API_PORT: String(await freePort()), ...env });
+      beforeStop.push(() => other.stop());
+      return other;
+    },
 
     credentialsOf(network) {
       const schema = DESCRIPTORS.get(network)?.credentialFields;
