@@ -35,7 +35,7 @@ function makeUpload(ctx: SeedContext, account: SeededAccount, i: number): { uplo
   };
   const targets = status !== 'completed' ? [] : upload.targets.map((t, k) => ({
     _id: `${account.id}:${requestId}:${t.platform}`, accountId: account.id, requestId, platform: t.platform,
-    result: { platform: t.platform, success: true, post_id: `p-${requestId}-${k}`, url: `https://${t.platform}.example/p/${requestId}`, finished_at: upload.completedAt!.toISOString() },
+    result: { platform: t.platform, success: true, warnings: [], post_id: `p-${requestId}-${k}`, url: `https://${t.platform}.example/p/${requestId}`, finished_at: upload.completedAt!.toISOString() },
     resultAt: upload.completedAt, th: targetKeys(account.id, upload), postId: `p-${requestId}-${k}`,
   }));
   return { upload, targets };
