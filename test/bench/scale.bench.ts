@@ -70,19 +70,26 @@ async function plugins(): Promise<ScaleList[]> {
 
 let agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
 
-/** A request; one more try when a kept-alive socket was closed by the server meanwhile. */
+/**
+ * A request; one more try when a kept-alive socket was closed by the server meanwhile. The agent
+ * is replaced only by the first request that failed on it: requests in flight on the new one
+ * (other clients' retries) are not cut off by a later failure on the old one.
+ */
 async function send(base: string, key: string, r: MeasuredRequest): Promise<{ status: number; body: string }> {
+  const used = agent;
   try {
-    return await sendOnce(base, key, r);
+    return await sendOnce(base, key, r, used);
   } catch (err) {
     if (!/socket hang up|ECONNRESET/.test((err as Error).message)) throw err;
-    agent.destroy();
-    agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-    return sendOnce(base, key, r);
+    if (agent === used) {
+      agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+      used.destroy();
+    }
+    return sendOnce(base, key, r, agent);
   }
 }
 
-function sendOnce(base: string, key: string, r: MeasuredRequest): Promise<{ status: number; body: string }> {
+function sendOnce(base: string, key: string, r: MeasuredRequest, agent: http.Agent): Promise<{ status: number; body: string }> {
   const url = new URL(r.path, base);
   const payload = r.body === undefined ? undefined : JSON.stringify(r.body);
   return new Promise((resolve, reject) => {
