@@ -44,9 +44,11 @@ import {
 const UPLOADS = envInt('SCALE_UPLOADS', 1_000_000);
 const LARGE_SHARE = Number(process.env.SCALE_LARGE_SHARE ?? '0.3');
 const OTHERS = envInt('SCALE_OTHERS', 50);
-// The small account is the smallest whose every measured page is full (1 % of its uploads pending,
-// a tenth with an external id, a thirteenth in the last 30 days: 20 rows each): beside a page of
-// 0 or 1 rows, a full page on the large account measures the answer's size, not the history's cost.
+// The small account is the smallest whose every measured page is full (2 % of its uploads pending,
+// a tenth with an external id, a thirteenth in the last 30 days: 20 rows each or more; each plugin
+// measures the last *full* page, and seeds what a page of the small account needs, see
+// scale/*.ts): beside a page of 0 or 1 rows, a full page on the large account measures the
+// answer's size, not the history's cost. The `rows` column shows each answer's length.
 const SMALL = envInt('SCALE_SMALL', 2_000);
 const MONTHS = envInt('SCALE_MONTHS', 13);
 const CLIENTS = envInt('SCALE_CLIENTS', 20);
