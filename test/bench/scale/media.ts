@@ -76,7 +76,8 @@ export const mediaScale: ScaleList = {
       // (CONSUMPTION_HISTORY_LIMIT), so that the small account's consumption record and its page 2 are as
       // full as the large one's (the small account's quarter, 25, left its page of 100 a quarter full).
       const thisMonth = Math.max(Math.ceil(proportionate / 4), 2 * CONSUMPTION_HISTORY_LIMIT + 1);
-      const n = Math.max(proportionate, thisMonth);
+      // The other three quarters over the months, as before (the older pages stay where they were).
+      const n = thisMonth + proportionate - Math.ceil(proportionate / 4);
       const counts = new Map<string, CounterDelta>();
       // SEED_PARALLEL batches in flight, as the uploads plugin seeds (FerretDB inserts a document at a time).
       let done = 0;
