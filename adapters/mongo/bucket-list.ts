@@ -35,6 +35,8 @@ export interface BucketPageQuery<T> {
   position(item: T): { t: number; id: string };
   /** `desc` (default): newest first; `asc`: soonest first (the schedule). */
   order?: 'asc' | 'desc';
+  /** The list's records carry ten-minute slot keys and its counters count the slots (see SLOTS). */
+  slotted?: boolean;
 }
 
 export interface BucketPage<T> {
@@ -89,6 +91,30 @@ function cover(wanted: Array<[string, number]>, all: Map<string, number>): strin
   return out;
 }
 
+/**
+ * Ten-minute slots (optional, per list): a list whose records also carry the key
+ * `<list>#<YYYY-MM-DDTHH>:<slot>` (slot 0 = minutes 0-9 … 5 = minutes 50-59) and whose writers
+ * count each record in the lane `slotLane(lane, slot)` too lets a page read only the slots of a
+ * dense hour it needs (a burst of 90 records in one hour: the 20 of page 1 in two slots, not the
+ * hour), and count a range's edge hour by reading only the slot the range cuts.
+ * An hour is read by slots only where its slot counts add up to its count (every record of the
+ * hour has a slot key: records stored before the list had them have none until migrated).
+ */
+export const SLOTS = 6;
+const SLOT_MS = 3600_000 / SLOTS;
+const SLOT_NAMES = 'abcdef';
+/** The slot (0-5) of a time. */
+export const slotOf = (at: Date): number => Math.floor(at.getUTCMinutes() / 10);
+/** The slot bucket key of a time: `YYYY-MM-DDTHH:<slot>`. */
+export const slotBucket = (at: Date): string => `${hourBucket(at)}:${slotOf(at)}`;
+/** The counter lane a lane's records of one slot are counted in (lanes are plain words). */
+export const slotLane = (lane: string, slot: number): string => `${lane}_${SLOT_NAMES[slot]}`;
+/** An hour is split into its slots when it holds more than this (or when a range cuts it). */
+const SPLIT_ABOVE = 2 * BUCKET_QUERY_COST;
+
+/** What a page walks: an hour bucket, or one slot of a split hour, in list order. */
+interface Unit { key: string; hour: string; n: number; lo: number; hi: number }
+
 export async function bucketPage<T>(q: BucketPageQuery<T>): Promise<BucketPage<T>> {
   const asc = q.order === 'asc';
   /** Negative when `a` comes first in the list's order. */
@@ -104,6 +130,31 @@ export async function bucketPage<T>(q: BucketPageQuery<T>): Promise<BucketPage<T
   const hiHour = q.to ? hourBucket(q.to) : '\uffff';
   const hours = lane.filter(([h]) => h >= loHour && h <= hiHour);
   if (asc) hours.reverse();
+  const edgeHours = new Set([q.from, q.to].filter((d): d is Date => d !== undefined).map(hourBucket));
+
+  // The units walked: each hour, or the slots of an hour split (dense, or cut by the range).
+  const split = new Set<string>();
+  const units: Unit[] = [];
+  for (const [h, n] of hours) {
+    const start = Date.parse(`${h}:00:00.000Z`);
+    const slots = q.slotted && (n > SPLIT_ABOVE || edgeHours.has(h))
+      ? Array.from({ length: SLOTS }, (_, k) => q.counts.get(slotLane(q.lane, k))?.get(h) ?? 0) : undefined;
+    if (!slots || slots.reduce((sum, c) => sum + c, 0) !== n) {
+      units.push({ key: h, hour: h, n, lo: start, hi: start + 3600_000 - 1 });
+      continue;
+    }
+    split.add(h);
+    for (let x = 0; x < SLOTS; x += 1) {
+      const k = asc ? x : SLOTS - 1 - x;
+      const u = { key: `${h}:${k}`, hour: h, n: slots[k]!, lo: start + k * SLOT_MS, hi: start + (k + 1) * SLOT_MS - 1 };
+      if (u.n > 0 && u.hi >= lo && u.lo <= hi) units.push(u);
+    }
+  }
+  const unitOf = (it: T) => {
+    const t = q.position(it).t;
+    const h = hourBucket(new Date(t));
+    return split.has(h) ? `${h}:${slotOf(new Date(t))}` : h;
+  };
 
   const loaded = new Map<string, Promise<T[]>>();
   const load = (key: string): Promise<T[]> => {
@@ -114,50 +165,65 @@ export async function bucketPage<T>(q: BucketPageQuery<T>): Promise<BucketPage<T
     }
     return items;
   };
-  const edges = new Set([q.from, q.to].filter((d): d is Date => d !== undefined).map(hourBucket));
-  const counts = await Promise.all(hours.map(async ([h, n]) => (edges.has(h) ? (await load(h)).length : n)));
+  const isEdge = (u: Unit) => (q.from !== undefined && lo >= u.lo && lo <= u.hi) || (q.to !== undefined && hi >= u.lo && hi <= u.hi);
+  const counts = await Promise.all(units.map(async (u) => (isEdge(u) ? (await load(u.key)).length : u.n)));
   const total = counts.reduce((sum, n) => sum + n, 0);
 
-  // Where the page starts: the hour of the cursor's record (records after it), or `offset` records in.
+  // Where the page starts: the unit of the cursor's record (records after it), or `offset` records in.
   let i = 0;
   let skip = Math.max(0, Math.floor(q.offset ?? 0));
   let afterCursor: ((it: T) => boolean) | undefined;
   if (q.after) {
     const after = q.after;
     skip = 0;
-    i = hours.findIndex(([h]) => (asc ? h >= after.hour : h <= after.hour));
-    if (i < 0) i = hours.length;
-    else if (hours[i]![0] === after.hour) afterCursor = (it) => order({ t: after.t, id: after.id }, q.position(it)) < 0;
+    i = units.findIndex((u) => (asc ? u.hi >= after.t : u.lo <= after.t));
+    if (i < 0) i = units.length;
+    else if (units[i]!.lo <= after.t && after.t <= units[i]!.hi) afterCursor = (it) => order({ t: after.t, id: after.id }, q.position(it)) < 0;
   } else {
-    while (i < hours.length && skip >= counts[i]!) { skip -= counts[i]!; i += 1; }
+    while (i < units.length && skip >= counts[i]!) { skip -= counts[i]!; i += 1; }
   }
-  // The hours the page needs (one record more, to know whether a next page exists).
+  // The units the page needs (one record more, to know whether a next page exists).
   let j = i;
-  for (let want = skip + q.limit + 1; j < hours.length && want > 0; j += 1) want -= counts[j]!;
-  const first = hours[i]?.[0];
+  for (let want = skip + q.limit + 1; j < units.length && want > 0; j += 1) want -= counts[j]!;
+  const first = units[i]?.key;
   const pick = async (from: number, to: number): Promise<T[]> => {
     if (from >= to) return [];
-    const wanted = hours.slice(from, to);
-    const keep = new Set(wanted.map(([h]) => h));
-    // An edge hour was read already: read alone, never inside a bigger bucket again.
-    const buckets = cover(wanted.filter(([h]) => !loaded.has(h)), all);
-    const read = await Promise.all([...buckets.map(load), ...wanted.filter(([h]) => loaded.has(h)).map(([h]) => load(h))]);
-    const seen = new Set<T>();
+    const wanted = units.slice(from, to);
+    const keep = new Set(wanted.map((u) => u.key));
+    // Per hour: its wanted slots, or the whole hour where one query for it costs less.
+    const wholeHours: Array<[string, number]> = [];
+    const slotKeys: string[] = [];
+    for (const [hour, us] of group(wanted.map((u) => [u.key, u.n] as [string, number]), 13)) {
+      if (!split.has(hour)) {
+        if (!loaded.has(hour)) wholeHours.push([hour, us[0]![1]]);
+        continue;
+      }
+      const unread = us.filter(([k]) => !loaded.has(k));
+      const slotCost = unread.reduce((sum, [, n]) => sum + BUCKET_QUERY_COST + n, 0);
+      if (unread.length > 1 && BUCKET_QUERY_COST + all.get(hour)! < slotCost) wholeHours.push([hour, all.get(hour)!]);
+      else slotKeys.push(...unread.map(([k]) => k));
+    }
+    // A unit read already (a range's edge) is not read again inside a bigger bucket.
+    const buckets = [...cover(wholeHours, all), ...slotKeys];
+    const read = await Promise.all([...buckets.map(load), ...wanted.filter((u) => loaded.has(u.key)).map((u) => load(u.key))]);
+    const seen = new Set<string>();
     const items = read.flat().filter((it) => {
-      if (seen.has(it) || !keep.has(hourOf(it))) return false;
-      seen.add(it);
+      const p = q.position(it);
+      const id = `${p.t}\u0000${p.id}`;
+      if (seen.has(id) || !keep.has(unitOf(it))) return false;
+      seen.add(id);
       return true;
     });
     return items.sort((a, b) => order(q.position(a), q.position(b)));
   };
   let items = await pick(i, j);
-  if (afterCursor) items = items.filter((it) => hourOf(it) !== first || afterCursor!(it));
+  if (afterCursor) items = items.filter((it) => unitOf(it) !== first || afterCursor!(it));
   items = items.slice(skip);
   // A count above the truth (a write that died between its count and its record) can leave the
-  // planned hours short: read on until the page is full or the list ends.
-  while (items.length <= q.limit && j < hours.length) {
+  // planned units short: read on until the page is full or the list ends.
+  while (items.length <= q.limit && j < units.length) {
     const from = j;
-    for (let want = q.limit + 1 - items.length; j < hours.length && want > 0; j += 1) want -= counts[j]!;
+    for (let want = q.limit + 1 - items.length; j < units.length && want > 0; j += 1) want -= counts[j]!;
     items.push(...(await pick(from, j)));
   }
   const page = items.slice(0, q.limit);

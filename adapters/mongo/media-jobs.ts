@@ -1,7 +1,7 @@
 import type { Db, Document } from 'mongodb';
 import type { MediaJob } from '../../core/domain/media-job';
 import type { MediaJobRepository } from '../../core/ports/storage/media-jobs';
-import { bucketPage, bucketsOf } from './bucket-list';
+import { bucketPage, bucketsOf, slotBucket, slotLane, slotOf } from './bucket-list';
 import { clean, ensureIndexes, fromIdDoc, mapDuplicate, strip, toIdDoc, type IdDoc } from './collections';
 import { listCountersFor, type CounterDelta, type ListCounters } from './list-counters';
 
@@ -11,8 +11,10 @@ export const MEDIA_JOBS_COLLECTION = 'media_jobs';
 /**
  * The job list of an account (docs/storage/lists.md): list id `mj|<account>`, sorted by
  * createdAt, one lane (`all`). A job carries its bucket keys `jk` = `mj|<account>#<bucket>` for
- * the month, day and hour of its creation (bucket-list.ts reads whichever a page needs); neither
- * the account nor the creation time of a job changes, so the keys are written once.
+ * the month, day, hour and ten-minute slot of its creation (bucket-list.ts reads whichever a page
+ * needs), and is counted in its hour (lane `all`) and its slot (`slotLane('all', slot)`): a burst
+ * of jobs in one hour is read by the slots a page needs. Neither the account nor the creation
+ * time of a job changes, so the keys are written once.
  */
 export const mediaJobList = (accountId: string): string => `mj|${encodeURIComponent(accountId)}`;
 const JOB_STORAGE_ONLY = ['jk'];
@@ -20,13 +22,17 @@ const JOB_STORAGE_ONLY = ['jk'];
 type Listed = Pick<MediaJob, 'accountId' | 'createdAt'>;
 
 /** The list keys of a stored job document. */
-export const mediaJobListKeys = (job: Listed): { jk: string[] } => ({ jk: bucketsOf(job.createdAt).map((b) => `${mediaJobList(job.accountId)}#${b}`) });
+export const mediaJobListKeys = (job: Listed): { jk: string[] } => ({ jk: [...bucketsOf(job.createdAt), slotBucket(job.createdAt)].map((b) => `${mediaJobList(job.accountId)}#${b}`) });
 
 /** The stored document of a new job (the repository's insert, the scale bench's seeding). */
 export const toMediaJobDoc = (job: MediaJob): IdDoc => ({ ...toIdDoc(job), ...mediaJobListKeys(job) });
 
-/** The counter deltas of a job entering (+1) or leaving (-1) the account's list; a stored document will do. */
-export const mediaJobCounterDeltas = (job: Listed | Document, by = 1): CounterDelta[] => [{ list: mediaJobList(String(job.accountId)), lane: 'all', at: job.createdAt as Date, by }];
+/** The counter deltas of a job entering (+1) or leaving (-1) the account's list (its hour and its slot); a stored document will do (one that has, or is given, its keys). */
+export const mediaJobCounterDeltas = (job: Listed | Document, by = 1): CounterDelta[] => {
+  const list = mediaJobList(String(job.accountId));
+  const at = job.createdAt as Date;
+  return [{ list, lane: 'all', at, by }, { list, lane: slotLane('all', slotOf(at)), at, by }];
+};
 
 /** Migration: the list keys a job document written before them lacks (null when it has them). */
 export function backfillMediaJob(doc: Document): { $set: Document } | null {
@@ -71,6 +77,7 @@ export async function createMongoMediaJobs(db: Db, counters?: ListCounters): Pro
       const found = await bucketPage({
         counts: await counters.hours(list), lane: 'all', limit,
         ...(page.after ? { after: page.after } : { offset: page.skip ?? 0 }),
+        slotted: true,
         read: (bucket) => jobs.find({ jk: `${list}#${bucket}` }).toArray(),
         position: (d: Document) => ({ t: (d.createdAt as Date).getTime(), id: d._id as string }),
       });

@@ -241,6 +241,23 @@ export const mediaListsStep: MigrationStep = {
   },
 };
 
+/**
+ * Media jobs get their ten-minute slot key (the fourth `jk` key) and the job list its slot counts
+ * (lanes `all_a` … `all_f`): a burst hour is then read by the slots a page needs. Until then an
+ * hour whose slot counts do not add up is read whole, as before.
+ */
+export const mediaJobSlotsStep: MigrationStep = {
+  id: '2026-12-media-job-slots',
+  description: 'media jobs: the ten-minute slot bucket key (jk) and the job list slot counters',
+  async account(db, counters, accountId) {
+    const t = tally();
+    // Counted as migrated: every job has its slot key once backfillMediaJob's update is written.
+    const jobs = await backfillAccount(db, MEDIA_JOBS_COLLECTION, accountId, backfillMediaJob, (doc) => t.add(mediaJobCounterDeltas(doc)));
+    await counters.replace([...new Set([...t.lists(), mediaJobList(accountId)])], t.deltas(), { clear: true });
+    return jobs;
+  },
+};
+
 /** Every account's profiles counted (the plan-limit check and `count` read the counts). */
 export const profileCountsStep: MigrationStep = {
   id: '2026-12-profile-counts',
@@ -282,7 +299,7 @@ export const notificationListsStep = collectionsStep(
 );
 
 /** Every step, in the order they run. Steps of other collections join this list. */
-export const MIGRATION_STEPS: MigrationStep[] = [uploadListsStep, analyticsListsStep, mediaListsStep, profileCountsStep, connectionSweepStep, notificationListsStep, uploadTargetKeysStep];
+export const MIGRATION_STEPS: MigrationStep[] = [uploadListsStep, analyticsListsStep, mediaListsStep, profileCountsStep, connectionSweepStep, notificationListsStep, uploadTargetKeysStep, mediaJobSlotsStep];
 
 /**
  * Runs the steps not yet done (all of them again with `recount`). The accounts are the operator

@@ -44,9 +44,11 @@ import {
 const UPLOADS = envInt('SCALE_UPLOADS', 1_000_000);
 const LARGE_SHARE = Number(process.env.SCALE_LARGE_SHARE ?? '0.3');
 const OTHERS = envInt('SCALE_OTHERS', 50);
-// The small account is the smallest whose every measured page is full (1 % of its uploads pending,
-// a tenth with an external id, a thirteenth in the last 30 days: 20 rows each): beside a page of
-// 0 or 1 rows, a full page on the large account measures the answer's size, not the history's cost.
+// The small account is the smallest whose every measured page is full (2 % of its uploads pending,
+// a tenth with an external id, a thirteenth in the last 30 days: 20 rows each or more; each plugin
+// measures the last *full* page, and seeds what a page of the small account needs, see
+// scale/*.ts): beside a page of 0 or 1 rows, a full page on the large account measures the
+// answer's size, not the history's cost. The `rows` column shows each answer's length.
 const SMALL = envInt('SCALE_SMALL', 2_000);
 const MONTHS = envInt('SCALE_MONTHS', 13);
 const CLIENTS = envInt('SCALE_CLIENTS', 20);
@@ -70,19 +72,26 @@ async function plugins(): Promise<ScaleList[]> {
 
 let agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
 
-/** A request; one more try when a kept-alive socket was closed by the server meanwhile. */
+/**
+ * A request; one more try when a kept-alive socket was closed by the server meanwhile. The agent
+ * is replaced only by the first request that failed on it: requests in flight on the new one
+ * (other clients' retries) are not cut off by a later failure on the old one.
+ */
 async function send(base: string, key: string, r: MeasuredRequest): Promise<{ status: number; body: string }> {
+  const used = agent;
   try {
-    return await sendOnce(base, key, r);
+    return await sendOnce(base, key, r, used);
   } catch (err) {
     if (!/socket hang up|ECONNRESET/.test((err as Error).message)) throw err;
-    agent.destroy();
-    agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-    return sendOnce(base, key, r);
+    if (agent === used) {
+      agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+      used.destroy();
+    }
+    return sendOnce(base, key, r, agent);
   }
 }
 
-function sendOnce(base: string, key: string, r: MeasuredRequest): Promise<{ status: number; body: string }> {
+function sendOnce(base: string, key: string, r: MeasuredRequest, agent: http.Agent): Promise<{ status: number; body: string }> {
   const url = new URL(r.path, base);
   const payload = r.body === undefined ? undefined : JSON.stringify(r.body);
   return new Promise((resolve, reject) => {

@@ -27,6 +27,7 @@ const PER_HOUR = 3;
 let env: Awaited<ReturnType<typeof monitoredDatabase>>;
 let db: Db;
 const big: MediaJob[] = [];
+const burst: MediaJob[] = [];
 
 beforeAll(async () => {
   env = await monitoredDatabase();
@@ -37,6 +38,9 @@ beforeAll(async () => {
     big.push(aMediaJob({ id: `mj_${String(i).padStart(4, '0')}`, accountId: 'acct-big', createdAt, month: quotaMonth(createdAt), reservedSeconds: 10 + (i % 7) }));
   }
   const other = Array.from({ length: 200 }, (_, i) => aMediaJob({ id: `mo_${i}`, accountId: 'acct-other', createdAt: new Date(start + i * hour) }));
+  // A burst: 120 jobs in the newest hour of an account (the hour is the smallest bucket with a count; its ten-minute slots are counted too).
+  burst.push(...Array.from({ length: 120 }, (_, i) => aMediaJob({ id: `mb_${String(i).padStart(3, '0')}`, accountId: 'acct-burst', createdAt: new Date(start + 30 * 24 * hour + i * 29_000) })));
+  other.push(...burst, ...Array.from({ length: 60 }, (_, i) => aMediaJob({ id: `mc_${i}`, accountId: 'acct-burst', createdAt: new Date(start + i * 7 * hour) })));
   const entries: MediaUsageEntry[] = [...big, ...other].map((j) => ({ jobId: j.id, accountId: j.accountId, month: quotaMonth(j.createdAt), seconds: j.reservedSeconds, settled: j.id.endsWith('0'), type: 'ffmpeg_job', createdAt: j.createdAt }));
   await db.collection<IdDoc>(MEDIA_JOBS_COLLECTION).insertMany([...big, ...other].map(toMediaJobDoc));
   await db.collection<IdDoc>(MEDIA_USAGE_COLLECTION).insertMany(entries.map(toMediaUsageDoc));
@@ -103,6 +107,18 @@ describe('bounded list reads on FerretDB (command monitoring)', () => {
     expect(second.items.map((j) => j.id)).toEqual(expected.slice(20, 40));
     expect(documents).toBeLessThanOrEqual(BOUND);
     cost['jobs cursor page 2'] = documents;
+  });
+
+  it('a page inside a burst hour reads the ten-minute slots it needs, not the hour', async () => {
+    const jobs = await createMongoMediaJobs(db);
+    const expected = [...burst].sort(newestFirst).map((j) => j.id);
+    for (const skip of [0, 50]) {
+      const { result, documents } = await reads(() => jobs.list('acct-burst', { limit: 20, skip }));
+      expect(result.items.map((j) => j.id)).toEqual(expected.slice(skip, skip + 20));
+      // The hour holds 120: its slots hold about 20 each; a page needs two or three of them.
+      expect(documents).toBeLessThanOrEqual(3 * 21 + 4);
+      cost[`burst hour skip ${skip}`] = documents;
+    }
   });
 
   it('the month\'s media minutes are counters; a history page reads its buckets only', async () => {

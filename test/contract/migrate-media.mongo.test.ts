@@ -3,9 +3,10 @@ import { MongoClient, type Db } from 'mongodb';
 import { COLLECTIONS, toIdDoc } from '../../adapters/mongo/collections';
 import { createMongoConnectedAccounts } from '../../adapters/mongo/connected-accounts';
 import { createListCounters } from '../../adapters/mongo/list-counters';
-import { createMongoMediaJobs, MEDIA_JOBS_COLLECTION } from '../../adapters/mongo/media-jobs';
+import { bucketsOf, slotLane } from '../../adapters/mongo/bucket-list';
+import { createMongoMediaJobs, MEDIA_JOBS_COLLECTION, mediaJobList, mediaJobListKeys, toMediaJobDoc } from '../../adapters/mongo/media-jobs';
 import { createMongoMediaUsage, MEDIA_USAGE_COLLECTION } from '../../adapters/mongo/media-usage';
-import { connectionSweepStep, mediaListsStep, migrate, profileCountsStep } from '../../adapters/mongo/migrate';
+import { connectionSweepStep, mediaJobSlotsStep, mediaListsStep, MIGRATIONS, migrate, profileCountsStep } from '../../adapters/mongo/migrate';
 import { createMongoProfiles, toProfileDoc } from '../../adapters/mongo/profiles';
 import { quotaMonth, type MediaJob, type MediaUsageEntry } from '../../core/domain/media-job';
 import { ProfileLimitError } from '../../core/ports/storage';
@@ -124,4 +125,56 @@ it('is idempotent, and a recount rebuilds counters that were lost without counti
   // A recount over counters that are there replaces them (the counts stay, not doubled).
   await migrate(db, counters, { steps: MEDIA_MIGRATION_STEPS, recount: true });
   await expectListsRight(old);
+});
+
+describe('2026-12-media-job-slots', () => {
+  /** Jobs as `2026-12-media-lists` left them: month, day and hour keys, counted by hour only; 40 of them in one hour. */
+  async function writeMigratedBeforeSlots() {
+    await db.collection('operator_accounts').insertOne({ _id: 'acct-a' as never, email: 'a@example.test', plan: 'free', createdAt: new Date(0) });
+    const jobs = Array.from({ length: 70 }, (_, i) => {
+      const createdAt = new Date(i < 40 ? start + 5 * hour + i * 89_000 : start + (i - 40) * 13 * hour);
+      return aMediaJob({ id: `mj_${String(i).padStart(3, '0')}`, accountId: 'acct-a', createdAt, month: quotaMonth(createdAt) });
+    });
+    const list = mediaJobList('acct-a');
+    await db.collection(MEDIA_JOBS_COLLECTION).insertMany(jobs.map((j) => ({ ...toMediaJobDoc(j), jk: bucketsOf(j.createdAt).map((b) => `${list}#${b}`) })) as never[]);
+    await counters.add(jobs.map((j) => ({ list, lane: 'all', at: j.createdAt, by: 1 })));
+    return jobs;
+  }
+
+  it('gives every job its slot key and the list its slot counts; pages stay right; again is a no-op', async () => {
+    const jobs = await writeMigratedBeforeSlots();
+    const want = [...jobs].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((j) => j.id);
+    const walk = async () => {
+      const repo = await createMongoMediaJobs(db, counters);
+      const pages: string[][] = [];
+      for (let skip = 0; skip < 70; skip += 15) pages.push((await repo.list('acct-a', { limit: 15, skip })).items.map((j) => j.id));
+      return pages.flat();
+    };
+    // Before: the slot counts do not add up, every hour is read whole, the pages are right.
+    expect(await walk()).toEqual(want);
+    const reports = await migrate(db, counters, { steps: [mediaJobSlotsStep] });
+    expect(reports).toEqual([{ id: '2026-12-media-job-slots', status: 'done', accounts: 1, changed: 70, counted: 70 }]);
+    const stored = await db.collection(MEDIA_JOBS_COLLECTION).find({}).toArray();
+    for (const d of stored) expect(d.jk).toEqual(mediaJobListKeys({ accountId: 'acct-a', createdAt: d.createdAt as Date }).jk);
+    const counts = await counters.hours(mediaJobList('acct-a'));
+    const burstHour = new Date(start + 5 * hour).toISOString().slice(0, 13);
+    const slots = Array.from({ length: 6 }, (_, k) => counts.get(slotLane('all', k))?.get(burstHour) ?? 0);
+    expect(slots.reduce((n, c) => n + c, 0)).toBe(counts.get('all')!.get(burstHour));
+    expect(await walk()).toEqual(want);
+    expect((await migrate(db, counters, { steps: [mediaJobSlotsStep] })).map((r) => r.status)).toEqual(['already done']);
+    const recount = await migrate(db, counters, { steps: [mediaJobSlotsStep], recount: true });
+    expect(recount.map((r) => r.changed)).toEqual([0]);
+    expect(await counters.hours(mediaJobList('acct-a'))).toEqual(counts);
+    expect(await walk()).toEqual(want);
+  });
+
+  it('resumes after the last account it finished', async () => {
+    await writeMigratedBeforeSlots();
+    await db.collection('operator_accounts').insertOne({ _id: 'acct-b' as never, email: 'b@example.test', plan: 'free', createdAt: new Date(0) });
+    await db.collection(MIGRATIONS).insertOne({ _id: '2026-12-media-job-slots' as never, lastAccount: 'acct-a', changed: 70 });
+    const reports = await migrate(db, counters, { steps: [mediaJobSlotsStep] });
+    expect(reports[0]).toMatchObject({ id: '2026-12-media-job-slots', status: 'done', accounts: 1 });
+    // acct-a was skipped: its jobs keep their three keys.
+    expect((await db.collection(MEDIA_JOBS_COLLECTION).findOne({}))!.jk).toHaveLength(3);
+  });
 });

@@ -1,4 +1,4 @@
-import { BUCKET_QUERY_COST, bucketPage, bucketReadBound, bucketsOf } from '../../adapters/mongo/bucket-list';
+import { BUCKET_QUERY_COST, bucketPage, bucketReadBound, bucketsOf, slotBucket, slotLane, slotOf } from '../../adapters/mongo/bucket-list';
 import { hourBucket, type HourCounts } from '../../adapters/mongo/list-counters';
 import type { PagePosition } from '../../core/domain/page-cursor';
 import { seededRandom } from '../support/seeded-random';
@@ -30,28 +30,36 @@ function makeList(seed: number): Rec[] {
   return out;
 }
 
-function countsOf(recs: Rec[]): HourCounts {
-  const all = new Map<string, number>();
+/** The counts of the list; `slotted`: its ten-minute slots counted too (lanes slotLane('all', slot)). */
+function countsOf(recs: Rec[], slotted = false): HourCounts {
+  const out: HourCounts = new Map([['all', new Map<string, number>()]]);
+  const add = (lane: string, h: string) => {
+    const m = out.get(lane) ?? out.set(lane, new Map()).get(lane)!;
+    m.set(h, (m.get(h) ?? 0) + 1);
+  };
   for (const rec of recs) {
     const h = hourBucket(new Date(rec.t));
-    all.set(h, (all.get(h) ?? 0) + 1);
+    add('all', h);
+    if (slotted) add(slotLane('all', slotOf(new Date(rec.t))), h);
   }
-  return new Map([['all', all]]);
+  return out;
 }
 
 const newestFirst = (a: Rec, b: Rec) => b.t - a.t || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
-describe('bucketPage against the plain answer', () => {
+describe.each([false, true])('bucketPage against the plain answer (ten-minute slots: %s)', (slotted) => {
   const recs = makeList(27);
-  const counts = countsOf(recs);
+  const counts = countsOf(recs, slotted);
   const byBucket = new Map<string, Rec[]>();
-  for (const rec of recs) for (const b of bucketsOf(new Date(rec.t))) (byBucket.get(b) ?? byBucket.set(b, []).get(b)!).push(rec);
+  for (const rec of recs) {
+    for (const b of [...bucketsOf(new Date(rec.t)), ...(slotted ? [slotBucket(new Date(rec.t))] : [])]) (byBucket.get(b) ?? byBucket.set(b, []).get(b)!).push(rec);
+  }
   const hourSize = (t: number) => counts.get('all')!.get(hourBucket(new Date(t))) ?? 0;
 
   async function page(opts: { limit: number; offset?: number; after?: PagePosition; from?: Date; to?: Date; order?: 'asc' | 'desc' }) {
     const reads = { queries: 0, docs: 0 };
     const result = await bucketPage<Rec>({
-      counts, lane: 'all', limit: opts.limit,
+      counts, lane: 'all', limit: opts.limit, slotted,
       ...(opts.after ? { after: opts.after } : { offset: opts.offset ?? 0 }),
       ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}), ...(opts.order ? { order: opts.order } : {}),
       read: async (bucket) => {
@@ -139,12 +147,43 @@ describe('bucketPage against the plain answer', () => {
     expect(dense.reads.docs).toBeLessThan(60);
   });
 
+  it('reads a burst hour by the slots the page needs (slotted lists), whole otherwise', async () => {
+    // Offset 20 lands in the burst hour (150 records in 2026-03-05T14).
+    const burst = await page({ limit: 10, offset: 20 });
+    expect(burst.result.items.every((x) => hourBucket(new Date(x.t)) === '2026-03-05T14')).toBe(true);
+    if (slotted) expect(burst.reads.docs).toBeLessThan(75);
+    else expect(burst.reads.docs).toBeGreaterThanOrEqual(150);
+    // A range cutting the burst hour counts it by reading the slot it cuts, not the hour.
+    const cut = await page({ limit: 5, offset: 0, from: new Date('2026-03-05T14:25:00Z'), to: new Date('2026-03-05T14:42:00Z') });
+    expect(cut.result.total).toBe(recs.filter((x) => x.t >= Date.parse('2026-03-05T14:25:00Z') && x.t <= Date.parse('2026-03-05T14:42:00Z')).length);
+    if (slotted) expect(cut.reads.docs).toBeLessThan(75);
+  });
+
+  it('reads an hour whole when its slot counts miss records (stored before the list had slots)', async () => {
+    if (!slotted) return;
+    // One record of the burst hour has no slot key and is not counted in a slot.
+    const lacking = recs.find((x) => hourBucket(new Date(x.t)) === '2026-03-05T14')!;
+    const partial: HourCounts = new Map([...counts].map(([lane, m]) => [lane, new Map(m)]));
+    const lane = partial.get(slotLane('all', slotOf(new Date(lacking.t))))!;
+    lane.set('2026-03-05T14', lane.get('2026-03-05T14')! - 1);
+    const slotKey = slotBucket(new Date(lacking.t));
+    const want = [...recs].sort(newestFirst);
+    for (const offset of [15, 20, 60, 120]) {
+      const result = await bucketPage<Rec>({
+        counts: partial, lane: 'all', limit: 10, offset, slotted,
+        read: async (bucket) => (byBucket.get(bucket) ?? []).filter((x) => bucket !== slotKey || x !== lacking),
+        position: (rec) => ({ t: rec.t, id: rec.id }),
+      });
+      expect(result.items.map((x) => x.id)).toEqual(want.slice(offset, offset + 10).map((x) => x.id));
+    }
+  });
+
   it('reads on when the counters say more than the buckets hold (a write that died after its count)', async () => {
-    const inflated: HourCounts = new Map([['all', new Map(counts.get('all'))]]);
+    const inflated: HourCounts = new Map([...counts].map(([lane, m]) => [lane, new Map(m)]));
     const h = hourBucket(new Date(Date.parse('2026-03-20T09:30:00Z')));
     inflated.get('all')!.set(h, 50); // 5 there really
     const result = await bucketPage<Rec>({
-      counts: inflated, lane: 'all', limit: 20, offset: 0,
+      counts: inflated, lane: 'all', limit: 20, offset: 0, slotted,
       read: async (bucket) => [...(byBucket.get(bucket) ?? [])],
       position: (rec) => ({ t: rec.t, id: rec.id }),
     });

@@ -11,8 +11,8 @@
  *   per profile, year and series the series document their figures make.
  *
  * The cached list has the cursor form only: its middle and last pages are reached with cursors
- * built at a time halfway through the window and an hour after its oldest row
- * (core/domain/analytics-history.ts encodes them as the API does), not by walking 1,500 pages.
+ * built at a time halfway through the window and just before the 200 oldest rows (a full last page
+ * on every account; core/domain/analytics-history.ts encodes them as the API does), not by walking 1,500 pages.
  */
 import { NETWORK_IMPRESSIONS } from '../../../adapters/platforms';
 import type { Document } from 'mongodb';
@@ -138,9 +138,15 @@ export const analyticsScaleList: ScaleList = {
     const newest = posts[0] ? Date.parse(posts[0].captured_at) : Date.now();
     // Positions inside the window (any time is a position: the page starts right after it).
     const at = (t: number) => encodeCapturesCursor({ hour: new Date(t).toISOString().slice(0, 13), t, id: '' }, {});
+    // The rows are evenly spaced (seedCaptures): the spacing from page 1, hence the time between the
+    // PAGE + 1st and the PAGE th oldest row, after which exactly PAGE rows remain: a full last page
+    // on every account (an hour before the oldest row held 0 rows on the small account, 138 on the large).
+    const oldest = posts[posts.length - 1] ? Date.parse(posts[posts.length - 1]!.captured_at) : newest;
+    const step = posts.length > 1 ? (newest - oldest) / (posts.length - 1) : CAPTURE_RETENTION_MS;
+    const rows = Math.round(CAPTURE_RETENTION_MS / step);
     out.push(
       { name: 'cached post metrics, a middle page (cursor halfway through the window)', path: cached(`&cursor=${at(newest - CAPTURE_RETENTION_MS / 2)}`) },
-      { name: 'cached post metrics, the last page (cursor an hour after the oldest row)', path: cached(`&cursor=${at(newest - CAPTURE_RETENTION_MS + 3600_000)}`) },
+      { name: 'cached post metrics, the last full page (cursor 200 rows before the oldest)', path: cached(`&cursor=${at(Math.floor(newest - (rows - PAGE - 0.5) * step))}`) },
     );
     const platform = connectionsOf(account)[0]?.platform;
     if (platform) out.push({ name: `cached post metrics, platform=${platform}, page 1`, path: cached(`&platform=${platform}`) });

@@ -2,6 +2,7 @@ import { sumDeltas, type CounterDelta } from '../../../adapters/mongo/list-count
 import { MEDIA_JOBS_COLLECTION, mediaJobCounterDeltas, toMediaJobDoc } from '../../../adapters/mongo/media-jobs';
 import { MEDIA_USAGE_COLLECTION, mediaUsageCounterDeltas, toMediaUsageDoc } from '../../../adapters/mongo/media-usage';
 import { quotaMonth, type MediaJob, type MediaUsageEntry } from '../../../core/domain/media-job';
+import { CONSUMPTION_HISTORY_LIMIT } from '../../../core/usecases/media-jobs';
 import type { MeasuredRequest, ScaleList, SeedContext, SeededAccount } from './plugin';
 
 const NS = '/api/herald';
@@ -16,10 +17,10 @@ const UPLOADS_PER_JOB = 20;
  * older than a day), some ERROR (settled to part of it), the ones of the last hour still PENDING
  * (reserved).
  */
-function makeJob(ctx: SeedContext, account: SeededAccount, i: number): { job: MediaJob; entry: MediaUsageEntry } {
-  // A quarter in the current month (the consumption record's month holds many), the rest over the months.
+function makeJob(ctx: SeedContext, account: SeededAccount, i: number, thisMonth: number): { job: MediaJob; entry: MediaUsageEntry } {
+  // The first `thisMonth` in the current month (the consumption record's month holds many), the rest over the months.
   const monthStart = Date.UTC(ctx.now.getUTCFullYear(), ctx.now.getUTCMonth(), 1);
-  const span = i % 4 === 0 ? ctx.now.getTime() - monthStart - 120_000 : ctx.months * 30 * 24 * 3600_000;
+  const span = i < thisMonth ? ctx.now.getTime() - monthStart - 120_000 : ctx.months * 30 * 24 * 3600_000;
   const createdAt = new Date(ctx.now.getTime() - Math.floor(ctx.random() * Math.max(0, span)) - 60_000);
   const duration = 5 + Math.floor(ctx.random() * 300);
   const reserved = duration;
@@ -55,7 +56,8 @@ function outputOf(pending: boolean, failed: boolean, i: number, finishedAt: Date
 
 /**
  * Media jobs and media minutes (adapters/mongo/media-jobs.ts, media-usage.ts): one job, and its
- * ledger entry, per 20 uploads of the account, written with the repositories' own document
+ * ledger entry, per 20 uploads of the account (and at least 201 in the current month, so that
+ * every account's consumption record fills its first two pages), written with the repositories' own document
  * builders and counter deltas.
  *
  * Measured: the job list (page 1, a middle and the last page, the cursor form's page 2), the
@@ -69,14 +71,20 @@ export const mediaScale: ScaleList = {
   async seed(ctx) {
     let written = 0;
     for (const account of ctx.accounts) {
-      const n = Math.max(1, Math.round(ctx.uploadsOf(account) / UPLOADS_PER_JOB));
+      const proportionate = Math.max(1, Math.round(ctx.uploadsOf(account) / UPLOADS_PER_JOB));
+      // A quarter of them in the current month, and never fewer than two consumption pages' worth
+      // (CONSUMPTION_HISTORY_LIMIT), so that the small account's consumption record and its page 2 are as
+      // full as the large one's (the small account's quarter, 25, left its page of 100 a quarter full).
+      const thisMonth = Math.max(Math.ceil(proportionate / 4), 2 * CONSUMPTION_HISTORY_LIMIT + 1);
+      // The other three quarters over the months, as before (the older pages stay where they were).
+      const n = thisMonth + proportionate - Math.ceil(proportionate / 4);
       const counts = new Map<string, CounterDelta>();
       // SEED_PARALLEL batches in flight, as the uploads plugin seeds (FerretDB inserts a document at a time).
       let done = 0;
       const starts = Array.from({ length: Math.ceil(n / BATCH) }, (_, k) => k * BATCH);
       await Promise.all(Array.from({ length: SEED_PARALLEL }, async () => {
         for (let start = starts.shift(); start !== undefined; start = starts.shift()) {
-          const batch = Array.from({ length: Math.min(BATCH, n - start) }, (_, k) => makeJob(ctx, account, start + k));
+          const batch = Array.from({ length: Math.min(BATCH, n - start) }, (_, k) => makeJob(ctx, account, start + k, thisMonth));
           for (const { job, entry } of batch) {
             sumDeltas(counts, mediaJobCounterDeltas(job));
             sumDeltas(counts, mediaUsageCounterDeltas(entry));
@@ -96,11 +104,12 @@ export const mediaScale: ScaleList = {
     const limit = 20;
     const first = await get(`${NS}/ffmpeg/jobs?limit=${limit}`);
     const pages = Math.max(1, Math.ceil(Number(first.total) / limit));
+    const lastFull = Math.max(1, Math.floor(Number(first.total) / limit));
     const consumption = await get(`${NS}/ffmpeg/consumption`);
     const out: MeasuredRequest[] = [
       { name: 'media jobs page 1', path: `${NS}/ffmpeg/jobs?limit=${limit}` },
       { name: 'media jobs middle page', path: `${NS}/ffmpeg/jobs?limit=${limit}&page=${Math.ceil(pages / 2)}` },
-      { name: 'media jobs last page', path: `${NS}/ffmpeg/jobs?limit=${limit}&page=${pages}` },
+      { name: 'media jobs last full page', path: `${NS}/ffmpeg/jobs?limit=${limit}&page=${lastFull}` },
       ...(first.next_cursor ? [{ name: 'media jobs cursor page 2', path: `${NS}/ffmpeg/jobs?limit=${limit}&cursor=${encodeURIComponent(String(first.next_cursor))}` }] : []),
       { name: 'consumption (totals, newest 100)', path: `${NS}/ffmpeg/consumption` },
       ...(consumption.next_cursor ? [{ name: 'consumption cursor page 2', path: `${NS}/ffmpeg/consumption?cursor=${encodeURIComponent(String(consumption.next_cursor))}` }] : []),

@@ -20,8 +20,11 @@ function makeUpload(ctx: SeedContext, account: SeededAccount, i: number): { uplo
   const profile = account.profiles[i % account.profiles.length]!;
   const connections = account.connections[profile] ?? [];
   const picked = connections.filter((_, k) => k === i % connections.length || ctx.random() < 0.3);
-  const roll = ctx.random();
-  const status: UploadStatus = roll < 0.9 ? 'completed' : roll < 0.95 ? 'cancelled' : roll < 0.99 ? 'scheduled' : 'pending';
+  // By the upload's number, not by chance: every account holds the same shares (2 % pending, so that
+  // the small account's 2,000 fill a pending page of 20 and the next one starts; random shares
+  // left it 17).
+  const slot = (i * 37) % 100;
+  const status: UploadStatus = slot < 89 ? 'completed' : slot < 94 ? 'cancelled' : slot < 98 ? 'scheduled' : 'pending';
   const requestId = `seed-${account.role}-${i.toString(36)}-${Math.floor(ctx.random() * 1e9).toString(36)}`;
   const scheduledFor = status === 'scheduled' || status === 'cancelled' ? new Date(ctx.now.getTime() + Math.floor(ctx.random() * 60 * 24 * 3600_000)) : undefined;
   const upload: UploadRequest = {
@@ -35,7 +38,7 @@ function makeUpload(ctx: SeedContext, account: SeededAccount, i: number): { uplo
   };
   const targets = status !== 'completed' ? [] : upload.targets.map((t, k) => ({
     _id: `${account.id}:${requestId}:${t.platform}`, accountId: account.id, requestId, platform: t.platform,
-    result: { platform: t.platform, success: true, post_id: `p-${requestId}-${k}`, url: `https://${t.platform}.example/p/${requestId}`, finished_at: upload.completedAt!.toISOString() },
+    result: { platform: t.platform, success: true, warnings: [], post_id: `p-${requestId}-${k}`, url: `https://${t.platform}.example/p/${requestId}`, finished_at: upload.completedAt!.toISOString() },
     resultAt: upload.completedAt, th: targetKeys(account.id, upload), postId: `p-${requestId}-${k}`,
   }));
   return { upload, targets };
@@ -72,6 +75,8 @@ export const uploadsScale: ScaleList = {
     const first = await get(`${NS}/history?limit=${limit}`);
     const total = Number(first.total);
     const pages = Math.max(1, Math.ceil(total / limit));
+    // The last page that is full on every account (a last page of 3 rows beside one of 20 would measure the answer's size).
+    const lastFull = Math.max(1, Math.floor(total / limit));
     const profile = account.profiles[0]!;
     const platform = account.connections[profile]?.[0]?.platform ?? 'bluesky';
     const month = new Date(Date.now() - 30 * 24 * 3600_000).toISOString();
@@ -79,7 +84,7 @@ export const uploadsScale: ScaleList = {
     const out: MeasuredRequest[] = [
       { name: 'history page 1', path: `${NS}/history?limit=${limit}` },
       { name: 'history middle page', path: `${NS}/history?limit=${limit}&page=${Math.ceil(pages / 2)}` },
-      { name: 'history last page', path: `${NS}/history?limit=${limit}&page=${pages}` },
+      { name: 'history last full page', path: `${NS}/history?limit=${limit}&page=${lastFull}` },
       ...(first.next_cursor ? [{ name: 'history cursor page 2', path: `${NS}/history?limit=${limit}&cursor=${encodeURIComponent(String(first.next_cursor))}` }] : []),
       { name: 'history status=completed', path: `${NS}/history?limit=${limit}&status=completed` },
       { name: 'history status=pending', path: `${NS}/history?limit=${limit}&status=pending` },
