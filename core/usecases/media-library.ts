@@ -64,9 +64,10 @@ export async function listMedia(deps: MediaLibraryDeps, account: OperatorAccount
   if (input.cursor !== undefined && !library.cursors) {
     throw refuse(`${name} does not page the media list with a cursor; send limit (at most ${library.maxLimit}) without cursor.`, 'cursor_not_supported');
   }
+  const pageParam = adapter.descriptor.mediaLibrary?.pageParam?.name;
   for (const param of Object.keys(input.pages ?? {})) {
-    if (param === library.pageParam) continue;
-    const owners = deps.platforms.having('mediaLibrary').filter((a) => a.mediaLibrary.pageParam === param).map((a) => a.descriptor.id);
+    if (param === pageParam) continue;
+    const owners = deps.platforms.having('mediaLibrary').filter((a) => a.descriptor.mediaLibrary?.pageParam?.name === param).map((a) => a.descriptor.id);
     throw refuse(`${param} is for platform=${owners.join(' or ') || 'none'} only.`);
   }
   // The connection first: one read on the hot path. The profile is read only to tell 404 from
@@ -78,8 +79,8 @@ export async function listMedia(deps: MediaLibraryDeps, account: OperatorAccount
   }
   // The page: the request's, else the profile's pin (read only for a network whose list reads a page).
   const pinKind = adapter.descriptor.pin?.kind;
-  const asked = library.pageParam !== undefined ? input.pages?.[library.pageParam] : undefined;
-  const target = asked ?? (library.pageParam !== undefined && pinKind
+  const asked = pageParam !== undefined ? input.pages?.[pageParam] : undefined;
+  const target = asked ?? (pageParam !== undefined && pinKind
     ? (await requireProfile(deps.storage, account.id, input.user)).pins?.[PIN_KINDS[pinKind].field]
     : undefined);
   const page = await withConnection(deps, connection, (ctx) => library.list(ctx, {

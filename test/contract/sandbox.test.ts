@@ -137,6 +137,13 @@ describe('registry built from the env', () => {
     expect(loadConfig({ ...sandbox.env }).platforms.unconfigured).toEqual([]);
   });
 
+  it('has a media list exactly where the descriptor declares one (the catalogue documents GET /media from the descriptors)', () => {
+    const adapters = registry.list();
+    expect(adapters.filter((a) => a.mediaLibrary).map((a) => a.descriptor.id).sort())
+      .toEqual(adapters.filter((a) => a.descriptor.mediaLibrary).map((a) => a.descriptor.id).sort());
+    expect(adapters.filter((a) => a.mediaLibrary).length).toBeGreaterThan(0);
+  });
+
   it('registers an OAuth network only with both its client id and secret', () => {
     const bare = loadPlatformSettings({});
     expect(buildPlatforms(bare).list().map((a) => a.descriptor.id)).toEqual(CREDENTIAL_NETWORKS);

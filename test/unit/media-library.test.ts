@@ -19,9 +19,13 @@ function withLibrary(id: 'tiktok' | 'linkedin' | 'instagram', maxLimit: number, 
     asked,
     adapter: {
       ...base,
-      ...(page ? { descriptor: { ...base.descriptor, pin: { kind: page.pin, lookup: 'pages' } } } : {}),
+      descriptor: {
+        ...base.descriptor,
+        mediaLibrary: page ? { pageParam: { name: page.param, description: 'the page' } } : {},
+        ...(page ? { pin: { kind: page.pin, lookup: 'pages' } } : {}),
+      },
       mediaLibrary: {
-        maxLimit, cursors, ...(page ? { pageParam: page.param } : {}),
+        maxLimit, cursors,
         async list(_ctx, request) {
           asked.push(request);
           const items = Array.from({ length: request.limit + 3 }, (_, i) => ({ id: `${id}-${i}`, mediaType: 'TEXT' as const, timestamp: '2026-01-01T00:00:00.000Z' }));

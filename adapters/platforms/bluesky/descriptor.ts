@@ -32,4 +32,5 @@ export const blueskyDescriptor: PlatformDescriptor = {
   credentialFields: blueskyCredentialFields,
   rules: { dailyCap: 50 },
   comments: { operations: ['list', 'create', 'delete'], create: 'any_target', actions: [], actionsNeedingPost: [] },
+  mediaLibrary: {},
 };

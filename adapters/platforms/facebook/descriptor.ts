@@ -37,5 +37,6 @@ export const facebookDescriptor: PlatformDescriptor = {
     // Page insights: any window up to a year (read in 90-day chunks).
     days: { min: 1, max: 365, default: 30 },
   },
+  mediaLibrary: { pageParam: { name: 'facebook_page_id', description: 'which connected Page (default: the pinned, else the first).' } },
   pin: { kind: 'facebook-page', lookup: 'pages' },
 };

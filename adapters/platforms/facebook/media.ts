@@ -40,7 +40,6 @@ export function createFacebookMediaLibrary(client: FacebookClient): MediaLibrary
   return {
     maxLimit: 100,
     cursors: true,
-    pageParam: 'facebook_page_id',
     async list(ctx, { limit, cursor, page: wanted }) {
       const pages = storedPages(ctx.credentials);
       const page = wanted ? pages.find((p) => p.id === wanted) : pages[0];

@@ -27,4 +27,5 @@ export const instagramDescriptor: PlatformDescriptor = {
     actionsNeedingPost: ['enable_comments', 'disable_comments'], postActions: ['enable_comments', 'disable_comments'],
   },
   analytics: { livePostMetrics: true, impressionsMetrics: ['reach'] },
+  mediaLibrary: {},
 };

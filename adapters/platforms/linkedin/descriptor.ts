@@ -47,5 +47,6 @@ export const linkedinDescriptor: PlatformDescriptor = {
       description: 'the organization page, urn:li:organization:<id> or its numeric id; else the pinned page, else the first page the member administers. A personal profile without pages answers linkedin_page_required.',
     },
   },
+  mediaLibrary: { pageParam: { name: 'page_urn', description: 'numeric organization id or urn:li:organization:<id>.' } },
   pin: { kind: 'linkedin-page', lookup: 'pages' },
 };

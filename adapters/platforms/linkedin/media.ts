@@ -28,7 +28,6 @@ export function createLinkedInMediaLibrary(client: LinkedInClient): MediaLibrary
   return {
     maxLimit: 100,
     cursors: false,
-    pageParam: 'page_urn',
     async list(ctx, { limit, page }) {
       const token = ctx.credentials.access_token;
       if (!token) throw new PlatformError('linkedin', { kind: 'auth_expired', reason: 'credentials_missing' }, 'The stored LinkedIn credentials are incomplete; reconnect the account.');

@@ -20,5 +20,6 @@ export const pinterestDescriptor: PlatformDescriptor = {
   settings: pinterestSettings,
   rules: { dailyCap: 20 },
   analytics: { livePostMetrics: true, impressionsMetrics: ['impressions'] },
+  mediaLibrary: {},
 };
 

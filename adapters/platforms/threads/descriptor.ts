@@ -19,4 +19,5 @@ export const threadsDescriptor: PlatformDescriptor = {
   rules: { dailyCap: 50, videoInPhotos: true },
   comments: { operations: ['list', 'create', 'action'], create: 'any_target', actions: ['hide', 'unhide', 'approve', 'ignore'], actionsNeedingPost: [] },
   analytics: { livePostMetrics: true, impressionsMetrics: ['views', 'impressions'] },
+  mediaLibrary: {},
 };

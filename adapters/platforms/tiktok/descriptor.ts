@@ -29,5 +29,6 @@ export const tiktokDescriptor: PlatformDescriptor = {
     actionsNeedingPost: ['hide', 'unhide', 'pin', 'unpin'], listReplies: true, capability: 'comments', createdAnswer: 'result',
   },
   analytics: { livePostMetrics: true, impressionsMetrics: ['views', 'impressions'] },
+  mediaLibrary: {},
 };
 

@@ -22,5 +22,6 @@ export const xDescriptor: PlatformDescriptor = {
   rules: { dailyCap: 50 },
   comments: { operations: ['list', 'create', 'delete'], create: 'any_target', actions: [], actionsNeedingPost: [] },
   analytics: { livePostMetrics: true, impressionsMetrics: ['impressions'] },
+  mediaLibrary: {},
 };
 

@@ -34,4 +34,5 @@ export const youtubeDescriptor: PlatformDescriptor = {
     },
   },
   analytics: { livePostMetrics: true, impressionsMetrics: ['views', 'impressions'] },
+  mediaLibrary: {},
 };

@@ -1,9 +1,15 @@
 import { z } from 'zod';
+import { NETWORKS } from '../../../adapters/platforms';
 import { invalidInput } from '../../../core/domain/errors';
+import { PLATFORMS } from '../../../core/domain/platforms';
 import { refuseUnavailablePlatforms, single } from '../input';
 import { operation, ruledBy } from './types';
+import { ok } from './common';
 
-const NETWORKS_WITH_MEDIA = ['instagram', 'facebook', 'threads', 'bluesky', 'x', 'pinterest', 'tiktok', 'youtube', 'linkedin'];
+/** The networks whose descriptors declare a media list, in the API's platform order. */
+const MEDIA_DESCRIPTORS = NETWORKS.map((n) => n.descriptor).filter((d) => d.mediaLibrary)
+  .sort((a, b) => PLATFORMS.indexOf(a.id) - PLATFORMS.indexOf(b.id));
+const NETWORKS_WITH_MEDIA = MEDIA_DESCRIPTORS.map((d) => d.id);
 
 /** The media list answers 400 with `{success:false, error}` (and our message and error_code beside it). */
 export const refuse = (message: string) => invalidInput(message, { error: message });
@@ -14,7 +20,6 @@ function text(value: unknown, name: string): string | undefined {
   if (typeof v !== 'string' || v.trim() === '') throw refuse(`${name} must be a non-empty text.`);
   return v.trim();
 }
-import { ok } from './common';
 
 const MediaType = z.enum(['IMAGE', 'VIDEO', 'CAROUSEL_ALBUM', 'TEXT']);
 
@@ -44,8 +49,11 @@ export const listMedia = operation({
       return raw === undefined ? undefined : Number(raw);
     }, z.int().optional().describe('Items per page: default 25, clamped to 1-100, then to the network\'s cap.')),
     cursor: ruledBy((v) => text(v, 'cursor'), z.string().optional().describe('pagination.next_cursor of the previous page.')),
-    page_urn: ruledBy((v) => text(v, 'page_urn'), z.string().optional().describe('linkedin only: numeric organization id or urn:li:organization:<id>.')),
-    facebook_page_id: ruledBy((v) => text(v, 'facebook_page_id'), z.string().optional().describe('facebook only: which connected Page (default: the pinned, else the first).')),
+    // Each network's page parameter (its descriptor's mediaLibrary.pageParam: LinkedIn page_urn, Facebook facebook_page_id).
+    ...Object.fromEntries(MEDIA_DESCRIPTORS.flatMap((d) => {
+      const param = d.mediaLibrary?.pageParam;
+      return param ? [[param.name, ruledBy((v) => text(v, param.name), z.string().optional().describe(`${d.id} only: ${param.description}`))]] : [];
+    })),
   }),
   responses: {
     200: {

@@ -7,11 +7,11 @@ import { mount } from '../catalogue/mount';
 import { listMedia as listMediaOperation } from '../catalogue/media-library';
 
 /**
- * The page parameters of the networks' media lists (`pageParam`: page_urn, facebook_page_id) the
- * request gives, as the edge checked them (non-empty text).
+ * The page parameters of the networks' media lists (descriptors' `mediaLibrary.pageParam`:
+ * page_urn, facebook_page_id) the request gives, as the edge checked them (non-empty text).
  */
 function pageParams(deps: ApiDeps, q: Record<string, unknown>): Record<string, string> {
-  const names = new Set(deps.platforms.having('mediaLibrary').flatMap((a) => (a.mediaLibrary.pageParam ? [a.mediaLibrary.pageParam] : [])));
+  const names = new Set(deps.platforms.having('mediaLibrary').flatMap((a) => (a.descriptor.mediaLibrary?.pageParam ? [a.descriptor.mediaLibrary.pageParam.name] : [])));
   const out: Record<string, string> = {};
   for (const name of names) {
     const value = q[name];

@@ -29,6 +29,12 @@ export interface PlatformDescriptor {
   posts?: PostFields;
   /** Analytics facts read before any call; absent: the spec's defaults. */
   analytics?: AnalyticsFacts;
+  /**
+   * GET /media lists this network's published media (its adapter has the `mediaLibrary`
+   * capability; a contract test keeps the two together). `pageParam`: the query parameter naming the
+   * page to list, else the profile's pin (`pin`); absent: the connected account's own media.
+   */
+  mediaLibrary?: { pageParam?: { name: string; description: string } };
   /** The page or location the connect page pins to a profile, and the lookup that lists the choices. */
   pin?: { kind: PinKind; lookup: string };
 }

@@ -38,7 +38,7 @@ export interface MediaListRequest {
   /** A cursor this adapter returned (only when `cursors` is true). */
   cursor?: string;
   /**
-   * The page the list reads (`pageParam`, else the profile's pin): LinkedIn an organization (URN or
+   * The page the list reads (the descriptor's `mediaLibrary.pageParam`, else the profile's pin): LinkedIn an organization (URN or
    * numeric id; the first administered one when absent), Facebook a page id.
    */
   page?: string;
@@ -50,11 +50,5 @@ export interface MediaLibrary {
   readonly maxLimit: number;
   /** Whether the network pages with an opaque cursor (LinkedIn does not). */
   readonly cursors: boolean;
-  /**
-   * The query parameter of GET /media naming the page to list (LinkedIn `page_urn`, Facebook
-   * `facebook_page_id`); without it, the profile's pin (the descriptor's `pin`). Absent: the
-   * connected account's own media, and the parameter of another network is refused.
-   */
-  readonly pageParam?: string;
   list(ctx: CallContext, request: MediaListRequest): Promise<Page<LibraryMedia>>;
 }
