@@ -31,10 +31,9 @@ export const SANDBOX_SEED = 'herald-sandbox-v1';
 
 /** A simulator for every network Herald has (each found in its folder by the network's id). */
 export const SANDBOX_NETWORKS: readonly SandboxNetwork<SandboxNetworkId>[] = sandboxNetworksOf(NETWORKS.map((n) => n.id));
-const sandboxNetworks = SANDBOX_NETWORKS;
 
 /** Daemon ports (from each simulator's record). */
-export const SANDBOX_PORTS = Object.fromEntries(sandboxNetworks.map((n) => [n.id, n.port])) as Record<SandboxNetworkId, number>;
+export const SANDBOX_PORTS = Object.fromEntries(SANDBOX_NETWORKS.map((n) => [n.id, n.port])) as Record<SandboxNetworkId, number>;
 
 /** Where the fixed ports live: apart from Herald's daemons (8787-8789), Temporal (7233, 8233), FerretDB (27017) and Redis (6379). */
 export const SANDBOX_PORT_RANGE = { from: 4101, to: 4199 } as const;
@@ -44,7 +43,7 @@ export const SANDBOX_PORT_RANGE = { from: 4101, to: 4199 } as const;
  * 4131`, found only as EADDRINUSE at start otherwise) or a port outside SANDBOX_PORT_RANGE.
  * The daemon refuses to start with any; test/unit/sandbox-ports.test.ts keeps the list clean.
  */
-export function sandboxPortProblems(networks: ReadonlyArray<Pick<SandboxNetwork, 'id' | 'port'>> = sandboxNetworks): string[] {
+export function sandboxPortProblems(networks: ReadonlyArray<Pick<SandboxNetwork, 'id' | 'port'>> = SANDBOX_NETWORKS): string[] {
   const { from, to } = SANDBOX_PORT_RANGE;
   const byPort = new Map<number, string[]>();
   for (const n of networks) byPort.set(n.port, [...(byPort.get(n.port) ?? []), n.id]);
@@ -89,7 +88,7 @@ export interface Sandbox {
 async function startSimulators(opts: SandboxOptions, processingMs: number): Promise<Map<SandboxNetworkId, { close(): Promise<void> }>> {
   const problems = opts.ports === 'fixed' ? sandboxPortProblems() : [];
   if (problems.length) throw new Error(`sandbox: fixed simulator ports clash: ${problems.join('; ')} (ops/simulators/<network>/sandbox.ts)`);
-  const started = await Promise.allSettled(sandboxNetworks.map((network) => {
+  const started = await Promise.allSettled(SANDBOX_NETWORKS.map((network) => {
     const port = opts.ports === 'fixed' ? network.port : 0;
     return network.start({ port, seed: SANDBOX_SEED, processingMs }).catch((err: unknown) => {
       const reason = err instanceof Error ? err.message : String(err);
@@ -101,7 +100,7 @@ async function startSimulators(opts: SandboxOptions, processingMs: number): Prom
     await Promise.allSettled(started.flatMap((r) => (r.status === 'fulfilled' ? [r.value.close()] : [])));
     throw new Error(`sandbox: ${failures.map((e) => e.message).join('; ')}`);
   }
-  return new Map(sandboxNetworks.map((n, i) => [n.id, (started[i] as PromiseFulfilledResult<{ close(): Promise<void> }>).value]));
+  return new Map(SANDBOX_NETWORKS.map((n, i) => [n.id, (started[i] as PromiseFulfilledResult<{ close(): Promise<void> }>).value]));
 }
 
 /** The variable each adapter option is read from (the network records' `env` maps). */
@@ -117,7 +116,7 @@ function seed(sims: Map<SandboxNetworkId, { close(): Promise<void> }>, callback:
   const env: Record<string, string> = {};
   const secretKeys = new Set<string>();
   const accounts: Record<string, unknown> = {};
-  for (const network of sandboxNetworks) {
+  for (const network of SANDBOX_NETWORKS) {
     const seeded: SandboxSeed<unknown> = network.seed(sims.get(network.id)!, callback(network.id));
     for (const [option, value] of Object.entries(seeded.options)) env[optionVariable(network.id, option)] = value;
     if (seeded.client) {

@@ -72,8 +72,8 @@ export function createFacebookAnalytics(client: FacebookClient): Analytics {
         periodDays: w.days,
       };
     },
-    async post(ctx, { post, pageId }) {
-      const { page, singlePage } = choosePage(ctx.credentials, pageId ?? (typeof post.extra?.page_id === 'string' ? post.extra.page_id : post.id.split('_')[0]));
+    async post(ctx, { post }) {
+      const { page, singlePage } = choosePage(ctx.credentials, typeof post.extra?.page_id === 'string' ? post.extra.page_id : post.id.split('_')[0]);
       const call = { token: page.token, signal: ctx.signal, singlePage };
       const insights = byName(await graph('GET', `/${post.id}/insights`, { metric: POST_METRICS.join(',') }, call));
       const fields = await graph('GET', `/${post.id}`, { fields: 'shares,comments.summary(true).limit(0)' }, call);

@@ -82,9 +82,8 @@ export function createLinkedInAnalytics(client: LinkedInClient): Analytics {
     return token;
   };
 
-  /** The organization a post belongs to: the request's, else the post's author (organization posts only). */
-  async function organizationOfPost(ctx: CallContext, post: PostRef, pageUrn: string | undefined): Promise<string> {
-    if (pageUrn) return `urn:li:organization:${organizationOf(ctx.credentials, pageUrn, 'reads the analytics of')}`;
+  /** The organization a post belongs to: the post's author (organization posts only). */
+  async function organizationOfPost(ctx: CallContext, post: PostRef): Promise<string> {
     const reply = await client.rest('GET', `/posts/${encodeURIComponent(post.id)}`, tokenOf(ctx), undefined, ctx.signal);
     const author = isObject(reply.body) ? str(reply.body.author) : undefined;
     if (!author) throw client.malformed(reply.status, 'the post author');
@@ -128,10 +127,10 @@ export function createLinkedInAnalytics(client: LinkedInClient): Analytics {
         impressionsTimeseries: impressions,
       };
     },
-    async post(ctx, { post, pageUrn }) {
+    async post(ctx, { post }) {
       const kind = /^urn:li:(share|ugcPost):\d+$/.exec(post.id)?.[1];
       if (!kind) throw invalid(`A LinkedIn post id is a share or ugcPost URN (urn:li:share:<id>, urn:li:ugcPost:<id>); got "${post.id}".`, 'invalid_post_id');
-      const organization = await organizationOfPost(ctx, post, pageUrn);
+      const organization = await organizationOfPost(ctx, post);
       const list = `${kind === 'share' ? 'shares' : 'ugcPosts'}=List(${encodeURIComponent(post.id)})`;
       const elements = elementsOf(client, await client.rest('GET',
         `/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${encodeURIComponent(organization)}&${list}`, tokenOf(ctx), undefined, ctx.signal), 'share statistics');

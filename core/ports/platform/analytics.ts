@@ -109,12 +109,9 @@ export interface PostMetricDetails {
   audience_types?: Array<{ audience_type: string; percentage: number }>;
 }
 
+/** The post's page or organization comes from the post itself (its id, `extra`, or its author). */
 export interface PostMetricsRequest {
   post: PostRef;
-  /** Facebook page the post belongs to, when the post id does not carry it. */
-  pageId?: string;
-  /** LinkedIn organization URN the post was shared as. */
-  pageUrn?: string;
 }
 
 export interface PostMetrics {
