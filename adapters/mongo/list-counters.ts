@@ -52,7 +52,6 @@ const WRITER_TTL_MS = 60_000;
 interface DocState {
   pending: Map<string, number>;
   waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }>;
-  running: boolean;
   meta: { ck: string; m: string };
 }
 
@@ -143,17 +142,23 @@ export async function createListCounters(db: Db, opts: { writerTtlMs?: number; n
     return counts;
   };
 
-  const run = async (docId: string, s: DocState) => {
-    s.running = true;
-    while (s.waiters.length > 0) {
-      const pending = s.pending;
-      const waiters = s.waiters;
-      s.pending = new Map();
-      s.waiters = [];
+  /**
+   * One flush at a time for the whole process: every document with counts queued goes into one
+   * bulk write (one command however many lists and uploads changed meanwhile), and the changes
+   * queued while it runs go together in the next one.
+   */
+  let flushing = false;
+  const flush = async () => {
+    while (states.size > 0) {
+      const batch = [...states];
+      states.clear();
+      const next = new Map<string, Counts>();
+      const ops: Array<{ updateOne: { filter: Document; update: Document; upsert: boolean } }> = [];
       try {
-        if ([...pending.values()].some((n) => n !== 0)) {
+        for (const [docId, s] of batch) {
+          if (![...s.pending.values()].some((n) => n !== 0)) continue;
           const counts = structuredClone(await ownCounts(docId));
-          for (const [field, n] of pending) {
+          for (const [field, n] of s.pending) {
             const [lane, hour] = field.split('.') as [string, string];
             const lanes = (counts[lane] ??= {});
             const v = (lanes[hour] ?? 0) + n;
@@ -161,30 +166,38 @@ export async function createListCounters(db: Db, opts: { writerTtlMs?: number; n
             else lanes[hour] = v;
             if (Object.keys(lanes).length === 0) delete counts[lane];
           }
-          await counters.updateOne({ _id: docId as unknown as Document['_id'] }, { $set: { ...s.meta, s: JSON.stringify(counts) } }, { upsert: true });
-          own.set(docId, counts);
+          ops.push({ updateOne: { filter: { _id: docId as unknown as Document['_id'] }, update: { $set: { ...s.meta, s: JSON.stringify(counts) } }, upsert: true } });
+          next.set(docId, counts);
         }
-        for (const w of waiters) w.resolve();
+        if (ops.length > 0) await counters.bulkWrite(ops, { ordered: false });
+        for (const [docId, counts] of next) own.set(docId, counts);
+        for (const [, s] of batch) for (const w of s.waiters) w.resolve();
       } catch (err) {
-        own.delete(docId);
-        for (const w of waiters) w.reject(err);
+        // Some of the documents may be written: each is read again before its next write.
+        for (const [docId, s] of batch) {
+          own.delete(docId);
+          for (const w of s.waiters) w.reject(err);
+        }
       }
     }
-    s.running = false;
-    states.delete(docId);
+    flushing = false;
   };
 
   const enqueue = (docId: string, meta: DocState['meta'], fields: Map<string, number>): Promise<void> => {
     let s = states.get(docId);
     if (!s) {
-      s = { pending: new Map(), waiters: [], running: false, meta };
+      s = { pending: new Map(), waiters: [], meta };
       states.set(docId, s);
     }
     for (const [field, n] of fields) s.pending.set(field, (s.pending.get(field) ?? 0) + n);
     const state = s;
     return new Promise<void>((resolve, reject) => {
       state.waiters.push({ resolve, reject });
-      if (!state.running) void run(docId, state);
+      // After the current task's other enqueues (one add's documents go in one write).
+      if (!flushing) {
+        flushing = true;
+        queueMicrotask(() => void flush());
+      }
     });
   };
 

@@ -81,3 +81,25 @@ it('a recount replaces what a list held; a bulk write adds nothing twice', async
   await c.add([{ list: 'L', lane: 'all', at: at(0), by: 1 }]);
   expect(laneTotal(await c.hours('L'), 'all')).toBe(6);
 });
+
+it('writes one add over several lists, and every add queued while a write runs, in one command each', async () => {
+  const watched = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 3000, monitorCommands: true });
+  try {
+    const updates: number[] = [];
+    watched.on('commandStarted', (e) => {
+      if (e.commandName === 'update' && e.command.update === LIST_COUNTERS) updates.push((e.command.updates as unknown[]).length);
+    });
+    const c = await createListCounters(watched.db(db.databaseName));
+    made.push(c);
+    await c.add([{ list: 'A', lane: 'all', at: at(0), by: 1 }, { list: 'B', lane: 'all', at: at(0), by: 1 }, { list: 'C', lane: 'all', at: at(0), by: 1 }]);
+    expect(updates).toEqual([3]);
+    // 30 adds at once: the first write carries what was queued when it started, the next all the rest.
+    await Promise.all(Array.from({ length: 30 }, (_, i) => c.add([{ list: `L${i % 5}`, lane: 'all', at: at(0), by: 1 }, { list: 'A', lane: 'all', at: at(0), by: 1 }])));
+    expect(updates.length).toBeLessThanOrEqual(3);
+    expect(updates.slice(1).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(12);
+    expect(laneTotal(await c.hours('A'), 'all')).toBe(31);
+    for (let i = 0; i < 5; i += 1) expect(laneTotal(await c.hours(`L${i}`), 'all')).toBe(6);
+  } finally {
+    await watched.close();
+  }
+});

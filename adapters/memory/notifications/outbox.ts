@@ -14,9 +14,11 @@ export function createMemoryNotificationOutbox(clock: { now(): Date } = { now: (
     async pending(limit) {
       return [...stored.values()].filter((e) => e.handedAt === null).slice(0, limit).map(({ key, event, createdAt }) => copy({ key, event, createdAt }));
     },
-    async markHanded(key, now) {
-      const found = stored.get(key);
-      if (found) found.handedAt = now;
+    async markHanded(keys, now) {
+      for (const key of keys) {
+        const found = stored.get(key);
+        if (found) found.handedAt = now;
+      }
     },
     async find(key) {
       const found = stored.get(key);

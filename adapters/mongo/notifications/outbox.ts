@@ -122,8 +122,12 @@ export async function createMongoNotificationOutbox(db: Db, opts: { sweep?: Hour
       }
       return found.map(outboxEvent);
     },
-    async markHanded(key, now) {
-      await events.updateOne({ deliveryKey: key }, { $set: { deliveredAt: now, hh: hourBucket(now) }, $unset: { pk: '' } });
+    async markHanded(keys, now) {
+      // One command for the round (each statement an equality update of one event).
+      const update = { $set: { deliveredAt: now, hh: hourBucket(now) }, $unset: { pk: '' } };
+      for (let i = 0; i < keys.length; i += 500) {
+        await events.bulkWrite(keys.slice(i, i + 500).map((key) => ({ updateOne: { filter: { deliveryKey: key }, update } })), { ordered: false });
+      }
     },
     async find(key) {
       const doc = await events.findOne({ deliveryKey: key }, { projection: { _id: 0 } });

@@ -18,7 +18,8 @@ export interface NotificationOutboxRepository {
    * creation; within an hour in stored order). Reads a bounded number of events, not the outbox.
    */
   pending(limit: number): Promise<OutboxEvent[]>;
-  markHanded(key: string, now: Date): Promise<void>;
+  /** Marks the events handed (keys unknown are skipped); one round's events go in one write. */
+  markHanded(keys: string[], now: Date): Promise<void>;
   find(key: string): Promise<OutboxEvent | null>;
   /** Periodic cleanup of events handed before `before` (hour by hour, a bounded amount per call). Returns how many went. */
   deleteHandedBefore(before: Date): Promise<number>;

@@ -67,6 +67,6 @@ export async function dispatchPendingEvents(deps: Pick<NotificationDeps, 'notifi
   await run([...byChannel], ([channel, deliveries]) => deps.queue.enqueue(channel, deliveries));
   // Marked only once every channel has them: a crash before this hands them again (same ids).
   const now = deps.clock.now();
-  await run(pending, (stored) => deps.notifications.outbox.markHanded(stored.key, now));
+  if (pending.length > 0) await deps.notifications.outbox.markHanded(pending.map((p) => p.key), now);
   return pending.length;
 }

@@ -240,10 +240,11 @@ export function notificationStorageContract(name: string, make: MakeRepository<N
     it('cleans up handed outbox events hour by hour, by when they were handed, never a pending one', async () => {
       const notifier = s.outbox as unknown as { emit(e: unknown, k: string): Promise<void> };
       for (const k of ['h0', 'h1', 'h2', 'h5', 'pending']) await notifier.emit(anUploadCompletedEvent({ account_id: 'acct-1', title: k }), k);
-      await s.outbox.markHanded('h0', at(0));
-      await s.outbox.markHanded('h1', at(70));
-      await s.outbox.markHanded('h2', at(130));
-      await s.outbox.markHanded('h5', at(300));
+      await s.outbox.markHanded(['h0'], at(0));
+      await s.outbox.markHanded(['h1'], at(70));
+      await s.outbox.markHanded(['h2', 'unknown'], at(130));
+      await s.outbox.markHanded(['h5'], at(300));
+      await s.outbox.markHanded([], at(300));
       expect(await s.outbox.deleteHandedBefore(at(60))).toBe(1);
       expect(await s.outbox.deleteHandedBefore(at(130))).toBe(1);
       expect(await s.outbox.find('h2')).not.toBeNull();
@@ -261,7 +262,7 @@ export function notificationStorageContract(name: string, make: MakeRepository<N
       await notifier.emit(e2, 'k-2');
       expect((await s.outbox.pending(10)).map((p) => p.key)).toEqual(['k-1', 'k-2']);
       expect((await s.outbox.pending(1)).map((p) => p.key)).toEqual(['k-1']);
-      await s.outbox.markHanded('k-1', at(5));
+      await s.outbox.markHanded(['k-1'], at(5));
       expect((await s.outbox.pending(10)).map((p) => p.key)).toEqual(['k-2']);
       expect(await s.outbox.find('k-1')).toMatchObject({ key: 'k-1', event: e1 });
       expect(await s.outbox.find('nope')).toBeNull();
