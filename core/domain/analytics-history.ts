@@ -94,6 +94,29 @@ export interface RangeQuery {
  * alone), then `start_date` (default 30 days ago) to `end_date` (default today). 400 on a day
  * that is not YYYY-MM-DD, an unknown period, a start after the end or over MAX_RANGE_DAYS.
  */
+function dayField(q: RangeQuery, field: keyof RangeQuery): string | undefined {
+  const raw = q[field];
+  if (raw === undefined) return undefined;
+  const parsed = parseDay(raw);
+  if (!parsed) throw invalidInput(`${field} must be a date as YYYY-MM-DD; got "${raw}".`, { field }, 'invalid_date');
+  return parsed;
+}
+
+/**
+ * Checks one field of a range as resolveRange reads it: `period` overrides the dates and `date`
+ * overrides start_date and end_date, so a field that is overridden is not read (the edge checks
+ * each field with this; what needs two fields, an order or a length, is resolveRange's).
+ */
+export function checkRangeField(field: keyof RangeQuery, q: RangeQuery): void {
+  if (field === 'period') {
+    if (q.period !== undefined && !(q.period in PERIODS)) resolveRange({ period: q.period }, new Date(0));
+    return;
+  }
+  if (q.period !== undefined) return;
+  if (field !== 'date' && q.date !== undefined) return;
+  dayField(q, field);
+}
+
 export function resolveRange(q: RangeQuery, now: Date): { start: string; end: string } {
   const today = dayOf(now);
   if (q.period !== undefined) {
@@ -102,13 +125,7 @@ export function resolveRange(q: RangeQuery, now: Date): { start: string; end: st
     }
     return { start: addDays(today, -PERIODS[q.period as Period]), end: today };
   }
-  const day = (field: keyof RangeQuery): string | undefined => {
-    const raw = q[field];
-    if (raw === undefined) return undefined;
-    const parsed = parseDay(raw);
-    if (!parsed) throw invalidInput(`${field} must be a date as YYYY-MM-DD; got "${raw}".`, { field }, 'invalid_date');
-    return parsed;
-  };
+  const day = (field: keyof RangeQuery) => dayField(q, field);
   const single = day('date');
   if (single) return { start: single, end: single };
   const end = day('end_date') ?? today;

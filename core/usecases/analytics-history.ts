@@ -233,25 +233,33 @@ const instant = (field: string, raw: string | undefined): Date | undefined => {
   return at;
 };
 
+/** The cached list's query values as it reads them (the API's edge checks each field with the same rule). */
+export const CACHED_QUERY = {
+  platform(raw: string | undefined): Platform | undefined {
+    if (raw === undefined) return undefined;
+    const p = raw.trim().toLowerCase();
+    if (!isPlatform(p)) throw invalidInput(`platform: unknown "${raw}".`, { field: 'platform' }, 'invalid_platform');
+    return p;
+  },
+  limit(raw: string | undefined): number {
+    if (raw === undefined) return CACHED_PAGE_MAX;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw invalidInput(`limit must be an integer from 1 to ${CACHED_PAGE_MAX}; got "${raw}".`, { field: 'limit' }, 'invalid_limit');
+    return Math.min(CACHED_PAGE_MAX, Number(raw));
+  },
+  since: (raw: string | undefined) => instant('since', raw),
+  until: (raw: string | undefined) => instant('until', raw),
+};
+
 /**
  * `GET /post-analytics/cached`: the recorded fetches, newest first, up to 200 a page; not rate
  * limited. The cursor form only (`cursor` = the previous page's `next_cursor`, with the same
  * filters): each page reads the rows it returns and the hours they fall in (docs/storage/lists.md).
  */
 export async function cachedPostAnalytics(deps: Pick<AnalyticsReadDeps, 'captures'>, account: OperatorAccount, q: CachedQuery) {
-  let platform: Platform | undefined;
-  if (q.platform !== undefined) {
-    const p = q.platform.trim().toLowerCase();
-    if (!isPlatform(p)) throw invalidInput(`platform: unknown "${q.platform}".`, { field: 'platform' }, 'invalid_platform');
-    platform = p;
-  }
-  let limit = CACHED_PAGE_MAX;
-  if (q.limit !== undefined) {
-    if (!/^\d+$/.test(q.limit) || Number(q.limit) < 1) throw invalidInput(`limit must be an integer from 1 to ${CACHED_PAGE_MAX}; got "${q.limit}".`, { field: 'limit' }, 'invalid_limit');
-    limit = Math.min(CACHED_PAGE_MAX, Number(q.limit));
-  }
-  const since = instant('since', q.since);
-  const until = instant('until', q.until);
+  const platform = CACHED_QUERY.platform(q.platform);
+  const limit = CACHED_QUERY.limit(q.limit);
+  const since = CACHED_QUERY.since(q.since);
+  const until = CACHED_QUERY.until(q.until);
   const filters = { ...(platform ? { platform } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) };
   const after = q.cursor !== undefined ? decodeCapturesCursor(q.cursor, filters) : undefined;
   const page = await deps.captures.list({ accountId: account.id, limit, ...filters, ...(after ? { after } : {}) });

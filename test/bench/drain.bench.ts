@@ -154,6 +154,8 @@ async function main(): Promise<void> {
   say(table(['command', 'count', 'per upload', 'mean ms'], commandRows(commands1, commands0)));
   say('');
   say(table(['command and collection', 'count', 'per upload', 'mean ms'], commandRows(targets1, targets0)));
+  say('');
+  say(table(['whose', 'per upload'], splitByWhose(targets1, targets0, completed)));
 
   if (SAMPLE) {
     heading(`Temporal tasks per upload (history of ${Math.min(SAMPLE, requestIds.length)} sampled uploads)`);
@@ -174,6 +176,26 @@ async function main(): Promise<void> {
   const messages = discord.messages().length - bare.published;
   say(table(['check', 'value'], [['uploads queued', requestIds.length], ['completed', completed], ['discord messages', messages]]));
   if (completed !== requestIds.length || messages !== requestIds.length) throw new Error('not every queued upload was published exactly once (see above)');
+}
+
+/**
+ * The commands an upload itself sends (its status moves, the credentials read, the dispatch claim,
+ * its target's result, its event, its list counts), apart from background work that does not grow
+ * with the uploads drained (outbox polls, cleanup walks: a fresh database's first cleanup walks the
+ * 7-day look-back once).
+ */
+const UPLOAD_OWN = new Set(['findAndModify uploads', 'find uploads', 'update uploads', 'find connected_accounts', 'insert dispatch_claims',
+  'update upload_targets', 'insert upload_targets', 'insert events', 'update list_counters', 'find list_counters']);
+function splitByWhose(after: CommandCounts, before: CommandCounts, completed: number): Array<[string, string]> {
+  let own = 0;
+  let background = 0;
+  for (const [name, c] of Object.entries(after)) {
+    const n = c.n - (before[name]?.n ?? 0);
+    if (UPLOAD_OWN.has(name)) own += n;
+    else background += n;
+  }
+  const per = (n: number) => (n / Math.max(1, completed)).toFixed(2);
+  return [['the upload\'s own (' + [...UPLOAD_OWN].join(', ') + ')', per(own)], ['background (outbox polls and hand-over, cleanups, settings reads)', per(background)]];
 }
 
 const discordMessages = (b: BenchStack) => b.sandbox.simulators.discord.messages().length;

@@ -99,6 +99,12 @@ describe('analytics history', () => {
     expect(res).toMatchObject({ status, body: { success: false, error_code: errorCode, message: expect.any(String) } });
   });
 
+  it('total impressions: a date field that period or date overrides is not read', async () => {
+    for (const query of ['period=last_day&date=2026-02-30', `date=${today()}&start_date=yesterday`]) {
+      expect(await api.get(`${NS}/total-impressions/${PROFILE}?${query}`)).toMatchObject({ status: 200, body: { success: true } });
+    }
+  });
+
   it('total impressions: 404 for an unknown profile', async () => {
     expect(await api.get(`${NS}/total-impressions/nobody`)).toMatchObject({ status: 404, body: { error_code: 'PROFILE_NOT_FOUND' } });
   });

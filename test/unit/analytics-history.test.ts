@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
-  captureKey, FALLBACK_IMPRESSIONS, parseMetrics, resolveRange, type AnalyticsSnapshot,
+  captureKey, checkRangeField, FALLBACK_IMPRESSIONS, parseMetrics, resolveRange, type AnalyticsSnapshot,
 } from '../../core/domain/analytics-history';
 import { computeTotals, seriesNeeded, yearSpans, type TotalsOptions } from '../../core/domain/analytics-series';
 import { HeraldError } from '../../core/domain/errors';
@@ -66,6 +66,24 @@ describe('total impressions: ranges', () => {
     [{ period: 'last_decade' }, 'invalid_period'],
   ])('answers 400 for %j', (q, errorCode) => {
     expect(() => resolveRange(q, NOW)).toThrow(expect.objectContaining({ kind: 'invalid_input', errorCode }));
+  });
+
+  it('checks each range field as the range reads it: an overridden field is not read (the edge\'s rule)', () => {
+    const code = (field: 'date' | 'start_date' | 'end_date' | 'period', q: Record<string, string>) => {
+      try {
+        checkRangeField(field, q);
+        return null;
+      } catch (err) {
+        return (err as HeraldError).errorCode;
+      }
+    };
+    expect(code('date', { date: '2026-02-30' })).toBe('invalid_date');
+    expect(code('date', { date: '2026-02-30', period: 'last_week' })).toBeNull();
+    expect(code('start_date', { start_date: 'soon', date: '2026-03-02' })).toBeNull();
+    expect(code('start_date', { start_date: 'soon' })).toBe('invalid_date');
+    expect(code('end_date', { end_date: '2026-03-01' })).toBeNull();
+    expect(code('period', { period: 'last_decade', date: '2026-03-02' })).toBe('invalid_period');
+    expect(code('period', {})).toBeNull();
   });
 
   it('accepts the spec\'s metrics only', () => {

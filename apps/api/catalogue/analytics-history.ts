@@ -1,6 +1,34 @@
 import { z } from 'zod';
-import { operation } from './types';
+import { NETWORKS } from '../../../adapters/platforms';
+import { checkRangeField, HISTORY_METRICS, impressionsMetricsOf, parseMetrics, parsePlatformFilter, PERIODS, type RangeQuery } from '../../../core/domain/analytics-history';
+import { invalidInput } from '../../../core/domain/errors';
+import { CACHED_PAGE_MAX, CACHED_QUERY } from '../../../core/usecases/analytics-history';
+import { operation, queryRuledBy, ruledBy } from './types';
 import { ok, ProfileUsername } from './common';
+
+/** Which networks count which metric as impressions (their descriptors' `analytics.impressionsMetrics`): "reach for facebook, instagram; views for …". */
+function impressionsByMetric(): string {
+  const byMetric = new Map<string, string[]>();
+  for (const { descriptor } of NETWORKS.filter((n) => n.descriptor.analytics?.impressionsMetrics?.length)) {
+    const metric = impressionsMetricsOf(descriptor)[0]!;
+    byMetric.set(metric, [...(byMetric.get(metric) ?? []), descriptor.id]);
+  }
+  return [...byMetric].map(([metric, ids]) => `${metric} for ${ids.join(', ')}`).join('; ');
+}
+
+/** A range field, checked as the range reads it (an overridden field is not read). */
+const rangeField = (field: keyof RangeQuery, description: string) => ruledBy((v, all) => {
+  const present = (name: keyof RangeQuery) => (typeof all[name] === 'string' && all[name] !== '' ? { [name]: all[name] as string } : {});
+  if (typeof v === 'string' && v !== '') checkRangeField(field, { ...present('date'), ...present('start_date'), ...present('end_date'), ...present('period') });
+  return v;
+}, z.string().optional().describe(description));
+
+/** A flag's text: true/false (also 1/0, yes/no); 400 otherwise. */
+export function flagOf(name: string, v: string): boolean {
+  if (['true', '1', 'yes'].includes(v.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(v.toLowerCase())) return false;
+  throw invalidInput(`${name} must be true or false; got "${v}".`, { field: name });
+}
 
 /** Stored analytics history (daily snapshots) and per-post metrics: total impressions, post analytics (by request id, live, cached). */
 
@@ -14,17 +42,17 @@ const Source = z.enum(['live', 'cache']).nullable().describe('live: read from th
 export const getTotalImpressions = operation({
   id: 'getTotalImpressions', method: 'get', path: '/svc/total-impressions/{username}', tags: ['analytics'],
   summary: 'Total impressions from stored daily snapshots',
-  description: 'Sums the profile\'s stored daily snapshots (taken by the analytics worker pool) over a date range: each network\'s default impressions metric (reach for facebook, instagram, linkedin; views for youtube, tiktok, threads; impressions for x, pinterest; score for reddit), or the `metrics` asked for (flows summed; followers, following and video_count: the last value in the range). `breakdown=true` adds per_platform and per_day. A range of any length up to 366 days costs the same: each figure of a profile\'s year is stored as one series, so a range reads one or two of them per metric. Sums of daily snapshots overstate networks whose snapshot is a rolling total (facebook): use GET /analytics with days for exact figures. Errors: 400 invalid_date, invalid_period, invalid_metric, invalid_platform; 404 PROFILE_NOT_FOUND.',
+  description: 'Sums the profile\'s stored daily snapshots (taken by the analytics worker pool) over a date range: each network\'s default impressions metric (' + impressionsByMetric() + '), or the `metrics` asked for (flows summed; followers, following and video_count: the last value in the range). `breakdown=true` adds per_platform and per_day. A range of any length up to 366 days costs the same: each figure of a profile\'s year is stored as one series, so a range reads one or two of them per metric. Sums of daily snapshots overstate networks whose snapshot is a rolling total (facebook): use GET /analytics with days for exact figures. Errors: 400 invalid_date, invalid_period, invalid_metric, invalid_platform; 404 PROFILE_NOT_FOUND.',
   auth: 'apiKey',
   params: z.object({ username: ProfileUsername }),
   query: z.object({
-    date: z.string().optional().describe('One day, YYYY-MM-DD (overrides start_date/end_date).'),
-    start_date: z.string().optional().describe('YYYY-MM-DD; default 30 days before end_date.'),
-    end_date: z.string().optional().describe('YYYY-MM-DD; default today (UTC).'),
-    period: z.string().optional().describe('last_day, last_week, last_month, last_3months, last_year: the last N days to today; overrides the dates.'),
-    platform: z.string().optional().describe('Comma list of networks (default: every network with analytics).'),
-    breakdown: z.string().optional().describe('true: add per_platform and per_day.'),
-    metrics: z.string().optional().describe('Comma list of followers, reach, views, impressions, likes, comments, shares, saves, profileViews, video_count, following, pin_clicks, outbound_clicks: answer `metrics` instead of `total_impressions`.'),
+    date: rangeField('date', 'One day, YYYY-MM-DD (overrides start_date/end_date).'),
+    start_date: rangeField('start_date', 'YYYY-MM-DD; default 30 days before end_date.'),
+    end_date: rangeField('end_date', 'YYYY-MM-DD; default today (UTC).'),
+    period: rangeField('period', `${Object.keys(PERIODS).join(', ')}: the last N days to today; overrides the dates.`),
+    platform: queryRuledBy(parsePlatformFilter, 'Comma list of networks (default: every network with analytics).'),
+    breakdown: queryRuledBy((v) => flagOf('breakdown', v), 'true: add per_platform and per_day.'),
+    metrics: queryRuledBy(parseMetrics, `Comma list of ${HISTORY_METRICS.join(', ')}: answer \`metrics\` instead of \`total_impressions\`.`),
   }),
   responses: {
     200: {
@@ -47,11 +75,11 @@ export const listCachedPostAnalytics = operation({
   description: 'The last metrics fetched for each post (by GET /post-analytics or GET /post-analytics/{request_id}), newest first (captured_at, then the post), up to 200 a page; `captured_at` says when each was read, and a post fetched again moves to the top. Paged by cursor: send the previous page\'s `pagination.next_cursor` as `cursor`, with the same platform, since and until, until it is null (has_more false); every page costs the same however deep, and rows captured meanwhile never shift it. A cursor sent with other filters (or not issued here) is refused with 400 invalid_cursor. Not subject to the live endpoint\'s 100-per-5-minutes limit. Errors: 400 invalid_limit, invalid_date, invalid_cursor, invalid_platform.',
   auth: 'apiKey',
   query: z.object({
-    platform: z.string().optional().describe('Only this network.'),
-    since: z.string().optional().describe('ISO-8601: captured at or after (exact, to the millisecond).'),
-    until: z.string().optional().describe('ISO-8601: captured before (exact, to the millisecond).'),
+    platform: queryRuledBy(CACHED_QUERY.platform, 'Only this network.'),
+    since: queryRuledBy(CACHED_QUERY.since, 'ISO-8601: captured at or after (exact, to the millisecond).'),
+    until: queryRuledBy(CACHED_QUERY.until, 'ISO-8601: captured before (exact, to the millisecond).'),
     cursor: z.string().optional().describe('Opaque: pagination.next_cursor of the previous page, unchanged, with the same platform, since and until (else 400 invalid_cursor). Omit it for the newest rows.'),
-    limit: z.string().optional().describe('1-200 (default 200; more is clamped).'),
+    limit: queryRuledBy(CACHED_QUERY.limit, `1-${CACHED_PAGE_MAX} (default ${CACHED_PAGE_MAX}; more is clamped).`),
   }),
   responses: {
     200: {

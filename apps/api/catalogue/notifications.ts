@@ -4,7 +4,8 @@ import { HERALD_EVENT_NAMES } from '../../../core/ports/notifications';
 import { notFound } from '../../../core/domain/errors';
 import { MAX_URL, optionalText, parseChannels, parseEventFilter } from '../../../core/usecases/notifications/settings';
 import { profileOf } from '../../../core/usecases/notifications/profile-webhooks';
-import { operation, ruledBy } from './types';
+import { DELIVERY_FILTERS } from '../../../core/usecases/notifications/delivery-log';
+import { operation, queryRuledBy, ruledBy } from './types';
 import { ok, ProfileUsername } from './common';
 
 /** Webhook and chat notifications: settings, the per-profile webhook, test sends, the delivery log. */
@@ -124,14 +125,16 @@ export const listDeliveries = operation({
     + `Attempts are kept for the deployment's retention (30 days by default). Errors: 400 naming the filter, 400 \`invalid_cursor\`.${ACCOUNT_ONLY}`,
   auth: 'apiKey',
   query: z.object({
-    // Checked by the delivery log (core/usecases/notifications/delivery-log.ts), which names the filter.
-    page: z.string().optional().describe('Page, from 1 (ignored with cursor).'),
-    limit: z.string().optional().describe('1-100, default 50.'),
-    event: z.string().optional().describe(`One of ${HERALD_EVENT_NAMES.join(', ')}, test.`),
-    channel: z.string().optional().describe(`One of ${CHANNEL_KINDS.join(', ')}.`),
-    outcome: z.string().optional().describe('delivered, failed or skipped.'),
-    start: z.string().optional().describe('ISO-8601 (also since).'),
-    end: z.string().optional().describe('ISO-8601 (also until).'),
+    // Each filter as the delivery log reads it (core/usecases/notifications/delivery-log.ts).
+    page: queryRuledBy(DELIVERY_FILTERS.page, 'Page, from 1 (ignored with cursor).'),
+    limit: queryRuledBy(DELIVERY_FILTERS.limit, '1-100, default 50.'),
+    event: queryRuledBy(DELIVERY_FILTERS.event, `One of ${HERALD_EVENT_NAMES.join(', ')}, test.`),
+    channel: queryRuledBy(DELIVERY_FILTERS.channel, `One of ${CHANNEL_KINDS.join(', ')}.`),
+    outcome: queryRuledBy(DELIVERY_FILTERS.outcome, 'delivered, failed or skipped.'),
+    start: queryRuledBy(DELIVERY_FILTERS.start, 'ISO-8601 or Unix seconds (alias since).'),
+    since: queryRuledBy(DELIVERY_FILTERS.start, 'Alias of start.'),
+    end: queryRuledBy(DELIVERY_FILTERS.end, 'ISO-8601 or Unix seconds (alias until).'),
+    until: queryRuledBy(DELIVERY_FILTERS.end, 'Alias of end.'),
     delivery_id: z.string().optional(),
     cursor: z.string().optional().describe('Cursor form: the next_cursor of the previous page, sent with the same filters (page is then ignored); other filters answer 400 invalid_cursor.'),
   }),

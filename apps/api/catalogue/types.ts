@@ -158,6 +158,18 @@ export function ruledBy<S extends z.ZodType>(rule: FieldRule, schema: S): S {
   return declare(schema, { rule });
 }
 
+/**
+ * A query value the core reads with `rule` (a filter, a date, a comma list): the edge runs the
+ * rule on a value that is sent and not empty, answering what it throws as the core would, and
+ * passes the text on as sent.
+ */
+export function queryRuledBy(rule: (value: string) => unknown, description: string): z.ZodOptional<z.ZodString> {
+  return ruledBy((v) => {
+    if (typeof v === 'string' && v !== '') rule(v);
+    return v;
+  }, z.string().optional().describe(description));
+}
+
 /** What a field declares, on itself or inside its optional/default/nullable wrappers. */
 export function refusalOf(field: z.ZodType | undefined): FieldRefusal {
   const found: FieldRefusal = {};

@@ -22,10 +22,7 @@ function text(query: Record<string, unknown>, name: string): string | undefined 
 
 function bool(query: Record<string, unknown>, name: string): boolean {
   const v = text(query, name);
-  if (v === undefined) return false;
-  if (['true', '1', 'yes'].includes(v.toLowerCase())) return true;
-  if (['false', '0', 'no'].includes(v.toLowerCase())) return false;
-  throw invalidInput(`${name} must be true or false; got "${v}".`, { field: name });
+  return v === undefined ? false : ops.flagOf(name, v);
 }
 
 /**

@@ -46,28 +46,46 @@ function dateOf(value: unknown, field: string): Date | undefined {
   return date;
 }
 
+const intOf = (value: unknown, field: string, fallback: number, max: number) => {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw invalidInput(`${field} must be an integer from 1 to ${max}.`, { violations: [{ field, message: 'out of range' }] });
+  return n;
+};
+const oneOf = <T extends string>(value: unknown, field: string, allowed: readonly T[], what: string): T | undefined => {
+  if (value === undefined || value === '') return undefined;
+  const text = String(value);
+  if (!(allowed as readonly string[]).includes(text)) throw invalidInput(`${field} must be one of ${allowed.join(', ')}.`, { violations: [{ field, message: `unknown ${what}` }] });
+  return text as T;
+};
+
+/**
+ * The delivery log's filters, each read from its query value (absent or empty: not filtered):
+ * the use case reads them with these, and the API's edge checks each field with the same rule.
+ */
+export const DELIVERY_FILTERS = {
+  page: (v: unknown) => intOf(v, 'page', 1, 100_000),
+  limit: (v: unknown) => intOf(v, 'limit', 50, 100),
+  event: (v: unknown) => oneOf(v, 'event', [...HERALD_EVENT_NAMES, 'test'], 'event'),
+  channel: (v: unknown) => oneOf(v, 'channel', CHANNEL_KINDS, 'channel'),
+  outcome: (v: unknown) => oneOf(v, 'outcome', OUTCOMES, 'outcome'),
+  start: (v: unknown) => dateOf(v, 'start'),
+  end: (v: unknown) => dateOf(v, 'end'),
+} as const;
+
 /**
  * GET /users/notifications/deliveries: newest first, filtered, paginated. Page form (`page`,
  * `limit`) or cursor form (`cursor` = a previous page's `next_cursor`, with the same filters):
  * both read only the attempts of the page (docs/storage/lists.md).
  */
 export async function listDeliveries(deps: NotificationDeps, account: OperatorAccount, query: Record<string, unknown>) {
-  const intOf = (value: unknown, field: string, fallback: number, max: number) => {
-    if (value === undefined || value === '') return fallback;
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > max) throw invalidInput(`${field} must be an integer from 1 to ${max}.`, { violations: [{ field, message: 'out of range' }] });
-    return n;
-  };
-  const page = intOf(query.page, 'page', 1, 100_000);
-  const limit = intOf(query.limit, 'limit', 50, 100);
-  const event = query.event === undefined || query.event === '' ? undefined : String(query.event);
-  if (event && event !== 'test' && !(HERALD_EVENT_NAMES as readonly string[]).includes(event)) throw invalidInput(`event must be one of ${HERALD_EVENT_NAMES.join(', ')}, test.`, { violations: [{ field: 'event', message: 'unknown event' }] });
-  const channel = query.channel === undefined || query.channel === '' ? undefined : String(query.channel);
-  if (channel && !(CHANNEL_KINDS as readonly string[]).includes(channel)) throw invalidInput(`channel must be one of ${CHANNEL_KINDS.join(', ')}.`, { violations: [{ field: 'channel', message: 'unknown channel' }] });
-  const outcome = query.outcome === undefined || query.outcome === '' ? undefined : String(query.outcome);
-  if (outcome && !(OUTCOMES as readonly string[]).includes(outcome)) throw invalidInput(`outcome must be one of ${OUTCOMES.join(', ')}.`, { violations: [{ field: 'outcome', message: 'unknown outcome' }] });
-  const since = dateOf(query.start ?? query.since, 'start');
-  const until = dateOf(query.end ?? query.until, 'end');
+  const page = DELIVERY_FILTERS.page(query.page);
+  const limit = DELIVERY_FILTERS.limit(query.limit);
+  const event = DELIVERY_FILTERS.event(query.event);
+  const channel = DELIVERY_FILTERS.channel(query.channel);
+  const outcome = DELIVERY_FILTERS.outcome(query.outcome);
+  const since = DELIVERY_FILTERS.start(query.start ?? query.since);
+  const until = DELIVERY_FILTERS.end(query.end ?? query.until);
   const deliveryId = query.delivery_id === undefined || query.delivery_id === '' ? undefined : String(query.delivery_id);
   const cursor = query.cursor === undefined || query.cursor === '' ? undefined : String(query.cursor);
   // A cursor belongs to its filters: sent with others it is a 400 invalid_cursor.
@@ -75,7 +93,7 @@ export async function listDeliveries(deps: NotificationDeps, account: OperatorAc
   const after = cursor !== undefined ? decodePageCursor(cursor, fingerprint) : undefined;
   const { items, total, next } = await deps.notifications.deliveries.list({
     accountId: account.id, page, limit,
-    ...(event ? { event } : {}), ...(channel ? { channel: channel as ChannelKind } : {}), ...(outcome ? { outcome: outcome as DeliveryOutcome } : {}),
+    ...(event ? { event } : {}), ...(channel ? { channel } : {}), ...(outcome ? { outcome } : {}),
     ...(since ? { since } : {}), ...(until ? { until } : {}), ...(deliveryId ? { deliveryId } : {}), ...(after ? { after } : {}),
   });
   return {
