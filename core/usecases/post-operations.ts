@@ -1,16 +1,17 @@
 /**
- * Published-post operations (spec "Published-post operations"): edit, unpublish, repost, save and
- * a YouTube thumbnail, each made as the profile's connected account through its connection session.
+ * Published-post operations (spec "Published-post operations"): edit, a YouTube thumbnail and the
+ * simple operations of POST_OPERATIONS (unpublish, repost, save, …), each made as the profile's
+ * connected account through its connection session.
  * An operation on a post one of the operator's uploads published is stored with that upload, so
  * its status and history show it (core/domain/post-operations.ts).
  */
 import { hasStatus } from '../domain/error-codes';
 import { HeraldError, invalidInput, PlatformError, redditUnavailable } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
-import type { PostOperation, PostOperationAction } from '../domain/post-operations';
+import { POST_OPERATION_RESULT_FIELDS, POST_OPERATIONS, type PostOperation, type PostOperationAction, type PostOperationInput, type SimplePostOperation } from '../domain/post-operations';
 import { UNAVAILABLE_PLATFORMS, type Platform } from '../domain/platforms';
 import type { TargetResult, UploadRequest } from '../domain/upload';
-import type { EditedPost, PostChanges, PostEditor, PostImage, PostRef, SaveTarget } from '../ports/platform';
+import type { CallContext, EditedPost, PostChanges, PostEditor, PostImage, PostRef } from '../ports/platform';
 import type { Storage } from '../ports/storage';
 import type { IdGenerator } from '../ports/system';
 import { withConnection, type ConnectionSessionDeps } from './connection-session';
@@ -21,15 +22,16 @@ export type PostOperationDeps = ConnectionSessionDeps & {
   ids: IdGenerator;
 };
 
-type Operation = Exclude<keyof PostEditor, never>;
+type Operation = keyof PostEditor;
 
 const VERB: Record<Operation, string> = {
-  edit: 'edit published posts', unpublish: 'unpublish posts', repost: 'repost', save: 'save posts', setThumbnail: 'set thumbnails',
+  edit: 'edit published posts', setThumbnail: 'set thumbnails',
+  ...Object.fromEntries(Object.entries(POST_OPERATIONS).map(([k, spec]) => [k, spec.verb])) as Record<SimplePostOperation, string>,
 };
 
 /** Result fields that are Herald's own, not the network's reference to the post. */
 const RESULT_FIELDS = new Set(['platform', 'success', 'post_id', 'url', 'error', 'error_code', 'warnings', 'first_comment_posted', 'finished_at',
-  'edited_at', 'edit_count', 'updated_fields', 'previous_post_id', 'edit_history_post_ids', 'unpublished', 'unpublished_at', 'reposts', 'saves', 'thumbnail_set_at']);
+  ...POST_OPERATION_RESULT_FIELDS]);
 
 /** The networks whose editor has `operation`, for platform_not_supported messages. */
 export function networksThatCan(deps: Pick<PostOperationDeps, 'platforms'>, operation: Operation): Platform[] {
@@ -49,7 +51,7 @@ interface Prepared<K extends Operation> {
   editor: Required<Pick<PostEditor, K>>;
   post: PostRef;
   upload: UploadRequest | null;
-  run<T>(call: (ctx: import('../ports/platform').CallContext) => Promise<T>): Promise<T>;
+  run<T>(call: (ctx: CallContext) => Promise<T>): Promise<T>;
 }
 
 /** The network's editor when it can do `operation`; 400 platform_not_supported naming the networks that can, 503 for reddit. */
@@ -79,7 +81,7 @@ async function prepare<K extends Operation>(deps: PostOperationDeps, account: Op
   const upload = await deps.storage.uploads.findByPostId(account.id, platform, target.postId);
   const result = upload?.results[platform];
   const post = result ? postRefOfResult(result, target) : { id: target.postId, ...(target.extra ? { extra: target.extra } : {}) };
-  const run = <T>(call: (ctx: import('../ports/platform').CallContext) => Promise<T>) => withConnection(deps, connection, call).catch((err: unknown) => {
+  const run = <T>(call: (ctx: CallContext) => Promise<T>) => withConnection(deps, connection, call).catch((err: unknown) => {
     throw refusal(err);
   });
   return { editor, post, upload, run };
@@ -133,26 +135,27 @@ export async function editPost(deps: PostOperationDeps, account: OperatorAccount
   return { ...edited, ...(upload ? { requestId: upload.requestId } : {}) };
 }
 
-export async function unpublishPost(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget): Promise<{ requestId?: string }> {
-  const { editor, post, upload, run } = await prepare(deps, account, target, 'unpublish');
-  await run((ctx) => editor.unpublish(ctx, post));
-  await record(deps, upload, target, 'unpublish');
-  return upload ? { requestId: upload.requestId } : {};
+export interface PostOperationOutcome {
+  /** The post the network made (the repost, the saved copy), for operations that answer one. */
+  post?: PostRef;
+  /** The upload that published the post, when Herald did. */
+  requestId?: string;
 }
 
-export async function repostPost(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget): Promise<PostRef & { requestId?: string }> {
-  const { editor, post, upload, run } = await prepare(deps, account, target, 'repost');
-  const repost = await run((ctx) => editor.repost(ctx, post));
-  await record(deps, upload, target, 'repost', { resultPostId: repost.id, ...(repost.url ? { url: repost.url } : {}) });
-  return { ...repost, ...(upload ? { requestId: upload.requestId } : {}) };
+/** One of the simple operations (POST_OPERATIONS): the network's method with the entry's input, stored with the upload as the entry records it. */
+export async function runPostOperation<K extends SimplePostOperation>(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget,
+  action: K, input: PostOperationInput<K>): Promise<PostOperationOutcome> {
+  const { editor, post, upload, run } = await prepare(deps, account, target, action);
+  const call = editor[action] as (ctx: CallContext, post: PostRef, input: PostOperationInput<K>) => Promise<PostRef | void>;
+  const made = (await run((ctx) => call(ctx, post, input))) ?? undefined;
+  const spec = POST_OPERATIONS[action] as { record(made: PostRef | undefined, input: PostOperationInput<K>): Partial<PostOperation> };
+  await record(deps, upload, target, action, spec.record(made, input));
+  return { ...(made ? { post: made } : {}), ...(upload ? { requestId: upload.requestId } : {}) };
 }
 
-export async function savePost(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget, to: SaveTarget): Promise<PostRef & { requestId?: string }> {
-  const { editor, post, upload, run } = await prepare(deps, account, target, 'save');
-  const saved = await run((ctx) => editor.save(ctx, post, to));
-  await record(deps, upload, target, 'save', { resultPostId: saved.id, boardId: to.boardId, ...(saved.url ? { url: saved.url } : {}) });
-  return { ...saved, ...(upload ? { requestId: upload.requestId } : {}) };
-}
+/** unpublish under its use-case name. */
+export const unpublishPost = (deps: PostOperationDeps, account: OperatorAccount, target: PostTarget): Promise<PostOperationOutcome> =>
+  runPostOperation(deps, account, target, 'unpublish', undefined);
 
 export async function setPostThumbnail(deps: PostOperationDeps, account: OperatorAccount, target: PostTarget, image: PostImage): Promise<{ url?: string; requestId?: string }> {
   const { editor, post, upload, run } = await prepare(deps, account, target, 'setThumbnail');

@@ -13,5 +13,5 @@ export const devtoDescriptor: PlatformDescriptor = {
   limits: { textMaxChars: TITLE_MAX_CHARS },
   settings: devtoSettings,
   credentialFields: devtoCredentialFields,
-  posts: { edit: { title: ['devto_title', 'title'], prefix: 'devto_' } },
+  posts: { notes: { unpublish: 'back to a draft: DEV deletes nothing' }, edit: { title: ['devto_title', 'title'], prefix: 'devto_' } },
 };

@@ -20,6 +20,7 @@ export const facebookDescriptor: PlatformDescriptor = {
   settings: facebookSettings,
   comments: { operations: ALL_BUT_REPLY, create: 'any_target', actions: ['hide', 'unhide', 'like', 'unlike', 'edit'], actionsNeedingPost: [], attachments: true },
   posts: {
+    notes: { edit: 'message, is_pinned, scheduled_publish_time (answers `{success, platform, post_id, updated[]}`)' },
     targetFields: { facebook_page_id: 'page_id' },
     edit: {
       fields: [

@@ -20,7 +20,7 @@ export const googleBusinessDescriptor: PlatformDescriptor = {
     video: { maxBytes: 75 * 1024 * 1024, maxSeconds: 30, minShortSidePx: 720, containers: ['mov,mp4,m4a,3gp,3g2,mj2'] },
   },
   settings: googleBusinessSettings,
-  posts: { edit: { prefix: 'gbp_' } },
+  posts: { notes: { edit: 'summary and gbp_ fields' }, edit: { prefix: 'gbp_' } },
   analytics: { accountTarget: { param: 'gbp_location_id', description: 'the location id (an extension); else the pinned location, else the only location of the connection.' } },
   pin: { kind: 'google-business-location', lookup: 'locations' },
 };

@@ -35,6 +35,7 @@ export const linkedinDescriptor: PlatformDescriptor = {
   rules: { dailyCap: 150 },
   comments: { operations: ['list', 'create', 'delete'], create: 'any_target', deleteNeedsPost: true, actions: [], actionsNeedingPost: [] },
   posts: {
+    notes: { edit: 'commentary, linkedin_visibility, linkedin_disable_reshare (answers with `message`, `post_id`, `url`)', repost: 'a reshare, a new post with the original as its parent' },
     edit: {
       fields: [
         { name: 'visibility', from: ['linkedin_visibility', 'visibility', 'linkedinVisibility'], type: 'string', oneOf: ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN', 'CONTAINER'] },

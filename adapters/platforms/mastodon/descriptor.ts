@@ -27,5 +27,5 @@ export const mastodonDescriptor: PlatformDescriptor = {
   },
   settings: mastodonSettings,
   credentialFields: mastodonCredentialFields,
-  posts: { edit: { prefix: 'mastodon_' } },
+  posts: { notes: { edit: 'the text and mastodon_ fields' }, edit: { prefix: 'mastodon_' } },
 };

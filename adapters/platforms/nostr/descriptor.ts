@@ -13,4 +13,5 @@ export const nostrDescriptor: PlatformDescriptor = {
   limits: { textMaxChars: 60_000, textLength: codePointLength },
   settings: nostrSettings,
   credentialFields: nostrCredentialFields,
+  posts: { notes: { unpublish: 'a NIP-09 deletion request' } },
 };

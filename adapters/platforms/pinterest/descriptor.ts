@@ -21,5 +21,6 @@ export const pinterestDescriptor: PlatformDescriptor = {
   rules: { dailyCap: 20 },
   analytics: { livePostMetrics: true, impressionsMetrics: ['impressions'] },
   mediaLibrary: {},
+  posts: { notes: { save: 'any public Pin, by id; GET /svc/pinterest/boards lists the boards' } },
 };
 

@@ -35,4 +35,5 @@ export const telegramDescriptor: PlatformDescriptor = {
   },
   settings: telegramSettings,
   credentialFields: telegramCredentialFields,
+  posts: { notes: { unpublish: 'every message of the post' } },
 };

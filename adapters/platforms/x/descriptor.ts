@@ -23,5 +23,6 @@ export const xDescriptor: PlatformDescriptor = {
   comments: { operations: ['list', 'create', 'delete'], create: 'any_target', actions: [], actionsNeedingPost: [] },
   analytics: { livePostMetrics: true, impressionsMetrics: ['impressions'] },
   mediaLibrary: {},
+  posts: { notes: { edit: 'the text, as a new post id within 30 minutes, at most 5 edits, Premium accounts only (answers `post_id`, `previous_post_id`, `edit_history_post_ids`, `url`, `message`)', unpublish: 'the whole edit chain', repost: 'a repost' } },
 };
 

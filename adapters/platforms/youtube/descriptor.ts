@@ -21,6 +21,7 @@ export const youtubeDescriptor: PlatformDescriptor = {
     operations: ALL_BUT_REPLY, create: 'any_target', actions: ['hide', 'unhide', 'hold'], actionsNeedingPost: ['hide', 'unhide', 'hold'], banAuthorOn: ['hide'],
   },
   posts: {
+    notes: { edit: 'title, description, tags, privacyStatus, categoryId, publishAt (`youtube_` aliases; video_id for post_id)' },
     postIdAlias: 'video_id',
     edit: {
       title: ['youtube_title', 'title'],

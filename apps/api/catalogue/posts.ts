@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import { invalidInput } from '../../../core/domain/errors';
 import { isPlatform, PLATFORM_ALIASES, PLATFORMS, type Platform } from '../../../core/domain/platforms';
+import { POST_OPERATIONS, SIMPLE_POST_OPERATIONS, type PostOperationAnswer, type SimplePostOperation } from '../../../core/domain/post-operations';
 import { refuseUnavailablePlatforms, single } from '../input';
-import { operation, ruledBy } from './types';
+import { operation, ruledBy, type Operation } from './types';
 import { ok } from './common';
-import { editing, networkEditFields, postTargetFields } from './settings';
+import { editing, networkEditFields, postEditorNetworks, postOperationFields, postTargetFields } from './settings';
 
-/** The operations of POST /posts/action. */
-const POST_ACTIONS = ['edit', 'unpublish', 'delete', 'repost', 'save'];
+/** The operations of POST /posts/action: edit, and every simple operation under its names. */
+export const POST_ACTIONS = ['edit', ...SIMPLE_POST_OPERATIONS.flatMap((k) => [k, ...(POST_OPERATIONS[k].aliases ?? [])])];
+
+const orList = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items.at(-1)}` : items.join(''));
+const andList = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : items.join(''));
 
 /** `platform` of /posts/*: reddit answers 503 first, then a missing or unknown network (aliases such as twitter are taken). */
 export function platformOf(value: unknown): Platform {
@@ -28,13 +32,6 @@ const editText = (what: string, names: readonly string[]) => ruledBy((v, all) =>
   const firstSent = names.find((n) => all[n] !== undefined && all[n] !== null);
   return editing(all) && firstSent !== undefined && all[firstSent] === v ? single(v) : undefined;
 }, z.string({ error: `${what} must be text` }).optional());
-
-const boardFields = {
-  board_id: z.string({ error: 'board_id must be text: the board to save to' }).optional().describe('save: the Pinterest board (required; alias pinterest_board_id).'),
-  pinterest_board_id: z.string({ error: 'pinterest_board_id must be text: the board to save to' }).optional().describe('Alias of board_id.'),
-  board_section_id: z.string().optional().describe('save: a section of the board (alias pinterest_board_section_id).'),
-  pinterest_board_section_id: z.string().optional().describe('Alias of board_section_id.'),
-};
 
 /** Published-post operations (spec "Published-post operations", youtube/thumbnail): apps/api/routes/posts.ts. */
 
@@ -71,8 +68,10 @@ const EditAnswer = ok({
   message: z.string(),
 });
 
+const editNetworks = postEditorNetworks('edit');
+
 const EDIT_ERRORS = {
-  400: '`platform_not_supported` (instagram, tiktok, threads, …; the message and `supported_platforms` name the networks that can), `nothing_to_update`, a missing post_id or user, a field the network\'s edit does not take, `not_connected`, or content the network refuses.',
+  400: `\`platform_not_supported\` (${editNetworks.cannot.join(', ')}; the message and \`supported_platforms\` name the networks that can), \`nothing_to_update\`, a missing post_id or user, a field the network's edit does not take, \`not_connected\`, or content the network refuses.`,
   403: 'The network refuses the account: X `premium_required`, `edit_window_closed` (30 minutes), `edit_limit_reached` (5 edits), `not_owner`; `permission_denied`.',
   404: '`PROFILE_NOT_FOUND`, or `post_not_found`: the network has no such post of this account.',
   409: '`reauth_required`: reconnect the account.',
@@ -80,7 +79,12 @@ const EDIT_ERRORS = {
   503: '`reddit_unavailable`.',
 } as const;
 
-const editDescription = 'Edits a published post on its network; fields left out stay as they are. facebook: message, is_pinned, scheduled_publish_time (answers `{success, platform, post_id, updated[]}`); linkedin: commentary, linkedin_visibility, linkedin_disable_reshare (answers with `message`, `post_id`, `url`); x: the text, as a new post id within 30 minutes, at most 5 edits, Premium accounts only (answers `post_id`, `previous_post_id`, `edit_history_post_ids`, `url`, `message`); youtube: title, description, tags, privacyStatus, categoryId, publishAt (`youtube_` aliases; video_id for post_id); google_business (summary and gbp_ fields), telegram, discord, mastodon (and mastodon_ fields), hashnode, whop, devto, wordpress, lemmy, slack: their edit calls. The upload\'s status and history then show `edited_at`, `edit_count`, `updated_fields` (and X\'s new id).';
+/** The networks that can, in registry order: those with a note (their descriptor's `posts.notes`) as `network: note`, then the rest. */
+const plain = editNetworks.can.filter((n) => !n.note).map((n) => n.id);
+const editDescription = `Edits a published post on its network; fields left out stay as they are. ${[
+  ...editNetworks.can.filter((n) => n.note).map((n) => `${n.id}: ${n.note}`),
+  ...(plain.length ? [`${plain.join(', ')}: their edit calls`] : []),
+].join('; ')}. The upload's status and history then show \`edited_at\`, \`edit_count\`, \`updated_fields\` (and X's new id).`;
 
 export const editPost = operation({
   id: 'editPost', method: 'post', path: '/svc/posts/edit', tags: ['posts'],
@@ -92,8 +96,10 @@ export const editPost = operation({
 
 export const postAction = operation({
   id: 'postAction', method: 'post', path: '/svc/posts/action', tags: ['posts'],
-  summary: 'Edit, unpublish, repost or save a post (one endpoint)',
-  description: `The same operations as editPost, unpublishPost, repostPost and savePost, chosen by \`action\` (\`edit\`, \`unpublish\` or \`delete\`, \`repost\`, \`save\`), with their fields and answers. ${editDescription}`,
+  summary: `${orList(['Edit', ...SIMPLE_POST_OPERATIONS])} a post (one endpoint)`,
+  description: `The same operations as ${andList(['editPost', ...SIMPLE_POST_OPERATIONS.map((k) => POST_OPERATIONS[k].operationId)])}, chosen by \`action\` (${[
+    '`edit`', ...SIMPLE_POST_OPERATIONS.map((k) => [k, ...(POST_OPERATIONS[k].aliases ?? [])].map((a) => `\`${a}\``).join(' or ')),
+  ].join(', ')}), with their fields and answers. ${editDescription}`,
   auth: 'apiKey',
   body: z.looseObject({
     action: ruledBy((v) => {
@@ -104,44 +110,60 @@ export const postAction = operation({
       return action.toLowerCase();
     }, z.enum(POST_ACTIONS).describe('The operation.')),
     ...editFields,
-    ...boardFields,
+    ...Object.fromEntries(SIMPLE_POST_OPERATIONS.flatMap((k) => Object.entries(postOperationFields(POST_OPERATIONS[k].fields ?? [], k)))),
   }),
   bodyTypes: ['json', 'form'],
   responses: { 200: { description: 'Done: the answer of the chosen operation.', schema: ok({ platform: z.string(), post_id: z.string(), message: z.string() }) } },
   errors: { ...EDIT_ERRORS, 400: `An unknown action; or as the operation: ${EDIT_ERRORS[400]}` },
 });
 
-export const unpublishPost = operation({
-  id: 'unpublishPost', method: 'post', path: '/svc/posts/unpublish', tags: ['posts'],
-  summary: 'Delete a published post from its network',
-  description: 'Deletes a published post on its network: facebook, linkedin, x (the whole edit chain), youtube, pinterest, bluesky, google_business, telegram (every message of the post), discord, mastodon, slack, wordpress, lemmy, hashnode, devto (back to a draft: DEV deletes nothing), nostr (a NIP-09 deletion request), snapchat; not instagram, tiktok or threads. The upload\'s status and history then show `unpublished: true` and `unpublished_at`.',
-  auth: 'apiKey',
-  body: z.looseObject(target),
-  bodyTypes: ['json', 'form'],
-  responses: { 200: { description: 'Deleted.', schema: ok({ platform: z.string(), post_id: z.string(), unpublished: z.literal(true), request_id: z.string().optional(), message: z.string() }) } },
-  errors: { ...EDIT_ERRORS, 400: '`platform_not_supported` naming the networks that can, a missing post_id or user, `not_connected`.' },
-});
+/** A field of a simple operation's answer, as its schema. */
+function answerSchema(answer: PostOperationAnswer): z.ZodType {
+  const base = 'value' in answer.from ? z.literal(answer.from.value) : answer.type === 'boolean' ? z.boolean() : z.string();
+  const described = answer.description ? base.describe(answer.description) : base;
+  return answer.optional ? described.optional() : described;
+}
 
-export const repostPost = operation({
-  id: 'repostPost', method: 'post', path: '/svc/posts/repost', tags: ['posts'],
-  summary: 'Repost (LinkedIn reshare, X repost)',
-  description: 'Shares a post again as the profile\'s account: a LinkedIn reshare (a new post with the original as its parent) or an X repost. The upload\'s status and history then list it in `reposts[]`.',
-  auth: 'apiKey',
-  body: z.looseObject(target), bodyTypes: ['json', 'form'],
-  responses: { 200: { description: 'Reposted.', schema: ok({ platform: z.string(), post_id: z.string(), repost_id: z.string(), url: z.string().optional(), message: z.string() }) } },
-  errors: { ...EDIT_ERRORS, 400: '`platform_not_supported` (linkedin and x repost), a missing post_id or user, `not_connected`.', 403: 'The author disabled resharing (LinkedIn), or the account may not.' },
-});
+/**
+ * The simple operations (core/domain/post-operations.ts), one operation each: their fields, their
+ * answer, and the networks that can from the adapters (with each network's note on it).
+ */
+function simpleOperation(action: SimplePostOperation): Operation {
+  const spec = POST_OPERATIONS[action];
+  const { can, cannot } = postEditorNetworks(action);
+  const networks = can.map((n) => (n.note ? `${n.id} (${n.note})` : n.id));
+  const missing = (spec.fields ?? []).filter((f) => f.required).map((f) => `${f.name} missing`);
+  return operation({
+    id: spec.operationId, method: 'post', path: `/svc/${spec.path}`, tags: ['posts'],
+    summary: spec.summary,
+    // The networks that cannot are named when they are the fewer.
+    description: `${spec.description}: ${networks.join(', ')}${cannot.length && cannot.length < can.length ? `; not ${orList(cannot)}` : ''}. ${spec.shows}`,
+    auth: 'apiKey',
+    body: z.looseObject({ ...target, ...postOperationFields(spec.fields ?? [], action) }),
+    bodyTypes: ['json', 'form'],
+    responses: {
+      200: {
+        description: spec.answered,
+        schema: ok({
+          platform: z.string(), post_id: z.string(),
+          ...Object.fromEntries(Object.entries(spec.answer).map(([name, answer]) => [name, answerSchema(answer)])),
+          request_id: z.string().optional().describe('The upload that published the post, when Herald did.'), message: z.string(),
+        }),
+      },
+    },
+    errors: {
+      ...EDIT_ERRORS,
+      400: [`\`platform_not_supported\` (the networks that can ${spec.verb}: ${can.map((n) => n.id).join(', ')})`, 'a missing post_id or user', ...missing,
+        ...(spec.refusals?.[400] ? [spec.refusals[400]] : []), '`not_connected`'].join(', ') + '.',
+      ...(spec.refusals?.[403] ? { 403: spec.refusals[403] } : {}),
+      ...(spec.refusals?.[404] ? { 404: spec.refusals[404] } : {}),
+      ...(spec.refusals?.[409] ? { 409: spec.refusals[409] } : {}),
+    },
+  });
+}
 
-export const savePost = operation({
-  id: 'savePost', method: 'post', path: '/svc/posts/save', tags: ['posts'],
-  summary: 'Save a Pin to a board (Pinterest repin)',
-  description: 'Saves a Pin (any public Pin, by id) to one of the connected Pinterest account\'s boards, optionally into a section; answers the new Pin. GET /svc/pinterest/boards lists the boards.',
-  auth: 'apiKey',
-  body: z.looseObject({ ...target, ...boardFields }),
-  bodyTypes: ['json', 'form'],
-  responses: { 200: { description: 'Saved.', schema: ok({ platform: z.string(), post_id: z.string(), saved_post_id: z.string(), board_id: z.string(), url: z.string().optional(), message: z.string() }) } },
-  errors: { ...EDIT_ERRORS, 400: '`platform_not_supported` (pinterest only), board_id missing, `board_not_found`, `not_connected`.' },
-});
+/** The simple operations' catalogue entries, by action. */
+export const simplePostOperations = Object.fromEntries(SIMPLE_POST_OPERATIONS.map((k) => [k, simpleOperation(k)])) as Record<SimplePostOperation, Operation>;
 
 export const setYoutubeThumbnail = operation({
   id: 'setYoutubeThumbnail', method: 'post', path: '/svc/youtube/thumbnail', tags: ['posts'],
@@ -162,4 +184,4 @@ export const setYoutubeThumbnail = operation({
   mcp: { files: { thumbnail: ['url', 'base64'] } },
 });
 
-export const postOperations = [editPost, postAction, unpublishPost, repostPost, savePost, setYoutubeThumbnail];
+export const postOperations = [editPost, postAction, ...Object.values(simplePostOperations), setYoutubeThumbnail];

@@ -5,7 +5,8 @@ import { NETWORKS } from '../../../adapters/platforms';
 import { invalidInput } from '../../../core/domain/errors';
 import { convertSetting } from '../../../core/domain/settings';
 import { isPlatform, PLATFORM_ALIASES } from '../../../core/domain/platforms';
-import type { EditField } from '../../../core/ports/platform';
+import type { PostOperationField } from '../../../core/domain/post-operations';
+import type { EditField, PostEditor } from '../../../core/ports/platform';
 import { single } from '../input';
 import { ruledBy, type FilePart } from './types';
 
@@ -201,4 +202,35 @@ export function networkUploadFields(kind: MediaKind): Collected {
 export function networkCredentialFields(): Collected & { networks: string[] } {
   const entries = NETWORKS.filter((n) => n.descriptor.credentialFields).map((n) => ({ network: n.id, schema: n.descriptor.credentialFields }));
   return { ...collect(entries, () => true), networks: entries.map((e) => e.network) };
+}
+
+/** Each network's post editor (its adapter, built without credentials: nothing is called), to tell which operations it has. */
+const EDITORS = NETWORKS.map((n) => ({
+  id: n.id as string,
+  notes: n.descriptor.posts?.notes,
+  editor: n.create({ clientId: 'catalogue', clientSecret: 'catalogue' } as never).postEditor,
+}));
+
+/**
+ * The networks whose adapter implements a post operation, in registry order (as the use case's
+ * `platform_not_supported` names them), each with its descriptor's note on it; `cannot`: the others.
+ */
+export function postEditorNetworks(operation: keyof PostEditor): { can: Array<{ id: string; note?: string }>; cannot: string[] } {
+  const has = (e: (typeof EDITORS)[number]) => typeof e.editor?.[operation] === 'function';
+  const note = (e: (typeof EDITORS)[number]) => (operation === 'setThumbnail' ? undefined : e.notes?.[operation]);
+  return {
+    can: EDITORS.filter(has).map((e) => ({ id: e.id, ...(note(e) ? { note: note(e) } : {}) })),
+    cannot: EDITORS.filter((e) => !has(e)).map((e) => e.id),
+  };
+}
+
+/** An operation's input fields (core's field vocabulary) as the edge checks them, under their names and aliases. */
+export function postOperationFields(fields: readonly PostOperationField[], operation: string): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of fields) {
+    const described = `${operation}: ${field.description ?? field.name}${field.required ? ' Required.' : ''}${field.aliases?.length ? ` Also sent as ${field.aliases.join(', ')}.` : ''}`;
+    shape[field.name] = fieldSchema(field).optional().describe([described, ...constraints(field)].join(' '));
+    for (const alias of field.aliases ?? []) shape[alias] = fieldSchema(field).optional().describe(`Alias of ${field.name}.`);
+  }
+  return shape;
 }

@@ -1,17 +1,19 @@
 /**
  * Published-post operations (spec "Published-post operations", "Known by path only"):
- * POST /posts/edit (and /posts/action with `action`), /posts/unpublish, /posts/repost, /posts/save,
- * /youtube/thumbnail. The use cases are core/usecases/post-operations.ts; this file reads and checks
- * each network's edit fields (its descriptor's `posts`) and shapes the answers.
+ * POST /posts/edit (and /posts/action with `action`), one route per simple operation
+ * (POST_OPERATIONS: /posts/unpublish, /posts/repost, /posts/save, …), /youtube/thumbnail. The use
+ * cases are core/usecases/post-operations.ts; this file reads and checks each network's edit fields
+ * (its descriptor's `posts`) and each operation's fields, and shapes the answers.
  */
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { invalidInput } from '../../../core/domain/errors';
 import type { Platform } from '../../../core/domain/platforms';
+import { POST_OPERATIONS, SIMPLE_POST_OPERATIONS, type PostOperationInput, type PostOperationSpec, type SimplePostOperation } from '../../../core/domain/post-operations';
 import { convertSetting } from '../../../core/domain/settings';
-import type { PostChanges, PostFields } from '../../../core/ports/platform';
-import { editPost, repostPost, requireOperation, savePost, setPostThumbnail, unpublishPost, type PostTarget } from '../../../core/usecases/post-operations';
+import type { PostChanges, PostFields, PostRef } from '../../../core/ports/platform';
+import { editPost, requireOperation, runPostOperation, setPostThumbnail, type PostTarget } from '../../../core/usecases/post-operations';
 import { removeTempFiles, takeMedia } from '../media-intake';
 import { bodyFields, parse, refuseUnavailablePlatforms, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
@@ -85,6 +87,34 @@ function changesOf(platform: Platform, postFields: PostFields | undefined, field
   return { ...(newText !== undefined ? { text: newText } : {}), ...(title !== undefined ? { title } : {}), ...(Object.keys(settings).length ? { settings } : {}), sent };
 }
 
+/** A simple operation's field values by canonical name (the first of its names sent); 400 for a missing required one or a value it cannot read. */
+function valuesOf(spec: PostOperationSpec, fields: Record<string, unknown>, ns: string): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of spec.fields ?? []) {
+    const raw = first(fields, [field.name, ...(field.aliases ?? [])].filter((n) => fields[n] !== ''));
+    if (raw === undefined) {
+      if (field.required) {
+        throw invalidInput(`${field.name} is required${field.hint ? `: ${field.hint.replace('{api}', `/api/${ns}`)}` : '.'}`, { violations: [{ field: field.name, message: 'required' }] });
+      }
+      continue;
+    }
+    const { value, error } = convertSetting(field, raw);
+    if (error) throw invalidInput(`${field.name} ${error}.`, { violations: [{ field: field.name, message: `${field.name} ${error}` }] });
+    values[field.name] = value;
+  }
+  return values;
+}
+
+/** A simple operation's own answer fields, from the post the network made and the field values. */
+function answerOf(spec: PostOperationSpec, made: PostRef | undefined, values: Record<string, unknown>): Record<string, unknown> {
+  const answer: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(spec.answer)) {
+    const value = 'value' in field.from ? field.from.value : 'post' in field.from ? made?.[field.from.post] : values[field.from.field];
+    if (value !== undefined || !field.optional) answer[name] = value;
+  }
+  return answer;
+}
+
 export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string): void {
   const edit = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
     requireOperation(deps, platformOf(fields.platform), 'edit');
@@ -105,47 +135,26 @@ export function postRoutes(router: Router<AppState>, deps: ApiDeps, ns: string):
         : `The ${target.platform} post was updated.`,
     };
   };
-  const unpublish = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
-    requireOperation(deps, platformOf(fields.platform), 'unpublish');
+  const simple = (action: SimplePostOperation) => async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
+    const spec: PostOperationSpec = POST_OPERATIONS[action];
+    requireOperation(deps, platformOf(fields.platform), action);
     const target = targetOf(deps, fields);
-    const done = await unpublishPost(deps, ctx.state.caller.account, target);
+    const values = valuesOf(spec, fields, ns);
+    const done = await runPostOperation(deps, ctx.state.caller.account, target, action, spec.input(values) as PostOperationInput<typeof action>);
     ctx.body = {
-      success: true, platform: target.platform, post_id: target.postId, unpublished: true,
+      success: true, platform: target.platform, post_id: target.postId, ...answerOf(spec, done.post, values),
       ...(done.requestId ? { request_id: done.requestId } : {}),
-      message: `The ${target.platform} post was deleted from ${target.platform}.`,
+      message: spec.done(target.platform, values),
     };
   };
-  const repost = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
-    requireOperation(deps, platformOf(fields.platform), 'repost');
-    const target = targetOf(deps, fields);
-    const done = await repostPost(deps, ctx.state.caller.account, target);
-    ctx.body = {
-      success: true, platform: target.platform, post_id: target.postId, repost_id: done.id, ...(done.url ? { url: done.url } : {}),
-      ...(done.requestId ? { request_id: done.requestId } : {}),
-      message: `The ${target.platform} post was reposted.`,
-    };
-  };
-  const save = async (ctx: RouterContext<AppState>, fields: Record<string, unknown>) => {
-    requireOperation(deps, platformOf(fields.platform), 'save');
-    const target = targetOf(deps, fields);
-    const boardId = single(fields.board_id ?? fields.pinterest_board_id);
-    const sectionId = single(fields.board_section_id ?? fields.pinterest_board_section_id);
-    if (typeof boardId !== 'string' || !boardId) {
-      throw invalidInput(`board_id is required: the board to save to (GET /api/${ns}/pinterest/boards lists them).`, { violations: [{ field: 'board_id', message: 'required' }] });
-    }
-    const done = await savePost(deps, ctx.state.caller.account, target, { boardId, ...(typeof sectionId === 'string' && sectionId ? { sectionId } : {}) });
-    ctx.body = {
-      success: true, platform: target.platform, post_id: target.postId, saved_post_id: done.id, board_id: boardId, ...(done.url ? { url: done.url } : {}),
-      ...(done.requestId ? { request_id: done.requestId } : {}),
-      message: `The ${target.platform} post was saved to board ${boardId}.`,
-    };
-  };
-  const ACTIONS: Record<string, typeof edit> = { edit, unpublish, delete: unpublish, repost, save };
+  const ACTIONS: Record<string, typeof edit> = { edit };
+  for (const action of SIMPLE_POST_OPERATIONS) {
+    const run = simple(action);
+    for (const name of [action, ...(POST_OPERATIONS[action].aliases ?? [])]) ACTIONS[name] = run;
+  }
 
   mount(router, ops.editPost, ns, (ctx) => edit(ctx, bodyFields(ctx)));
-  mount(router, ops.unpublishPost, ns, (ctx) => unpublish(ctx, bodyFields(ctx)));
-  mount(router, ops.repostPost, ns, (ctx) => repost(ctx, bodyFields(ctx)));
-  mount(router, ops.savePost, ns, (ctx) => save(ctx, bodyFields(ctx)));
+  for (const action of SIMPLE_POST_OPERATIONS) mount(router, ops.simplePostOperations[action], ns, (ctx) => ACTIONS[action]!(ctx, bodyFields(ctx)));
   mount(router, ops.postAction, ns, async (ctx) => {
     const fields = bodyFields(ctx);
     refuseUnavailablePlatforms(fields.platform);

@@ -2,6 +2,7 @@ import type { CommentRules } from '../../domain/comments';
 import type { MediaKind, Platform } from '../../domain/platforms';
 import type { PlanName } from '../../domain/plans';
 import type { PinKind } from '../../domain/profile';
+import type { SimplePostOperation } from '../../domain/post-operations';
 import type { SettingField, SettingsSchema } from '../../domain/settings';
 
 /**
@@ -55,6 +56,11 @@ export interface PostFields {
     /** Request fields under this prefix pass through to the adapter, which checks them. */
     prefix?: string;
   };
+  /**
+   * What the reference says of an operation on this network beside its name (DEV's unpublish: "back
+   * to a draft"; an edit's fields and answer), where the network does it its own way.
+   */
+  notes?: Partial<Record<'edit' | SimplePostOperation, string>>;
 }
 
 export interface AnalyticsFacts {

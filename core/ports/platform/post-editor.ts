@@ -1,10 +1,14 @@
 /**
  * Changes to a post the account already published (spec "Published-post operations"). A network
  * implements the operations its API has; the core answers `platform_not_supported` (naming the
- * networks that can) for the others.
+ * networks that can) for the others. Besides edit and setThumbnail, each method is an entry of
+ * POST_OPERATIONS (core/domain/post-operations.ts): a new entry is a new method here.
  */
+import type { PostOperationInput, PostOperationReturns, SimplePostOperation } from '../../domain/post-operations';
 import type { CallContext } from './context';
 import type { PostRef } from './refs';
+
+export type { SaveTarget } from '../../domain/post-operations';
 
 /** What an edit changes; what is left out stays as it is on the network. */
 export interface PostChanges {
@@ -29,12 +33,6 @@ export interface EditedPost extends PostRef {
   editHistory?: string[];
 }
 
-/** Where a post is saved (Pinterest: a board, optionally a section). */
-export interface SaveTarget {
-  boardId: string;
-  sectionId?: string;
-}
-
 /** An image sent to a published post (YouTube thumbnails.set). */
 export interface PostImage {
   contentType: string;
@@ -42,15 +40,20 @@ export interface PostImage {
   bytes(): AsyncIterable<Uint8Array>;
 }
 
+/**
+ * One method per entry of POST_OPERATIONS (its description says what it does), called with the
+ * entry's input; an entry that `returns: 'post'` answers the post it made (the repost, the saved copy).
+ */
+export type PostOperations = {
+  [K in SimplePostOperation]?: (ctx: CallContext, post: PostRef, ...input: InputArgument<PostOperationInput<K>>) => Promise<PostOperationReturns<K> extends 'post' ? PostRef : void>;
+};
+
+/** An operation without input is called with the post alone. */
+type InputArgument<I> = [I] extends [undefined] ? [input?: undefined] : [input: I];
+
 /** Changes to a published post. Each method throws PlatformError with the network's refusal. */
-export interface PostEditor {
+export interface PostEditor extends PostOperations {
   edit?(ctx: CallContext, post: PostRef, changes: PostChanges): Promise<EditedPost>;
-  /** Deletes the post from the network. */
-  unpublish?(ctx: CallContext, post: PostRef): Promise<void>;
-  /** Shares the post again as the account (LinkedIn reshare, X repost); returns the new post. */
-  repost?(ctx: CallContext, post: PostRef): Promise<PostRef>;
-  /** Saves the post to a collection of the account (Pinterest save to a board); returns the saved copy. */
-  save?(ctx: CallContext, post: PostRef, target: SaveTarget): Promise<PostRef>;
   /** Sets a video's thumbnail (YouTube). */
   setThumbnail?(ctx: CallContext, post: PostRef, image: PostImage): Promise<{ url?: string }>;
 }
