@@ -29,6 +29,8 @@ export interface CommentRules {
   banAuthorOn?: readonly CommentAction[];
   /** The answer of a created comment: `id` and a message (default), or `{ platform, result: { comment_id } }` (TikTok). */
   createdAnswer?: 'id' | 'result';
+  /** What the API reference says of an operation on this network beyond the rules above ("its own comments only"). */
+  notes?: Partial<Record<CommentOperation, string>>;
 }
 
 /** The operations most networks with moderation offer: all but Instagram's replies. */

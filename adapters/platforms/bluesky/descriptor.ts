@@ -31,6 +31,6 @@ export const blueskyDescriptor: PlatformDescriptor = {
   settings: blueskySettings,
   credentialFields: blueskyCredentialFields,
   rules: { dailyCap: 50 },
-  comments: { operations: ['list', 'create', 'delete'], create: 'any_target', actions: [], actionsNeedingPost: [] },
+  comments: { operations: ['list', 'create', 'delete'], create: 'any_target', actions: [], actionsNeedingPost: [], notes: { delete: 'its own replies' } },
   mediaLibrary: {},
 };

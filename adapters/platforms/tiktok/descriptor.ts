@@ -27,6 +27,7 @@ export const tiktokDescriptor: PlatformDescriptor = {
   comments: {
     operations: ALL_BUT_REPLY, create: 'post_required', actions: ['hide', 'unhide', 'like', 'unlike', 'pin', 'unpin'],
     actionsNeedingPost: ['hide', 'unhide', 'pin', 'unpin'], listReplies: true, capability: 'comments', createdAnswer: 'result',
+    notes: { delete: 'its own comments only' },
   },
   analytics: { livePostMetrics: true, impressionsMetrics: ['views', 'impressions'] },
   mediaLibrary: {},

@@ -20,7 +20,7 @@ export const xDescriptor: PlatformDescriptor = {
   },
   settings: xSettings,
   rules: { dailyCap: 50 },
-  comments: { operations: ['list', 'create', 'delete'], create: 'any_target', actions: [], actionsNeedingPost: [] },
+  comments: { operations: ['list', 'create', 'delete'], create: 'any_target', actions: [], actionsNeedingPost: [], notes: { delete: 'its own replies' } },
   analytics: { livePostMetrics: true, impressionsMetrics: ['impressions'] },
   mediaLibrary: {},
   posts: { notes: { edit: 'the text, as a new post id within 30 minutes, at most 5 edits, Premium accounts only (answers `post_id`, `previous_post_id`, `edit_history_post_ids`, `url`, `message`)', unpublish: 'the whole edit chain', repost: 'a repost' } },

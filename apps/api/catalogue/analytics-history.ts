@@ -103,7 +103,7 @@ export const listCachedPostAnalytics = operation({
 export const getLivePostAnalytics = operation({
   id: 'getLivePostAnalytics', method: 'get', path: '/svc/post-analytics', tags: ['analytics'],
   summary: 'Live metrics of any post',
-  description: 'Reads a post\'s metrics from the network now (or from a cache of a minute), as the profile\'s connected account: `source` api_uploaded (with request_id) when a Herald upload published it, else organic. youtube, tiktok, instagram, facebook, linkedin, x, threads, pinterest; reddit answers 503. At most 100 requests per 5 minutes per operator account: then 429 post_analytics_rate_limited with Retry-After (read GET /post-analytics/cached instead). A network\'s refusal is post_metrics_error in a 200. Errors: 400 missing_parameter, platform_not_supported, not_connected, tiktok_reconnect_required; 404 PROFILE_NOT_FOUND; 429; 503 reddit_unavailable.',
+  description: 'Reads a post\'s metrics from the network now (or from a cache of a minute), as the profile\'s connected account: `source` api_uploaded (with request_id) when a Herald upload published it, else organic. ' + NETWORKS.filter((n) => n.descriptor.analytics?.livePostMetrics).map((n) => n.id).join(', ') + '; reddit answers 503. At most 100 requests per 5 minutes per operator account: then 429 post_analytics_rate_limited with Retry-After (read GET /post-analytics/cached instead). A network\'s refusal is post_metrics_error in a 200. Errors: 400 missing_parameter, platform_not_supported, not_connected, tiktok_reconnect_required; 404 PROFILE_NOT_FOUND; 429; 503 reddit_unavailable.',
   auth: 'apiKey',
   query: z.object({
     platform_post_id: z.string().optional().describe('The post id on the network (required).'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { invalidInput } from '../../../core/domain/errors';
 import { NETWORKS } from '../../../adapters/platforms';
+import { networksWith } from './settings';
 import { operation, ruledBy } from './types';
 import { ok, Platform, ProfileUsername } from './common';
 
@@ -53,12 +54,12 @@ const PlatformAnalytics = z.looseObject({
 export const getProfileAnalytics = operation({
   id: 'getProfileAnalytics', method: 'get', path: '/analytics/{username}', tags: ['analytics'],
   summary: 'Profile analytics per network',
-  description: 'Live account metrics of a profile\'s connected accounts, one entry per requested platform (followers, reach, views, impressions, likes, comments, shares, saves, series, Instagram demographics, the network\'s metric catalogue). Answers are cached for a few minutes. A platform that is not connected, has no analytics (discord, telegram, slack, mastodon, nostr, lemmy, devto, hashnode, wordpress, whop, listmonk), is reddit, or refuses the call gets `success: false` with `error_code` and `message` instead of failing the request. Errors: 400 missing or unknown platforms, Facebook without page_id, days outside 1-365; 404 PROFILE_NOT_FOUND.',
+  description: 'Live account metrics of a profile\'s connected accounts, one entry per requested platform (followers, reach, views, impressions, likes, comments, shares, saves, series, Instagram demographics, the network\'s metric catalogue). Answers are cached for a few minutes. A platform that is not connected, has no analytics (' + networksWith('analytics').cannot.join(', ') + '), is reddit, or refuses the call gets `success: false` with `error_code` and `message` instead of failing the request. Errors: 400 missing or unknown platforms, Facebook without page_id, days outside 1-365; 404 PROFILE_NOT_FOUND.',
   auth: 'apiKey',
   params: z.object({ username: ProfileUsername }),
   query: z.object({
     // Which networks have analytics is the registry's: the core checks the list (invalid_platforms) and the fields of the networks it names.
-    platforms: z.string().optional().describe('Comma list (required; alias platform): instagram, tiktok, linkedin, facebook, x, youtube, threads, pinterest, reddit, bluesky, google_business.'),
+    platforms: z.string().optional().describe(`Comma list (required; alias platform): ${networksWith('analytics').can.join(', ')}.`),
     platform: z.string().optional().describe('Alias of platforms.'),
     ...networkAnalyticsParams(),
   }),

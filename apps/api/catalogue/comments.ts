@@ -101,7 +101,17 @@ const deleteBody = z.object({
   comment_id: optionalText('comment_id').describe('The comment (required).'),
   post_id: optionalText('post_id').describe('linkedin: the post URN (required).'),
 });
-const deleteDescription = 'Deletes a comment: instagram, facebook, youtube, linkedin (post_id required), tiktok (its own comments only), x and bluesky (their own replies). threads answers 400 platform_not_supported.';
+/** "Deletes a comment: instagram, linkedin (post_id required), tiktok (its own comments only), …": from each network's comment rules. */
+const deleteDescription = (() => {
+  const withComments = NETWORKS.filter((n) => n.descriptor.comments);
+  const can = withComments.filter((n) => n.descriptor.comments!.operations.includes('delete')).map((n) => {
+    const rules = n.descriptor.comments!;
+    const notes = [...(rules.deleteNeedsPost ? ['post_id required'] : []), ...(rules.notes?.delete ? [rules.notes.delete] : [])];
+    return notes.length ? `${n.id} (${notes.join('; ')})` : n.id;
+  });
+  const cannot = withComments.filter((n) => !n.descriptor.comments!.operations.includes('delete')).map((n) => n.id);
+  return `Deletes a comment: ${can.join(', ')}.${cannot.length ? ` ${cannot.join(', ')} ${cannot.length > 1 ? 'answer' : 'answers'} 400 platform_not_supported.` : ''}`;
+})();
 
 export const deleteComment = operation({
   id: 'deleteComment', method: 'delete', path: '/svc/comments/delete', tags: ['comments'],

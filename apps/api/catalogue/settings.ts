@@ -204,12 +204,17 @@ export function networkCredentialFields(): Collected & { networks: string[] } {
   return { ...collect(entries, () => true), networks: entries.map((e) => e.network) };
 }
 
-/** Each network's post editor (its adapter, built without credentials: nothing is called), to tell which operations it has. */
-const EDITORS = NETWORKS.map((n) => ({
-  id: n.id as string,
-  notes: n.descriptor.posts?.notes,
-  editor: n.create({ clientId: 'catalogue', clientSecret: 'catalogue' } as never).postEditor,
-}));
+/** Each network's adapter, built without credentials (nothing is called), to tell which capabilities and operations it has. */
+const ADAPTERS = NETWORKS.map((n) => ({ id: n.id as string, descriptor: n.descriptor, adapter: n.create({ clientId: 'catalogue', clientSecret: 'catalogue' } as never) }));
+const EDITORS = ADAPTERS.map((a) => ({ id: a.id, notes: a.descriptor.posts?.notes, editor: a.adapter.postEditor }));
+
+/** The networks whose adapter has the capability (registry order), and the others: the lists the catalogue's texts name. */
+export function networksWith(capability: 'analytics' | 'comments' | 'mediaLibrary'): { can: string[]; cannot: string[] } {
+  return {
+    can: ADAPTERS.filter((a) => a.adapter[capability] !== undefined).map((a) => a.id),
+    cannot: ADAPTERS.filter((a) => a.adapter[capability] === undefined).map((a) => a.id),
+  };
+}
 
 /**
  * The networks whose adapter implements a post operation, in registry order (as the use case's
