@@ -77,6 +77,9 @@ set -a
 # shellcheck source=/dev/null
 . "$SANDBOX_ENV"
 set +a
+# The sandbox runs on the developer's machine: webhooks may go to a receiver they run beside it
+# (loopback, any port). Deployments keep the default: refused.
+export HERALD_WEBHOOK_ALLOW_LOOPBACK=${HERALD_WEBHOOK_ALLOW_LOOPBACK:-true}
 # Operator ports (/healthz, /readyz, /metrics) at fixed local addresses.
 export HERALD_API_OPS_PORT=${HERALD_API_OPS_PORT:-9464} HERALD_WORKER_OPS_PORT=${HERALD_WORKER_OPS_PORT:-9465}
 
@@ -166,6 +169,9 @@ line "API" "http://127.0.0.1:$HERALD_API_PORT/api"
 line "API key" "$key   ($(rel "$KEY_FILE"))"
 line "Connect page" "${HERALD_WEB_PUBLIC_URL:-http://127.0.0.1:$HERALD_WEB_PORT}/connect   (links: POST /api/herald/users/generate-jwt)"
 line "MCP" "${HERALD_MCP_PUBLIC_URL:-http://127.0.0.1:$HERALD_MCP_PORT}/mcp   (stdio: HERALD_API_KEY=<key> npx herald-mcp)"
+if [ "$HERALD_WEBHOOK_ALLOW_LOOPBACK" = true ]; then
+  line "Webhooks" "loopback receivers allowed (http://127.0.0.1:<port>/…; HERALD_WEBHOOK_ALLOW_LOOPBACK=true, sandbox only)"
+fi
 line "Temporal UI" "${TEMPORAL_UI_URL:-(external Temporal at $TEMPORAL_ADDRESS)}"
 # The sandbox credentials a newcomer needs; the simulators' own URLs and client secrets stay in the file.
 line "Simulators" "one per network; their URLs, client ids and sandbox accounts in .herald/sandbox.env"

@@ -8,7 +8,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { isReservedAddress } from './reserved-addresses';
+import { isLoopbackAddress, isReservedAddress } from './reserved-addresses';
 
 export interface ResolvedAddress {
   address: string;
@@ -62,6 +62,12 @@ export interface DestinationRules {
    * allow-http options; the configured Telegram API). The name is still resolved once and pinned.
    */
   anyAddress?: boolean;
+  /**
+   * Loopback addresses on any port (the sandbox on a developer's own machine: a receiver they run
+   * beside it). Other reserved addresses stay refused. Never for deployments: loopback holds the
+   * machine's own services.
+   */
+  loopback?: boolean;
   resolve?: Resolver;
 }
 
@@ -88,11 +94,11 @@ export async function resolveDestination(url: URL, rules: DestinationRules): Pro
   const family = isIP(host);
   const addresses = family ? [{ address: host, family }] : await (rules.resolve ?? systemResolver)(host).catch((): ResolvedAddress[] => []);
   if (!addresses.length) throw new DestinationRefused(`${host} does not resolve`, 'ENOTFOUND', url);
-  const bad = addresses.find((a) => isReservedAddress(a.address));
+  const bad = addresses.find((a) => isReservedAddress(a.address) && !(rules.loopback && isLoopbackAddress(a.address)));
   if (bad && !rules.anyAddress && !rules.allow?.allows(url)) {
     throw new DestinationRefused(`${host} resolves to a private or reserved address (${bad.address}); refused`, 'EFORBIDDEN', url);
   }
-  return { address: addresses[0]!, reserved: Boolean(bad) };
+  return { address: addresses[0]!, reserved: addresses.some((a) => isReservedAddress(a.address)) };
 }
 
 /**

@@ -61,3 +61,14 @@ export function isReservedAddress(address: string): boolean {
   if (v4) return RESERVED_V4.check(v4, 'ipv4');
   return RESERVED_V6.check(groups.map((x) => x.toString(16)).join(':'), 'ipv6');
 }
+
+/** Whether `address` (an IP literal) is this machine's loopback: 127.0.0.0/8, ::1, or IPv6 that delivers to 127/8. */
+export function isLoopbackAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return address.split('.')[0] === '127';
+  if (family !== 6) return false;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 7).every((x) => x === 0) && groups[7] === 1) return true;
+  const v4 = embeddedIPv4(groups);
+  return v4 !== undefined && v4.split('.')[0] === '127';
+}

@@ -13,6 +13,8 @@ export interface SenderOptions {
   timeoutMs: number;
   /** `host:port` pairs (a bare host: its scheme's default port) notifications may reach although private (tests, sandbox). */
   allow: readonly string[];
+  /** Loopback on any port too (the sandbox: HERALD_WEBHOOK_ALLOW_LOOPBACK). */
+  loopback?: boolean;
   /** The DNS; tests give a fake one. */
   resolve?: Resolver;
   telegram: { botToken: string | null; apiBase: string };
@@ -31,7 +33,7 @@ function telegramOutcome(outcome: SendOutcome): SendOutcome {
 }
 
 export function createNotificationSenders(opts: SenderOptions): NotificationSenders {
-  const rules: DestinationRules = { allow: new AllowList(opts.allow), resolve: opts.resolve };
+  const rules: DestinationRules = { allow: new AllowList(opts.allow), loopback: opts.loopback ?? false, resolve: opts.resolve };
   const trusted: DestinationRules = { anyAddress: true, resolve: opts.resolve };
   const now = opts.now ?? Date.now;
   const h = (name: string) => `${opts.headerPrefix}${name}`;

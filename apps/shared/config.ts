@@ -114,6 +114,8 @@ export interface NotificationConfig {
   receiverTimeoutMs: number;
   /** Hosts or host:port pairs webhook and Slack URLs may use although private (tests, sandbox). */
   allow: string[];
+  /** Loopback on any port too (the sandbox). */
+  allowLoopback: boolean;
   breakerFailures: number;
   breakerPauseMs: number;
   /** A closed, idle channel workflow ends after this long. */
@@ -252,6 +254,7 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       userAgent: get('HERALD_WEBHOOK_USER_AGENT'),
       receiverTimeoutMs: get('HERALD_WEBHOOK_TIMEOUT_MS'),
       allow: get('HERALD_WEBHOOK_ALLOW'),
+      allowLoopback: get('HERALD_WEBHOOK_ALLOW_LOOPBACK'),
       breakerFailures: get('HERALD_WEBHOOK_BREAKER_FAILURES'),
       breakerPauseMs: get('HERALD_WEBHOOK_BREAKER_PAUSE_MS'),
       channelIdleMs: get('HERALD_WEBHOOK_CHANNEL_IDLE_MS'),

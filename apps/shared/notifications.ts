@@ -18,8 +18,8 @@ export async function buildNotifications(config: HeraldConfig, db: Db, storage: 
   return {
     storage,
     notifications: await createMongoNotificationStorage(db),
-    senders: createNotificationSenders({ headerPrefix: n.headerPrefix, userAgent: n.userAgent, timeoutMs: n.receiverTimeoutMs, allow: n.allow, telegram: n.telegram }),
-    guard: createWebhookUrlGuard({ allow: new AllowList(n.allow) }),
+    senders: createNotificationSenders({ headerPrefix: n.headerPrefix, userAgent: n.userAgent, timeoutMs: n.receiverTimeoutMs, allow: n.allow, loopback: n.allowLoopback, telegram: n.telegram }),
+    guard: createWebhookUrlGuard({ allow: new AllowList(n.allow), loopback: n.allowLoopback }),
     crypto: webhookCrypto,
     secrets,
     ids: randomIds,

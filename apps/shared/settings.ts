@@ -316,6 +316,7 @@ const notifications = section('Notifications', {
   HERALD_WEBHOOK_USER_AGENT: text('Herald-Webhooks/1.0', { meaning: 'User-Agent of webhook deliveries.' }),
   HERALD_WEBHOOK_TIMEOUT_MS: positive(10_000, { defaultText: n('_MS', 10_000), meaning: 'Receivers (webhooks, Telegram, Slack) must answer 2xx within this; later counts as a failed delivery.' }),
   HERALD_WEBHOOK_ALLOW: list({ meaning: '`host:port` pairs (a bare host: its scheme\'s default port) webhook and Slack URLs may use although private or loopback (tests, sandbox).' }, 'comma list of host[:port]'),
+  HERALD_WEBHOOK_ALLOW_LOOPBACK: flagOff({ meaning: 'Webhook and Slack URLs may use this machine\'s loopback (127.0.0.0/8, ::1) on any port: `ops/start.sh` turns it on for the sandbox, so a receiver on the developer\'s machine gets the events. Leave it off in deployments (loopback holds the machine\'s own services).' }),
   HERALD_WEBHOOK_BREAKER_FAILURES: positive(5, { defaultText: '5', meaning: 'Consecutive failed deliveries that pause a channel (a workflow input).' }),
   HERALD_WEBHOOK_BREAKER_PAUSE_MS: positive(30 * MINUTE, { defaultText: n('_MS', 30 * MINUTE), meaning: 'How long a paused channel skips deliveries before it is half-open (a workflow input).' }),
   HERALD_WEBHOOK_CHANNEL_IDLE_MS: positive(HOUR, { defaultText: n('_MS', HOUR), meaning: 'A channel workflow with nothing to do and a closed breaker ends after this.' }),

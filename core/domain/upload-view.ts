@@ -62,3 +62,11 @@ export function toUploadView(upload: UploadRequest): UploadView {
     completed_at: upload.completedAt?.toISOString() ?? null,
   };
 }
+
+/**
+ * What `success` means on a status read: the upload finished and every network succeeded. A
+ * client that stops polling on `success === true` must not stop while nothing is published yet
+ * (scheduled, pending, in progress), nor take a partial failure or a cancellation for success.
+ */
+export const finishedAndSucceeded = (view: Pick<UploadView, 'status' | 'all_succeeded'>): boolean =>
+  view.status === 'completed' && view.all_succeeded === true;

@@ -105,9 +105,23 @@ export async function socialAccountsOf(storage: Pick<Storage, 'connectedAccounts
 export async function validateConnectToken(deps: ConnectLinkDeps, authorization: string | undefined): Promise<ValidTokenView | InvalidTokenView> {
   const token = credentialOf(authorization, 'Bearer');
   if (!token) throw new HeraldError('unauthenticated', 'Missing credentials: send the header "Authorization: Bearer <ACCESS_TOKEN>" with the token of the connect URL.');
+  return checkConnectToken(deps, token);
+}
+
+/**
+ * The same check for an operator holding a link's token (`POST /users/validate-jwt {jwt}` with the
+ * API key, as the commercial API's clients send it): only the caller's own links are known.
+ */
+export async function validateOwnConnectToken(deps: ConnectLinkDeps, account: OperatorAccount, token: string): Promise<ValidTokenView | InvalidTokenView> {
+  return checkConnectToken(deps, token, account.id);
+}
+
+async function checkConnectToken(deps: ConnectLinkDeps, token: string, accountId?: string): Promise<ValidTokenView | InvalidTokenView> {
   const tokenHash = deps.hasher.hash(token);
   const link = await deps.connect.connectLinks.findByTokenHash(tokenHash);
-  if (!link) throw new HeraldError('unauthenticated', 'Invalid token: it is not a connect token of this service.', 'invalid_token');
+  if (!link || (accountId !== undefined && link.accountId !== accountId)) {
+    throw new HeraldError('unauthenticated', `Invalid token: it is not a connect token of this ${accountId === undefined ? 'service' : 'account'}.`, 'invalid_token');
+  }
   if (link.expiresAt <= deps.clock.now()) throw new HeraldError('unauthenticated', `This connect token expired at ${link.expiresAt.toISOString()}: generate a new link.`, 'token_expired');
   if (await deps.connect.connectSessions.findByTokenHash(tokenHash)) return { isValid: false, reason: 'link_already_used' };
   const account = await deps.storage.operators.findById(link.accountId);

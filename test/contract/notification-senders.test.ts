@@ -113,6 +113,27 @@ describe('webhook sender (loopback receiver)', () => {
       await r.close();
     }
   });
+
+  it('with loopback allowed (the sandbox), reaches a loopback receiver on any port, and still no private address', async () => {
+    const r = await receiver((_req, res) => { res.writeHead(200); res.end('ok'); });
+    try {
+      const sandbox = createNotificationSenders({ headerPrefix: 'X-Herald-', userAgent: 'Herald-Webhooks/1.0', timeoutMs: 2000, allow: [], loopback: true, telegram: { botToken: null, apiBase: '' } });
+      expect(await sandbox.webhook({ url: r.url, secret: null, event: 'test', deliveryId: 'dlv_4', payload })).toMatchObject({ ok: true, statusCode: 200 });
+      expect(await sandbox.webhook({ url: `http://localhost:${r.port}/hook`, secret: null, event: 'test', deliveryId: 'dlv_5', payload }))
+        .toMatchObject({ ok: true, statusCode: 200 });
+      expect(r.seen).toHaveLength(2);
+      const guard = createWebhookUrlGuard({ loopback: true });
+      await expect(guard.vet(r.url, 'webhook_url')).resolves.toBeUndefined();
+      await expect(guard.vet(`http://[::1]:${r.port}/hook`, 'webhook_url')).resolves.toBeUndefined();
+      for (const url of ['http://10.0.0.7/hook', 'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:192.168.0.1]/hook']) {
+        await expect(guard.vet(url, 'webhook_url')).rejects.toMatchObject({ errorCode: 'webhook_url_forbidden' });
+      }
+      // Off by default: the same guard without the flag refuses loopback.
+      await expect(createWebhookUrlGuard({}).vet(r.url, 'webhook_url')).rejects.toMatchObject({ errorCode: 'webhook_url_forbidden' });
+    } finally {
+      await r.close();
+    }
+  });
 });
 
 describe('webhook URL guard (SSRF rules when saved)', () => {

@@ -139,17 +139,18 @@ describe('media library and lookups on the nine networks', () => {
   describe('lookups', () => {
     const get = (p: string) => api.get(`/api/herald/${p}`);
 
+    // id/name beside page_id/page_name (board_*): the published clients read id and name (issue 29 b).
     it('facebook and linkedin pages, pinterest boards: one profile or all of them', async () => {
       const fb = sandbox.accounts.facebook;
-      expect(await get('facebook/pages?profile=mia')).toMatchObject({ status: 200, body: { success: true, pages: expect.arrayContaining([{ page_id: fb.pageId, page_name: expect.any(String), profile: 'mia' }]) } });
+      expect(await get('facebook/pages?profile=mia')).toMatchObject({ status: 200, body: { success: true, pages: expect.arrayContaining([{ page_id: fb.pageId, page_name: expect.any(String), id: fb.pageId, name: expect.any(String), profile: 'mia' }]) } });
       expect((await get('facebook/pages')).body).toMatchObject({ success: true, pages: expect.arrayContaining([expect.objectContaining({ page_id: fb.pageId, profile: 'mia' })]) });
       expect(await get('linkedin/pages?profile=mia')).toMatchObject({ status: 200, body: { success: true, pages: [{
-        page_id: sandbox.accounts.linkedin.pageId, page_name: 'Herald Sandbox Page', page_urn: `urn:li:organization:${sandbox.accounts.linkedin.pageId}`, role: 'ADMINISTRATOR', profile: 'mia',
+        page_id: sandbox.accounts.linkedin.pageId, page_name: 'Herald Sandbox Page', id: sandbox.accounts.linkedin.pageId, name: 'Herald Sandbox Page', page_urn: `urn:li:organization:${sandbox.accounts.linkedin.pageId}`, role: 'ADMINISTRATOR', profile: 'mia',
       }] } });
       // All profiles: the personal profile of "solo" has no page to list.
       expect((await get('linkedin/pages')).body.pages.map((p: { profile: string }) => p.profile)).toEqual(['mia']);
       expect(await get('pinterest/boards?profile=mia')).toMatchObject({ status: 200, body: { success: true, boards: expect.arrayContaining([
-        { board_id: sandbox.env.SANDBOX_PINTEREST_BOARD_ID, board_name: expect.any(String), description: expect.any(String), privacy: expect.any(String), profile: 'mia' },
+        { board_id: sandbox.env.SANDBOX_PINTEREST_BOARD_ID, board_name: expect.any(String), id: sandbox.env.SANDBOX_PINTEREST_BOARD_ID, name: expect.any(String), description: expect.any(String), privacy: expect.any(String), profile: 'mia' },
       ]) } });
     });
 

@@ -88,6 +88,7 @@ export async function anApiServer(opts: { maxUploadBytes?: number; trustProxy?: 
   const signer = createMediaUrlSigner({ key: 'k', publicBaseUrl: 'http://127.0.0.1', ttlSeconds: 3600, clock: world.deps.clock });
   const discord = world.discord.adapter;
   const logged: Array<{ message: string; fields: Record<string, unknown> }> = [];
+  const connect = createMemoryConnectStorage();
   const app = createApi({
     ...world.deps,
     storage: asStrictAsFerretDb(world.deps.storage),
@@ -125,7 +126,7 @@ export async function anApiServer(opts: { maxUploadBytes?: number; trustProxy?: 
       clock: world.deps.clock,
       retentionMs: 30 * 24 * 3600_000,
     },
-    connect: createMemoryConnectStorage(),
+    connect,
   }, {
     namespace: 'herald', syncTimeoutMs: 5_000, checkResponses: true, trustProxy: opts.trustProxy ?? 0, publicBaseUrl: 'http://127.0.0.1',
     duplicateWindowMs: 0, statusCacheMs: 0, maxUploadBytes: opts.maxUploadBytes ?? 10 * 1024 * 1024,
@@ -171,6 +172,7 @@ export async function anApiServer(opts: { maxUploadBytes?: number; trustProxy?: 
     port,
     logged,
     mediaStore,
+    connect,
     send,
     json: (method: string, p: string, body: unknown, headers: Record<string, string> = {}) =>
       send({ method, path: p, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) }),

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isReservedAddress } from '../../adapters/net/reserved-addresses';
+import { isLoopbackAddress, isReservedAddress } from '../../adapters/net/reserved-addresses';
 import { createLocalMediaStore } from '../../adapters/media/local-store';
 import { createUrlMediaFetcher } from '../../adapters/media/url-fetcher';
 import { instanceBase } from '../../adapters/platforms/kit/instance';
@@ -42,6 +42,14 @@ describe('reserved addresses', () => {
       ['2001:4860:4860::8888', false], ['fe80::1%eth0', true], ['fd00:ec2::254', true],
     ];
     for (const [address, reserved] of cases) expect({ address, reserved: isReservedAddress(address) }).toEqual({ address, reserved });
+  });
+
+  it('tells loopback from the other reserved addresses', () => {
+    const cases: Array<[string, boolean]> = [
+      ['127.0.0.1', true], ['127.255.0.9', true], ['::1', true], ['::ffff:127.0.0.1', true], ['0:0:0:0:0:0:0:1', true],
+      ['10.0.0.1', false], ['169.254.169.254', false], ['0.0.0.0', false], ['::', false], ['fe80::1', false], ['8.8.8.8', false], ['localhost', false],
+    ];
+    for (const [address, loopback] of cases) expect({ address, loopback: isLoopbackAddress(address) }).toEqual({ address, loopback });
   });
 
   it('the media URL fetcher accepts a public address and refuses a mapped private one', async () => {

@@ -119,6 +119,23 @@ export const validateConnectToken = operation({
   mcp: { exclude: true },
 });
 
+/** The commercial API's clients also send the token in a JSON body, with the API key. */
+export const validateConnectTokenPost = operation({
+  id: 'validateConnectTokenPost', method: 'post', path: '/svc/users/validate-jwt', tags: ['connections'],
+  summary: 'Validate a connect token (POST)',
+  description: 'The same check as GET, for a token sent in the JSON body `{jwt}` with the API key in `Authorization` (only this account\'s links are known: another account\'s token is `invalid_token`).',
+  auth: 'apiKey',
+  body: z.object({
+    jwt: ruledBy((v) => {
+      if (typeof v !== 'string' || v === '') throw invalidInput('jwt is required: the token of the connect URL (its `token` query value).', { field: 'jwt' });
+      return v;
+    }, z.string().describe('The connect token (the `token` of the connect URL).')),
+  }),
+  responses: validateConnectToken.responses,
+  errors: { 400: 'jwt missing or not a string.', 401: 'Unknown (`invalid_token`) or expired (`token_expired`) token.' },
+  mcp: { exclude: true },
+});
+
 const Preferences = ok({ week_start_day: z.string().describe('First day of the calendar week.') });
 export const getPreferences = operation({
   id: 'getPreferences', method: 'get', path: '/svc/users/preferences', tags: ['connections'],
@@ -145,5 +162,5 @@ export const setPreferences = operation({
 
 /** The ones registered before the API-key check (their own credential). */
 export const openConnectionOperations = [completeOAuth, validateConnectToken];
-export const connectLinkOperations = [generateConnectLink, getPreferences, setPreferences];
+export const connectLinkOperations = [generateConnectLink, validateConnectTokenPost, getPreferences, setPreferences];
 export const connectionOperations = [...openConnectionOperations, connectWithCredentials, ...connectLinkOperations, startOAuth, disconnectAccount];

@@ -58,13 +58,19 @@ export const listGoogleBusinessLocations = operation({
   errors: { 400: 'profile is not a username.', 404: 'PROFILE_NOT_FOUND.', 409: 'reauth_required.' },
 });
 
+/**
+ * The commercial API's published clients read a page's or a board's `id` and `name`; the spec names
+ * them `page_id`/`page_name` (`board_id`/`board_name`). Both are answered, equal.
+ */
+const IdName = { id: z.string().describe('The same as page_id / board_id.'), name: z.string().describe('The same as page_name / board_name.') };
+
 export const listFacebookPages = operation({
   id: 'listFacebookPages', method: 'get', path: '/svc/facebook/pages', tags: ['lookups'],
   summary: 'Facebook pages',
   description: 'The Facebook Pages of a profile\'s connected Facebook account, or of every profile when `profile` is omitted: `page_id` is what `facebook_page_id` and the page pin take.',
   auth: 'apiKey',
   query: z.object(optionalProfile),
-  responses: { 200: { description: 'Pages.', schema: ok({ pages: z.array(z.object({ page_id: z.string(), page_name: z.string(), profile: z.string() })) }) } },
+  responses: { 200: { description: 'Pages.', schema: ok({ pages: z.array(z.object({ page_id: z.string(), page_name: z.string(), ...IdName, profile: z.string() })) }) } },
   errors: listErrors,
 });
 
@@ -77,7 +83,7 @@ export const listLinkedInPages = operation({
   responses: {
     200: {
       description: 'Pages.',
-      schema: ok({ pages: z.array(z.object({ page_id: z.string(), page_name: z.string(), page_urn: z.string().nullable(), role: z.string().nullable(), vanity_name: z.string().nullable(), profile: z.string() })) }),
+      schema: ok({ pages: z.array(z.object({ page_id: z.string(), page_name: z.string(), ...IdName, page_urn: z.string().nullable(), role: z.string().nullable(), vanity_name: z.string().nullable(), profile: z.string() })) }),
     },
   },
   errors: listErrors,
@@ -90,7 +96,7 @@ export const listPinterestBoards = operation({
   auth: 'apiKey',
   query: z.object(optionalProfile),
   responses: {
-    200: { description: 'Boards.', schema: ok({ boards: z.array(z.object({ board_id: z.string(), board_name: z.string(), description: z.string().nullable(), privacy: z.string().nullable(), profile: z.string() })) }) },
+    200: { description: 'Boards.', schema: ok({ boards: z.array(z.object({ board_id: z.string(), board_name: z.string(), ...IdName, description: z.string().nullable(), privacy: z.string().nullable(), profile: z.string() })) }) },
   },
   errors: listErrors,
 });

@@ -205,10 +205,16 @@ export const uploadDocument = uploadOperation('uploadDocument', 'document', '/up
 export const getUploadStatus = operation({
   id: 'getUploadStatus', method: 'get', path: '/svc/status', tags: ['uploads'],
   summary: 'Status of an upload',
-  description: 'The status and per-network results of one upload, by request_id (any upload) or job_id (scheduled posts). Poll it after a 202, not faster than every 5 seconds (answers are cached 2-5 s): `status` goes pending → in_progress → completed; `results` fills per network. Errors: 400 neither id sent, 404 `UPLOAD_NOT_FOUND`.',
+  description: 'The status and per-network results of one upload, by request_id (any upload) or job_id (scheduled posts). Poll it after a 202, not faster than every 5 seconds (answers are cached 2-5 s): `status` goes pending → in_progress → completed; `results` fills per network. Here `success` is true only once the upload finished and every network succeeded (`status` completed, `all_succeeded` true): false while it is scheduled, pending or in progress, and after a failure or a cancellation. Stop polling on `status` completed or cancelled. Errors: 400 neither id sent, 404 `UPLOAD_NOT_FOUND`.',
   auth: 'apiKey',
   query: z.object({ request_id: z.string().optional().describe('The request_id of the upload.'), job_id: z.string().optional().describe('The job_id of a scheduled post.') }),
-  responses: { 200: { description: 'The upload.', schema: ok(UploadView), headers: { 'Cache-Control': 'private, max-age=<cache seconds>' } } },
+  responses: {
+    200: {
+      description: 'The upload.',
+      schema: z.looseObject({ success: z.boolean().describe('true once the upload finished and every network succeeded; false before and after a failure.'), ...UploadView }),
+      headers: { 'Cache-Control': 'private, max-age=<cache seconds>' },
+    },
+  },
   errors: { 400: 'Send request_id or job_id.', 404: 'UPLOAD_NOT_FOUND.' },
 });
 
@@ -276,6 +282,15 @@ export const editScheduledPost = operation({
   }).describe('Also any per-network field (`<network>_title`, the networks\' settings), merged over the original request.'),
   responses: { 200: { description: 'The edited post.', schema: ok(Scheduled.shape) } },
   errors: { 400: 'An invalid date or field.', 404: 'JOB_NOT_FOUND: no scheduled post with this job_id.', 409: 'job_not_editable: the post is running or ran.' },
+});
+
+/** The commercial API's clients edit with POST on the same path: the same operation. */
+export const editScheduledPostPost = operation({
+  ...editScheduledPost,
+  id: 'editScheduledPostPost', method: 'post',
+  summary: 'Edit a scheduled post (POST)',
+  description: `${editScheduledPost.description} Same as PATCH, for clients that send POST.`,
+  mcp: { exclude: true },
 });
 
 export const retryUpload = operation({
@@ -363,6 +378,6 @@ export const nextQueueSlot = operation({
 });
 
 export const uploadOperations = [
-  uploadVideo, uploadPhotos, uploadText, uploadDocument, getUploadStatus, listUploadHistory, listScheduledPosts, cancelScheduledPost, editScheduledPost,
+  uploadVideo, uploadPhotos, uploadText, uploadDocument, getUploadStatus, listUploadHistory, listScheduledPosts, cancelScheduledPost, editScheduledPost, editScheduledPostPost,
   retryUpload, getQueueSettings, saveQueueSettings, previewQueue, nextQueueSlot,
 ];

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { HeraldError } from '../../../core/domain/errors';
 import type { ConnectStorage } from '../../../core/ports/connect-storage';
 import {
-  generateConnectLink, getPreferences, setPreferences, validateConnectToken, type ConnectLinkOptions,
+  generateConnectLink, getPreferences, setPreferences, validateConnectToken, validateOwnConnectToken, type ConnectLinkOptions,
 } from '../../../core/usecases/connect-links';
 import { credentialOf } from '../../../core/usecases/authenticate';
 import { bodyFields } from '../input';
@@ -42,7 +42,7 @@ export function validateJwtRoute(open: Router, deps: ConnectApiDeps, ns: string)
   });
 }
 
-/** POST /users/generate-jwt and GET/POST /users/preferences (API key). */
+/** POST /users/generate-jwt, POST /users/validate-jwt `{jwt}` and GET/POST /users/preferences (API key). */
 export function connectLinkRoutes(router: Router<AppState>, deps: ConnectApiDeps, ns: string, options: ConnectLinkOptions): void {
   mount(router, ops.generateConnectLink, ns, async (ctx) => {
     // ui_labels keys contain dots by the spec (`connect.title`): the store keeps them as entries,
@@ -52,6 +52,9 @@ export function connectLinkRoutes(router: Router<AppState>, deps: ConnectApiDeps
     checkStorable(fields);
     checkStorable(labels, { names: false }, 'ui_labels');
     ctx.body = { success: true, ...(await generateConnectLink(deps, options, ctx.state.caller.account, { ...fields, ...(labels !== undefined ? { ui_labels: labels } : {}) })) };
+  });
+  mount(router, ops.validateConnectTokenPost, ns, async (ctx, { body }) => {
+    ctx.body = await validateOwnConnectToken(deps, ctx.state.caller.account, body.jwt);
   });
   mount(router, ops.getPreferences, ns, async (ctx) => {
     ctx.body = { success: true, ...(await getPreferences(deps, ctx.state.caller.account)) };

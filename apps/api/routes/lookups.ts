@@ -7,6 +7,8 @@ import { mount } from '../catalogue/mount';
 import * as ops from '../catalogue/lookups';
 
 const extra = (item: LookupItem, key: string) => item.extra?.[key] ?? null;
+/** `id` and `name` beside the spec's `page_id`/`page_name` (`board_*`): the published clients read these. */
+const alsoIdName = (item: LookupItem) => ({ id: item.id, name: item.name });
 
 /**
  * Lookups (core/usecases/lookups.ts), each `{success, <things>[]}` with `<thing>_id`,
@@ -34,14 +36,14 @@ export function lookupRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
 
   mount(router, ops.listFacebookPages, ns, async (ctx, { query: q }) => {
     const items = await list(ctx, 'facebook', 'pages', q.profile);
-    ctx.body = { pages: items.map((item) => ({ page_id: item.id, page_name: item.name, profile: item.profile })), success: true };
+    ctx.body = { pages: items.map((item) => ({ page_id: item.id, page_name: item.name, ...alsoIdName(item), profile: item.profile })), success: true };
   });
 
   mount(router, ops.listLinkedInPages, ns, async (ctx, { query: q }) => {
     const items = await list(ctx, 'linkedin', 'pages', q.profile);
     ctx.body = {
       pages: items.map((item) => ({
-        page_id: item.id, page_name: item.name, page_urn: extra(item, 'urn'), role: extra(item, 'role'), vanity_name: extra(item, 'vanity_name'), profile: item.profile,
+        page_id: item.id, page_name: item.name, ...alsoIdName(item), page_urn: extra(item, 'urn'), role: extra(item, 'role'), vanity_name: extra(item, 'vanity_name'), profile: item.profile,
       })),
       success: true,
     };
@@ -50,7 +52,7 @@ export function lookupRoutes(router: Router<AppState>, deps: ApiDeps, ns: string
   mount(router, ops.listPinterestBoards, ns, async (ctx, { query: q }) => {
     const items = await list(ctx, 'pinterest', 'boards', q.profile);
     ctx.body = {
-      boards: items.map((item) => ({ board_id: item.id, board_name: item.name, description: extra(item, 'description'), privacy: extra(item, 'privacy'), profile: item.profile })),
+      boards: items.map((item) => ({ board_id: item.id, board_name: item.name, ...alsoIdName(item), description: extra(item, 'description'), privacy: extra(item, 'privacy'), profile: item.profile })),
       success: true,
     };
   });

@@ -3,7 +3,7 @@ import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
 import { invalidInput } from '../../../core/domain/errors';
 import type { MediaKind, Platform } from '../../../core/domain/platforms';
-import { toUploadView } from '../../../core/domain/upload-view';
+import { finishedAndSucceeded, toUploadView } from '../../../core/domain/upload-view';
 import { admitUpload, submitUpload } from '../../../core/usecases/submit-upload';
 import { parseScheduledDate } from '../../../core/domain/schedule';
 import { cancelScheduledPost, editScheduledPost, listScheduled } from '../../../core/usecases/scheduled-posts';
@@ -15,7 +15,7 @@ import { fieldsReadSoFar } from '../body';
 import { checkId } from '../ids';
 import { bodyFields, list, parse, refuseUnavailablePlatforms, single } from '../input';
 import { mount } from '../catalogue/mount';
-import type { Operation } from '../catalogue/types';
+import type { Operation, OperationInput } from '../catalogue/types';
 import * as ops from '../catalogue/uploads';
 import { normalizePlatforms, UploadCommonFields } from '../catalogue/uploads';
 import type { ApiDeps, AppState } from '../deps';
@@ -149,7 +149,7 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
       ...(typeof jobId === 'string' && jobId ? { jobId } : {}),
     }));
     ctx.set('Cache-Control', `private, max-age=${Math.ceil(options.statusCacheMs / 1000)}`);
-    ctx.body = { success: true, ...view };
+    ctx.body = { success: finishedAndSucceeded(view), ...view };
   });
 
   mount(router, ops.listUploadHistory, ns, async (ctx, { query: q }) => {
@@ -182,7 +182,7 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
 
   // Edit a scheduled post: JSON body with scheduled_date, timezone, title, description and any
   // per-platform field (<platform>_title, the networks' settings), merged over the original request.
-  mount(router, ops.editScheduledPost, ns, async (ctx, input) => {
+  const edit = async (ctx: RouterContext<AppState>, input: Pick<OperationInput<typeof ops.editScheduledPost>, 'body'>) => {
     bodyFields(ctx);
     const { scheduled_date, timezone, title, description, ...fields } = input.body;
     const edited = await editScheduledPost(deps, ctx.state.caller.account, ctx.params.job_id!, {
@@ -193,7 +193,9 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
       fields,
     });
     ctx.body = { success: true, ...edited };
-  });
+  };
+  mount(router, ops.editScheduledPost, ns, edit);
+  mount(router, ops.editScheduledPostPost, ns, edit);
 
   // Sends the failed platforms of a finished upload again with the original media and settings.
   mount(router, ops.retryUpload, ns, async (ctx) => {
