@@ -49,6 +49,8 @@ export interface HeraldOptions {
   account?: { email?: string; plan?: string } | false;
   /** Profiles created (201) once the account is there. */
   profiles?: readonly string[];
+  /** HERALD_NAMESPACE (the `/api/<namespace>/` segment); the fixture's own calls use it. Default `herald`. */
+  namespace?: string;
 }
 
 export interface ConnectOptions {
@@ -168,6 +170,8 @@ function late<T extends object>(get: () => T): T {
 
 /** Registers beforeAll/afterAll in the calling describe block; the returned object is usable inside its tests and hooks. */
 export function useHerald(opts: HeraldOptions = {}): Herald {
+  const ns = opts.namespace ?? 'herald';
+  const nsEnv: Env = opts.namespace ? { HERALD_NAMESPACE: opts.namespace } : {};
   let stack: Stack | undefined;
   let sandbox: Sandbox | undefined;
   let key: string | undefined;
@@ -183,11 +187,11 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
     if (opts.sandbox) {
       const port = fixed.HERALD_API_PORT ? Number(fixed.HERALD_API_PORT) : await freePort();
       const base = fixed.HERALD_PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`;
-      sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, processingMs: opts.processingMs ?? 50 });
+      sandbox = await startSandbox({ ports: 'random', heraldPublicBaseUrl: base, namespace: ns, processingMs: opts.processingMs ?? 50 });
       const extra = typeof opts.env === 'function' ? await opts.env({ sandbox }) : fixed;
-      stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, ...extra });
+      stack = await startStack({ ...sandbox.env, HERALD_API_PORT: String(port), HERALD_PUBLIC_BASE_URL: base, ...nsEnv, ...extra });
     } else {
-      stack = await startStack(typeof opts.env === 'function' ? await opts.env({}) : fixed);
+      stack = await startStack({ ...nsEnv, ...(typeof opts.env === 'function' ? await opts.env({}) : fixed) });
     }
     if (opts.worker !== false) await stack.startWorker(typeof opts.worker === 'object' ? opts.worker : {});
     if (opts.web) await stack.startWeb();
@@ -197,7 +201,7 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
       key = await stack.newApiKey(email, opts.account?.plan);
       api = apiClient(stack.apiUrl, key);
       for (const username of opts.profiles ?? []) {
-        const created = await api.post('/api/herald/users', { username });
+        const created = await api.post(`/api/${ns}/users`, { username });
         if (created.status !== 201) throw new Error(`profile ${username}: ${created.status} ${JSON.stringify(created.body)}`);
       }
     }
@@ -252,7 +256,7 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
       const descriptor = DESCRIPTORS.get(network);
       if (!descriptor) throw new Error(`unknown network ${network}`);
       if (descriptor.connect === 'oauth') {
-        const start = await as.post(`/api/herald/oauth/${network}/start`, { profile_username: profile, redirect_url: redirectUrl });
+        const start = await as.post(`/api/${ns}/oauth/${network}/start`, { profile_username: profile, redirect_url: redirectUrl });
         if (start.status !== 200 || typeof start.body.authorize_url !== 'string') throw new Error(`${network} oauth start: ${start.status} ${JSON.stringify(start.body)}`);
         const callback = await approveAuthorization(start.body.authorize_url);
         const res = await fetch(callback, { redirect: 'manual' });
@@ -263,7 +267,7 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
         return { network, kind: 'oauth', answer: start, callback, back };
       }
       const body = credentials ?? herald.credentialsOf(network);
-      const answer = await as.post(`/api/herald/users/${network}/credentials`, { profile_username: profile, ...body });
+      const answer = await as.post(`/api/${ns}/users/${network}/credentials`, { profile_username: profile, ...body });
       if (answer.status !== 200 || answer.body.success !== true) throw new Error(`${network} credentials: ${answer.status} ${JSON.stringify(answer.body)}`);
       return { network, kind: 'credentials', answer };
     },
@@ -287,7 +291,7 @@ export function useHerald(opts: HeraldOptions = {}): Herald {
     },
 
     waitForCompletion(requestId, { until = (b: any) => b.status === 'completed' || b.status === 'cancelled', timeoutMs = 180_000 } = {}) {
-      return eventually(() => herald.api.get(`/api/herald/status?request_id=${encodeURIComponent(requestId)}`), (r) => until(r.body), timeoutMs, 500);
+      return eventually(() => herald.api.get(`/api/${ns}/status?request_id=${encodeURIComponent(requestId)}`), (r) => until(r.body), timeoutMs, 500);
     },
 
     async publishAndWait(fields, media) {

@@ -67,6 +67,15 @@ describe('notification settings', () => {
     expect(w.resumed).toEqual(['acct-1:webhook', 'acct-1:telegram', 'acct-1:slack']);
   });
 
+  it('takes webhook_events as the list of the events wanted, the way the commercial API\'s clients send it', async () => {
+    const w = world();
+    const saved = await saveNotifications(w.deps, w.account, { webhook_url: 'https://r.test/h', webhook_events: ['upload_completed', 'social_account_reauth_required'] });
+    expect(saved.webhook_events).toEqual({ upload_completed: true, social_account_connected: false, social_account_disconnected: false, social_account_reauth_required: true });
+    await expect(saveNotifications(w.deps, w.account, { webhook_events: ['upload_completed', 'nope'] }))
+      .rejects.toMatchObject({ kind: 'invalid_input', details: { violations: [{ field: 'webhook_events[1]' }] } });
+    await expect(saveNotifications(w.deps, w.account, { webhook_events: 'upload_completed' })).rejects.toMatchObject({ kind: 'invalid_input' });
+  });
+
   it('refuses bad input with 400 naming the field', async () => {
     const w = world({ telegram: false });
     await expect(saveNotifications(w.deps, w.account, { channels: { webhook: true } })).rejects.toMatchObject({ kind: 'invalid_input', details: { violations: [{ field: 'webhook_url' }] } });

@@ -49,7 +49,7 @@ export const saveNotifications = operation({
     telegram_chat_id: ruledBy((_, all) => optionalText(all, 'telegram_chat_id', 200), z.string().nullable().optional().describe('A numeric chat id or a public @username; null clears it.')),
     slack_webhook_url: ruledBy((_, all) => optionalText(all, 'slack_webhook_url', MAX_URL), z.string().nullable().optional().describe('A Slack incoming-webhook URL; null clears it.')),
     channels: ruledBy(parseChannels, z.object({ webhook: z.boolean().optional(), telegram: z.boolean().optional(), slack: z.boolean().optional() }).optional()),
-    webhook_events: ruledBy((v) => parseEventFilter(v), EventFilter.nullable().optional().describe('Object of event names to booleans; omitted or null = all.')),
+    webhook_events: ruledBy((v) => parseEventFilter(v), z.union([EventFilter, z.array(z.enum(EVENTS))]).nullable().optional().describe('Object of event names to booleans (a name left out stays on), or the list of the events wanted (the others off); omitted or null = all.')),
   }),
   responses: { 200: { description: 'The saved settings.', schema: ok({ notifications: Notifications }) } },
   errors: { 400: 'A field is invalid (named).', ...FORBIDDEN },
@@ -91,7 +91,7 @@ export const saveProfileWebhook = operation({
   body: z.looseObject({
     profile_username: ruledBy(profileOf, ProfileUsername),
     webhook_url: ruledBy((_, all) => optionalText(all, 'webhook_url', MAX_URL), z.string({ error: 'webhook_url is required.' }).describe('A public http(s) URL.')),
-    webhook_events: ruledBy((v) => parseEventFilter(v), EventFilter.nullable().optional().describe('Omitted = all events, null = reset.')),
+    webhook_events: ruledBy((v) => parseEventFilter(v), z.union([EventFilter, z.array(z.enum(EVENTS))]).nullable().optional().describe('An object of event names to booleans or a list of the events wanted; omitted = all events, null = reset.')),
   }),
   responses: { 200: { description: 'The profile webhook.', schema: ProfileWebhook } },
   errors: { 400: 'A field is invalid (named).', 404: 'PROFILE_NOT_FOUND.', ...FORBIDDEN },

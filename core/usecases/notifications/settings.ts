@@ -59,18 +59,29 @@ export function optionalBoolean(value: unknown, field: string): boolean | undefi
   throw invalidInput(`${field} must be true or false.`, { violations: [{ field, message: 'must be a boolean' }] });
 }
 
-/** `webhook_events`: an object of the four event names (booleans); omitted (or null) = every event. */
+/**
+ * `webhook_events`: an object of the four event names (booleans; a name left out stays on), or
+ * the list of the events wanted (the commercial API's clients send `['upload_completed']`: the
+ * others are off); omitted (or null) = every event.
+ */
 export function parseEventFilter(value: unknown, field = 'webhook_events'): EventFilter {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    throw invalidInput(`${field} must be an object of event names (${HERALD_EVENT_NAMES.join(', ')}) to true or false.`, { violations: [{ field, message: 'must be an object' }] });
+  const known = (name: unknown, at: string): name is HeraldEventName => {
+    if (typeof name === 'string' && (HERALD_EVENT_NAMES as readonly string[]).includes(name)) return true;
+    throw invalidInput(`${at} is not an event; events: ${HERALD_EVENT_NAMES.join(', ')}.`, { violations: [{ field: at, message: 'unknown event' }] });
+  };
+  if (Array.isArray(value)) {
+    const filter = filterView(null);
+    for (const name of HERALD_EVENT_NAMES) filter[name] = false;
+    value.forEach((name, i) => { if (known(name, `${field}[${i}]`)) filter[name] = true; });
+    return filter;
+  }
+  if (typeof value !== 'object') {
+    throw invalidInput(`${field} must be an object of event names (${HERALD_EVENT_NAMES.join(', ')}) to true or false, or a list of event names.`, { violations: [{ field, message: 'must be an object or a list' }] });
   }
   const filter = filterView(null);
   for (const [name, on] of Object.entries(value as Record<string, unknown>)) {
-    if (!(HERALD_EVENT_NAMES as readonly string[]).includes(name)) {
-      throw invalidInput(`${field}.${name} is not an event; events: ${HERALD_EVENT_NAMES.join(', ')}.`, { violations: [{ field: `${field}.${name}`, message: 'unknown event' }] });
-    }
-    filter[name as HeraldEventName] = optionalBoolean(on, `${field}.${name}`) ?? true;
+    if (known(name, `${field}.${name}`)) filter[name] = optionalBoolean(on, `${field}.${name}`) ?? true;
   }
   return filter;
 }
