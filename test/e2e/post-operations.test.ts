@@ -20,15 +20,17 @@ describe('published-post operations', () => {
   const thumb = media.image({ size: '1280x720', format: 'png' });
 
   beforeAll(async () => {
-    for (const platform of [...OAUTH, 'discord', 'telegram', 'mastodon']) await herald.connect(platform, { profile: 'pat' });
+    for (const platform of [...OAUTH, 'pinterest', 'discord', 'telegram', 'mastodon']) await herald.connect(platform, { profile: 'pat' });
 
     const text = await api.post('/api/upload_text', { user: 'pat', 'platform[]': [...TEXT], title: 'Before the edit' });
     expect(text.body).toMatchObject({ status: 'completed', all_succeeded: true });
     textUpload = text.body;
     const done = await herald.publishAndWait({
-      user: 'pat', 'platform[]': ['youtube'], title: 'A video to change', description: 'Original description', tags: ['one', 'two'], async_upload: true,
+      // `twitter`: the video endpoint's spelling of x (spec), taken as x.
+      user: 'pat', 'platform[]': ['youtube', 'twitter'], title: 'A video to change', description: 'Original description', tags: ['one', 'two'], async_upload: true,
     }, { video });
-    expect(done.body).toMatchObject({ all_succeeded: true });
+    expect(done.body).toMatchObject({ all_succeeded: true, platforms: ['youtube', 'x'], results: { x: { success: true, post_id: expect.any(String) } } });
+    expect(done.body.results.twitter).toBeUndefined();
     videoUpload = done.body;
   });
 
@@ -89,6 +91,18 @@ describe('published-post operations', () => {
     // Status reads are cached for 2 s (spec: 2-5 s): the operations show once the cache lapses.
     const status = await eventually(() => api.get(`/api/herald/status?request_id=${videoUpload.request_id}`), (r) => Boolean(r.body.results.youtube.thumbnail_set_at), 15_000, 500);
     expect(status.body.results.youtube).toMatchObject({ edited_at: expect.any(String), thumbnail_set_at: expect.any(String) });
+  });
+
+  it('saves a Pinterest pin to another board through POST /posts/save, shown in status as saves[]', async () => {
+    const board = sandbox.env.SANDBOX_PINTEREST_BOARD_ID!;
+    const pin = await herald.publishAndWait({ user: 'pat', 'platform[]': ['pinterest'], title: 'A pin to keep', pinterest_board_id: board, async_upload: true }, { photos: [media.image()] });
+    expect(pin.body).toMatchObject({ all_succeeded: true });
+    const pinId = pin.body.results.pinterest.post_id as string;
+    const saved = await api.post('/api/herald/posts/save', { user: 'pat', platform: 'pinterest', post_id: pinId, board_id: board });
+    expect(saved).toMatchObject({ status: 200, body: { success: true, platform: 'pinterest', post_id: pinId, saved_post_id: expect.any(String), board_id: board } });
+    const status = await eventually(() => api.get(`/api/herald/status?request_id=${pin.body.request_id}`), (r) => Boolean(r.body.results.pinterest.saves?.length), 15_000, 500);
+    expect(status.body.results.pinterest.saves).toEqual([expect.objectContaining({ post_id: saved.body.saved_post_id, board_id: board, at: expect.any(String) })]);
+    expect(await api.post('/api/herald/posts/save', { user: 'pat', platform: 'pinterest', post_id: pinId })).toMatchObject({ status: 400, body: { success: false } });
   });
 
   it('reposts on LinkedIn and X', async () => {

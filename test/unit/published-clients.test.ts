@@ -61,4 +61,46 @@ describe('published clients at the HTTP edge', () => {
     expect(await api.json('POST', '/api/herald/users/validate-jwt', {})).toMatchObject({ status: 400, json: { success: false, error_code: expect.any(String) } });
     expect(await api.json('POST', '/api/herald/users/validate-jwt', { jwt: token }, { Authorization: 'Apikey hk_wrong' })).toMatchObject({ status: 401 });
   });
+
+  describe('spec rows no test asserted before (i)', () => {
+    const text = (title: string, headers: Record<string, string> = {}, fields: Record<string, unknown> = {}) =>
+      api.json('POST', '/api/upload_text', { user: 'alice', 'platform[]': ['discord'], title, ...fields }, headers);
+    const sent = () => api.world.discord.posts.length;
+
+    it('X-Idempotency-Key and X-Request-Id are Idempotency-Key: the retry returns the first request, nothing is posted twice', async () => {
+      for (const header of ['X-Idempotency-Key', 'X-Request-Id']) {
+        const before = sent();
+        const first = await text(`once by ${header}`, { [header]: `key-${header}` });
+        const again = await text(`once by ${header}`, { [header]: `key-${header}` });
+        expect([header, first.status, again.status]).toEqual([header, 200, 200]);
+        expect((again.json as { request_id: string }).request_id).toBe((first.json as { request_id: string }).request_id);
+        expect([header, sent() - before]).toEqual([header, 1]);
+      }
+    });
+
+    it('X-External-Id is external_id: echoed by status and found by history; over 255 characters is refused naming the field', async () => {
+      const labelled = await text('labelled', { 'X-External-Id': 'crm-4711' });
+      expect(labelled).toMatchObject({ status: 200, json: { external_id: 'crm-4711' } });
+      const requestId = (labelled.json as { request_id: string }).request_id;
+      expect((await api.send({ method: 'GET', path: `/api/herald/status?request_id=${requestId}` })).json).toMatchObject({ external_id: 'crm-4711' });
+      const found = await api.send({ method: 'GET', path: '/api/herald/history?external_id=crm-4711' });
+      expect((found.json as { history: Array<{ request_id: string }> }).history.map((h) => h.request_id)).toEqual([requestId]);
+      expect(await text('longest', {}, { external_id: 'e'.repeat(255) })).toMatchObject({ status: 200, json: { external_id: 'e'.repeat(255) } });
+      for (const refused of [await text('too long', {}, { external_id: 'e'.repeat(256) }), await text('too long', { 'X-External-Id': 'e'.repeat(256) })]) {
+        expect(refused).toMatchObject({ status: 400, json: { success: false, message: expect.stringContaining('external_id') } });
+      }
+    });
+
+    it('profile webhooks: webhook_events null resets to every event; DELETE removes the address', async () => {
+      const saved = await api.json('POST', '/api/herald/users/profile-webhook', { profile_username: 'alice', webhook_url: 'https://example.com/alice', webhook_events: { social_account_connected: false } });
+      expect(saved).toMatchObject({ status: 200, json: { success: true, profile_username: 'alice', webhook_url: 'https://example.com/alice', webhook_events: { social_account_connected: false } } });
+      const reset = await api.json('POST', '/api/herald/users/profile-webhook', { profile_username: 'alice', webhook_url: 'https://example.com/alice', webhook_events: null });
+      expect(reset).toMatchObject({ status: 200, json: { webhook_events: null } });
+      expect((await api.send({ method: 'GET', path: '/api/herald/users/profile-webhook?profile_username=alice' })).json).toMatchObject({ webhook_url: 'https://example.com/alice', webhook_events: null });
+      const removed = await api.json('DELETE', '/api/herald/users/profile-webhook', { profile_username: 'alice' });
+      expect(removed).toMatchObject({ status: 200, json: { success: true, profile_username: 'alice', webhook_url: null } });
+      expect((await api.send({ method: 'GET', path: '/api/herald/users/profile-webhook?profile_username=alice' })).json).toMatchObject({ webhook_url: null });
+      expect(await api.json('DELETE', '/api/herald/users/profile-webhook', {})).toMatchObject({ status: 400, json: { success: false } });
+    });
+  });
 });
