@@ -2,9 +2,14 @@
 // package.json) against a Herald API, as an integrator's program would: a real Node process
 // importing the published package, nothing mocked. Reads `{baseUrl, apiKey, calls: [{method,
 // args}]}` as JSON on stdin and prints, as JSON, one `{method, ok, value | error}` per call, in
-// order. A call the client throws on (an HTTP error, its own refusal) is `ok: false` with the
-// client's message, which is what the integrator sees.
+// order, with `status`. A call the client throws on (an HTTP error, its own refusal) is `ok: false` with the
+// client's message, which is what the integrator sees, and the HTTP status the client saw (read
+// off the axios instance it calls, without changing what it does).
+import axios from 'axios';
 import { UploadPost } from 'upload-post';
+
+let lastStatus = null;
+axios.interceptors.response.use((res) => { lastStatus = res.status; return res; }, (err) => { lastStatus = err?.response?.status ?? null; throw err; });
 
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
@@ -18,10 +23,12 @@ for (const { method, args } of calls) {
     answers.push({ method, ok: false, error: `the client has no method ${method}` });
     continue;
   }
+  lastStatus = null;
   try {
-    answers.push({ method, ok: true, value: await client[method](...args) });
+    const value = await client[method](...args);
+    answers.push({ method, ok: true, status: lastStatus, value });
   } catch (err) {
-    answers.push({ method, ok: false, error: String(err?.message ?? err) });
+    answers.push({ method, ok: false, status: lastStatus, error: String(err?.message ?? err) });
   }
 }
 process.stdout.write(JSON.stringify(answers));
