@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const secrets = buildSecretBox(config);
   const media = buildMedia(config, secretKey);
   const changes = connectRecordChanges(config);
-  const mongo = await connectMongo(config, { announce: changes.publisher });
+  const mongo = await connectMongo(config, { announce: changes.publisher, stamps: changes.stamps });
   const redis = connectRedis(config);
   // Every daemon's profile and connection writes, announced: the caches below drop them as they land.
   const changeFeed = createRedisRecordChangeFeed(config.redisUrl, { channel: changes.channel, log });
@@ -84,6 +84,7 @@ async function main(): Promise<void> {
     connect,
     analytics: { cache: createRedisResultCache(redis, { keyPrefix: `${config.redisKeyPrefix}:cache` }), cacheTtlMs: config.analytics.cacheMs },
     analyticsHistory: await buildAnalyticsApi(config, mongo.db, redis),
+    uploadVersions: changes.stamps,
     ...(config.api.connectionCacheMs > 0 ? {
       connectionCache: new ConnectionReadCache({ ttlMs: config.api.connectionCacheMs, clock: systemClock }),
       profileCache: new ProfileReadCache({ ttlMs: config.api.connectionCacheMs, clock: systemClock }),

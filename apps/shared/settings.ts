@@ -234,7 +234,7 @@ const api = section('API daemon', {
   HERALD_SYNC_TIMEOUT_MS: int(59_000, { defaultText: n('_MS', 59_000), meaning: 'How long a synchronous upload waits for its results before answering 202 and going on.' }),
   HERALD_SHUTDOWN_GRACE_MS: int(30_000, { defaultText: n('_MS', 30_000), meaning: 'How long the API and web daemons let requests in flight finish on SIGTERM.' }),
   HERALD_DUPLICATE_WINDOW_MS: int(5 * MINUTE, { defaultText: n('_MS', 5 * MINUTE), meaning: 'An identical upload (same profile, platforms, text, media and fields) within this window returns the first one.' }),
-  HERALD_STATUS_CACHE_MS: int(2_000, { defaultText: n('_MS', 2_000), meaning: 'How long status reads are cached.' }),
+  HERALD_STATUS_CACHE_MS: int(2_000, { defaultText: n('_MS', 2_000), meaning: 'How long an API process reuses a status answer while none of the account\'s uploads changed (every write of them moves the account\'s stamp in Redis, checked on each read); 0 reads storage every time.' }),
   HERALD_AUTH_CACHE_MS: int(5_000, { defaultText: n('_MS', 5_000), meaning: 'How long an API process remembers verified keys and clean client addresses: a revoked key is refused within this bound; 0 reads both on every request.' }),
   HERALD_CONNECTION_CACHE_MS: int(DEFAULT_CONNECTION_CACHE_MS, {
     defaultText: n('_MS', DEFAULT_CONNECTION_CACHE_MS),
