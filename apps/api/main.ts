@@ -21,6 +21,9 @@ import { mongoReady, redisReady, temporalReady } from '../shared/readiness';
 import { readiness } from '../shared/ops-server';
 import { buildMediaJobs } from '../shared/media-jobs';
 import { createTemporalMediaJobRunner } from '../../adapters/temporal/media-jobs';
+import { createMediaJobOutputLinks } from '../../adapters/media/signed-urls';
+import { documentPath } from './catalogue/mount';
+import { downloadMediaJobOutput } from './catalogue/media-jobs';
 import { buildNotifications } from '../shared/notifications';
 import { buildAnalyticsApi } from '../shared/analytics';
 import { createMongoConnectStorage } from '../../adapters/mongo/connect-storage';
@@ -75,6 +78,10 @@ async function main(): Promise<void> {
     ...lifecycleWiring(temporal.client, config),
     mediaJobs: {
       ...mediaJobs, ids: randomIds, clock: systemClock,
+      outputLinks: createMediaJobOutputLinks({
+        key: secretKey, publicBaseUrl: config.media.publicBaseUrl, ttlSeconds: config.media.urlTtlSeconds, clock: systemClock,
+        pathOf: (jobId) => documentPath(downloadMediaJobOutput, config.namespace).replace('{job_id}', encodeURIComponent(jobId)),
+      }),
       runner: createTemporalMediaJobRunner(temporal.client, { taskQueue: config.mediaJobs.taskQueue, timing: config.mediaJobs.timing }),
     },
     notifications: await buildNotifications(config, mongo.db, mongo.storage, secrets, temporal.client),

@@ -269,7 +269,7 @@ const uploads = section('Uploads and media', {
   HERALD_RECONCILE_INTERVAL_MS: int(30_000, { defaultText: n('_MS', 30_000), meaning: 'How often the worker looks for uploads left `pending` without a workflow.' }),
   HERALD_RECONCILE_PENDING_AFTER_MS: int(30_000, { defaultText: n('_MS', 30_000), meaning: 'How old a `pending` upload must be before the reconciler starts its workflow.' }),
   HERALD_MEDIA_DIR: text((_env) => `${process.cwd()}/.herald/media`, { defaultText: '`.herald/media` under the working directory', meaning: 'The content-addressed media store.' }),
-  HERALD_MEDIA_URL_TTL_SECONDS: int(24 * 3600, { defaultText: '86400 (24 h)', meaning: 'How long a signed media URL (`/media/{id}`) works.' }),
+  HERALD_MEDIA_URL_TTL_SECONDS: int(24 * 3600, { defaultText: '86400 (24 h)', meaning: 'How long a signed media URL (`/media/{id}`) works, and a media job\'s `download_url` (at most until its output expires).' }),
   HERALD_MEDIA_MAX_BYTES: int(10 * GIB, { defaultText: n('_BYTES', 10 * GIB), meaning: 'The largest media file an upload takes (streamed to disk).' }),
   HERALD_MEDIA_FETCH_ALLOW: list({ meaning: '`host:port` pairs (`127.0.0.1:4100`) media URLs may use although private or loopback (the sandbox\'s simulators).' }, 'comma list of host:port'),
   HERALD_MEDIA_FETCH_TIMEOUT_MS: int(10 * MINUTE, { defaultText: n('_MS', 10 * MINUTE), meaning: 'How long downloading one media URL may take.' }),
