@@ -238,7 +238,7 @@ const api = section('API daemon', {
   HERALD_AUTH_CACHE_MS: int(5_000, { defaultText: n('_MS', 5_000), meaning: 'How long an API process remembers verified keys and clean client addresses: a revoked key is refused within this bound; 0 reads both on every request.' }),
   HERALD_CONNECTION_CACHE_MS: int(DEFAULT_CONNECTION_CACHE_MS, {
     defaultText: n('_MS', DEFAULT_CONNECTION_CACHE_MS),
-    meaning: 'How long an API process reuses profile and connected-account records (synchronous reads; intake while the record-change subscription is live) when an announcement is lost; 0 turns the caches off.',
+    meaning: 'How long an API process reuses profile and connected-account records (synchronous reads and intake, only while the record-change subscription is live) when an announcement is lost; 0 turns the caches off.',
   }),
   HERALD_CHECK_RESPONSES: flagOff({ meaning: 'The API checks every answer of a catalogued operation against its declared status and schema; a mismatch answers 500 `response_schema_mismatch`: for the test tiers (test/support/stack.ts turns it on), not production.' }),
   HERALD_DEBUG_TIMING: flagOff({ meaning: 'The API adds a `Server-Timing` header to every answer and the worker logs its MongoDB command counts: for benchmarks and profiling, not production.' }),
