@@ -10,7 +10,7 @@
  *   (`{page_id}_{post_id}`);
  * - videos and reels (their id is the video id: it names no Page, and a Video node has neither
  *   `insights` nor `shares`): `GET /{video-id}/video_insights?metric=…` (graph-api/reference/video/
- *   video_insights; reels answer their own metrics) and `GET /{video-id}?fields=comments.summary(true)`.
+ *   video_insights; reels answer their own metrics) after `GET /{video-id}?fields=permalink_url,comments.summary(true)`.
  *   The Page is the one the upload stored (`extra.page_id`), the only connected one, or the video's
  *   owner (`GET /{video-id}?fields=from` with the user token).
  * Reach and impressions are the sums of the daily values over the window (a daily-unique sum
@@ -112,9 +112,10 @@ export function createFacebookAnalytics(client: FacebookClient): Analytics {
         return Array.isArray(v) && isObject(v[0]) ? v[0].value : undefined;
       };
       if (video) {
-        const reel = post.extra?.media_type === 'REELS';
+        // A reel asked for video metrics is refused: the stored media type says which, else its permalink (/reel/…).
+        const fields = await graph('GET', `/${post.id}`, { fields: 'permalink_url,comments.summary(true).limit(0)' }, call);
+        const reel = post.extra?.media_type === 'REELS' || (!post.extra?.media_type && /\/reels?\//.test(String(fields.permalink_url ?? '')));
         const insights = byName(await graph('GET', `/${post.id}/video_insights`, { metric: (reel ? REEL_METRICS : VIDEO_METRICS).join(',') }, call));
-        const fields = await graph('GET', `/${post.id}`, { fields: 'comments.summary(true).limit(0)' }, call);
         const comments = isObject(fields.comments) && isObject(fields.comments.summary) ? numberOr(fields.comments.summary.total_count) : null;
         const likes = countOf(lifetime(insights, reel ? 'post_video_likes_by_reaction_type' : 'total_video_reactions_by_type_total'), 'like');
         const shares = countOf(lifetime(insights, reel ? 'post_video_social_actions' : 'total_video_stories_by_action_type'), 'share') ?? 0;
