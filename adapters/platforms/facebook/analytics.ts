@@ -52,7 +52,7 @@ const seriesOf = (entry: Json | undefined): TimePoint[] =>
   });
 const byName = (body: Json) => new Map((Array.isArray(body.data) ? body.data.filter(isObject) : []).map((e) => [String(e.name), e]));
 
-/** One kind's count in a by-type value (`{like: 3, love: 1}`, `{REACTION_LIKE: 3}`, `{SHARE: 2}`); null when there is no such value. */
+/** One kind's count in a by-type value (`{like: 3, love: 1}`, `{REACTION_LIKE: 3}`, `{SHARE: 2}`): 0 when the kind is absent, null when the metric is. */
 function countOf(value: unknown, kind: string): number | null {
   if (typeof value === 'number') return value;
   if (!isObject(value)) return null;
