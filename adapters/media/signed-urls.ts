@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { MediaStore } from '../../core/ports/media';
+import type { MediaJobOutputLinks, MediaStore } from '../../core/ports/media';
 import type { MediaAccess } from '../../core/ports/platform';
 import type { Clock } from '../../core/ports/system';
 
@@ -13,20 +13,50 @@ export interface MediaUrlSigner {
   verify(id: string, exp: string | undefined, sig: string | undefined): boolean;
 }
 
-export function createMediaUrlSigner(opts: { key: string; publicBaseUrl: string; ttlSeconds: number; clock: Clock }): MediaUrlSigner {
-  const base = opts.publicBaseUrl.replace(/\/+$/, '');
-  const mac = (id: string, exp: string) => createHmac('sha256', `media-url:${opts.key}`).update(`${id}.${exp}`).digest('base64url');
+/** HMAC over `<subject>.<exp>` with a key of its own per use, so a signature of one use is worth nothing in another. */
+function expiringSignature(secret: string, clock: Clock) {
+  const mac = (subject: string, exp: string) => createHmac('sha256', secret).update(`${subject}.${exp}`).digest('base64url');
   return {
-    url(id) {
-      const exp = String(Math.floor(opts.clock.now().getTime() / 1000) + opts.ttlSeconds);
-      return `${base}/media/${id}?exp=${exp}&sig=${mac(id, exp)}`;
+    sign(subject: string, expSeconds: number): { exp: string; sig: string } {
+      const exp = String(expSeconds);
+      return { exp, sig: mac(subject, exp) };
     },
-    verify(id, exp, sig) {
-      if (!exp || !sig || !/^\d+$/.test(exp) || Number(exp) * 1000 < opts.clock.now().getTime()) return false;
-      const expected = Buffer.from(mac(id, exp));
+    verify(subject: string, exp: string | undefined, sig: string | undefined): boolean {
+      if (!exp || !sig || !/^\d+$/.test(exp) || Number(exp) * 1000 < clock.now().getTime()) return false;
+      const expected = Buffer.from(mac(subject, exp));
       const given = Buffer.from(sig);
       return expected.length === given.length && timingSafeEqual(expected, given);
     },
+  };
+}
+
+export function createMediaUrlSigner(opts: { key: string; publicBaseUrl: string; ttlSeconds: number; clock: Clock }): MediaUrlSigner {
+  const base = opts.publicBaseUrl.replace(/\/+$/, '');
+  const signature = expiringSignature(`media-url:${opts.key}`, opts.clock);
+  return {
+    url(id) {
+      const { exp, sig } = signature.sign(id, Math.floor(opts.clock.now().getTime() / 1000) + opts.ttlSeconds);
+      return `${base}/media/${id}?exp=${exp}&sig=${sig}`;
+    },
+    verify: (id, exp, sig) => signature.verify(id, exp, sig),
+  };
+}
+
+/**
+ * Links to media jobs' outputs (the download route's own path, `pathOf(jobId)`, with `exp` and
+ * `sig`): a browser downloads with the link alone, until `ttlSeconds` have passed or the output
+ * expires, whichever comes first.
+ */
+export function createMediaJobOutputLinks(opts: { key: string; publicBaseUrl: string; pathOf: (jobId: string) => string; ttlSeconds: number; clock: Clock }): MediaJobOutputLinks {
+  const base = opts.publicBaseUrl.replace(/\/+$/, '');
+  const signature = expiringSignature(`media-job-output:${opts.key}`, opts.clock);
+  return {
+    url(jobId, notAfter) {
+      const ttlEnd = Math.floor(opts.clock.now().getTime() / 1000) + opts.ttlSeconds;
+      const { exp, sig } = signature.sign(jobId, notAfter ? Math.min(ttlEnd, Math.floor(notAfter.getTime() / 1000)) : ttlEnd);
+      return `${base}${opts.pathOf(jobId)}?exp=${exp}&sig=${sig}`;
+    },
+    verify: (jobId, exp, sig) => signature.verify(jobId, exp, sig),
   };
 }
 

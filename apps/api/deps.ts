@@ -22,6 +22,7 @@ import type { AnalyticsApi } from './routes/analytics';
 import type { AnalyticsHistoryApi } from './routes/analytics-history';
 import type { ConnectionReadCache, ProfileReadCache } from '../../core/usecases/connection-read-cache';
 import type { RecordChangeFeed } from '../../core/ports/record-changes';
+import type { UploadVersions } from '../../core/ports/upload-versions';
 
 export interface ApiDeps {
   storage: Storage;
@@ -80,6 +81,11 @@ export interface ApiDeps {
    * profiles and connections through the caches above (which drop what is announced).
    */
   changeFeed?: RecordChangeFeed;
+  /**
+   * The accounts' upload stamps, moved by every daemon's upload writes (storage built with
+   * stampedUploadWrites): status reads are cached only with them, and only while they hold.
+   */
+  uploadVersions?: UploadVersions;
 }
 
 export interface ApiOptions {

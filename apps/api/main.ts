@@ -21,6 +21,9 @@ import { mongoReady, redisReady, temporalReady } from '../shared/readiness';
 import { readiness } from '../shared/ops-server';
 import { buildMediaJobs } from '../shared/media-jobs';
 import { createTemporalMediaJobRunner } from '../../adapters/temporal/media-jobs';
+import { createMediaJobOutputLinks } from '../../adapters/media/signed-urls';
+import { documentPath } from './catalogue/mount';
+import { downloadMediaJobOutput } from './catalogue/media-jobs';
 import { buildNotifications } from '../shared/notifications';
 import { buildAnalyticsApi } from '../shared/analytics';
 import { createMongoConnectStorage } from '../../adapters/mongo/connect-storage';
@@ -34,7 +37,7 @@ async function main(): Promise<void> {
   const secrets = buildSecretBox(config);
   const media = buildMedia(config, secretKey);
   const changes = connectRecordChanges(config);
-  const mongo = await connectMongo(config, { announce: changes.publisher });
+  const mongo = await connectMongo(config, { announce: changes.publisher, stamps: changes.stamps });
   const redis = connectRedis(config);
   // Every daemon's profile and connection writes, announced: the caches below drop them as they land.
   const changeFeed = createRedisRecordChangeFeed(config.redisUrl, { channel: changes.channel, log });
@@ -75,6 +78,10 @@ async function main(): Promise<void> {
     ...lifecycleWiring(temporal.client, config),
     mediaJobs: {
       ...mediaJobs, ids: randomIds, clock: systemClock,
+      outputLinks: createMediaJobOutputLinks({
+        key: secretKey, publicBaseUrl: config.media.publicBaseUrl, ttlSeconds: config.media.urlTtlSeconds, clock: systemClock,
+        pathOf: (jobId) => documentPath(downloadMediaJobOutput, config.namespace).replace('{job_id}', encodeURIComponent(jobId)),
+      }),
       runner: createTemporalMediaJobRunner(temporal.client, { taskQueue: config.mediaJobs.taskQueue, timing: config.mediaJobs.timing }),
     },
     notifications: await buildNotifications(config, mongo.db, mongo.storage, secrets, temporal.client),
@@ -84,6 +91,7 @@ async function main(): Promise<void> {
     connect,
     analytics: { cache: createRedisResultCache(redis, { keyPrefix: `${config.redisKeyPrefix}:cache` }), cacheTtlMs: config.analytics.cacheMs },
     analyticsHistory: await buildAnalyticsApi(config, mongo.db, redis),
+    uploadVersions: changes.stamps,
     ...(config.api.connectionCacheMs > 0 ? {
       connectionCache: new ConnectionReadCache({ ttlMs: config.api.connectionCacheMs, clock: systemClock }),
       profileCache: new ProfileReadCache({ ttlMs: config.api.connectionCacheMs, clock: systemClock }),

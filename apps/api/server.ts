@@ -19,7 +19,7 @@ import { commentRoutes } from './routes/comments';
 import { disconnectRoute } from './routes/connections';
 import { healthRoutes, observeHttp } from '../shared/http-observe';
 import { SECURITY_HEADERS } from '../shared/security-headers';
-import { mediaJobRoutes } from './routes/media-jobs';
+import { mediaJobOutputLinkRoute, mediaJobRoutes } from './routes/media-jobs';
 import { notificationRoutes } from './routes/notifications';
 import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
 import { analyticsHistoryRoutes } from './routes/analytics-history';
@@ -69,6 +69,7 @@ export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
   documentRoutes(open, ns, options.publicBaseUrl);
   const connect = deps.connect;
   if (connect) validateJwtRoute(open, { ...deps, connect }, ns);
+  if (deps.mediaJobs) mediaJobOutputLinkRoute(open, { ...deps, mediaJobs: deps.mediaJobs }, ns);
   app.use(open.routes());
 
   // Authentication, then the per-key rate limit whose figures go on every authenticated response.

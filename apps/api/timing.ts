@@ -55,6 +55,7 @@ export function createRequestTiming() {
         storage: storage as unknown as ApiDeps['storage'],
         guard: timed('redis.authguard', deps.guard),
         limiter: timed('redis.ratelimit', deps.limiter),
+        ...(deps.uploadVersions ? { uploadVersions: timed('redis.uploadstamps', deps.uploadVersions) } : {}),
         runner: timed('temporal', deps.runner),
         mediaStore: timed('media.store', deps.mediaStore),
         // A media job's intake: input storing, ffprobe, the minute ledger, the job record, the workflow start.

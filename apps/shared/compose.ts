@@ -25,6 +25,9 @@ import { logWith, rootLogger } from './logging';
 import type { RecordChangePublisher } from '../../core/ports/record-changes';
 import { createRedisRecordChangePublisher } from '../../adapters/redis/record-changes';
 import { announcingChanges } from '../../core/usecases/record-changes';
+import type { UploadVersions } from '../../core/ports/upload-versions';
+import { createRedisUploadVersions } from '../../adapters/redis/upload-versions';
+import { stampedUploadWrites } from '../../core/usecases/upload-versions';
 
 /**
  * Logs one JSON line per event through the daemon's pino logger (apps/shared/logging.ts: level,
@@ -36,21 +39,27 @@ export const log: (message: string, fields?: Record<string, unknown>) => void = 
  * Announcements of profile and connected-account writes (core/usecases/record-changes.ts): every
  * daemon that writes them publishes on `<prefix>:record-changes`; API processes follow them to
  * drop what they cached. A connection of its own, so announcing never waits on the rate limits'
- * fail-fast client; a lost announcement is bounded by the readers' TTL.
+ * fail-fast client; a lost announcement is bounded by the readers' TTL. On the same connection,
+ * `stamps`: each account's upload stamp (core/usecases/upload-versions.ts), moved by every write
+ * of its uploads and read by the API's status reads.
  */
 /** The secret box of HERALD_SECRET_KEY; `acceptUnbound` overrides HERALD_SECRETS_ACCEPT_UNBOUND (the reseal step). */
 export function buildSecretBox(config: HeraldConfig, opts: { acceptUnbound?: boolean } = {}): SecretBox {
   return createAesSecretBox(requireSecretKey(config), { acceptUnbound: opts.acceptUnbound ?? config.secretsAcceptUnbound });
 }
 
-export function connectRecordChanges(config: HeraldConfig): { publisher: RecordChangePublisher; channel: string; close(): Promise<void> } {
+export function connectRecordChanges(config: HeraldConfig): { publisher: RecordChangePublisher; channel: string; stamps: UploadVersions; close(): Promise<void> } {
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on('error', (err) => log('redis error (record change announcements)', { error: err.message }));
   const channel = `${config.redisKeyPrefix}:record-changes`;
-  return { publisher: createRedisRecordChangePublisher(redis, { channel, log }), channel, close: async () => { await redis.quit().catch(() => redis.disconnect()); } };
+  return {
+    publisher: createRedisRecordChangePublisher(redis, { channel, log }), channel,
+    stamps: createRedisUploadVersions(redis, { keyPrefix: `${config.redisKeyPrefix}:upload-stamp`, log }),
+    close: async () => { await redis.quit().catch(() => redis.disconnect()); },
+  };
 }
 
-export async function connectMongo(config: HeraldConfig, opts: { announce?: RecordChangePublisher } = {}): Promise<{
+export async function connectMongo(config: HeraldConfig, opts: { announce?: RecordChangePublisher; stamps?: UploadVersions } = {}): Promise<{
   client: MongoClient; db: Db; storage: Storage; leases: CredentialLeases; claims: DispatchClaims; capabilities: MongoCapabilities;
 }> {
   const client = new MongoClient(config.mongoUri, {
@@ -63,7 +72,8 @@ export async function connectMongo(config: HeraldConfig, opts: { announce?: Reco
   }
   const db = client.db();
   const stored = await createMongoStorage(db);
-  const storage = opts.announce ? announcingChanges(stored, opts.announce) : stored;
+  const announced = opts.announce ? announcingChanges(stored, opts.announce) : stored;
+  const storage = opts.stamps ? { ...announced, uploads: stampedUploadWrites(announced.uploads, opts.stamps) } : announced;
   // MongoDB replica set or FerretDB: the extras (TTL indexes, transactions) only where supported.
   const capabilities = await detectCapabilities(db);
   const extras = await applyCapabilities(db, capabilities);

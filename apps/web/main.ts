@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const media = buildMedia(config, secretKey);
   // Connects, reconnects and pins made on the page reach the API's caches at once.
   const changes = connectRecordChanges(config);
-  const mongo = await connectMongo(config, { announce: changes.publisher });
+  const mongo = await connectMongo(config, { announce: changes.publisher, stamps: changes.stamps });
   const temporal = await connectTemporal(config);
   const connect = await createMongoConnectStorage(mongo.db);
   const app = createWeb({

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const media = buildMedia(config, secretKey);
   // Connection state the worker writes (refreshes, reauth marks, pauses) reaches the API's caches at once.
   const changes = connectRecordChanges(config);
-  const mongo = await connectMongo(config, { announce: changes.publisher });
+  const mongo = await connectMongo(config, { announce: changes.publisher, stamps: changes.stamps });
   const stopCommandLog = config.debugTiming ? logMongoCommands(mongo.client) : undefined;
   const temporal = await connectTemporal(config);
   const platforms = buildPlatforms(config, observability.fetchOf);

@@ -65,7 +65,7 @@ export const ERROR_CODES = {
   insufficient_scope: { status: 403, meaning: 'The agent token has the read-only scope. Authorize again with scope `herald` to change anything.' },
   account_key_required: { status: 403, meaning: 'Webhook and notification settings need the account API key; a profile-scoped token cannot change them.' },
   not_owner: { status: [403, 502], meaning: 'The object belongs to another profile, or on the network to another account; only the owner may change it.', fields: ['platform'], network: true },
-  media_url_invalid: { status: 403, meaning: 'A signed media URL is invalid or expired. Ask Herald for a fresh one.' },
+  media_url_invalid: { status: 403, meaning: 'A signed media URL (`/media/…`, or a media job\'s `download_url`) is invalid or expired. Ask Herald for a fresh one (read the job again).' },
   invalid_grant: { status: 400, meaning: 'OAuth (agent authorization): the authorization code or refresh token is invalid, used or expired. Start the authorization again.' },
   invalid_scope: { status: 400, meaning: 'OAuth (agent authorization): the scope asked for is not one Herald grants (`herald`, `herald:read`).' },
   invalid_client: { status: 401, meaning: 'OAuth (agent authorization): the client is unknown or its credentials are wrong. Register the client again.' },

@@ -194,10 +194,15 @@ export function fitsQuota(plan: PlanName, usedSeconds: number, seconds: number):
 }
 
 /** The spec's job view (GET /ffmpeg/jobs/{id}) plus progress, timings, reason and the published upload. */
-export function toMediaJobView(job: MediaJob) {
+/**
+ * The job as the API answers it. `download_url`: a FINISHED job's output by a signed, expiring
+ * link (`outputLink`), usable without the API key; null before, once expired, and without links.
+ */
+export function toMediaJobView(job: MediaJob, outputLink?: (jobId: string, notAfter?: Date) => string) {
   return {
     job_id: job.id,
     status: job.status,
+    download_url: job.status === 'FINISHED' && job.output && !job.expired && outputLink ? outputLink(job.id, job.expiresAt) : null,
     duration_seconds: job.inputDurationSeconds === null ? null : Math.round(job.inputDurationSeconds),
     output_extension: job.outputExtension,
     progress_percent: job.status === 'FINISHED' ? 100 : job.progressPercent,

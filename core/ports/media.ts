@@ -102,3 +102,13 @@ export interface MediaProcessor {
     onPhase?: (phase: 'ffmpeg_started' | 'ffmpeg_ended') => void;
   }): Promise<StoredMedia>;
 }
+
+/**
+ * Signed, expiring links to finished media jobs' outputs: what a browser downloads with, without
+ * the API key. Forged, altered or expired links do not verify.
+ */
+export interface MediaJobOutputLinks {
+  /** The link to job `jobId`'s output, valid until `notAfter` at the latest (the output's own expiry). */
+  url(jobId: string, notAfter?: Date): string;
+  verify(jobId: string, exp: string | undefined, sig: string | undefined): boolean;
+}

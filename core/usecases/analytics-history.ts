@@ -10,7 +10,7 @@ import { computeTotals, seriesNeeded, type Totals } from '../domain/analytics-se
 import { HeraldError, invalidInput, notFound, PlatformError, redditUnavailable } from '../domain/errors';
 import type { OperatorAccount } from '../domain/operator';
 import { isPlatform, PLATFORMS, type Platform } from '../domain/platforms';
-import type { PlatformRegistry } from '../ports/platform';
+import type { PlatformRegistry, PostRef } from '../ports/platform';
 import type { ResultCache } from '../ports/cache';
 import type { RequestRateLimiter } from '../ports/rate-limit';
 import type { Storage } from '../ports/storage';
@@ -18,6 +18,7 @@ import type { AnalyticsSnapshotRepository, PostMetricsCaptureRepository } from '
 import type { ConnectionSessionDeps } from './connection-session';
 import { catalogueView, livePostMetrics, postMetricsView } from './analytics';
 import { requireProfile } from './profiles';
+import { postRefOfResult } from './post-operations';
 
 export interface AnalyticsReadDeps extends ConnectionSessionDeps {
   storage: Pick<Storage, 'connectedAccounts' | 'profiles' | 'uploads'> & Partial<Pick<Storage, 'operators'>>;
@@ -95,16 +96,17 @@ type CachedMetrics = { metrics: Record<string, unknown>; capturedAt: string };
  * `post_metrics_error` when `soft`, else thrown.
  */
 async function postMetrics(
-  deps: AnalyticsReadDeps, account: OperatorAccount, profileUsername: string, platform: Platform, postId: string,
-  origin: { source: 'organic' | 'api_uploaded'; requestId?: string; url?: string }, soft: boolean,
+  deps: AnalyticsReadDeps, account: OperatorAccount, profileUsername: string, platform: Platform, post: PostRef,
+  origin: { source: 'organic' | 'api_uploaded'; requestId?: string }, soft: boolean,
 ): Promise<LiveMetrics> {
+  const postId = post.id;
   const key = cacheKey(account.id, platform, postId);
   const cached = await deps.cache.get<CachedMetrics>(key).catch(() => undefined);
   if (cached) return { post_metrics: cached.metrics, post_metrics_source: 'cache', post_metrics_error: null, captured_at: cached.capturedAt };
   let metrics: Record<string, unknown>;
   try {
     // Not cached a second time by the live use case: this cache holds the view and its capture time.
-    const live = await livePostMetrics({ ...deps, cacheTtlMs: 0 }, account, profileUsername, platform, { id: postId, ...(origin.url ? { url: origin.url } : {}) });
+    const live = await livePostMetrics({ ...deps, cacheTtlMs: 0 }, account, profileUsername, platform, post);
     metrics = postMetricsView(live.metrics);
   } catch (err) {
     if (!soft || !(err instanceof PlatformError || err instanceof HeraldError)) throw err;
@@ -148,7 +150,8 @@ export async function postAnalyticsByRequest(deps: AnalyticsReadDeps, account: O
     const result = upload.results[p];
     const postId = result?.success ? result.post_id : undefined;
     const live: LiveMetrics = postId
-      ? await postMetrics(deps, account, upload.profileUsername, p, postId, { source: 'api_uploaded', requestId, ...(result?.url ? { url: result.url } : {}) }, true)
+      // The post as the adapter published it: a Facebook video names its Page only in the result's page_id.
+      ? await postMetrics(deps, account, upload.profileUsername, p, postRefOfResult(result!, postId), { source: 'api_uploaded', requestId }, true)
       : { post_metrics: null, post_metrics_source: null, post_metrics_error: result ? (result.error ?? 'The post has no platform post id.') : 'The post is not published yet.', captured_at: null };
     const [atPost, latest] = await Promise.all([
       deps.snapshots.latestOnOrBefore(account.id, upload.profileUsername, p, postDay, deps.snapshotLookbackDays),
@@ -203,7 +206,7 @@ export async function livePostAnalytics(deps: AnalyticsReadDeps, account: Operat
   const requestId = await deps.storage.uploads.findRequestIdByPostId(account.id, p, q.platform_post_id!);
   const origin = requestId ? { source: 'api_uploaded' as const, requestId } : { source: 'organic' as const };
   // Input and connection problems answer 4xx; the network's refusal is the answer's post_metrics_error.
-  const live = await postMetrics(deps, account, q.user!, p, q.platform_post_id!, origin, false).catch((err: unknown): LiveMetrics => {
+  const live = await postMetrics(deps, account, q.user!, p, { id: q.platform_post_id! }, origin, false).catch((err: unknown): LiveMetrics => {
     if (err instanceof PlatformError) return { post_metrics: null, post_metrics_source: null, post_metrics_error: err.message, captured_at: null };
     throw err;
   });

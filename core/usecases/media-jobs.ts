@@ -7,7 +7,7 @@ import {
 } from '../domain/media-job';
 import type { OperatorAccount } from '../domain/operator';
 import { decodePageCursor, encodePageCursor, listFingerprint, type PagePosition } from '../domain/page-cursor';
-import type { MediaProcessor } from '../ports/media';
+import type { MediaJobOutputLinks, MediaProcessor } from '../ports/media';
 import type { MediaJobRunner } from '../ports/media-job-runner';
 import type { MediaJobRepository } from '../ports/storage/media-jobs';
 import type { MediaUsageRepository } from '../ports/storage/media-usage';
@@ -20,6 +20,8 @@ export interface MediaJobDeps {
   runner: MediaJobRunner;
   ids: IdGenerator;
   clock: Clock;
+  /** Signs the views' `download_url`; without it a finished job's is null. */
+  outputLinks?: MediaJobOutputLinks;
 }
 
 export interface MediaJobRequest {
@@ -124,16 +126,22 @@ export async function getMediaJob(deps: Pick<MediaJobDeps, 'mediaJobs'>, account
   return job;
 }
 
+/** A job as the API answers it, with the signed `download_url` of its output once FINISHED. */
+export function mediaJobView(deps: Pick<MediaJobDeps, 'outputLinks'>, job: MediaJob) {
+  const links = deps.outputLinks;
+  return toMediaJobView(job, links && ((id, notAfter) => links.url(id, notAfter)));
+}
+
 /**
  * One page of the account's jobs, newest first: page form (`page`, `limit`) or cursor form
  * (`cursor` = a previous page's `next_cursor`); both read only the jobs of the page.
  */
-export async function listMediaJobs(deps: Pick<MediaJobDeps, 'mediaJobs'>, account: OperatorAccount, opts: { limit: number; page: number; cursor?: string }) {
+export async function listMediaJobs(deps: Pick<MediaJobDeps, 'mediaJobs' | 'outputLinks'>, account: OperatorAccount, opts: { limit: number; page: number; cursor?: string }) {
   const fingerprint = listFingerprint('media-jobs', {});
   const after = opts.cursor !== undefined ? decodePageCursor(opts.cursor, fingerprint) : undefined;
   const { items, total, next } = await deps.mediaJobs.list(account.id, { limit: opts.limit, ...(after ? { after } : { skip: (opts.page - 1) * opts.limit }) });
   return {
-    jobs: items.map(toMediaJobView),
+    jobs: items.map((job) => mediaJobView(deps, job)),
     page: opts.page,
     limit: opts.limit,
     total,

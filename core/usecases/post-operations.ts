@@ -80,7 +80,7 @@ async function prepare<K extends Operation>(deps: PostOperationDeps, account: Op
   }
   const upload = await deps.storage.uploads.findByPostId(account.id, platform, target.postId);
   const result = upload?.results[platform];
-  const post = result ? postRefOfResult(result, target) : { id: target.postId, ...(target.extra ? { extra: target.extra } : {}) };
+  const post = result ? postRefOfResult(result, target.postId, target.extra) : { id: target.postId, ...(target.extra ? { extra: target.extra } : {}) };
   const run = <T>(call: (ctx: CallContext) => Promise<T>) => withConnection(deps, connection, call).catch((err: unknown) => {
     throw refusal(err);
   });
@@ -88,10 +88,10 @@ async function prepare<K extends Operation>(deps: PostOperationDeps, account: Op
 }
 
 /** The post as the adapter published it: the current id (after edits that renumber it), its URL and the adapter's extra fields. */
-function postRefOfResult(result: TargetResult, target: PostTarget): PostRef {
-  const extra: Record<string, unknown> = { ...target.extra };
+export function postRefOfResult(result: TargetResult, postId: string, given?: Record<string, unknown>): PostRef {
+  const extra: Record<string, unknown> = { ...given };
   for (const [k, v] of Object.entries(result)) if (!RESULT_FIELDS.has(k) && v !== undefined) extra[k] = v;
-  return { id: target.postId, ...(result.url ? { url: result.url } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
+  return { id: postId, ...(result.url ? { url: result.url } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
 }
 
 /**

@@ -107,6 +107,42 @@ describe('signed media URLs', () => {
   });
 });
 
+describe('signed links to media job outputs', () => {
+  const { createMediaJobOutputLinks, createMediaUrlSigner } = jest.requireActual('../../adapters/media/signed-urls') as typeof import('../../adapters/media/signed-urls');
+  let now = new Date('2026-05-01T00:00:00Z');
+  const clock = { now: () => now };
+  const links = createMediaJobOutputLinks({ key: 'k', publicBaseUrl: 'https://herald.example/', ttlSeconds: 60, clock, pathOf: (id) => `/api/herald/ffmpeg/jobs/${id}/download` });
+  const parts = (link: string) => {
+    const url = new URL(link);
+    return { url, exp: url.searchParams.get('exp')!, sig: url.searchParams.get('sig')! };
+  };
+
+  it('links the download route, verifying until the TTL or the output expiry, whichever is first', () => {
+    now = new Date('2026-05-01T00:00:00Z');
+    const { url, exp, sig } = parts(links.url('mj_1'));
+    expect(url.origin + url.pathname).toBe('https://herald.example/api/herald/ffmpeg/jobs/mj_1/download');
+    expect(links.verify('mj_1', exp, sig)).toBe(true);
+    const soon = parts(links.url('mj_1', new Date(now.getTime() + 10_000)));
+    expect(Number(soon.exp)).toBe(now.getTime() / 1000 + 10);
+    now = new Date(now.getTime() + 11_000);
+    expect([links.verify('mj_1', soon.exp, soon.sig), links.verify('mj_1', exp, sig)]).toEqual([false, true]);
+    now = new Date(now.getTime() + 50_000);
+    expect(links.verify('mj_1', exp, sig)).toBe(false);
+  });
+
+  it('refuses another job, an altered expiry or signature, and a media URL\'s signature', () => {
+    now = new Date('2026-05-01T00:00:00Z');
+    const { exp, sig } = parts(links.url('mj_1'));
+    expect(links.verify('mj_2', exp, sig)).toBe(false);
+    expect(links.verify('mj_1', String(Number(exp) + 1000), sig)).toBe(false);
+    expect(links.verify('mj_1', exp, sig.slice(0, -2) + (sig.endsWith('AA') ? 'BB' : 'AA'))).toBe(false);
+    expect(links.verify('mj_1', exp, undefined)).toBe(false);
+    // Same key, same subject: a /media signature is worth nothing as a download link.
+    const media = parts(createMediaUrlSigner({ key: 'k', publicBaseUrl: 'https://herald.example', ttlSeconds: 60, clock }).url('mj_1'));
+    expect(links.verify('mj_1', media.exp, media.sig)).toBe(false);
+  });
+});
+
 describe('renditions (real ffmpeg)', () => {
   const { createRenditions } = jest.requireActual('../../adapters/media/renditions') as typeof import('../../adapters/media/renditions');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-renditions-'));

@@ -177,4 +177,23 @@ describe('analytics history', () => {
       expect(await api.get(`${NS}/post-analytics/cached?${query}`)).toMatchObject({ status: 400, body: { error_code: code } });
     }
   });
+  // Last: its read is recorded for the cached list the test above counts. A profile of its own keeps the snapshots above apart.
+  it('post analytics by request id of a Facebook video: the Page from the upload\'s result, the video\'s insights (issue 29 g)', async () => {
+    expect((await api.post(`${NS}/users`, { username: 'vid' })).status).toBe(201);
+    await herald.connect('facebook', { profile: 'vid' });
+    const pageId = sandbox.accounts.facebook.pageId;
+    const clip = media.clip({ seconds: 3, size: '320x240', rate: 25, preset: 'ultrafast' });
+    const sent = await herald.publish({ user: 'vid', 'platform[]': ['facebook'], title: 'A video to measure', facebook_page_id: pageId, async_upload: true }, { video: clip });
+    const done = (await herald.waitForCompletion(sent.body.request_id)).body;
+    const videoId = done.results.facebook.post_id as string;
+    expect(done.results.facebook).toMatchObject({ success: true, page_id: pageId });
+    expect(videoId).not.toContain('_');
+    const res = await api.get(`${NS}/post-analytics/${sent.body.request_id}`);
+    const sim = sandbox.simulators.facebook;
+    const v = sim.analytics.videoInsights(sim.videos().find((x) => x.id === videoId)!);
+    expect(res.body.platforms.facebook).toMatchObject({
+      success: true, platform_post_id: videoId, post_metrics_source: 'live', post_metrics_error: null,
+      post_metrics: { impressions: v.impressions, reach: v.reach, likes: v.likes, comments: v.comments, shares: v.shares },
+    });
+  });
 });

@@ -125,6 +125,33 @@ describe('media-processing jobs', () => {
 
     const listed = await api.get('/api/herald/ffmpeg/jobs');
     expect(listed.body.jobs.map((j: any) => j.job_id)).toContain(view.job_id);
+    expect(listed.body.jobs.find((j: any) => j.job_id === view.job_id).download_url).toMatch(new RegExp(`/api/herald/ffmpeg/jobs/${view.job_id}/download\\?exp=\\d+&sig=`));
+  });
+
+  it("serves a finished job's download_url without the API key, and refuses it forged or altered", async () => {
+    const view = await finished(await postForm({ full_command: 'ffmpeg -i {input} -c copy {output}', output_extension: 'mp4' }, { file: clip }));
+    const { bytes } = await download(view.job_id, 'by-key.mp4');
+    const link = new URL(view.download_url);
+    expect(link.pathname).toBe(`/api/herald/ffmpeg/jobs/${view.job_id}/download`);
+    expect(Number(link.searchParams.get('exp')) * 1000).toBeLessThanOrEqual(Date.parse(view.expires_at));
+    // As a browser would: no Authorization header, the link alone.
+    const at = (search: string, p = link.pathname, headers: Record<string, string> = {}) => fetch(`${stack.apiUrl}${p}${search}`, { headers });
+    const plain = await at(link.search);
+    expect([plain.status, plain.headers.get('content-disposition'), plain.headers.get('content-type')]).toEqual([200, 'attachment; filename="output.mp4"', 'video/mp4']);
+    expect(Buffer.from(await plain.arrayBuffer()).equals(bytes)).toBe(true);
+    const part = await at(link.search, link.pathname, { Range: 'bytes=10-109' });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(10, 110))).toBe(true);
+
+    const exp = link.searchParams.get('exp')!;
+    const sig = link.searchParams.get('sig')!;
+    const refused = async (res: Response) => ({ status: res.status, body: await res.json() });
+    const invalid = { status: 403, body: { success: false, error_code: 'media_url_invalid' } };
+    expect(await refused(await at(`?exp=${exp}&sig=${sig.slice(0, -2)}${sig.endsWith('AA') ? 'BB' : 'AA'}`))).toMatchObject(invalid);
+    expect(await refused(await at(`?exp=${Number(exp) + 3600}&sig=${sig}`))).toMatchObject(invalid);
+    expect(await refused(await at(`?exp=${Math.floor(Date.now() / 1000) - 60}&sig=${sig}`))).toMatchObject(invalid);
+    expect(await refused(await at(`?exp=${exp}`, link.pathname))).toMatchObject({ status: 401 });
+    expect(await refused(await at(`?exp=${exp}&sig=${sig}`, '/api/herald/ffmpeg/jobs/mj_another/download'))).toMatchObject(invalid);
   });
 
   it('overlays {input1} on {input}', async () => {
@@ -271,6 +298,7 @@ describe('media-processing jobs', () => {
     const id = submitted.body.job_id;
     await eventually(() => job(id), (r) => r.body.status === 'PROCESSING' && r.body.processed_seconds > 2, 120_000, 300);
     expect((await download(id, 'early.bin')).res.status).toBe(409);
+    expect((await job(id)).body.download_url).toBeNull();
     await stack.killWorker('SIGKILL');
     await stack.startWorker();
     const done = await ended(id, 300_000);

@@ -1,7 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
+import { MongoClient } from 'mongodb';
+import { COLLECTIONS } from '../../adapters/mongo/collections';
 import { workflowIds } from '../../core/ports/workflow-names';
 import { startDiscordSimulator, type DiscordSimulator } from '../../ops/simulators/discord';
-import { eventually, rescheduleSoon } from '../support/stack';
+import { apiClient, eventually, rescheduleSoon } from '../support/stack';
 import { useHerald } from '../support/e2e';
 
 jest.setTimeout(180_000);
@@ -205,5 +207,45 @@ describe('scheduled posts', () => {
     const both = await api.post('/api/upload_text', { user: 'carol', 'platform[]': ['discord'], title: 'x', scheduled_date: inSeconds(3600), add_to_queue: true });
     expect(both).toMatchObject({ status: 400, body: { violations: [{ field: 'add_to_queue' }] } });
     expect((await api.delete('/api/herald/schedule/job_nope')).status).toBe(404);
+  });
+
+  // Issue 29 e: status answers are cached per API process (HERALD_STATUS_CACHE_MS, 2 s here) only
+  // while none of the account's uploads changed; two API daemons as behind a balancer.
+  describe('on two API processes', () => {
+    let other: ReturnType<typeof apiClient>;
+    beforeAll(async () => {
+      other = apiClient(await stack.startApi(), herald.key);
+    });
+
+    it('an edit or a cancel on one is seen by the next status read on the other', async () => {
+      const res = await api.post('/api/upload_text', { user: 'carol', 'platform[]': ['discord'], title: 'read elsewhere', scheduled_date: inSeconds(3600) });
+      const status = `/api/herald/status?job_id=${res.body.job_id}`;
+      expect((await other.get(status)).body).toMatchObject({ title: 'read elsewhere', status: 'scheduled' });
+      expect(await api.patch(`/api/herald/schedule/${res.body.job_id}`, { title: 'edited, read elsewhere' })).toMatchObject({ status: 200 });
+      expect((await other.get(status)).body).toMatchObject({ title: 'edited, read elsewhere', status: 'scheduled' });
+
+      expect((await api.get(status)).body.title).toBe('edited, read elsewhere');
+      expect(await other.delete(`/api/herald/schedule/${res.body.job_id}`)).toMatchObject({ status: 200 });
+      expect((await api.get(status)).body.status).toBe('cancelled');
+    });
+
+    it("the worker's progress is seen at once", async () => {
+      const res = await api.post('/api/upload_text', { user: 'carol', 'platform[]': ['discord'], title: 'progress read elsewhere', scheduled_date: inSeconds(3600) });
+      const status = `/api/herald/status?job_id=${res.body.job_id}`;
+      await rescheduleSoon(api, res.body.job_id);
+      // The database is the oracle: the moment it holds the post completed, the status read just
+      // before on the other process (a cached answer, were the cache blind to the worker's writes) is stale.
+      const mongo = await MongoClient.connect(stack.env.MONGODB_URI!);
+      try {
+        const uploads = mongo.db().collection(COLLECTIONS.uploads);
+        await eventually(async () => {
+          await other.get(status);
+          return uploads.findOne({ accountId, jobId: res.body.job_id });
+        }, (doc) => doc?.status === 'completed', 60_000, 50);
+      } finally {
+        await mongo.close();
+      }
+      expect((await other.get(status)).body).toMatchObject({ status: 'completed', all_succeeded: true });
+    });
   });
 });

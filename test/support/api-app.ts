@@ -19,6 +19,7 @@ import { createMemoryNotificationStorage } from '../../adapters/memory/notificat
 import { webhookCrypto } from '../../adapters/notifications/signature';
 import type { NotificationStorage } from '../../core/usecases/notifications/deps';
 import { createMemoryConnectStorage } from '../../adapters/memory/connect-storage';
+import type { UploadVersions } from '../../core/ports/upload-versions';
 
 export interface HttpAnswer {
   status: number;
@@ -70,6 +71,14 @@ export function asStrictAsFerretDb(storage: Storage): Storage {
   return Object.fromEntries(Object.entries(storage).map(([name, repo]) => [name, guard(repo as object, name)])) as unknown as Storage;
 }
 
+/** What a second API server takes over from the first (anApiServer's `sharing`). */
+export interface SharedApiWorld {
+  world: ReturnType<typeof aWorld>;
+  account: Awaited<ReturnType<ReturnType<typeof aWorld>['operator']>>['account'];
+  secret: string;
+  shared: { uploadVersions: UploadVersions | undefined; statusCacheMs: number };
+}
+
 /**
  * The API daemon's Koa app and Node server, in-process on a loopback port, over the in-memory
  * world: one operator (business plan), profile `alice` with a discord connection (the fake
@@ -77,11 +86,22 @@ export function asStrictAsFerretDb(storage: Storage): Storage {
  * checks). Media go to a temporary directory; URL media are refused (no network in unit tests).
  * The API's storage refuses what FerretDB refuses (the runner's does not: it is not the edge).
  */
-export async function anApiServer(opts: { maxUploadBytes?: number; trustProxy?: number } = {}) {
-  const world = aWorld();
-  const { account, secret } = await world.operator('business');
-  await createProfile(world.deps, account, { username: 'alice' });
-  await connectWithCredentials(world.deps, account, 'discord', { profile_username: 'alice', secret: 'good' });
+export async function anApiServer(opts: {
+  maxUploadBytes?: number; trustProxy?: number;
+  /** Status reads cached this long (default 0), checked against these stamps (shared by `sharing`). */
+  statusCacheMs?: number; uploadVersions?: UploadVersions;
+  /** A second API process: this server's world (storage, runner, clock), operator and settings. */
+  sharing?: SharedApiWorld;
+} = {}) {
+  const shared = opts.sharing?.shared;
+  const uploadVersions = shared ? shared.uploadVersions : opts.uploadVersions;
+  const statusCacheMs = shared ? shared.statusCacheMs : opts.statusCacheMs ?? 0;
+  const world = shared ? opts.sharing!.world : aWorld(uploadVersions ? { uploadVersions } : {});
+  const { account, secret } = shared ? opts.sharing! : await world.operator('business');
+  if (!shared) {
+    await createProfile(world.deps, account, { username: 'alice' });
+    await connectWithCredentials(world.deps, account, 'discord', { profile_username: 'alice', secret: 'good' });
+  }
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-api-'));
   const mediaStore = createLocalMediaStore(dir);
@@ -127,9 +147,10 @@ export async function anApiServer(opts: { maxUploadBytes?: number; trustProxy?: 
       retentionMs: 30 * 24 * 3600_000,
     },
     connect,
+    ...(uploadVersions ? { uploadVersions } : {}),
   }, {
     namespace: 'herald', syncTimeoutMs: 5_000, checkResponses: true, trustProxy: opts.trustProxy ?? 0, publicBaseUrl: 'http://127.0.0.1',
-    duplicateWindowMs: 0, statusCacheMs: 0, maxUploadBytes: opts.maxUploadBytes ?? 10 * 1024 * 1024,
+    duplicateWindowMs: 0, statusCacheMs, maxUploadBytes: opts.maxUploadBytes ?? 10 * 1024 * 1024,
     connectLinks: { ttlMs: 48 * 3600_000, webBaseUrl: 'http://127.0.0.1:8788' },
   });
   const server = createHttpServer(app, { requestTimeoutMs: 30_000 });
@@ -167,6 +188,7 @@ export async function anApiServer(opts: { maxUploadBytes?: number; trustProxy?: 
   return {
     app,
     world,
+    shared: { uploadVersions, statusCacheMs },
     account,
     secret,
     port,
@@ -179,7 +201,7 @@ export async function anApiServer(opts: { maxUploadBytes?: number; trustProxy?: 
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await world.runner.settled();
+      if (!shared) await world.runner.settled();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,6 @@
 import { PlatformError, type PlatformFailure } from '../../core/domain/errors';
 import type { Platform } from '../../core/domain/platforms';
-import type { Analytics, MetricCatalogue, PlatformAdapter } from '../../core/ports/platform';
+import type { Analytics, MetricCatalogue, PlatformAdapter, PostRef } from '../../core/ports/platform';
 import { NETWORK_IMPRESSIONS, NETWORKS } from '../../adapters/platforms';
 
 /**
@@ -9,7 +9,7 @@ import { NETWORK_IMPRESSIONS, NETWORKS } from '../../adapters/platforms';
  */
 export function fakeAnalytics(platform: Platform) {
   const primary = NETWORK_IMPRESSIONS(platform)[0]! as MetricCatalogue['primaryImpressionsField'];
-  const calls: Array<{ kind: 'account' | 'post'; credentials: Record<string, string>; postId?: string; until?: Date; days?: number }> = [];
+  const calls: Array<{ kind: 'account' | 'post'; credentials: Record<string, string>; postId?: string; post?: PostRef; until?: Date; days?: number }> = [];
   const failures: Array<{ failure: PlatformFailure; message: string }> = [];
   let level = 100;
   const catalogue: MetricCatalogue = {
@@ -28,7 +28,7 @@ export function fakeAnalytics(platform: Platform) {
       return { values: { [primary]: level, followers: 1000 + level, likes: Math.floor(level / 10) } };
     },
     async post(ctx, input) {
-      calls.push({ kind: 'post', credentials: ctx.credentials, postId: input.post.id });
+      calls.push({ kind: 'post', credentials: ctx.credentials, postId: input.post.id, post: input.post });
       const failure = failures.shift();
       if (failure) throw new PlatformError(platform, failure.failure, failure.message);
       return { values: { views: input.post.id.length * 10 + calls.length, likes: 3 }, ...(platform === 'tiktok' ? { details: { retention: [{ second: 0, percentage: 100 }] } } : {}) };

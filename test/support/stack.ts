@@ -121,6 +121,10 @@ export interface Stack {
   apiUrl: string;
   env: Record<string, string>;
   api: Daemon;
+  /** Further API daemons (startApi), stopped with the stack. */
+  apis: Daemon[];
+  /** Another API daemon over the same database, Redis and Temporal on a port of its own, as behind a balancer; answers its base URL. */
+  startApi(): Promise<string>;
   worker: Daemon | null;
   /** Every worker started, the latest last (stop() ends them all). */
   workers: Daemon[];
@@ -172,6 +176,15 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     apiUrl,
     env,
     api,
+    apis: [],
+    async startApi() {
+      const other = String(await freePort());
+      const daemon = launch('api', 'api/main.js', { ...env, HERALD_API_PORT: other });
+      stack.apis.push(daemon);
+      const url = `http://127.0.0.1:${other}`;
+      await waitFor('api', daemon, async () => (await fetch(`${url}/healthz`)).status < 500, 60_000);
+      return url;
+    },
     worker: null,
     workers: [],
     webUrl,
@@ -231,9 +244,11 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
           await daemon.exited;
         }
       }
-      if (api.child.exitCode === null) {
-        api.child.kill('SIGTERM');
-        await api.exited;
+      for (const daemon of [...stack.apis, api]) {
+        if (daemon.child.exitCode === null) {
+          daemon.child.kill('SIGTERM');
+          await daemon.exited;
+        }
       }
       const client = await MongoClient.connect(env.MONGODB_URI, { serverSelectionTimeoutMS: 5000 });
       await client.db().dropDatabase().catch(() => undefined);

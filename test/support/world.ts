@@ -11,12 +11,18 @@ import { DEFAULT_UPLOAD_TIMING } from '../../core/ports/upload-runner';
 import { fakeTextPlatform } from './fake-platform';
 import { noMedia } from './media-access';
 import type { PlatformAdapter } from '../../core/ports/platform';
+import type { UploadVersions } from '../../core/ports/upload-versions';
+import { stampedUploadWrites } from '../../core/usecases/upload-versions';
 
-/** The core wired to in-memory adapters: the unit-test world. */
-export function aWorld(opts: { platforms?: PlatformAdapter[] } = {}) {
+/**
+ * The core wired to in-memory adapters: the unit-test world. With `uploadVersions`, every upload
+ * write moves its account's stamp, as storage does in the daemons (apps/shared/compose.ts).
+ */
+export function aWorld(opts: { platforms?: PlatformAdapter[]; uploadVersions?: UploadVersions } = {}) {
   let now = new Date('2026-01-01T00:00:00Z');
   const clock: Clock = { now: () => new Date(now) };
-  const storage = createMemoryStorage();
+  const memory = createMemoryStorage();
+  const storage = opts.uploadVersions ? { ...memory, uploads: stampedUploadWrites(memory.uploads, opts.uploadVersions) } : memory;
   const discord = fakeTextPlatform('discord', { textMaxChars: 2000 });
   const telegram = fakeTextPlatform('telegram', { textMaxChars: 4096 });
   const platforms = createPlatformRegistry(opts.platforms ?? [discord.adapter, telegram.adapter]);

@@ -331,7 +331,7 @@ describe('post analytics', () => {
       targets: [{ platform: 'x', connectedAccountId: 'conn-x', title: 'Hi', settings: {} }, { platform: 'instagram', connectedAccountId: 'conn-instagram', title: 'Hi', settings: {} }],
     });
     await w.deps.storage.uploads.insert(upload);
-    await w.deps.storage.uploads.recordResult('acct-1', 'req-2', aTargetResult({ platform: 'x', post_id: '1790', url: 'https://x.com/i/1790' }), NOW);
+    await w.deps.storage.uploads.recordResult('acct-1', 'req-2', aTargetResult({ platform: 'x', post_id: '1790', url: 'https://x.com/i/1790', page_id: 'pg-1' }), NOW);
     await w.deps.storage.uploads.recordResult('acct-1', 'req-2', aTargetResult({ platform: 'instagram', success: false, post_id: undefined, error: 'refused' }), NOW);
     const view = await postAnalyticsByRequest(w.deps, w.account, 'req-2');
     expect(view.post).toEqual({ request_id: 'req-2', profile_username: 'alice', post_title: 'Hi', post_caption: 'Longer', media_type: 'text', upload_timestamp: '2026-03-12T08:00:00.000Z' });
@@ -340,6 +340,8 @@ describe('post analytics', () => {
       profile_snapshot_at_post_date: { date: '2026-03-11', impressions: 7 }, profile_snapshot_latest: { date: '2026-03-14', impressions: 9 }, profile_snapshot_latest_date: '2026-03-14',
     });
     expect(view.platforms.instagram).toMatchObject({ success: false, platform_post_id: null, post_metrics: null, post_metrics_error: 'refused', profile_snapshot_latest: null });
+    // The network reads the post as it published it: the result's own fields (a Facebook video's page_id) go with the id.
+    expect(w.nets.x.calls.find((c) => c.kind === 'post')!.post).toEqual({ id: '1790', url: 'https://x.com/i/1790', extra: { page_id: 'pg-1' } });
     expect(Object.keys((await postAnalyticsByRequest(w.deps, w.account, 'req-2', 'x')).platforms)).toEqual(['x']);
     expect(await code(postAnalyticsByRequest(w.deps, w.account, 'nope'))).toBe('not_found UPLOAD_NOT_FOUND');
     expect(await code(postAnalyticsByRequest(w.deps, w.account, 'req-2', 'tiktok'))).toBe('not_found PLATFORM_NOT_IN_UPLOAD');

@@ -117,11 +117,14 @@ describe('record change announcements', () => {
     await intake.storage.profiles.find('acc-1', 'alice');
     await intake.storage.profiles.find('acc-1', 'alice');
     expect(reads.profiles).toBe(2);
-    // The read routes keep their TTL cache regardless (their staleness is bounded by it).
+    // The read routes too (issue 29 h): a write nobody announced is seen by their next read.
+    await readRoutes.storage.connectedAccounts.find('acc-1', 'alice', 'discord');
+    await readRoutes.storage.connectedAccounts.find('acc-1', 'alice', 'discord');
+    expect(reads.connections).toBe(5);
     feed.setLive(true);
     await readRoutes.storage.connectedAccounts.find('acc-1', 'alice', 'discord');
     expect((await find())!.status).toBe('reauth_required');
-    expect(reads.connections).toBe(4);
+    expect(reads.connections).toBe(6);
   });
 
   it('a reset drops everything cached, a read in flight during it is not kept', async () => {

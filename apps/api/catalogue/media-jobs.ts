@@ -40,6 +40,7 @@ export function publishOf(fields: Record<string, unknown>): Record<string, unkno
 const MediaJob = z.looseObject({
   job_id: z.string(),
   status: z.enum(['PENDING', 'PROCESSING', 'FINISHED', 'ERROR']),
+  download_url: z.string().nullable().describe('FINISHED: the output by a signed link that needs no API key (a browser can open it) and stops working after HERALD_MEDIA_URL_TTL_SECONDS or when the output expires, whichever comes first; each read of the job gives a fresh one. null before, and once the output has expired.'),
   duration_seconds: z.number().nullable(),
   output_extension: z.string(),
   progress_percent: z.number(),
@@ -157,7 +158,7 @@ export const getMediaConsumption = operation({
 export const getMediaJob = operation({
   id: 'getMediaJob', method: 'get', path: '/svc/ffmpeg/jobs/{job_id}', tags: ['media jobs'],
   summary: 'Status of a media job',
-  description: 'Status (PENDING, PROCESSING, FINISHED, ERROR), progress and billed minutes of a media job. When FINISHED, download it with downloadMediaJobOutput. Errors: 404 `JOB_NOT_FOUND`.',
+  description: 'Status (PENDING, PROCESSING, FINISHED, ERROR), progress and billed minutes of a media job. When FINISHED, download it with downloadMediaJobOutput, or without the API key at `download_url` (signed, expiring). Errors: 404 `JOB_NOT_FOUND`.',
   auth: 'apiKey',
   params: JobParams,
   responses: { 200: { description: 'The job.', schema: ok(MediaJob.shape) } },
@@ -177,14 +178,14 @@ export const cancelMediaJob = operation({
 export const downloadMediaJobOutput = operation({
   id: 'downloadMediaJobOutput', method: 'get', path: '/svc/ffmpeg/jobs/{job_id}/download', tags: ['media jobs'],
   summary: 'Download the output of a media job',
-  description: 'The output file of a FINISHED job (Content-Disposition attachment output.<ext>); `Range` requests are answered 206. Errors: 409 `job_not_finished`, 404 `output_expired`, 416 unsatisfiable range.',
+  description: 'The output file of a FINISHED job (Content-Disposition attachment output.<ext>); `Range` requests are answered 206. The job\'s `download_url` is this path with `exp` and `sig` in place of the API key: a forged, altered or expired link answers 403 `media_url_invalid`. Errors: 409 `job_not_finished`, 404 `output_expired`, 416 unsatisfiable range.',
   auth: 'apiKey',
   params: JobParams,
   responses: {
     200: { description: 'The file.', contentType: 'application/octet-stream', headers: { 'Content-Disposition': 'attachment; filename="output.<ext>"', 'Accept-Ranges': 'bytes' } },
     206: { description: 'The requested range.', contentType: 'application/octet-stream', headers: { 'Content-Range': 'bytes <start>-<end>/<size>' } },
   },
-  errors: { 404: 'JOB_NOT_FOUND, or output_expired.', 409: 'job_not_finished.', 416: 'range_not_satisfiable.' },
+  errors: { 403: 'media_url_invalid: a download_url forged, altered or expired.', 404: 'JOB_NOT_FOUND, or output_expired.', 409: 'job_not_finished.', 416: 'range_not_satisfiable.' },
   mcp: { binaryResponse: true },
 });
 

@@ -205,14 +205,14 @@ export const uploadDocument = uploadOperation('uploadDocument', 'document', '/up
 export const getUploadStatus = operation({
   id: 'getUploadStatus', method: 'get', path: '/svc/status', tags: ['uploads'],
   summary: 'Status of an upload',
-  description: 'The status and per-network results of one upload, by request_id (any upload) or job_id (scheduled posts). Poll it after a 202, not faster than every 5 seconds (answers are cached 2-5 s): `status` goes pending → in_progress → completed; `results` fills per network. Here `success` is true only once the upload finished and every network succeeded (`status` completed, `all_succeeded` true): false while it is scheduled, pending or in progress, and after a failure or a cancellation. Stop polling on `status` completed or cancelled. Errors: 400 neither id sent, 404 `UPLOAD_NOT_FOUND`.',
+  description: 'The status and per-network results of one upload, by request_id (any upload) or job_id (scheduled posts). Poll it after a 202, not faster than every 5 seconds (answers are cached 2-5 s, `HERALD_STATUS_CACHE_MS`, while nothing changes): `status` goes pending → in_progress → completed; `results` fills per network. A change to any upload of the account (an edit, a cancel, a retry, an operation on a published post, the worker\'s progress) shows on the next read, on every API process. Here `success` is true only once the upload finished and every network succeeded (`status` completed, `all_succeeded` true): false while it is scheduled, pending or in progress, and after a failure or a cancellation. Stop polling on `status` completed or cancelled. Errors: 400 neither id sent, 404 `UPLOAD_NOT_FOUND`.',
   auth: 'apiKey',
   query: z.object({ request_id: z.string().optional().describe('The request_id of the upload.'), job_id: z.string().optional().describe('The job_id of a scheduled post.') }),
   responses: {
     200: {
       description: 'The upload.',
       schema: z.looseObject({ success: z.boolean().describe('true once the upload finished and every network succeeded; false before and after a failure.'), ...UploadView }),
-      headers: { 'Cache-Control': 'private, max-age=<cache seconds>' },
+      headers: { 'Cache-Control': 'private, no-cache: the answer may change with the next write; the server does the caching.' },
     },
   },
   errors: { 400: 'Send request_id or job_id.', 404: 'UPLOAD_NOT_FOUND.' },

@@ -1,17 +1,18 @@
 import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { conflict, invalidInput, notFound } from '../../../core/domain/errors';
+import type { Context } from 'koa';
+import { conflict, HeraldError, invalidInput, notFound } from '../../../core/domain/errors';
 import { isMediaPreset, MEDIA_PRESETS, parseCommandTemplate, presetTemplate, type MediaPreset } from '../../../core/domain/ffmpeg-command';
-import { isOutputExtension, OUTPUT_TYPES, toMediaJobView, type MediaJobInput } from '../../../core/domain/media-job';
+import { isOutputExtension, OUTPUT_TYPES, type MediaJob, type MediaJobInput } from '../../../core/domain/media-job';
 import type { StoredMedia } from '../../../core/ports/media';
 import {
-  cancelMediaJob, getMediaJob, listMediaJobs, mediaConsumption, submitMediaJob, type MediaJobDeps,
+  cancelMediaJob, getMediaJob, listMediaJobs, mediaConsumption, mediaJobView, submitMediaJob, type MediaJobDeps,
 } from '../../../core/usecases/media-jobs';
 import { removeTempFiles, storeUpload, type UploadedFile } from '../media-intake';
-import { bodyFields } from '../input';
+import { bodyFields, single } from '../input';
 import type { ApiDeps, AppState } from '../deps';
-import { mount } from '../catalogue/mount';
+import { koaPath, mount } from '../catalogue/mount';
 import * as ops from '../catalogue/media-jobs';
 import { publishOf, text } from '../catalogue/media-jobs';
 
@@ -127,47 +128,72 @@ export function mediaJobRoutes(router: Router<AppState>, deps: ApiDeps & { media
   });
 
   mount(router, ops.getMediaJob, ns, async (ctx) => {
-    ctx.body = { success: true, ...toMediaJobView(await getMediaJob(jobs, ctx.state.caller.account, ctx.params.job_id!)) };
+    ctx.body = { success: true, ...mediaJobView(jobs, await getMediaJob(jobs, ctx.state.caller.account, ctx.params.job_id!)) };
   });
 
   mount(router, ops.cancelMediaJob, ns, async (ctx) => {
     const job = await cancelMediaJob(jobs, ctx.state.caller.account, ctx.params.job_id!);
     ctx.status = 202;
-    ctx.body = { success: true, ...toMediaJobView(job), cancel_requested: true, message: `Cancelling: poll GET /api/${ns}/ffmpeg/jobs/${job.id} until it is ERROR with cancelled: true.` };
+    ctx.body = { success: true, ...mediaJobView(jobs, job), cancel_requested: true, message: `Cancelling: poll GET /api/${ns}/ffmpeg/jobs/${job.id} until it is ERROR with cancelled: true.` };
   });
 
   mount(router, ops.downloadMediaJobOutput, ns, async (ctx) => {
-    const job = await getMediaJob(jobs, ctx.state.caller.account, ctx.params.job_id!);
-    if (job.status !== 'FINISHED' || !job.output) {
-      throw conflict(`Media job ${job.id} is ${job.status}; the download is available when it is FINISHED.`, 'job_not_finished', { status: job.status });
+    await sendOutput(ctx, deps.mediaStore, await getMediaJob(jobs, ctx.state.caller.account, ctx.params.job_id!));
+  });
+}
+
+/**
+ * The download route by a job's signed `download_url` (`exp`, `sig`) instead of the API key:
+ * registered before authentication; a request without `sig` goes on to the authenticated route.
+ */
+export function mediaJobOutputLinkRoute(open: Router, deps: Pick<ApiDeps, 'mediaStore'> & { mediaJobs: MediaJobApi }, ns: string): void {
+  const links = deps.mediaJobs.outputLinks;
+  if (!links) return;
+  open.get(koaPath(ops.downloadMediaJobOutput, ns), async (ctx, next) => {
+    const sig = single(ctx.query.sig);
+    if (sig === undefined) return next();
+    const exp = single(ctx.query.exp);
+    const id = ctx.params.job_id!;
+    if (!links.verify(id, typeof exp === 'string' ? exp : undefined, typeof sig === 'string' ? sig : undefined)) {
+      throw new HeraldError('forbidden', 'This download link is invalid or expired: read the job again (GET …/ffmpeg/jobs/{job_id}) for a fresh download_url.', 'media_url_invalid');
     }
-    const stored = job.expired ? null : await deps.mediaStore.stat(job.output.id);
-    if (!stored) throw notFound(`The output of media job ${job.id} has expired.`, 'output_expired');
-    const size = stored.size;
-    ctx.set('Accept-Ranges', 'bytes');
-    ctx.set('Content-Disposition', `attachment; filename="output.${job.outputExtension}"`);
-    ctx.type = OUTPUT_TYPES[job.outputExtension]?.contentType ?? job.output.contentType;
-    const range = ctx.get('Range');
-    if (range) {
-      const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
-      let start = match?.[1] ? Number(match[1]) : NaN;
-      let end = match?.[2] ? Number(match[2]) : NaN;
-      if (match && !match[1] && match[2]) { start = Math.max(0, size - Number(match[2])); end = size - 1; }
-      if (match && match[1] && !match[2]) end = size - 1;
-      end = Math.min(end, size - 1);
-      if (!match || !Number.isFinite(start) || !Number.isFinite(end) || start > end || start >= size) {
-        ctx.status = 416;
-        ctx.set('Content-Range', `bytes */${size}`);
-        ctx.body = { success: false, message: `Range "${range}" is not satisfiable: the output has ${size} bytes.`, error_code: 'range_not_satisfiable' };
-        return;
-      }
-      ctx.status = 206;
-      ctx.set('Content-Range', `bytes ${start}-${end}/${size}`);
-      ctx.set('Content-Length', String(end - start + 1));
-      ctx.body = Readable.from(deps.mediaStore.read(job.output.id, { start, end: end + 1 }));
+    const job = await deps.mediaJobs.mediaJobs.get(id);
+    if (!job) throw notFound(`No media job ${id}.`, 'JOB_NOT_FOUND');
+    await sendOutput(ctx, deps.mediaStore, job);
+  });
+}
+
+/** A FINISHED job's output: the whole file, or the `Range` asked for (206). */
+async function sendOutput(ctx: Context, store: ApiDeps['mediaStore'], job: MediaJob): Promise<void> {
+  if (job.status !== 'FINISHED' || !job.output) {
+    throw conflict(`Media job ${job.id} is ${job.status}; the download is available when it is FINISHED.`, 'job_not_finished', { status: job.status });
+  }
+  const stored = job.expired ? null : await store.stat(job.output.id);
+  if (!stored) throw notFound(`The output of media job ${job.id} has expired.`, 'output_expired');
+  const size = stored.size;
+  ctx.set('Accept-Ranges', 'bytes');
+  ctx.set('Content-Disposition', `attachment; filename="output.${job.outputExtension}"`);
+  ctx.type = OUTPUT_TYPES[job.outputExtension]?.contentType ?? job.output.contentType;
+  const range = ctx.get('Range');
+  if (range) {
+    const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+    let start = match?.[1] ? Number(match[1]) : NaN;
+    let end = match?.[2] ? Number(match[2]) : NaN;
+    if (match && !match[1] && match[2]) { start = Math.max(0, size - Number(match[2])); end = size - 1; }
+    if (match && match[1] && !match[2]) end = size - 1;
+    end = Math.min(end, size - 1);
+    if (!match || !Number.isFinite(start) || !Number.isFinite(end) || start > end || start >= size) {
+      ctx.status = 416;
+      ctx.set('Content-Range', `bytes */${size}`);
+      ctx.body = { success: false, message: `Range "${range}" is not satisfiable: the output has ${size} bytes.`, error_code: 'range_not_satisfiable' };
       return;
     }
-    ctx.set('Content-Length', String(size));
-    ctx.body = Readable.from(deps.mediaStore.read(job.output.id));
-  });
+    ctx.status = 206;
+    ctx.set('Content-Range', `bytes ${start}-${end}/${size}`);
+    ctx.set('Content-Length', String(end - start + 1));
+    ctx.body = Readable.from(store.read(job.output.id, { start, end: end + 1 }));
+    return;
+  }
+  ctx.set('Content-Length', String(size));
+  ctx.body = Readable.from(store.read(job.output.id));
 }

@@ -11,6 +11,7 @@ import { retryFailedPlatforms } from '../../../core/usecases/retry-upload';
 import { getQueueSettings, nextQueueSlot, previewQueue, saveQueueSettings } from '../../../core/usecases/queue';
 import { removeTempFiles, takeMedia } from '../media-intake';
 import { getUploadStatus, listUploadHistory } from '../../../core/usecases/read-uploads';
+import { StatusReadCache } from '../../../core/usecases/upload-versions';
 import { fieldsReadSoFar } from '../body';
 import { checkId } from '../ids';
 import { bodyFields, list, parse, refuseUnavailablePlatforms, single } from '../input';
@@ -21,26 +22,6 @@ import { normalizePlatforms, UploadCommonFields } from '../catalogue/uploads';
 import type { ApiDeps, AppState } from '../deps';
 
 export { UploadCommonFields } from '../catalogue/uploads';
-
-/**
- * Status reads are cached briefly (spec: 2-5 s), so clients polling hard cost one database read
- * per upload per window. Errors are not cached; the map is pruned as it goes.
- */
-class StatusCache {
-  private readonly entries = new Map<string, { at: number; value: unknown }>();
-  constructor(private readonly ttlMs: number) {}
-  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && now - hit.at < this.ttlMs) return hit.value as T;
-    const value = await load();
-    if (this.ttlMs > 0) {
-      if (this.entries.size > 10_000) for (const [k, e] of this.entries) if (now - e.at >= this.ttlMs) this.entries.delete(k);
-      this.entries.set(key, { at: now, value });
-    }
-    return value;
-  }
-}
 
 function header(ctx: Context, ...names: string[]): string | undefined {
   for (const name of names) {
@@ -59,7 +40,9 @@ const ENDPOINTS: Array<{ op: Operation; kind: MediaKind }> = [
 
 export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplicateWindowMs: number }, ns: string, options: { syncTimeoutMs: number; statusCacheMs: number }): void {
   const { syncTimeoutMs } = options;
-  const statusCache = new StatusCache(options.statusCacheMs);
+  // Status reads are cached briefly (spec: 2-5 s), so clients polling hard cost one database read
+  // per upload per window, and only while nothing of the account's uploads changed.
+  const statusCache = new StatusReadCache({ ttlMs: options.statusCacheMs, clock: deps.clock, ...(deps.uploadVersions ? { versions: deps.uploadVersions } : {}) });
   for (const endpoint of ENDPOINTS) {
     mount(router, endpoint.op, ns, async (ctx) => {
       try {
@@ -144,11 +127,12 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     const requestId = single(ctx.query.request_id);
     const jobId = single(ctx.query.job_id);
     const account = ctx.state.caller.account;
-    const view = await statusCache.get(`${account.id}|${String(requestId)}|${String(jobId)}`, () => getUploadStatus(deps.storage, account, {
+    const view = await statusCache.get(account.id, `${String(requestId)}|${String(jobId)}`, () => getUploadStatus(deps.storage, account, {
       ...(typeof requestId === 'string' && requestId ? { requestId } : {}),
       ...(typeof jobId === 'string' && jobId ? { jobId } : {}),
     }));
-    ctx.set('Cache-Control', `private, max-age=${Math.ceil(options.statusCacheMs / 1000)}`);
+    // Not kept by the client: its next read after a write of its own must reach us.
+    ctx.set('Cache-Control', 'private, no-cache');
     ctx.body = { success: finishedAndSucceeded(view), ...view };
   });
 

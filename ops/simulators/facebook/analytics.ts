@@ -4,11 +4,13 @@
  * (at most 93 days between since and until, Unix seconds; the `read_insights` permission and the
  * Page's own token), `GET /{page-id}?fields=followers_count,fan_count`, and
  * `GET /{post-id}/insights?metric=post_impressions,post_impressions_unique,post_reactions_like_total`
- * with `GET /{post-id}?fields=shares,comments.summary(true)`. Figures come from the seeded model
+ * with `GET /{post-id}?fields=shares,comments.summary(true)`, and for videos and reels
+ * `GET /{video-id}/video_insights?metric=…` (graph-api/reference/video/video_insights: videos and
+ * reels take different metrics, by-type values are objects). Figures come from the seeded model
  * and the Page's posts.
  */
 import { addDays, dayOf, type AnalyticsModel, type MetricShape } from '../kit/metrics';
-import type { FacebookSimPage, FacebookSimPost } from './model';
+import type { FacebookSimPage, FacebookSimPost, FacebookSimVideo } from './model';
 
 export const FACEBOOK_INSIGHTS_SCOPE = 'read_insights';
 export const FACEBOOK_PAGE_SHAPES: Record<string, MetricShape> = {
@@ -22,12 +24,20 @@ export const FACEBOOK_FANS_SHAPE: MetricShape = { base: [150, 2500], perDay: 1, 
 export const FACEBOOK_POST_SHAPES: Record<string, MetricShape> = {
   post_impressions: { base: [60, 300] }, post_impressions_unique: { base: [40, 200] }, post_reactions_like_total: { base: [2, 20] }, shares: { base: [0, 4] },
 };
+export const FACEBOOK_VIDEO_SHAPES: Record<string, MetricShape> = {
+  impressions: { base: [70, 350] }, reach: { base: [40, 220] }, plays: { base: [90, 500] }, likes: { base: [2, 25] }, loves: { base: [0, 6] }, shares: { base: [0, 5] },
+};
+/** The metrics video_insights answers, per kind of video (any other is an invalid metric). */
+const VIDEO_METRICS: Record<'video' | 'reel', readonly string[]> = {
+  video: ['total_video_impressions', 'total_video_impressions_unique', 'total_video_reactions_by_type_total', 'total_video_stories_by_action_type'],
+  reel: ['blue_reels_play_count', 'post_impressions_unique', 'post_video_likes_by_reaction_type', 'post_video_social_actions'],
+};
 const MAX_RANGE_S = 93 * 86400;
 
 export interface FacebookAnalyticsState {
   model: AnalyticsModel;
   posts: () => readonly FacebookSimPost[];
-  /** Comments under a post (the simulator's comment store). */
+  /** Comments under a post or video (the simulator's comment store). */
   commentCount: (postId: string) => number;
   paramError(message: string): Error | object;
 }
@@ -51,7 +61,30 @@ export function createFacebookAnalytics(s: FacebookAnalyticsState) {
       v.comments = s.commentCount(post.id);
       return v;
     },
+    /** A video's figures; the model's clock is its first day (videos keep no creation time here). */
+    videoInsights(video: FacebookSimVideo): Record<string, number> {
+      const v = Object.fromEntries(Object.entries(FACEBOOK_VIDEO_SHAPES).map(([name, shape]) => [name, model.post(video.id, name, shape, model.now())]));
+      v.comments = s.commentCount(video.id);
+      return v;
+    },
   };
+
+  function videoInsightsAnswer(video: FacebookSimVideo, params: Record<string, string>) {
+    const kind = video.kind === 'reel' ? 'reel' : 'video';
+    const metrics = (params.metric ?? VIDEO_METRICS[kind].join(',')).split(',').map((m) => m.trim()).filter(Boolean);
+    const bad = metrics.find((m) => !VIDEO_METRICS[kind].includes(m));
+    if (!metrics.length || bad) throw s.paramError(`The value must be a valid insights metric: ${bad ?? ''}`);
+    const v = api.videoInsights(video);
+    const values: Record<string, unknown> = {
+      total_video_impressions: v.impressions, total_video_impressions_unique: v.reach,
+      total_video_reactions_by_type_total: { like: v.likes, love: v.loves },
+      total_video_stories_by_action_type: { share: v.shares, like: v.likes! + v.loves!, comment: v.comments },
+      blue_reels_play_count: v.plays, post_impressions_unique: v.reach,
+      post_video_likes_by_reaction_type: { REACTION_LIKE: v.likes, REACTION_LOVE: v.loves },
+      post_video_social_actions: { SHARE: v.shares, COMMENT: v.comments },
+    };
+    return { data: metrics.map((name) => ({ name, period: 'lifetime', values: [{ value: values[name] }], title: name, id: `${video.id}/video_insights/${name}/lifetime` })) };
+  }
 
   function pageInsights(page: FacebookSimPage, params: Record<string, string>) {
     const metrics = (params.metric ?? '').split(',').map((m) => m.trim()).filter(Boolean);
@@ -92,6 +125,8 @@ export function createFacebookAnalytics(s: FacebookAnalyticsState) {
       if (post) return postInsights(post, params);
       return undefined;
     },
+    /** The answer of `GET /{video-id}/video_insights`. */
+    videoInsightsAnswer,
     /** Page fields the insights add to `GET /{page-id}`. */
     pageFields: (page: FacebookSimPage) => ({ followers_count: api.followers(page.id), fan_count: api.fans(page.id) }),
     /** Post fields the insights add to `GET /{post-id}`. */

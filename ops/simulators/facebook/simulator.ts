@@ -352,8 +352,12 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
     const video = videos.find((v) => v.id === id);
     if (video) {
       visible(video.pageId);
-      return pick({ id: video.id, title: video.title, description: video.description, published: video.published, status: videoStatus(video),
-        permalink_url: video.kind === 'reel' ? `/reel/${video.id}/` : `/${video.pageId}/videos/${video.id}/` });
+      // A Video node has no `shares` (Graph refuses the field); its comments are an edge as on posts.
+      if (fields.includes('shares')) throw paramError('Tried accessing nonexisting field (shares) on node type (Video)');
+      const owner = pages.get(video.pageId);
+      return { ...pick({ id: video.id, title: video.title, description: video.description, published: video.published, status: videoStatus(video),
+        permalink_url: video.kind === 'reel' ? `/reel/${video.id}/` : `/${video.pageId}/videos/${video.id}/`, from: { id: video.pageId, name: owner?.name } }),
+      ...(fields.some((f) => f.startsWith('comments')) ? { comments: { data: [], summary: { order: 'ranked', total_count: commentStore.all(video.id).length, can_comment: true } } } : {}) };
     }
     throw noSuchObject(id, 'GET');
   }
@@ -597,6 +601,12 @@ export async function startFacebookSimulator(opts: FacebookSimulatorOptions = {}
       }
       if (edge === 'posts' || edge === 'published_posts') {
         return listFacebookPosts({ page: pageOf(token, node, 'pages_read_engagement'), posts, photos, videos, params, origin, path: req.path, paramError });
+      }
+      const video = videos.find((v) => v.id === node && v.kind !== 'story');
+      if (video && edge === 'insights') throw paramError('Tried accessing nonexisting field (insights) on node type (Video)');
+      if (video && edge === 'video_insights') {
+        pageOf(token, video.pageId, FACEBOOK_INSIGHTS_SCOPE, 'pages_read_engagement');
+        return analytics.videoInsightsAnswer(video, params);
       }
       if (edge === 'insights') {
         const post = posts.find((p) => p.id === node);

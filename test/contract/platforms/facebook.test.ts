@@ -411,6 +411,57 @@ describe('publish', () => {
   });
 });
 
+describe('post analytics of videos and reels (issue 29 g)', () => {
+  // A video's id names no Page ({page_id}_{post_id} is photo and text posts' form): the Page comes
+  // from the upload's result, the only connected Page, or the video's owner.
+  const metricsOf = (id: string) => {
+    const v = sim.analytics.videoInsights(sim.videos().find((x) => x.id === id)!);
+    return { values: { impressions: v.impressions, reach: v.reach, likes: v.likes, comments: v.comments, shares: v.shares, engagement: v.likes! + v.comments! + v.shares! } };
+  };
+
+  it('a video on the only Page: video_insights with its token, by the bare video id', async () => {
+    const c = await connect('Video Solo');
+    const outcome = await publishDone(ctxOf(c), videoPost([fx.video]));
+    sim.requests.length = 0;
+    expect(await fb.analytics!.post(ctxOf(c), { post: { id: outcome.postId } })).toEqual(metricsOf(outcome.postId));
+    expect(calls()).toEqual([`GET /v21.0/${outcome.postId}`, `GET /v21.0/${outcome.postId}/video_insights`]);
+    expect(sim.requests[0]!.headers.authorization).toBe(`Bearer ${pageToken(c)}`);
+  });
+
+  it('a video on the second of two Pages: the page_id the upload stored, else the video\'s owner', async () => {
+    const c = await connect('Video Multi', ['First', 'Second']);
+    const second = c.pages[1]!.id;
+    const outcome = await publishDone(ctxOf(c), videoPost([fx.video], { facebook_page_id: second }));
+    const expected = metricsOf(outcome.postId);
+    sim.requests.length = 0;
+    expect(await fb.analytics!.post(ctxOf(c), { post: { id: outcome.postId, extra: outcome.extra! } })).toEqual(expected);
+    expect(sim.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${pageToken(c, second)}`, `Bearer ${pageToken(c, second)}`]);
+    sim.requests.length = 0;
+    expect(await fb.analytics!.post(ctxOf(c), { post: { id: outcome.postId } })).toEqual(expected);
+    expect(calls()[0]).toBe(`GET /v21.0/${outcome.postId}`);
+    expect(sim.requests[0]!.query.fields).toBe('from');
+  });
+
+  it('a reel: the reel metrics (plays for impressions), known by the stored media type or by its permalink', async () => {
+    const c = await connect('Reel Solo');
+    const outcome = await publishDone(ctxOf(c), videoPost([fx.video], { facebook_media_type: 'REELS' }));
+    const v = sim.analytics.videoInsights(sim.videos().find((x) => x.id === outcome.postId)!);
+    const expected = { values: { impressions: v.plays, reach: v.reach, likes: v.likes, comments: v.comments, shares: v.shares, engagement: v.likes! + v.comments! + v.shares! } };
+    expect(await fb.analytics!.post(ctxOf(c), { post: { id: outcome.postId, extra: outcome.extra! } })).toEqual(expected);
+    expect(await fb.analytics!.post(ctxOf(c), { post: { id: outcome.postId } })).toEqual(expected);
+  });
+
+  it('the simulator answers a video as Graph does: no insights edge, no shares field', async () => {
+    const c = await connect('Video Graph');
+    const outcome = await publishDone(ctxOf(c), videoPost([fx.video]));
+    const graphGet = (path: string, query: Record<string, string>) => fetch(`${sim.baseUrl}/v21.0/${path}?${new URLSearchParams({ ...query, appsecret_proof: proof(pageToken(c)) })}`, { headers: { authorization: `Bearer ${pageToken(c)}` } });
+    const insights = await graphGet(`${outcome.postId}/insights`, { metric: 'post_impressions' });
+    expect([insights.status, ((await insights.json()) as { error: { code: number } }).error.code]).toEqual([400, 100]);
+    expect((await graphGet(outcome.postId, { fields: 'shares' })).status).toBe(400);
+    expect((await graphGet(`${outcome.postId}/video_insights`, { metric: 'blue_reels_play_count' })).status).toBe(400);
+  });
+});
+
 describe('first comment', () => {
   let c: Connected;
   beforeAll(async () => { c = await connect('Commenter'); });
