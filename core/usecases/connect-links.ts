@@ -112,7 +112,8 @@ export async function validateConnectToken(deps: ConnectLinkDeps, authorization:
  * The same check for an operator holding a link's token (`POST /users/validate-jwt {jwt}` with the
  * API key, as the commercial API's clients send it): only the caller's own links are known.
  */
-export async function validateOwnConnectToken(deps: ConnectLinkDeps, account: OperatorAccount, token: string): Promise<ValidTokenView | InvalidTokenView> {
+export async function validateOwnConnectToken(deps: ConnectLinkDeps, account: OperatorAccount, token: unknown): Promise<ValidTokenView | InvalidTokenView> {
+  if (typeof token !== 'string' || token === '') throw invalidInput('jwt is required: the token of the connect URL (its `token` query value).', { field: 'jwt' });
   return checkConnectToken(deps, token, account.id);
 }
 
