@@ -20,6 +20,8 @@ import { startObservability } from '../shared/observability';
 import { mongoReady, redisReady, temporalReady } from '../shared/readiness';
 import { readiness } from '../shared/ops-server';
 import { buildMediaJobs } from '../shared/media-jobs';
+import { buildMediaUploads } from '../shared/media-uploads';
+import { expireMediaUploads } from '../../core/usecases/media-uploads';
 import { createTemporalMediaJobRunner } from '../../adapters/temporal/media-jobs';
 import { buildNotifications } from '../shared/notifications';
 import { buildAnalyticsApi } from '../shared/analytics';
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
 
   const mediaJobs = await buildMediaJobs(config, mongo.db, media.store, log);
   const connect = await createMongoConnectStorage(mongo.db);
+  const mediaUploads = await buildMediaUploads(config, mongo.db, media, secretKey);
   const timing = config.debugTiming ? createRequestTiming() : undefined;
   if (timing) timing.observe(mongo.client);
   const deps: ApiDeps = {
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
     mediaUrls: media.signer,
     notifier: await createMongoNotificationOutbox(mongo.db),
     ...lifecycleWiring(temporal.client, config),
+    mediaUploads,
     mediaJobs: {
       ...mediaJobs, ids: randomIds, clock: systemClock,
       runner: createTemporalMediaJobRunner(temporal.client, { taskQueue: config.mediaJobs.taskQueue, timing: config.mediaJobs.timing }),
@@ -99,8 +103,14 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.api.port, config.api.host, resolve));
   log('herald api listening', { url: `http://${config.api.host}:${config.api.port}/api`, namespace: config.namespace });
   await observability.serveOps(checks);
+  // Expired staged uploads go with their bytes (several API processes may sweep: deletes are idempotent).
+  const sweep = setInterval(() => {
+    expireMediaUploads(mediaUploads).catch((err: unknown) => log('media upload cleanup failed', { error: (err as Error).message }));
+  }, config.mediaUploads.cleanupIntervalMs);
+  sweep.unref();
 
   onShutdown(config.api.shutdownGraceMs, async () => {
+    clearInterval(sweep);
     // Stop accepting; in-flight requests finish (their uploads run on in Temporal either way).
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
