@@ -87,8 +87,10 @@ export function createStagedBytes(opts: { dir: string; store: MediaStore }): Sta
       let aborted = false;
       try {
         try {
-          for await (const raw of source) {
-            const chunk = raw as Buffer;
+          // Not `for await`: leaving it on a refusal would destroy the request, and its answer with it.
+          const chunks = source[Symbol.asyncIterator]();
+          for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+            const chunk = next.value as Buffer;
             // More than was announced: refused at once, before any byte of it is written.
             if (at + chunk.byteLength > limit) throw new StagedOverflowError(at);
             if (head && head.length < wantHead) {

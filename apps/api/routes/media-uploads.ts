@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import {
@@ -6,6 +7,32 @@ import {
 import { mount } from '../catalogue/mount';
 import * as ops from '../catalogue/media-uploads';
 import type { AppState } from '../deps';
+
+/** Past this many unread bytes a refused PUT's connection is closed instead of read to its end. */
+const DISCARD_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Reads what is left of a refused PUT's body and drops it, so the client (still sending) gets
+ * the answer on a connection that stays sound; a body much longer than that is cut instead.
+ */
+async function discardRest(req: IncomingMessage): Promise<void> {
+  if (req.readableEnded || req.destroyed) return;
+  await new Promise<void>((resolve) => {
+    let seen = 0;
+    const done = () => { req.off('data', count); resolve(); };
+    const count = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DISCARD_LIMIT) {
+        req.socket.end();
+        done();
+      }
+    };
+    // The staging write read the body through its async iterator, whose 'readable' listener would keep it paused.
+    req.removeAllListeners('readable');
+    req.on('data', count).once('end', done).once('error', done).once('close', done);
+    req.resume();
+  });
+}
 
 const signature = (ctx: RouterContext) => ({
   id: ctx.params.upload_id!,
@@ -21,14 +48,19 @@ export function mediaUploadByteRoutes(open: Router, deps: MediaUploadDeps, ns: s
   mount<typeof ops.putMediaUploadBytes, unknown>(open, ops.putMediaUploadBytes, ns, async (ctx) => {
     const declared = ctx.get('Content-Length');
     const range = ctx.get('Content-Range');
-    ctx.body = {
-      success: true,
-      ...(await receiveMediaUploadBytes(deps, {
-        ...signature(ctx as RouterContext), body: ctx.req,
-        ...(range ? { contentRange: range } : {}),
-        ...(/^\d+$/.test(declared) ? { length: Number(declared) } : {}),
-      })),
-    };
+    try {
+      ctx.body = {
+        success: true,
+        ...(await receiveMediaUploadBytes(deps, {
+          ...signature(ctx as RouterContext), body: ctx.req,
+          ...(range ? { contentRange: range } : {}),
+          ...(/^\d+$/.test(declared) ? { length: Number(declared) } : {}),
+        })),
+      };
+    } catch (err) {
+      await discardRest(ctx.req);
+      throw err;
+    }
   });
   // GET and, through Koa's router, HEAD: HEAD answers the same headers without the body.
   mount<typeof ops.getMediaUploadOffset, unknown>(open, ops.getMediaUploadOffset, ns, async (ctx) => {
