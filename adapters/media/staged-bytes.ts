@@ -1,6 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
 import path from 'node:path';
 import type { MediaStore } from '../../core/ports/media';
 import { SNIFF_BYTES, StagedOverflowError, type StagedBytes } from '../../core/ports/media-uploads';
@@ -82,7 +84,10 @@ export function createStagedBytes(opts: { dir: string; store: MediaStore }): Sta
       // The first bytes, for the sniffer: what is on disk already, then what arrives.
       let head: Buffer | undefined = offset < SNIFF_BYTES && checkHead ? await headOf(id, offset) : undefined;
       const wantHead = Math.min(SNIFF_BYTES, total);
-      const fh = await open(file, offset === 0 ? 'w' : 'r+', STORE_FILE_MODE);
+      // A write stream (buffered, gathered writes) keeps pace with the network; fsync'd below.
+      const out = createWriteStream(file, { flags: offset === 0 ? 'w' : 'r+', start: offset, mode: STORE_FILE_MODE, highWaterMark: 1 << 20 });
+      const written = finished(out);
+      written.catch(() => undefined);
       let at = offset;
       let aborted = false;
       try {
@@ -100,23 +105,26 @@ export function createStagedBytes(opts: { dir: string; store: MediaStore }): Sta
                 head = undefined;
               }
             }
-            let written = 0;
-            while (written < chunk.byteLength) written += (await fh.write(chunk, written, chunk.byteLength - written, at + written)).bytesWritten;
             hash.update(chunk);
             at += chunk.byteLength;
+            // Back-pressure: the request is read no faster than the disk takes it.
+            if (!out.write(chunk)) await Promise.race([once(out, 'drain'), written]);
           }
         } catch (err) {
           if (err instanceof StagedOverflowError || !isSourceFailure(err)) throw err;
           aborted = true;
         }
-        await fh.truncate(at);
-        // On disk before the answer: an interrupted upload resumes from bytes that are really there.
-        await fh.sync();
-      } catch (err) {
-        await fh.sync().catch(() => undefined);
-        throw err;
       } finally {
-        await fh.close();
+        out.end();
+        await written;
+        // On disk before the answer: an interrupted upload resumes from bytes that are really there.
+        const fh = await open(file, 'r+');
+        try {
+          await fh.truncate(at);
+          await fh.sync();
+        } finally {
+          await fh.close();
+        }
       }
       if (at === total) {
         const sha256 = hash.digest('hex');
