@@ -46,7 +46,7 @@ async function main(): Promise<void> {
 
   const mediaJobs = await buildMediaJobs(config, mongo.db, media.store, log);
   const connect = await createMongoConnectStorage(mongo.db);
-  const mediaUploads = await buildMediaUploads(config, mongo.db, media, secretKey);
+  const mediaUploads = await buildMediaUploads(config, mongo.db, mongo.storage, media, secretKey);
   const timing = config.debugTiming ? createRequestTiming() : undefined;
   if (timing) timing.observe(mongo.client);
   const deps: ApiDeps = {

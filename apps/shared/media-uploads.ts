@@ -5,11 +5,12 @@ import { createUploadUrlSigner } from '../../adapters/media/signed-urls';
 import { createMongoMediaUploads } from '../../adapters/mongo/media-uploads';
 import { randomIds, systemClock } from '../../adapters/crypto/node-crypto';
 import type { MediaUploadDeps } from '../../core/usecases/media-uploads';
+import type { Storage } from '../../core/ports/storage';
 import type { HeraldConfig } from './config';
 import type { buildMedia } from './compose';
 
 /** Staged media uploads: records in MongoDB, bytes in the media store's staging directory (renamed into the store on completion). */
-export async function buildMediaUploads(config: HeraldConfig, db: Db, media: ReturnType<typeof buildMedia>, secretKey: string): Promise<MediaUploadDeps> {
+export async function buildMediaUploads(config: HeraldConfig, db: Db, storage: Storage, media: ReturnType<typeof buildMedia>, secretKey: string): Promise<MediaUploadDeps> {
   return {
     mediaUploads: await createMongoMediaUploads(db),
     stagedBytes: createStagedBytes({ dir: path.join(media.store.stagingDir, 'uploads'), store: media.store }),
@@ -18,6 +19,7 @@ export async function buildMediaUploads(config: HeraldConfig, db: Db, media: Ret
     mediaStore: media.store,
     ids: randomIds,
     clock: systemClock,
+    storage,
     settings: { ttlMs: config.mediaUploads.ttlMs, resumableAboveBytes: config.mediaUploads.resumableAboveBytes, maxBytes: config.media.maxBytes },
   };
 }

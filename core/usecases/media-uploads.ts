@@ -8,7 +8,9 @@ import type { OperatorAccount } from '../domain/operator';
 import type { MediaStore } from '../ports/media';
 import { StagedOverflowError, type StagedBytes, type UploadUrls } from '../ports/media-uploads';
 import type { MediaUploadRepository } from '../ports/storage/media-uploads';
+import type { Storage } from '../ports/storage';
 import type { Clock, IdGenerator } from '../ports/system';
+import { checkMonthlyQuota } from './submit-upload';
 
 export interface MediaUploadSettings {
   /** How long staged media lives unless a post uses it (HERALD_MEDIA_UPLOAD_TTL_MS). */
@@ -29,6 +31,8 @@ export interface MediaUploadDeps {
   ids: IdGenerator;
   clock: Clock;
   settings: MediaUploadSettings;
+  /** The uploads, for the monthly quota: a file for a post the plan can no longer make is not staged. */
+  storage?: Pick<Storage, 'uploads'>;
 }
 
 const unknown = (id: string) => notFound(`No media upload ${id} on this account.`, 'media_upload_not_found');
@@ -56,13 +60,15 @@ export interface NewMediaUpload {
 /** Declares an upload (nothing is stored but its record): the signed URL to PUT the bytes to. */
 export async function createMediaUpload(deps: MediaUploadDeps, account: OperatorAccount, input: NewMediaUpload) {
   const now = deps.clock.now();
+  const contentLength = checkContentLength(input.content_length, deps.settings.maxBytes);
+  if (deps.storage) await checkMonthlyQuota({ storage: deps.storage, clock: deps.clock }, account);
   const upload: MediaUpload = {
     id: deps.ids.next('mu'),
     accountId: account.id,
     filename: checkFilename(input.filename),
     contentType: checkContentType(input.content_type, input.media_type),
     mediaType: input.media_type,
-    contentLength: checkContentLength(input.content_length, deps.settings.maxBytes),
+    contentLength,
     ...(input.source !== undefined ? { source: input.source } : {}),
     state: 'created',
     createdAt: now,

@@ -123,6 +123,15 @@ describe('staged media uploads (use cases on the memory repository and a staging
     await expect(deps.mediaUploads.get('mu_1')).resolves.toBeNull();
   });
 
+  it('stages nothing once the plan\'s monthly uploads are used up', async () => {
+    let used = 9;
+    deps.storage = { uploads: { countSince: async () => used } } as unknown as MediaUploadDeps['storage'];
+    await expect(create()).resolves.toMatchObject({ state: 'created' });
+    used = 10;
+    await expect(create()).rejects.toMatchObject({ errorCode: 'monthly_quota_exceeded', details: { usage: { used: 10, limit: 10 } } });
+    await expect(createMediaUpload(deps, anOperator({ plan: 'basic' }), { filename: 'clip.mp4', content_type: 'video/mp4', content_length: 10, media_type: 'video' })).resolves.toMatchObject({ state: 'created' });
+  });
+
   it('takes a whole PUT, completes it into the media store with the digest computed while writing', async () => {
     const made = await create();
     expect(made).toMatchObject({ state: 'created', resumable: true, received_bytes: 0 });

@@ -36,7 +36,7 @@ const Offset = ok({ upload_id: z.string(), state: State, received_bytes: z.numbe
 export const createMediaUpload = operation({
   id: 'createMediaUpload', method: 'post', path: '/svc/media-uploads', tags: ['media uploads'],
   summary: 'Stage a media upload',
-  description: `Declares a file to upload before posting it: answers 201 with \`upload_id\` and \`upload_url\`, a signed URL of Herald's own to PUT the bytes to (no API key; it expires with the upload, 24 h by default), then completeMediaUpload, then post it with \`media-upload:<upload_id>\` in \`video\`, \`photos[]\` or \`document\`. Files over \`resumable_above_bytes\` (8 MiB by default) may be sent in \`Content-Range\` chunks and resumed after a lost connection. Types by media_type: ${TYPES}. Errors: 400 naming the field, \`media_too_large\` (content_length over the media size limit), \`media_type_unsupported\` (content_type not of media_type).`,
+  description: `Declares a file to upload before posting it: answers 201 with \`upload_id\` and \`upload_url\`, a signed URL of Herald's own to PUT the bytes to (no API key; it expires with the upload, 24 h by default), then completeMediaUpload, then post it with \`media-upload:<upload_id>\` in \`video\`, \`photos[]\` or \`document\`. Files over \`resumable_above_bytes\` (8 MiB by default) may be sent in \`Content-Range\` chunks and resumed after a lost connection. Types by media_type: ${TYPES}. Errors: 400 naming the field, \`media_too_large\` (content_length over the media size limit), \`media_type_unsupported\` (content_type not of media_type); 429 \`monthly_quota_exceeded\` (the plan's uploads of the month are used up).`,
   auth: 'apiKey',
   body: z.object({
     filename: z.string({ error: 'filename is required: the file\'s name, such as clip.mp4.' }).describe('The file\'s name (printable, no path).'),
@@ -57,7 +57,7 @@ export const createMediaUpload = operation({
       }),
     },
   },
-  errors: { 400: 'A field is missing or wrong (named): media_too_large, media_type_unsupported, invalid_request.' },
+  errors: { 400: 'A field is missing or wrong (named): media_too_large, media_type_unsupported, invalid_request.', 429: 'monthly_quota_exceeded.' },
 });
 
 export const putMediaUploadBytes = operation({
