@@ -21,7 +21,16 @@ describe('staged media uploads', () => {
 
   beforeAll(async () => {
     await herald.connect('bluesky', { profile: 'uma' });
+    await herald.connect('linkedin', { profile: 'uma' });
   });
+  /** Declares, PUTs and completes a file; answers the upload id. */
+  async function staged(data: Buffer, declared: { filename: string; content_type: string; media_type: string }): Promise<string> {
+    const made = await api.post('/api/herald/media-uploads', { ...declared, content_length: data.length });
+    expect(made.status).toBe(201);
+    expect((await put(made.body.upload_url, data)).status).toBe(200);
+    expect((await api.post(`/api/herald/media-uploads/${made.body.upload_id}/complete`, {})).body).toMatchObject({ state: 'completed', sha256: sha256(data) });
+    return made.body.upload_id as string;
+  }
 
   const declare = (over: Record<string, unknown> = {}) => api.post('/api/herald/media-uploads', {
     filename: 'clip.mp4', content_type: 'video/mp4', content_length: bytes().length, media_type: 'video', ...over,
@@ -66,6 +75,25 @@ describe('staged media uploads', () => {
     // Used bytes stay when the upload is deleted: the post names them.
     expect(await api.delete(`/api/herald/media-uploads/${made.body.upload_id}`)).toMatchObject({ status: 200, body: { deleted: true, media_kept: true } });
     expect(await api.get(`/api/herald/media-uploads/${made.body.upload_id}`)).toMatchObject({ status: 404, body: { error_code: 'media_upload_not_found' } });
+  });
+
+  it('takes staged photos on /upload_photos and a staged document on /upload_document, each where its media type goes', async () => {
+    const photo = readFileSync(media.image({ size: '640x640' }));
+    const photoId = await staged(photo, { filename: 'p.jpg', content_type: 'image/jpeg', media_type: 'image' });
+    const photos = await herald.postForm('/api/upload_photos', { user: 'uma', 'platform[]': ['bluesky'], title: 'Staged photo', 'photos[]': [`media-upload:${photoId}`], async_upload: true });
+    expect(photos.status).toBe(202);
+    expect((await herald.waitForCompletion(photos.body.request_id)).body.results.bluesky).toMatchObject({ success: true });
+
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+    const docId = await staged(pdf, { filename: 'report.pdf', content_type: 'application/pdf', media_type: 'document' });
+    // A document is not a video: the video field refuses it, naming the field.
+    const wrongField = await herald.postForm('/api/upload', { user: 'uma', 'platform[]': ['bluesky'], title: 'x', video: `media-upload:${docId}` });
+    expect(wrongField).toMatchObject({ status: 400, body: { error_code: 'media_upload_unusable', violations: [{ field: 'video' }] } });
+    const doc = await herald.postForm('/api/upload_document', { user: 'uma', title: 'Staged report', document: `media-upload:${docId}`, async_upload: true });
+    expect(doc.status).toBe(202);
+    const done = await herald.waitForCompletion(doc.body.request_id);
+    expect(done.body).toMatchObject({ media_type: 'document', results: { linkedin: { success: true, document: expect.stringMatching(/^urn:li:document:/) } } });
+    expect(herald.sandbox.simulators.linkedin.documents()).toEqual(expect.arrayContaining([expect.objectContaining({ urn: done.body.results.linkedin.document, contentType: 'application/pdf' })]));
   });
 
   it('resumes a PUT dropped at 90 % from the offset it asks for, and the digest is the file\'s', async () => {
