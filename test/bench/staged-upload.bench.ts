@@ -14,7 +14,7 @@
  * Knobs: BENCH_UPLOAD_MB (1024), BENCH_ROUNDS (4; each round one of each, the first of the pair alternating), BENCH_KEEP_MEDIA=1.
  * Small run: BENCH_UPLOAD_MB=64 node dist/test/bench/run.js staged-upload
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, rmSync, statSync, statfsSync, writeSync } from 'node:fs';
 import os from 'node:os';
@@ -73,10 +73,12 @@ async function startSink(file: string): Promise<{ url: string; stop: () => void 
   return { url: `http://127.0.0.1:${port}/sink`, stop };
 }
 
-/** `curl -T file url`: seconds and the answer. */
-function curlPut(file: string, url: string): { seconds: number; answer: string } {
+/** `curl -T file url`: seconds and the answer. Not execFileSync: the RSS sampler must keep running meanwhile. */
+async function curlPut(file: string, url: string): Promise<{ seconds: number; answer: string }> {
   const start = performance.now();
-  const answer = execFileSync('curl', ['-sS', '--fail-with-body', '-T', file, url], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const answer = await new Promise<string>((resolve, reject) => {
+    execFile('curl', ['-sS', '--fail-with-body', '-T', file, url], { encoding: 'utf8', maxBuffer: 1 << 20 }, (err, stdout) => (err ? reject(new Error(`${err.message}: ${stdout}`)) : resolve(stdout)));
+  });
   return { seconds: (performance.now() - start) / 1000, answer };
 }
 
@@ -112,8 +114,8 @@ async function main(): Promise<void> {
 
   const sinkSeconds: number[] = [];
   const staged: Array<{ put: number; complete: number; peak: number; sha: string }> = [];
-  const viaSink = (round: number) => {
-    const s = curlPut(file, sink.url);
+  const viaSink = async (round: number) => {
+    const s = await curlPut(file, sink.url);
     sinkSeconds.push(s.seconds);
     rmSync(sinkFile, { force: true });
     say(`[round ${round}] sink: ${s.seconds.toFixed(2)} s (${s.answer})`);
@@ -122,25 +124,26 @@ async function main(): Promise<void> {
     const made = await b.api.post('/api/herald/media-uploads', { filename: 'big.mp4', content_type: 'video/mp4', content_length: TARGET_BYTES, media_type: 'video' });
     if (made.status !== 201) throw new Error(`create answered ${made.status}: ${JSON.stringify(made.body)}`);
     const from = performance.now() - t0;
-    const put = curlPut(file, made.body.upload_url);
+    const put = await curlPut(file, made.body.upload_url);
     const completeStart = performance.now();
     const done = await b.api.post(`/api/herald/media-uploads/${made.body.upload_id}/complete`, {});
     const complete = (performance.now() - completeStart) / 1000;
     if (done.status !== 200) throw new Error(`complete answered ${done.status}: ${JSON.stringify(done.body)}`);
     await sleep(300);
-    const peak = Math.max(...samples.filter((x) => x.t >= from).map((x) => x.rss));
+    const during = samples.filter((x) => x.t >= from);
+    const peak = Math.max(...during.map((x) => x.rss));
     staged.push({ put: put.seconds, complete, peak, sha: done.body.sha256 });
-    say(`[round ${round}] staged: PUT ${put.seconds.toFixed(2)} s, complete ${complete.toFixed(3)} s, API peak RSS ${mib(peak)} MiB`);
+    say(`[round ${round}] staged: PUT ${put.seconds.toFixed(2)} s, complete ${complete.toFixed(3)} s, API peak RSS ${mib(peak)} MiB (${during.length} samples)`);
     // The stored copy goes (no post uses it): the next round starts from the same disk.
     await b.api.delete(`/api/herald/media-uploads/${made.body.upload_id}`);
   };
   // Alternating which goes first, so neither always meets the other's disk writeback.
   for (let round = 1; round <= ROUNDS; round += 1) {
-    if (round % 2 === 1) viaSink(round);
+    if (round % 2 === 1) await viaSink(round);
     else await viaStaged(round);
     await sleep(1000);
     if (round % 2 === 1) await viaStaged(round);
-    else viaSink(round);
+    else await viaSink(round);
     await sleep(1000);
   }
   clearInterval(timer);
