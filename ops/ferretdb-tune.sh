@@ -42,6 +42,7 @@ declare -A FIELDS=(
   [hour_sweeps]="_id"
   [media_jobs]="_id accountId jk"
   [media_usage]="_id accountId uk"
+  [media_uploads]="_id xk"
   [connect_links]="_id xh"
   [connect_sessions]="_id sessionHash xh"
   [operator_preferences]="_id"

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { MediaJobOutputLinks, MediaStore } from '../../core/ports/media';
 import type { MediaAccess } from '../../core/ports/platform';
 import type { Clock } from '../../core/ports/system';
+import type { UploadUrls } from '../../core/ports/media-uploads';
 
 /**
  * Signed, expiring URLs for stored media, for networks that fetch media themselves (Instagram,
@@ -65,5 +66,28 @@ export function createMediaAccess(store: MediaStore, signer: MediaUrlSigner, ren
     read: (id, range) => store.read(id, range),
     publicUrl: (id) => signer.url(id),
     rendition,
+  };
+}
+
+/**
+ * The signed URLs staged media uploads are PUT to (`<base>/api/<ns>/media-uploads/<id>/bytes?exp=&sig=`).
+ * The HMAC binds the upload id and the expiry (a key of its own, derived like the media URLs'),
+ * so neither can be changed nor a URL made for another upload; the URL is the only credential.
+ */
+export function createUploadUrlSigner(opts: { key: string; publicBaseUrl: string; namespace: string; clock: Clock }): UploadUrls {
+  const base = opts.publicBaseUrl.replace(/\/+$/, '');
+  const mac = (id: string, exp: string) => createHmac('sha256', `media-upload-url:${opts.key}`).update(`${id}.${exp}`).digest('base64url');
+  return {
+    url(id, expiresAt) {
+      const exp = String(Math.ceil(expiresAt.getTime() / 1000));
+      return `${base}/api/${opts.namespace}/media-uploads/${encodeURIComponent(id)}/bytes?exp=${exp}&sig=${mac(id, exp)}`;
+    },
+    verify(id, exp, sig) {
+      if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return 'forged';
+      const expected = Buffer.from(mac(id, exp));
+      const given = Buffer.from(sig);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'forged';
+      return Number(exp) * 1000 <= opts.clock.now().getTime() ? 'expired' : 'ok';
+    },
   };
 }

@@ -15,6 +15,7 @@ import type { LifecycleSettings } from '../../core/domain/connection-lifecycle';
 import type { Metrics } from '../../core/ports/metrics';
 import type { Logger } from 'pino';
 import type { MediaJobApi } from './routes/media-jobs';
+import type { MediaUploadDeps } from '../../core/usecases/media-uploads';
 import type { NotificationDeps } from '../../core/usecases/notifications/deps';
 import type { ConnectStorage } from '../../core/ports/connect-storage';
 import type { ConnectLinkOptions } from '../../core/usecases/connect-links';
@@ -56,6 +57,8 @@ export interface ApiDeps {
   refreshes?: ConnectionRefreshes;
   pauses?: AccountPauses;
   lifecycleSettings?: Partial<LifecycleSettings>;
+  /** Staged media uploads (the /media-uploads routes are registered when present; `media-upload:<id>` media then works). */
+  mediaUploads?: MediaUploadDeps;
   /** Media-processing jobs (the /ffmpeg routes are registered when present). */
   mediaJobs?: MediaJobApi;
   /** Readiness of the backing services, for /readyz. */

@@ -20,6 +20,8 @@ import { startObservability } from '../shared/observability';
 import { mongoReady, redisReady, temporalReady } from '../shared/readiness';
 import { readiness } from '../shared/ops-server';
 import { buildMediaJobs } from '../shared/media-jobs';
+import { buildMediaUploads } from '../shared/media-uploads';
+import { expireMediaUploads } from '../../core/usecases/media-uploads';
 import { createTemporalMediaJobRunner } from '../../adapters/temporal/media-jobs';
 import { createMediaJobOutputLinks } from '../../adapters/media/signed-urls';
 import { documentPath } from './catalogue/mount';
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
 
   const mediaJobs = await buildMediaJobs(config, mongo.db, media.store, log);
   const connect = await createMongoConnectStorage(mongo.db);
+  const mediaUploads = await buildMediaUploads(config, mongo.db, mongo.storage, media, secretKey);
   const timing = config.debugTiming ? createRequestTiming() : undefined;
   if (timing) timing.observe(mongo.client);
   const deps: ApiDeps = {
@@ -76,6 +79,7 @@ async function main(): Promise<void> {
     mediaUrls: media.signer,
     notifier: await createMongoNotificationOutbox(mongo.db),
     ...lifecycleWiring(temporal.client, config),
+    mediaUploads,
     mediaJobs: {
       ...mediaJobs, ids: randomIds, clock: systemClock,
       outputLinks: createMediaJobOutputLinks({
@@ -107,8 +111,14 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.api.port, config.api.host, resolve));
   log('herald api listening', { url: `http://${config.api.host}:${config.api.port}/api`, namespace: config.namespace });
   await observability.serveOps(checks);
+  // Expired staged uploads go with their bytes (several API processes may sweep: deletes are idempotent).
+  const sweep = setInterval(() => {
+    expireMediaUploads(mediaUploads).catch((err: unknown) => log('media upload cleanup failed', { error: (err as Error).message }));
+  }, config.mediaUploads.cleanupIntervalMs);
+  sweep.unref();
 
   onShutdown(config.api.shutdownGraceMs, async () => {
+    clearInterval(sweep);
     // Stop accepting; in-flight requests finish (their uploads run on in Temporal either way).
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,6 +4,8 @@ import { invalidInput } from '../../core/domain/errors';
 import type { MediaRef } from '../../core/domain/media';
 import type { MediaKind } from '../../core/domain/platforms';
 import type { MediaFetcher, MediaProbe, MediaStore } from '../../core/ports/media';
+import type { MediaUploadType } from '../../core/domain/media-upload';
+import { stagedUploadId } from '../../core/usecases/media-uploads';
 import { describeStored, guessKind, isCloudDriveLink, isMediaType, isVideoType, realContentType } from '../../adapters/media/describe';
 
 /** A file formidable has written to a temporary path while the request streamed in. */
@@ -29,6 +31,9 @@ export interface MediaIntakeDeps {
   mediaProbe: MediaProbe;
   mediaFetcher: MediaFetcher;
 }
+
+/** A staged upload named in a media field (`media-upload:<id>`), as the post's media: checked by the use case (stagedMedia). */
+export type StagedLookup = (id: string, field: string, takes: readonly MediaUploadType[]) => Promise<MediaRef>;
 
 function filesOf(ctx: Context): Record<string, UploadedFile[]> {
   const raw = (ctx.request as unknown as { files?: Record<string, UploadedFile | UploadedFile[]> }).files ?? {};
@@ -66,8 +71,8 @@ const asList = (v: unknown): string[] => (v === undefined || v === null || v ===
  * (thumbnail, cover image, subtitles…) as MediaRefs.
  */
 export async function takeMedia(
-  deps: MediaIntakeDeps, ctx: Context, kind: MediaKind, fields: Record<string, unknown>, opts: { deferUrls?: boolean } = {},
-): Promise<{ media: MediaRef[]; fileFields: Record<string, MediaRef> }> {
+  deps: MediaIntakeDeps, ctx: Context, kind: MediaKind, fields: Record<string, unknown>, opts: { deferUrls?: boolean; staged?: StagedLookup } = {},
+): Promise<{ media: MediaRef[]; fileFields: Record<string, MediaRef>; stagedIds: string[] }> {
   const files = filesOf(ctx);
   const cleanup = Object.values(files).flat().map((f) => f.filepath);
   try {
@@ -78,7 +83,17 @@ export async function takeMedia(
       const stored = await storeUpload(deps.mediaStore, file, contentType);
       return describeStored(deps.mediaProbe, stored.id, contentType, stored.size, filename);
     };
+    const stagedIds: string[] = [];
+    // A staged upload is in the media store already: described like a stored file, nothing fetched.
+    const takeStaged = async (id: string, field: string, takes: readonly MediaUploadType[]): Promise<MediaRef> => {
+      if (!opts.staged) throw invalidInput(`${field}: staged media uploads are not available on this server.`, { violations: [{ field, message: 'no media uploads' }] }, 'media_upload_unusable');
+      const ref = await opts.staged(id, field, takes);
+      stagedIds.push(id);
+      return ref.kind === 'document' ? ref : describeStored(deps.mediaProbe, ref.id, ref.contentType, ref.size, ref.filename);
+    };
     const storeUrl = async (url: string, field: string, expect: 'video' | 'media'): Promise<MediaRef> => {
+      const staged = stagedUploadId(url);
+      if (staged !== undefined) return takeStaged(staged, field, expect === 'video' ? ['video'] : ['image', 'video']);
       if (opts.deferUrls && !isCloudDriveLink(url)) {
         await deps.mediaFetcher.vet(url, field);
         return { id: '', kind: guessKind(url, expect), contentType: '', size: 0, source: { url, field } };
@@ -98,7 +113,12 @@ export async function takeMedia(
         const stored = await storeUpload(deps.mediaStore, file, contentType);
         media.push({ id: stored.id, kind: 'document', contentType, size: stored.size, ...(filename ? { filename } : {}) });
       }
-      if (asList(fields.document).length) throw invalidInput('document: send the document as a file part; URLs are not taken for documents.', { violations: [{ field: 'document', message: 'a file part' }] });
+      const named = asList(fields.document);
+      for (const value of named) {
+        const staged = stagedUploadId(value);
+        if (staged !== undefined) media.push(await takeStaged(staged, 'document', ['document']));
+      }
+      if (named.some((v) => stagedUploadId(v) === undefined)) throw invalidInput('document: send the document as a file part (or media-upload:<upload_id>); URLs are not taken for documents.', { violations: [{ field: 'document', message: 'a file part' }] });
     } else if (kind === 'photo') {
       for (const name of ['photos[]', 'photos']) {
         for (const file of files[name] ?? []) media.push(await storeFile(file, name, isMediaType));
@@ -110,7 +130,7 @@ export async function takeMedia(
       if (['video', 'photos', 'photos[]', 'document'].includes(name)) continue;
       fileFields[name] = await storeFile(list[list.length - 1]!, name, () => true);
     }
-    return { media, fileFields };
+    return { media, fileFields, stagedIds };
   } finally {
     await Promise.all(cleanup.map((p) => rm(p, { force: true })));
   }

@@ -20,6 +20,7 @@ import { disconnectRoute } from './routes/connections';
 import { healthRoutes, observeHttp } from '../shared/http-observe';
 import { SECURITY_HEADERS } from '../shared/security-headers';
 import { mediaJobOutputLinkRoute, mediaJobRoutes } from './routes/media-jobs';
+import { mediaUploadByteRoutes, mediaUploadRoutes } from './routes/media-uploads';
 import { notificationRoutes } from './routes/notifications';
 import { connectLinkRoutes, validateJwtRoute } from './routes/connect-links';
 import { analyticsHistoryRoutes } from './routes/analytics-history';
@@ -70,6 +71,7 @@ export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
   const connect = deps.connect;
   if (connect) validateJwtRoute(open, { ...deps, connect }, ns);
   if (deps.mediaJobs) mediaJobOutputLinkRoute(open, { ...deps, mediaJobs: deps.mediaJobs }, ns);
+  if (deps.mediaUploads) mediaUploadByteRoutes(open, deps.mediaUploads, ns);
   app.use(open.routes());
 
   // Authentication, then the per-key rate limit whose figures go on every authenticated response.
@@ -97,7 +99,7 @@ export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
   router.use(queryIdGuard);
   router.use(bodyReader({ formBytes: 1024 * 1024, fileBytes: options.maxUploadBytes, ...(options.uploadDir ? { uploadDir: options.uploadDir } : {}) }));
 
-  router.param('username', idParam('username')).param('job_id', idParam('job_id'));
+  router.param('username', idParam('username')).param('job_id', idParam('job_id')).param('upload_id', idParam('upload_id'));
   mount(router, getMe, ns, (ctx) => {
     const { account } = ctx.state.caller;
     const plan = PLANS[account.plan];
@@ -127,6 +129,7 @@ export function createApi(given: ApiDeps, options: ApiOptions): Koa<AppState> {
   commentRoutes(router, reads, ns);
   analyticsRoutes(router, reads, ns);
   disconnectRoute(router, deps, ns);
+  if (deps.mediaUploads) mediaUploadRoutes(router, deps.mediaUploads, ns);
   if (deps.mediaJobs) mediaJobRoutes(router, { ...deps, mediaJobs: deps.mediaJobs }, ns);
   if (deps.notifications) notificationRoutes(router, deps.notifications, ns);
   if (deps.analyticsHistory) analyticsHistoryRoutes(router, { ...deps, analyticsHistory: deps.analyticsHistory }, ns);

@@ -33,6 +33,7 @@ export interface HeraldConfig {
   /** Connected-account lifecycle thresholds and refresh-ahead timing (core/domain/connection-lifecycle.ts). */
   lifecycle: LifecycleSettings;
   media: { dir: string; publicBaseUrl: string; urlTtlSeconds: number; maxBytes: number; fetchAllow: string[]; fetchTimeoutMs: number };
+  mediaUploads: { ttlMs: number; resumableAboveBytes: number; cleanupIntervalMs: number };
   /**
    * Media-processing jobs: their task queue (served by a worker of its own), where each run's
    * scratch directory goes, the output size limit, run timing, and whether this worker daemon
@@ -206,6 +207,11 @@ export function loadConfig(env: Env = process.env): HeraldConfig {
       maxBytes: get('HERALD_MEDIA_MAX_BYTES'),
       fetchAllow: get('HERALD_MEDIA_FETCH_ALLOW'),
       fetchTimeoutMs: get('HERALD_MEDIA_FETCH_TIMEOUT_MS'),
+    },
+    mediaUploads: {
+      ttlMs: get('HERALD_MEDIA_UPLOAD_TTL_MS'),
+      resumableAboveBytes: get('HERALD_MEDIA_UPLOAD_RESUMABLE_BYTES'),
+      cleanupIntervalMs: get('HERALD_MEDIA_UPLOAD_CLEANUP_INTERVAL_MS'),
     },
     mediaJobs: {
       taskQueue: get('HERALD_MEDIA_TASK_QUEUE'),

@@ -273,6 +273,9 @@ const uploads = section('Uploads and media', {
   HERALD_MEDIA_MAX_BYTES: int(10 * GIB, { defaultText: n('_BYTES', 10 * GIB), meaning: 'The largest media file an upload takes (streamed to disk).' }),
   HERALD_MEDIA_FETCH_ALLOW: list({ meaning: '`host:port` pairs (`127.0.0.1:4100`) media URLs may use although private or loopback (the sandbox\'s simulators).' }, 'comma list of host:port'),
   HERALD_MEDIA_FETCH_TIMEOUT_MS: int(10 * MINUTE, { defaultText: n('_MS', 10 * MINUTE), meaning: 'How long downloading one media URL may take.' }),
+  HERALD_MEDIA_UPLOAD_TTL_MS: positive(24 * HOUR, { defaultText: n('_MS', 24 * HOUR), meaning: 'How long staged media (`POST /media-uploads`) lives unless a post uses it; its upload URL works as long ([media-uploads.md](media-uploads.md)).' }),
+  HERALD_MEDIA_UPLOAD_RESUMABLE_BYTES: positive(8 * MIB, { defaultText: n('_BYTES', 8 * MIB), meaning: 'Staged uploads larger than this are resumable by `Content-Range` chunks and keep the bytes of an interrupted PUT; smaller ones are sent whole.' }),
+  HERALD_MEDIA_UPLOAD_CLEANUP_INTERVAL_MS: positive(10 * MINUTE, { defaultText: n('_MS', 10 * MINUTE), meaning: 'How often the API removes expired staged uploads and their bytes.' }),
   HERALD_CHECKPOINT_PROBE_INTERVAL_MS: positive(DEFAULT_CHECKPOINT_PROBE_INTERVAL_MS, {
     defaultText: n('_MS', DEFAULT_CHECKPOINT_PROBE_INTERVAL_MS),
     meaning: 'How often a checkpointed Instagram or Threads account is asked whether the checkpoint is gone (a workflow input: applies to probes started after it).',

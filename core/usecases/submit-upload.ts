@@ -138,6 +138,18 @@ export async function admitUpload(
   return { profile: await precheckUpload(deps, account, input) };
 }
 
+/** 429 `monthly_quota_exceeded` when the plan's uploads of this month are used up (also before a file is staged for a post). */
+export async function checkMonthlyQuota(deps: { storage: Pick<SubmitDeps['storage'], 'uploads'>; clock: SubmitDeps['clock'] }, account: OperatorAccount): Promise<void> {
+  const plan = PLANS[account.plan];
+  if (plan.uploadsPerMonth === null) return;
+  const now = deps.clock.now();
+  const used = await deps.storage.uploads.countSince(account.id, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
+  if (used >= plan.uploadsPerMonth) {
+    throw new HeraldError('too_many_requests', `Monthly upload quota reached: ${used} of ${plan.uploadsPerMonth} uploads used on the ${plan.name} plan this month.`,
+      'monthly_quota_exceeded', { usage: { used, limit: plan.uploadsPerMonth, plan: plan.name } });
+  }
+}
+
 /** The checks that need no media; the post's profile when they pass. */
 export async function precheckUpload(
   deps: Pick<SubmitDeps, 'storage' | 'platforms' | 'clock'>, account: OperatorAccount, input: Pick<UploadInput, 'kind' | 'platforms' | 'profileUsername'>,
@@ -151,14 +163,7 @@ export async function precheckUpload(
       throw forbidden(`The ${plan.name} plan does not include ${descriptor.displayName} posting: upgrade the plan or remove ${platform} from platform[].`, `${platform}_not_in_plan`);
     }
   }
-  if (plan.uploadsPerMonth !== null && !opts.edit) {
-    const now = deps.clock.now();
-    const used = await deps.storage.uploads.countSince(account.id, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
-    if (used >= plan.uploadsPerMonth) {
-      throw new HeraldError('too_many_requests', `Monthly upload quota reached: ${used} of ${plan.uploadsPerMonth} uploads used on the ${plan.name} plan this month.`,
-        'monthly_quota_exceeded', { usage: { used, limit: plan.uploadsPerMonth, plan: plan.name } });
-    }
-  }
+  if (!opts.edit) await checkMonthlyQuota(deps, account);
   // The networks whose descriptor names this endpoint, in the API's platform order.
   const supported = PLATFORMS.filter((p) => {
     const adapter = deps.platforms.get(p);

@@ -1,7 +1,7 @@
 /**
  * Benchmark runner: `node dist/test/bench/run.js [name...]` (or `npm run bench -- [name...]`).
  *
- * Runs every `*.bench.js` next to it (or the named ones: `accept`, `drain`, `reads`, `temporal-sqlite`, `fanout`, `large-upload`, `media-job`, `media-library`, `comments`, `webhooks`, `total-impressions`), one
+ * Runs every `*.bench.js` next to it (or the named ones: `accept`, `drain`, `reads`, `temporal-sqlite`, `fanout`, `large-upload`, `media-job`, `media-library`, `comments`, `webhooks`, `total-impressions`, `staged-upload`), one
  * at a time, each in its own Node process so one bench's memory, sockets and daemons never colour
  * the next one's figures. Infrastructure addresses come from the environment or `.herald/env`.
  * Knobs (all optional) are environment variables documented at the top of each bench file.

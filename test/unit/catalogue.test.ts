@@ -94,7 +94,7 @@ describe('the operation catalogue', () => {
   });
 
   it('drift: every route of the app with every optional part on has an operation, and every operation a route', () => {
-    const app = createApi({ health: async () => ({}), log: () => undefined, mediaJobs: {}, notifications: {}, connect: {}, analyticsHistory: {} } as unknown as ApiDeps, OPTIONS);
+    const app = createApi({ health: async () => ({}), log: () => undefined, mediaJobs: {}, mediaUploads: {}, notifications: {}, connect: {}, analyticsHistory: {} } as unknown as ApiDeps, OPTIONS);
     const routes = routesOf(app).sort();
     const ops = declared('herald').sort();
     expect({ withoutOperation: routes.filter((r) => !ops.includes(r)), withoutRoute: ops.filter((o) => !routes.includes(o)) }).toEqual({ withoutOperation: [], withoutRoute: [] });

@@ -8,6 +8,7 @@ import { documentOperations } from './documents';
 import { lookupOperations } from './lookups';
 import { mediaJobOperations } from './media-jobs';
 import { mediaLibraryOperations } from './media-library';
+import { mediaUploadOperations } from './media-uploads';
 import { notificationOperations } from './notifications';
 import { postOperations } from './posts';
 import { profileOperations } from './profiles';
@@ -28,6 +29,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...mediaLibraryOperations,
   ...postOperations,
   ...commentOperations,
+  ...mediaUploadOperations,
   ...mediaJobOperations,
   ...notificationOperations,
   ...analyticsOperations,

@@ -10,6 +10,7 @@ import { cancelScheduledPost, editScheduledPost, listScheduled } from '../../../
 import { retryFailedPlatforms } from '../../../core/usecases/retry-upload';
 import { getQueueSettings, nextQueueSlot, previewQueue, saveQueueSettings } from '../../../core/usecases/queue';
 import { removeTempFiles, takeMedia } from '../media-intake';
+import { markStagedUsed, stagedMedia } from '../../../core/usecases/media-uploads';
 import { getUploadStatus, listUploadHistory } from '../../../core/usecases/read-uploads';
 import { StatusReadCache } from '../../../core/usecases/upload-versions';
 import { fieldsReadSoFar } from '../body';
@@ -84,7 +85,11 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
     const admission = await admitUpload(deps, ctx.state.caller.account, { kind, platforms, profileUsername: body.user, ...(requestId ? { requestId } : {}) });
     // Asynchronous, scheduled and queued requests answer before URL media is downloaded.
     const deferUrls = Boolean(body.async_upload || schedule || body.add_to_queue);
-    const { media, fileFields } = admission.existing ? { media: [], fileFields: {} } : await takeMedia(deps, ctx, kind, fields, { deferUrls });
+    const account = ctx.state.caller.account;
+    const staged = deps.mediaUploads;
+    const { media, fileFields, stagedIds } = admission.existing ? { media: [], fileFields: {}, stagedIds: [] } : await takeMedia(deps, ctx, kind, fields, {
+      deferUrls, ...(staged ? { staged: (id, field, takes) => stagedMedia(staged, account, id, field, takes) } : {}),
+    });
 
     const { upload, finished } = await submitUpload(deps, ctx.state.caller.account, {
       kind: kind,
@@ -102,6 +107,8 @@ export function uploadRoutes(router: Router<AppState>, deps: ApiDeps & { duplica
       warnings: [],
       syncTimeoutMs,
     }, admission);
+    // The post names the stored bytes by media id: its staged uploads no longer expire with their bytes.
+    if (staged && stagedIds.length) await markStagedUsed(staged, account, stagedIds, upload.requestId);
     const view = toUploadView(upload);
     if (upload.scheduledFor) {
       ctx.status = 202;
