@@ -78,6 +78,8 @@ describe(`the official npm client upload-post ${CLIENT_VERSION}, method by metho
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    // The TikTok account is granted the analytics capabilities the audience and suggestions need.
+    sandbox.simulators.tiktok.setCapabilities(sandbox.accounts.tiktok.openId, ['photo_privacy', 'comments', 'profile_analytics', 'trend_search']);
     for (const network of ['bluesky', 'linkedin', 'facebook', 'instagram', 'pinterest', 'tiktok', 'google_business']) await herald.connect(network, { profile: 'mia' });
   });
   afterAll(async () => {
@@ -198,15 +200,14 @@ describe(`the official npm client upload-post ${CLIENT_VERSION}, method by metho
     expect(await value('getGoogleBusinessLocations', 'mia')).toMatchObject({ success: true, locations: [expect.objectContaining({ location_id: sandbox.accounts.google_business.locationId })] });
   });
 
-  it('getPlatformMetrics; methods whose endpoints the specification does not have get a JSON 404 the client reports', async () => {
+  it('getPlatformMetrics, getAudience, getSuggestions (TikTok); the methods Herald has no endpoint for', async () => {
     expect(await value('getPlatformMetrics')).toMatchObject({ success: true });
-    const answers = await client(
-      ['getAudience', { user: 'mia', platform: 'instagram' }], ['getSuggestions', { user: 'mia', platform: 'instagram', type: 'hashtags' }],
-      ['getRedditDetailedPosts', 'mia'], ['selectGoogleBusinessLocation'],
-    );
+    expect(await value('getAudience', { user: 'mia', platform: 'tiktok' })).toMatchObject({ success: true, profile_username: 'mia', platform: 'tiktok', audience: expect.any(Object) });
+    expect(await value('getSuggestions', { user: 'mia', platform: 'tiktok', type: 'hashtags', q: 'coffee' })).toMatchObject({ success: true, type: 'hashtags', hashtags: expect.any(Array) });
+    // Audience insights are TikTok's: another network is refused with a message the client shows.
+    expect(await refusal('getAudience', { user: 'mia', platform: 'instagram' })).toMatch(/^400 Upload-Post API error: /);
+    const answers = await client(['getRedditDetailedPosts', 'mia'], ['selectGoogleBusinessLocation']);
     expect(answers.map((a) => [a.method, a.status, a.ok ? 'ok' : a.error])).toEqual([
-      ['getAudience', 404, expect.stringMatching(/^Upload-Post API error: /)],
-      ['getSuggestions', 404, expect.stringMatching(/^Upload-Post API error: /)],
       ['getRedditDetailedPosts', 404, expect.stringMatching(/^Upload-Post API error: /)],
       // The client refuses this one itself, before any request.
       ['selectGoogleBusinessLocation', null, expect.stringMatching(/not supported/)],

@@ -147,11 +147,12 @@ export const getSuggestions = operation({
       return type;
     }, z.enum(['hashtags', 'keywords']).describe('hashtags (default) or keywords.')),
     keyword: ruledBy((v, all) => {
-      const keyword = text(v) ?? text(all.query);
+      const keyword = text(v) ?? text(all.query) ?? text(all.q);
       if (!keyword) throw invalidInput('keyword is required: the word or topic to find suggestions for.', { violations: [{ field: 'keyword', message: 'required' }] });
       return keyword;
-    }, z.string().describe('What to find suggestions for (required; also `query`).')),
+    }, z.string().describe('What to find suggestions for (required; also `query` or `q`).')),
     query: z.string().optional().describe('Alias of keyword.'),
+    q: z.string().optional().describe('Alias of keyword (the commercial API\'s clients send it).'),
     limit: ruledBy((v) => {
       const raw = typeof v === 'string' || v === undefined ? text(v) : v;
       const limit = raw === undefined ? undefined : Number(raw);
