@@ -113,8 +113,13 @@ export async function validateConnectToken(deps: ConnectLinkDeps, authorization:
  * API key, as the commercial API's clients send it): only the caller's own links are known.
  */
 export async function validateOwnConnectToken(deps: ConnectLinkDeps, account: OperatorAccount, token: unknown): Promise<ValidTokenView | InvalidTokenView> {
+  return checkConnectToken(deps, requireConnectToken(token), account.id);
+}
+
+/** The `jwt` field of `POST /users/validate-jwt`: a token, sent (the edge runs the same rule). */
+export function requireConnectToken(token: unknown): string {
   if (typeof token !== 'string' || token === '') throw invalidInput('jwt is required: the token of the connect URL (its `token` query value).', { field: 'jwt' });
-  return checkConnectToken(deps, token, account.id);
+  return token;
 }
 
 async function checkConnectToken(deps: ConnectLinkDeps, token: string, accountId?: string): Promise<ValidTokenView | InvalidTokenView> {

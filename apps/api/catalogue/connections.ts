@@ -7,6 +7,7 @@ import { assertProfileUsername, PROFILE_USERNAME_PATTERN } from '../../../core/d
 import { operation, refusedAs, ruledBy } from './types';
 import { httpUrl, ok, OkMessage, Platform, PlatformParam, ProfileUsername, SocialAccount } from './common';
 import { networkCredentialFields } from './settings';
+import { requireConnectToken } from '../../../core/usecases/connect-links';
 
 /** Connecting networks to profiles: OAuth, connect links (hosted page), disconnecting. */
 
@@ -126,10 +127,7 @@ export const validateConnectTokenPost = operation({
   description: 'The same check as GET, for a token sent in the JSON body `{jwt}` with the API key in `Authorization` (only this account\'s links are known: another account\'s token is `invalid_token`).',
   auth: 'apiKey',
   body: z.object({
-    jwt: ruledBy((v) => {
-      if (typeof v !== 'string' || v === '') throw invalidInput('jwt is required: the token of the connect URL (its `token` query value).', { field: 'jwt' });
-      return v;
-    }, z.string().describe('The connect token (the `token` of the connect URL).')),
+    jwt: ruledBy(requireConnectToken, z.string().describe('The connect token (the `token` of the connect URL).')),
   }),
   responses: validateConnectToken.responses,
   errors: { 400: 'jwt missing or not a string.', 401: 'Unknown (`invalid_token`) or expired (`token_expired`) token.' },
