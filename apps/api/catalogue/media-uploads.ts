@@ -58,6 +58,8 @@ export const createMediaUpload = operation({
     },
   },
   errors: { 400: 'A field is missing or wrong (named): media_too_large, media_type_unsupported, invalid_request.', 429: 'monthly_quota_exceeded.' },
+  // The MCP server has upload handles of its own (its create_media_upload tool): no tool for the REST form.
+  mcp: { exclude: true },
 });
 
 export const putMediaUploadBytes = operation({
@@ -95,6 +97,8 @@ export const completeMediaUpload = operation({
   params: Params,
   responses: { 200: { description: 'Completed.', schema: ok(MediaUpload) } },
   errors: { 400: 'media_type_mismatch.', 403: 'upload_url_expired.', 404: 'media_upload_not_found.', 409: 'upload_incomplete or upload_in_progress.' },
+  // The MCP server has upload handles of its own (its create_media_upload tool): no tool for the REST form.
+  mcp: { exclude: true },
 });
 
 export const getMediaUpload = operation({
@@ -106,6 +110,8 @@ export const getMediaUpload = operation({
   query: z.object({ include_url: formBoolean.describe('true: add `url`, a temporary signed URL of the stored bytes.') }),
   responses: { 200: { description: 'The upload.', schema: ok({ ...MediaUpload, url: z.string().optional() }) } },
   errors: { 404: 'media_upload_not_found.' },
+  // The MCP server has upload handles of its own (its create_media_upload tool): no tool for the REST form.
+  mcp: { exclude: true },
 });
 
 export const deleteMediaUpload = operation({
@@ -116,6 +122,8 @@ export const deleteMediaUpload = operation({
   params: Params,
   responses: { 200: { description: 'Deleted.', schema: ok({ upload_id: z.string(), deleted: z.literal(true), media_kept: z.boolean() }) } },
   errors: { 404: 'media_upload_not_found.', 409: 'upload_in_progress.' },
+  // The MCP server has upload handles of its own (its create_media_upload tool): no tool for the REST form.
+  mcp: { exclude: true },
 });
 
 export const mediaUploadOperations = [createMediaUpload, putMediaUploadBytes, getMediaUploadOffset, completeMediaUpload, getMediaUpload, deleteMediaUpload];
