@@ -35,6 +35,11 @@ import { stampedUploadWrites } from '../../core/usecases/upload-versions';
  */
 export const log: (message: string, fields?: Record<string, unknown>) => void = logWith(rootLogger);
 
+/** The secret box of HERALD_SECRET_KEY; `acceptUnbound` overrides HERALD_SECRETS_ACCEPT_UNBOUND (the reseal step). */
+export function buildSecretBox(config: HeraldConfig, opts: { acceptUnbound?: boolean } = {}): SecretBox {
+  return createAesSecretBox(requireSecretKey(config), { acceptUnbound: opts.acceptUnbound ?? config.secretsAcceptUnbound });
+}
+
 /**
  * Announcements of profile and connected-account writes (core/usecases/record-changes.ts): every
  * daemon that writes them publishes on `<prefix>:record-changes`; API processes follow them to
@@ -43,11 +48,6 @@ export const log: (message: string, fields?: Record<string, unknown>) => void = 
  * `stamps`: each account's upload stamp (core/usecases/upload-versions.ts), moved by every write
  * of its uploads and read by the API's status reads.
  */
-/** The secret box of HERALD_SECRET_KEY; `acceptUnbound` overrides HERALD_SECRETS_ACCEPT_UNBOUND (the reseal step). */
-export function buildSecretBox(config: HeraldConfig, opts: { acceptUnbound?: boolean } = {}): SecretBox {
-  return createAesSecretBox(requireSecretKey(config), { acceptUnbound: opts.acceptUnbound ?? config.secretsAcceptUnbound });
-}
-
 export function connectRecordChanges(config: HeraldConfig): { publisher: RecordChangePublisher; channel: string; stamps: UploadVersions; close(): Promise<void> } {
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on('error', (err) => log('redis error (record change announcements)', { error: err.message }));

@@ -35,7 +35,7 @@ export interface MediaUploadDeps {
   storage?: Pick<Storage, 'uploads'>;
 }
 
-const unknown = (id: string) => notFound(`No media upload ${id} on this account.`, 'media_upload_not_found');
+const uploadNotFound = (id: string) => notFound(`No media upload ${id} on this account.`, 'media_upload_not_found');
 const isResumable = (u: MediaUpload, s: MediaUploadSettings) => u.contentLength > s.resumableAboveBytes;
 
 /** The answer to a create: the upload and where to PUT its bytes. */
@@ -196,7 +196,7 @@ export async function mediaUploadOffset(deps: MediaUploadDeps, req: Pick<BytesRe
 /** Checks length and type of the received bytes and moves them into the media store. */
 export async function completeMediaUpload(deps: MediaUploadDeps, account: OperatorAccount, id: string) {
   const upload = await deps.mediaUploads.find(account.id, id);
-  if (!upload) throw unknown(id);
+  if (!upload) throw uploadNotFound(id);
   if (stateAt(upload, deps.clock.now()) === 'expired') throw new HeraldError('forbidden', `Media upload ${id} has expired: create another one.`, 'upload_url_expired');
   if (upload.state === 'completed' || upload.state === 'used') return getMediaUpload(deps, account, id);
   return locked(deps, id, async () => {
@@ -221,7 +221,7 @@ export async function completeMediaUpload(deps: MediaUploadDeps, account: Operat
 /** The upload's state; `url` (a temporary signed URL of the stored bytes) when asked and stored. */
 export async function getMediaUpload(deps: MediaUploadDeps, account: OperatorAccount, id: string, opts: { includeUrl?: boolean } = {}) {
   const upload = await deps.mediaUploads.find(account.id, id);
-  if (!upload) throw unknown(id);
+  if (!upload) throw uploadNotFound(id);
   const done = upload.state === 'completed' || upload.state === 'used';
   const view = toMediaUploadView(upload, deps.clock.now(), done ? upload.contentLength : await deps.stagedBytes.received(id));
   return { ...view, ...(opts.includeUrl && upload.mediaId && view.state !== 'expired' ? { url: deps.mediaUrls.url(upload.mediaId) } : {}) };
@@ -230,7 +230,7 @@ export async function getMediaUpload(deps: MediaUploadDeps, account: OperatorAcc
 /** Removes the upload and its bytes; stored bytes only when no post uses them. */
 export async function deleteMediaUpload(deps: MediaUploadDeps, account: OperatorAccount, id: string) {
   const upload = await deps.mediaUploads.find(account.id, id);
-  if (!upload) throw unknown(id);
+  if (!upload) throw uploadNotFound(id);
   return locked(deps, id, async () => {
     await deps.stagedBytes.remove(id);
     if (upload.mediaId && upload.state !== 'used') await deps.mediaStore.delete(upload.mediaId);
